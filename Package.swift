@@ -1,0 +1,77 @@
+// swift-tools-version: 6.0
+//
+// Lumatrace: record a fixed-camera video once into zstd-compressed luma frames, replay it through
+// analyzer plugins as often as you like, and get a deterministic event log every time.
+//
+// Layers (see DESIGN.md): CZstd/CZlib (system C libraries) → LumaFormat (the .luma file) →
+// LumaEngine (frames, analyzers, event log) → Plugins/* (analyzers) → LumatraceCLI → lumatrace.
+import PackageDescription
+
+let package = Package(
+    name: "Lumatrace",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "lumatrace", targets: ["lumatrace"]),
+        .library(name: "LumaFormat", targets: ["LumaFormat"]),
+        .library(name: "LumaEngine", targets: ["LumaEngine"]),
+        .library(name: "LumaImaging", targets: ["LumaImaging"]),
+        .library(name: "LumatraceCLI", targets: ["LumatraceCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        // MARK: - System libraries (Debian packages; `.ci/run` installs them)
+        .systemLibrary(
+            name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(
+            name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]),
+
+        // libpng + libjpeg behind plain C calls that return status codes: all setjmp/longjmp stays in
+        // C (glue.c). Headers come from /usr/include (Debian libpng-dev, libjpeg62-turbo-dev).
+        .target(
+            name: "CImageGlue", path: "Sources/CImageGlue",
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
+
+        // MARK: - Core
+        .target(
+            name: "LumaFormat",
+            dependencies: ["CZstd", "CZlib", "CImageGlue", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Sources/LumaFormat"),
+        .target(name: "LumaImaging", path: "Sources/LumaImaging"),
+        .target(
+            name: "LumaEngine",
+            dependencies: ["LumaFormat", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Sources/LumaEngine"),
+
+        // MARK: - Analyzer plugins: ordinary targets that see only LumaEngine and LumaImaging
+        .target(
+            name: "DifferencingAnalyzer",
+            dependencies: ["LumaEngine", "LumaImaging"],
+            path: "Plugins/Differencing"),
+
+        // MARK: - Command line
+        .target(
+            name: "LumatraceCLI",
+            dependencies: [
+                "LumaFormat", "LumaEngine", "DifferencingAnalyzer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/LumatraceCLI"),
+        .executableTarget(name: "lumatrace", dependencies: ["LumatraceCLI"], path: "Sources/lumatrace"),
+
+        // MARK: - Tests
+        .testTarget(name: "LumaFormatTests", dependencies: ["LumaFormat"], path: "Tests/LumaFormatTests"),
+        .testTarget(name: "LumaImagingTests", dependencies: ["LumaImaging"], path: "Tests/LumaImagingTests"),
+        .testTarget(
+            name: "LumaEngineTests", dependencies: ["LumaEngine", "DifferencingAnalyzer"],
+            path: "Tests/LumaEngineTests"),
+        .testTarget(
+            name: "LumatraceCLITests", dependencies: ["lumatrace", "LumaFormat", "LumaEngine"],
+            path: "Tests/LumatraceCLITests"),
+    ],
+    swiftLanguageModes: [.v6]
+)

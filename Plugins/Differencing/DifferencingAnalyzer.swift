@@ -1,0 +1,98 @@
+import Foundation
+import LumaEngine
+import LumaImaging
+
+/// Shows what frame differencing sees: for every analyzed frame after the first, the fraction of
+/// changed pixels, the mean absolute difference, and the motion blobs (connected changed regions),
+/// inside the region of interest.
+///
+/// This is the debug view of the first stage of trajectory detection. With `replay --dump DIR` it
+/// also writes each absolute-difference image as a PGM file (`DIR/differencing-000123.pgm`).
+///
+/// The first analyzed frame has nothing to compare with and emits no event.
+public struct DifferencingAnalyzer: Analyzer {
+    public static let name = "differencing"
+    public static let version = "1"
+    public static let summary = "frame differencing: changed fraction, mean difference and motion blobs per frame"
+
+    private let configuration: DifferencingConfiguration
+    private let width: Int
+    private let height: Int
+    private let region: PixelRect
+    private let dumpDirectory: String?
+    private var previous: [UInt8] = []
+    private var background: RunningAverage?
+    private var mask: [UInt8]
+    private var difference: [UInt8]
+    private var components = ConnectedComponents()
+
+    public init(configuration: DifferencingConfiguration, context: AnalyzerContext) throws {
+        self.configuration = configuration
+        width = context.stream.width
+        height = context.stream.height
+        let b = context.regionOfInterest.pixelBounds(width: width, height: height)
+        region = PixelRect(x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1)
+        dumpDirectory = context.debugOutputDirectory
+        mask = [UInt8](repeating: 0, count: width * height)
+        difference = [UInt8](repeating: 0, count: width * height)
+    }
+
+    public mutating func analyze(_ frame: Frame, into events: inout EventSink) throws {
+        let pixels = frame.pixels
+        let statistics: DifferenceStatistics
+        switch configuration.mode {
+        case .previous:
+            guard !previous.isEmpty else { previous = Array(pixels); return }
+            statistics = previous.withUnsafeBufferPointer { diff(pixels, $0) }
+            previous.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: pixels.baseAddress!, count: pixels.count) }
+        case .background:
+            guard var model = background else {
+                background = RunningAverage(first: pixels, width: width, height: height, learningRate: configuration.learningRate)
+                return
+            }
+            statistics = model.withBackground { diff(pixels, $0) }
+            model.update(with: pixels, region: region)
+            background = model
+        }
+
+        let found = mask.withUnsafeBufferPointer { components.label($0, width: width, region: region) }
+        let blobs = found.filter { $0.area >= configuration.minArea }
+            .sorted { ($0.area, -$0.minY, -$0.minX) > ($1.area, -$1.minY, -$1.minX) }
+            .prefix(configuration.maxBlobs)
+            .map(blob)
+        try events.emit("diff", DiffEvent(changedFraction: statistics.changedFraction,
+                                          meanAbsoluteDifference: statistics.meanAbsoluteDifference, blobs: Array(blobs)))
+        if let dumpDirectory { try dump(frame.index, to: dumpDirectory) }
+    }
+
+    private mutating func diff(_ current: UnsafeBufferPointer<UInt8>, _ reference: UnsafeBufferPointer<UInt8>) -> DifferenceStatistics {
+        let (w, r, t) = (width, region, UInt8(configuration.threshold))
+        let wantImage = dumpDirectory != nil
+        return mask.withUnsafeMutableBufferPointer { m in
+            difference.withUnsafeMutableBufferPointer { d in
+                FrameDifference.compute(current, reference, width: w, region: r, threshold: t, mask: m, difference: wantImage ? d : nil)
+            }
+        }
+    }
+
+    private func blob(_ c: Component) -> DiffEvent.Blob {
+        let w = Double(width), h = Double(height)
+        let (cx, cy) = c.centroid
+        return DiffEvent.Blob(
+            boundingBox: [Double(c.minX) / w, 1 - Double(c.maxY + 1) / h, Double(c.maxX - c.minX + 1) / w, Double(c.maxY - c.minY + 1) / h],
+            centroid: [cx / w, 1 - cy / h],
+            area: Double(c.area) / (w * h),
+            pixels: c.area,
+            radius: c.equivalentRadius / w)
+    }
+
+    private func dump(_ index: Int, to directory: String) throws {
+        var file = Array("P5\n\(width) \(height)\n255\n".utf8)
+        file.append(contentsOf: difference)
+        let name = String(format: "differencing-%06d.pgm", index)
+        let url = URL(fileURLWithPath: directory).appendingPathComponent(name)
+        do { try Data(file).write(to: url) } catch {
+            throw OptionError(option: "--dump", message: "cannot write \(url.path): \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,101 @@
+/// An analyzer plugin: a stateful detector that sees a recording's frames in order and emits events.
+///
+/// ## Lifecycle
+/// 1. The engine validates the configuration (``AnalyzerConfiguration/validate()``), then calls
+///    ``init(configuration:context:)`` once per replay. Throw here for settings that are impossible
+///    for this particular stream (e.g. a minimum radius larger than the frame).
+/// 2. ``analyze(_:into:)`` is called for every analyzed frame, in recording order. Frames closer than
+///    the configured `frameAnalysisSpacing` to the previous analyzed frame are not delivered.
+/// 3. ``finish(into:)`` is called exactly once after the last frame (also when the replay stops
+///    early at `--to`), to flush observations still open.
+///
+/// ## Rules
+/// - **Deterministic**: the same frames and configuration must give the same events, on any machine
+///   and thread count. Never read a clock, use random numbers without a fixed seed, or iterate a
+///   `Dictionary`/`Set` to produce output. Derive ids from ``StreamInfo/recordingDigest`` and ordinals.
+/// - **Read-only frames**: a ``Frame``'s pixels are valid only during the call; copy what you keep.
+/// - Several analyzers may run concurrently on the same frame, each on its own instance; an
+///   instance is never called concurrently with itself.
+/// - Events carry normalized coordinates with Vision's lower-left origin (see ``NormalizedRect``).
+/// - Bump ``version`` whenever the events an analyzer emits change for the same input.
+public protocol Analyzer: SendableMetatype {
+    associatedtype Configuration: AnalyzerConfiguration
+
+    /// Stable name used on the command line and in logs, e.g. `"trajectory"`.
+    static var name: String { get }
+    /// Version of the analyzer's output; recorded in every log header.
+    static var version: String { get }
+    /// One line for `lumatrace analyzers` and `--help`.
+    static var summary: String { get }
+
+    init(configuration: Configuration, context: AnalyzerContext) throws
+
+    /// Analyzes one frame and emits any events for it.
+    mutating func analyze(_ frame: Frame, into events: inout EventSink) throws
+
+    /// Flushes observations still open after the last frame. Called exactly once.
+    mutating func finish(into events: inout EventSink) throws
+}
+
+extension Analyzer {
+    public static var summary: String { "" }
+    public mutating func finish(into events: inout EventSink) throws {}
+}
+
+/// What the engine tells an analyzer at start.
+public struct AnalyzerContext: Sendable {
+    /// The recording being replayed.
+    public var stream: StreamInfo
+    /// The part of the frame this analyzer should look at (engine setting `regionOfInterest`).
+    public var regionOfInterest: NormalizedRect
+    /// Minimum recording time between analyzed frames, in seconds (engine setting `frameAnalysisSpacing`).
+    public var frameAnalysisSpacing: Double
+    /// A folder where the analyzer may write debug images, when the user asked for them with
+    /// `replay --dump DIR`. Not part of the configuration: it never changes the events.
+    public var debugOutputDirectory: String?
+
+    public init(stream: StreamInfo, regionOfInterest: NormalizedRect = .full, frameAnalysisSpacing: Double = 0,
+                debugOutputDirectory: String? = nil) {
+        self.stream = stream
+        self.regionOfInterest = regionOfInterest
+        self.frameAnalysisSpacing = frameAnalysisSpacing
+        self.debugOutputDirectory = debugOutputDirectory
+    }
+}
+
+/// An analyzer's options: a `Codable` struct whose every property has a default (``init()``), so
+/// `--analyzer NAME` alone works; `--set NAME.KEY=VALUE` overrides one property by its coding key.
+///
+/// The full resolved configuration is written into the log header, so a replay can be repeated
+/// exactly. Keys encode in declaration order.
+public protocol AnalyzerConfiguration: Codable, Sendable, Equatable {
+    /// All defaults.
+    init()
+    /// Refuses impossible values with an ``OptionError`` naming the option and its allowed range.
+    func validate() throws(OptionError)
+    /// One line of help per option key, shown by `lumatrace analyzers NAME`.
+    static var optionHelp: KeyValuePairs<String, String> { get }
+}
+
+extension AnalyzerConfiguration {
+    public func validate() throws(OptionError) {}
+    public static var optionHelp: KeyValuePairs<String, String> { [:] }
+}
+
+/// A refused option: which one, what was given, and what is allowed.
+public struct OptionError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var option: String
+    public var message: String
+
+    public init(option: String, message: String) {
+        self.option = option
+        self.message = message
+    }
+
+    /// `option` = `value` is outside `allowed`.
+    public static func outOfRange(_ option: String, _ value: some CustomStringConvertible, allowed: String) -> OptionError {
+        OptionError(option: option, message: "\(value) is outside the allowed range \(allowed)")
+    }
+
+    public var description: String { "option \(option): \(message)" }
+}

@@ -1,0 +1,71 @@
+/// An analyzer type, erased: its name, version, defaults, and how to build a configured instance.
+/// Built once per analyzer type at registration; the engine never inspects types per frame.
+public struct AnalyzerDescriptor: Sendable {
+    public let name: String
+    public let version: String
+    public let summary: String
+    /// The default configuration, as it appears in a log header.
+    public let defaultConfiguration: JSONValue
+    /// One line of help per option key, in declaration order.
+    public let optionHelp: [(key: String, help: String)]
+
+    let decodeAndValidate: @Sendable (JSONValue) throws -> JSONValue
+    let instantiate: @Sendable (JSONValue, AnalyzerContext) throws -> AnalyzerInstance
+
+    public init<A: Analyzer>(_ type: A.Type) where A.Configuration: Sendable {
+        name = A.name
+        version = A.version
+        summary = A.summary
+        defaultConfiguration = (try? JSONValueEncoder.encode(A.Configuration())) ?? .object([])
+        optionHelp = A.Configuration.optionHelp.map { (key: $0.key, help: $0.value) }
+        decodeAndValidate = { json in
+            let configuration = try json.decode(A.Configuration.self)
+            try configuration.validate()
+            return try JSONValueEncoder.encode(configuration)
+        }
+        instantiate = { json, context in
+            let configuration = try json.decode(A.Configuration.self)
+            try configuration.validate()
+            return AnalyzerInstance(try A(configuration: configuration, context: context))
+        }
+    }
+}
+
+/// A live analyzer, boxed so the engine can hold different analyzer types in one array.
+final class AnalyzerInstance: @unchecked Sendable {
+    private let analyzeFrame: (Frame, inout EventSink) throws -> Void
+    private let finishStream: (inout EventSink) throws -> Void
+
+    init<A: Analyzer>(_ analyzer: A) {
+        let box = AnalyzerBox(analyzer)
+        analyzeFrame = { frame, sink in try box.value.analyze(frame, into: &sink) }
+        finishStream = { sink in try box.value.finish(into: &sink) }
+    }
+
+    func analyze(_ frame: Frame, into sink: inout EventSink) throws { try analyzeFrame(frame, &sink) }
+    func finish(into sink: inout EventSink) throws { try finishStream(&sink) }
+}
+
+private final class AnalyzerBox<A: Analyzer> {
+    var value: A
+    init(_ value: A) { self.value = value }
+}
+
+/// The analyzers a `lumatrace` build knows, in a fixed order (the order of their events within a
+/// frame when several run together is the order of the replay's setups, not of the registry).
+public struct AnalyzerRegistry: Sendable {
+    public let descriptors: [AnalyzerDescriptor]
+
+    public init(_ descriptors: [AnalyzerDescriptor]) {
+        self.descriptors = descriptors
+    }
+
+    public var names: [String] { descriptors.map(\.name) }
+
+    public func descriptor(named name: String) throws(OptionError) -> AnalyzerDescriptor {
+        guard let d = descriptors.first(where: { $0.name == name }) else {
+            throw OptionError(option: "--analyzer", message: "unknown analyzer '\(name)'; known analyzers: \(names.joined(separator: ", "))")
+        }
+        return d
+    }
+}

@@ -1,0 +1,133 @@
+/// One analyzer of a replay, fully resolved: every option has a value. This is what a log header
+/// records per analyzer, and what `verify` and `regress` read back to re-run a replay exactly.
+public struct AnalyzerSetup: Equatable, Sendable {
+    public var name: String
+    public var version: String
+    /// Minimum recording time in seconds between analyzed frames (Vision's `frameAnalysisSpacing`);
+    /// 0 analyzes every frame.
+    public var frameAnalysisSpacing: Double
+    /// Part of the frame analyzed (Vision's `regionOfInterest`), normalized, lower-left origin.
+    public var regionOfInterest: NormalizedRect
+    /// The analyzer's own options, all of them, as JSON.
+    public var configuration: JSONValue
+
+    /// The names of the settings every analyzer has, handled by the engine.
+    public static let engineOptions = ["frameAnalysisSpacing", "regionOfInterest"]
+
+    public var json: JSONValue {
+        .object([
+            .init("name", .string(name)),
+            .init("version", .string(version)),
+            .init("frameAnalysisSpacing", .double(frameAnalysisSpacing)),
+            .init("regionOfInterest", .array(regionOfInterest.array.map { .double($0) })),
+            .init("configuration", configuration),
+        ])
+    }
+
+    /// Resolves `overrides` (option key → value text, as given to `--set`) over the analyzer's
+    /// defaults, converting each value to the type of its default and validating the result.
+    public static func resolve(_ descriptor: AnalyzerDescriptor, overrides: [(key: String, value: String)],
+                               spacing: Double = 0, roi: NormalizedRect = .full) throws(OptionError) -> AnalyzerSetup {
+        var setup = AnalyzerSetup(name: descriptor.name, version: descriptor.version, frameAnalysisSpacing: spacing,
+                                  regionOfInterest: roi, configuration: descriptor.defaultConfiguration)
+        for (key, text) in overrides {
+            let option = "\(descriptor.name).\(key)"
+            switch key {
+            case "frameAnalysisSpacing":
+                guard let s = Double(text), s.isFinite, s >= 0, s <= 3600 else {
+                    throw OptionError(option: option, message: "'\(text)' is not a time in seconds within 0...3600")
+                }
+                setup.frameAnalysisSpacing = s
+            case "regionOfInterest":
+                guard let r = NormalizedRect(parsing: text.trimmingCharacters(in: "[").trimmingCharacters(in: "]")) else {
+                    throw OptionError(option: option, message: "'\(text)' is not x,y,width,height (normalized, lower-left origin), e.g. 0,0,0.5,1")
+                }
+                setup.regionOfInterest = r
+            default:
+                guard case .object(var members) = setup.configuration, let i = members.firstIndex(where: { $0.key == key }) else {
+                    let known = (descriptor.defaultConfiguration.objectValue ?? []).map(\.key) + engineOptions
+                    throw OptionError(option: option, message: "unknown option; \(descriptor.name) has: \(known.joined(separator: ", "))")
+                }
+                members[i].value = try convert(text, like: members[i].value, option: option)
+                setup.configuration = .object(members)
+            }
+        }
+        try setup.validate(with: descriptor)
+        return setup
+    }
+
+    /// Checks engine settings and the analyzer's own validation; returns the canonical configuration.
+    public mutating func validate(with descriptor: AnalyzerDescriptor) throws(OptionError) {
+        if let problem = regionOfInterest.problem {
+            throw OptionError(option: "\(name).regionOfInterest", message: "\(regionOfInterest.array.map(JSONValue.format).joined(separator: ",")): \(problem)")
+        }
+        guard frameAnalysisSpacing.isFinite, (0...3600).contains(frameAnalysisSpacing) else {
+            throw OptionError.outOfRange("\(name).frameAnalysisSpacing", frameAnalysisSpacing, allowed: "0...3600 seconds")
+        }
+        // Missing keys take their defaults, so a pipeline file may list only what it changes.
+        var merged = descriptor.defaultConfiguration.objectValue ?? []
+        for m in configuration.objectValue ?? [] {
+            guard let i = merged.firstIndex(where: { $0.key == m.key }) else {
+                throw OptionError(option: "\(name).\(m.key)", message: "unknown option; \(name) has: \(merged.map(\.key).joined(separator: ", "))")
+            }
+            merged[i].value = m.value
+        }
+        do {
+            configuration = try descriptor.decodeAndValidate(.object(merged))
+        } catch let e as OptionError {
+            throw OptionError(option: e.option.hasPrefix("\(name).") ? e.option : "\(name).\(e.option)", message: e.message)
+        } catch {
+            throw OptionError(option: name, message: "configuration does not fit the analyzer: \(error)")
+        }
+    }
+
+    static func convert(_ text: String, like example: JSONValue, option: String) throws(OptionError) -> JSONValue {
+        switch example {
+        case .int:
+            guard let v = Int64(text) else { throw OptionError(option: option, message: "'\(text)' is not an integer") }
+            return .int(v)
+        case .double, .number:
+            guard let v = Double(text), v.isFinite else { throw OptionError(option: option, message: "'\(text)' is not a number") }
+            return .double(v)
+        case .bool:
+            switch text.lowercased() {
+            case "true", "yes", "1", "on": return .bool(true)
+            case "false", "no", "0", "off": return .bool(false)
+            default: throw OptionError(option: option, message: "'\(text)' is not true or false")
+            }
+        case .string, .null:
+            return .string(text)
+        case .array, .object:
+            let candidate = text.hasPrefix("[") || text.hasPrefix("{") || text.hasPrefix("\"") ? text : "[\(text)]"
+            do { return try JSONParser.parse(candidate) } catch {
+                throw OptionError(option: option, message: "'\(text)' is not valid here: \(error.description)")
+            }
+        }
+    }
+
+    /// Reads a setup from its JSON form (a log header entry or a pipeline file entry).
+    public static func parse(_ json: JSONValue, registry: AnalyzerRegistry, source: String) throws(OptionError) -> AnalyzerSetup {
+        guard let name = json["name"]?.stringValue else {
+            throw OptionError(option: source, message: "an analyzer entry has no \"name\"")
+        }
+        let descriptor = try registry.descriptor(named: name)
+        var roi = NormalizedRect.full
+        if let r = json["regionOfInterest"] {
+            guard let a = r.arrayValue?.compactMap(\.doubleValue), a.count == 4 else {
+                throw OptionError(option: "\(name).regionOfInterest", message: "must be [x, y, width, height]")
+            }
+            roi = NormalizedRect(x: a[0], y: a[1], width: a[2], height: a[3])
+        }
+        var spacing = 0.0
+        if let s = json["frameAnalysisSpacing"] {
+            guard let v = s.doubleValue else { throw OptionError(option: "\(name).frameAnalysisSpacing", message: "must be a number of seconds") }
+            spacing = v
+        }
+        let configuration = json["configuration"] ?? .object([])
+        guard case .object = configuration else { throw OptionError(option: "\(name).configuration", message: "must be an object") }
+        var setup = AnalyzerSetup(name: name, version: descriptor.version, frameAnalysisSpacing: spacing,
+                                  regionOfInterest: roi, configuration: configuration)
+        try setup.validate(with: descriptor)
+        return setup
+    }
+}

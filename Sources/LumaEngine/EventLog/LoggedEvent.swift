@@ -1,0 +1,71 @@
+/// One event line of a log: when, who, what, and the analyzer's payload.
+public struct LoggedEvent: Equatable, Sendable {
+    /// 0-based frame index in the recording.
+    public var frame: Int
+    /// Time of the frame in seconds, printed with exactly six decimals.
+    public var time: String
+    /// The analyzer that emitted it (`engine` for the engine's own events, such as gaps).
+    public var analyzer: String
+    public var kind: String
+    public var data: JSONValue
+
+    public init(frame: Int, time: String, analyzer: String, kind: String, data: JSONValue) {
+        self.frame = frame
+        self.time = time
+        self.analyzer = analyzer
+        self.kind = kind
+        self.data = data
+    }
+
+    public var seconds: Double { Double(time) ?? 0 }
+
+    public var json: JSONValue {
+        .object([
+            .init("frame", .int(Int64(frame))),
+            .init("t", .number(time)),
+            .init("analyzer", .string(analyzer)),
+            .init("kind", .string(kind)),
+            .init("data", data),
+        ])
+    }
+
+    /// Decodes the payload as a typed value.
+    public func decode<T: Decodable>(_ type: T.Type) throws -> T { try data.decode(T.self) }
+}
+
+/// The last line of a complete log.
+public struct EventLogFooter: Equatable, Sendable {
+    /// `false` when the replay stopped on an error (see ``failure``).
+    public var complete: Bool
+    public var framesReplayed: Int
+    public var eventCount: Int
+    /// Events per analyzer and kind, in analyzer order then kind order.
+    public var counts: [(analyzer: String, kind: String, count: Int)]
+    /// SHA-256 of all event lines (each with its newline), hex.
+    public var eventsDigest: String
+    /// Which analyzer failed, at which frame, and why.
+    public var failure: JSONValue?
+
+    public static func == (a: EventLogFooter, b: EventLogFooter) -> Bool { a.json == b.json }
+
+    public var json: JSONValue {
+        var groups: [JSONValue.Member] = []
+        for c in counts {
+            if let i = groups.firstIndex(where: { $0.key == c.analyzer }), case .object(var kinds) = groups[i].value {
+                kinds.append(.init(c.kind, .int(Int64(c.count))))
+                groups[i].value = .object(kinds)
+            } else {
+                groups.append(.init(c.analyzer, .object([.init(c.kind, .int(Int64(c.count)))])))
+            }
+        }
+        var members: [JSONValue.Member] = [
+            .init("complete", .bool(complete)),
+            .init("frames", .int(Int64(framesReplayed))),
+            .init("events", .int(Int64(eventCount))),
+            .init("counts", .object(groups)),
+            .init("sha256", .string(eventsDigest)),
+        ]
+        if let failure { members.append(.init("failure", failure)) }
+        return .object([.init("end", .object(members))])
+    }
+}

@@ -1,0 +1,189 @@
+/// A strict JSON parser into ``JSONValue``, keeping object key order. Used to read event logs,
+/// pipelines and truth files. Bounded: nesting deeper than 128 levels or a document over the given
+/// size is refused, so a hostile file cannot exhaust the stack or memory.
+public struct JSONParser {
+    public struct Failure: Error, Equatable, CustomStringConvertible {
+        public var offset: Int
+        public var reason: String
+        public var description: String { "\(reason) at character \(offset + 1)" }
+    }
+
+    private let bytes: [UInt8]
+    private var i = 0
+    private var depth = 0
+    static let maximumDepth = 128
+
+    private init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    public static func parse(_ text: String) throws(Failure) -> JSONValue { try parse(Array(text.utf8)) }
+
+    public static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
+        var p = JSONParser(bytes)
+        p.skipSpace()
+        let v = try p.value()
+        p.skipSpace()
+        guard p.i == bytes.count else { throw Failure(offset: p.i, reason: "unexpected text after the JSON value") }
+        return v
+    }
+
+    private mutating func skipSpace() {
+        while i < bytes.count, bytes[i] == 32 || bytes[i] == 9 || bytes[i] == 10 || bytes[i] == 13 { i += 1 }
+    }
+
+    private func fail(_ reason: String) -> Failure { Failure(offset: i, reason: reason) }
+
+    private mutating func value() throws(Failure) -> JSONValue {
+        guard i < bytes.count else { throw fail("unexpected end of text") }
+        switch bytes[i] {
+        case UInt8(ascii: "{"): return try object()
+        case UInt8(ascii: "["): return try array()
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        default: return try number()
+        }
+    }
+
+    private mutating func literal(_ word: String) throws(Failure) {
+        let w = Array(word.utf8)
+        guard i + w.count <= bytes.count, bytes[i..<i + w.count].elementsEqual(w) else { throw fail("invalid literal") }
+        i += w.count
+    }
+
+    private mutating func enter() throws(Failure) {
+        depth += 1
+        if depth > JSONParser.maximumDepth { throw fail("nesting deeper than \(JSONParser.maximumDepth) levels") }
+    }
+
+    private mutating func object() throws(Failure) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        i += 1
+        var members: [JSONValue.Member] = []
+        skipSpace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+        while true {
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a quoted key") }
+            let key = try string()
+            skipSpace()
+            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':' after a key") }
+            i += 1
+            skipSpace()
+            members.append(JSONValue.Member(key, try value()))
+            skipSpace()
+            guard i < bytes.count else { throw fail("unexpected end of text inside an object") }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+            throw fail("expected ',' or '}' in an object")
+        }
+    }
+
+    private mutating func array() throws(Failure) -> JSONValue {
+        try enter()
+        defer { depth -= 1 }
+        i += 1
+        var items: [JSONValue] = []
+        skipSpace()
+        if i < bytes.count, bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+        while true {
+            skipSpace()
+            items.append(try value())
+            skipSpace()
+            guard i < bytes.count else { throw fail("unexpected end of text inside an array") }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+            if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+            throw fail("expected ',' or ']' in an array")
+        }
+    }
+
+    private mutating func string() throws(Failure) -> String {
+        i += 1
+        var out: [UInt8] = []
+        while true {
+            guard i < bytes.count else { throw fail("unterminated string") }
+            let c = bytes[i]
+            if c == UInt8(ascii: "\"") { i += 1; break }
+            if c < 0x20 { throw fail("control character inside a string") }
+            if c != UInt8(ascii: "\\") { out.append(c); i += 1; continue }
+            i += 1
+            guard i < bytes.count else { throw fail("unterminated escape") }
+            let e = bytes[i]
+            i += 1
+            switch e {
+            case UInt8(ascii: "\""): out.append(0x22)
+            case UInt8(ascii: "\\"): out.append(0x5C)
+            case UInt8(ascii: "/"): out.append(0x2F)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try hex4()
+                if (0xD800..<0xDC00).contains(scalar) {
+                    guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else { throw fail("unpaired surrogate") }
+                    i += 2
+                    let low = try hex4()
+                    guard (0xDC00..<0xE000).contains(low) else { throw fail("invalid surrogate pair") }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00..<0xE000).contains(scalar) {
+                    throw fail("unpaired surrogate")
+                }
+                guard let u = Unicode.Scalar(scalar) else { throw fail("invalid unicode escape") }
+                out.append(contentsOf: Array(String(Character(u)).utf8))
+            default: throw fail("invalid escape")
+            }
+        }
+        guard let s = String(validating: out, as: UTF8.self) else { throw fail("string is not valid UTF-8") }
+        return s
+    }
+
+    private mutating func hex4() throws(Failure) -> UInt32 {
+        guard i + 4 <= bytes.count else { throw fail("truncated unicode escape") }
+        var v: UInt32 = 0
+        for _ in 0..<4 {
+            let c = bytes[i]
+            let d: UInt32
+            switch c {
+            case 48...57: d = UInt32(c - 48)
+            case 65...70: d = UInt32(c - 55)
+            case 97...102: d = UInt32(c - 87)
+            default: throw fail("invalid hex digit in a unicode escape")
+            }
+            v = v * 16 + d
+            i += 1
+        }
+        return v
+    }
+
+    private mutating func number() throws(Failure) -> JSONValue {
+        let start = i
+        var isInteger = true
+        if i < bytes.count, bytes[i] == UInt8(ascii: "-") { i += 1 }
+        let digitsStart = i
+        while i < bytes.count, (48...57).contains(bytes[i]) { i += 1 }
+        guard i > digitsStart else { throw Failure(offset: start, reason: "invalid value") }
+        if bytes[digitsStart] == 48 && i - digitsStart > 1 { throw Failure(offset: start, reason: "numbers may not have leading zeros") }
+        if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+            isInteger = false
+            i += 1
+            let f = i
+            while i < bytes.count, (48...57).contains(bytes[i]) { i += 1 }
+            guard i > f else { throw fail("expected digits after '.'") }
+        }
+        if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+            isInteger = false
+            i += 1
+            if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+            let e = i
+            while i < bytes.count, (48...57).contains(bytes[i]) { i += 1 }
+            guard i > e else { throw fail("expected digits in the exponent") }
+        }
+        let text = String(decoding: bytes[start..<i], as: UTF8.self)
+        if isInteger, let n = Int64(text) { return .int(n) }
+        guard let d = Double(text) else { throw Failure(offset: start, reason: "invalid number") }
+        return .double(d)
+    }
+}

@@ -1,0 +1,134 @@
+/// A JSON value whose objects keep their keys in insertion order, and whose serialization is
+/// fixed: the same value always prints the same bytes, on any machine.
+///
+/// Lumatrace writes every event log through this type (not Foundation's `JSONEncoder`, whose
+/// number formatting differs across platforms): integers print as integers, floating-point numbers
+/// with exactly six decimals and never as `-0.000000`, strings with minimal escaping.
+public enum JSONValue: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    /// Printed with exactly ``JSONValue/decimals`` decimals; NaN and infinities print as `null`.
+    case double(Double)
+    /// A number already formatted (e.g. exact seconds from integer ticks); printed verbatim.
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    case object([Member])
+
+    /// One key and value of an object. Objects are arrays of members, so order is kept.
+    public struct Member: Equatable, Sendable {
+        public var key: String
+        public var value: JSONValue
+        public init(_ key: String, _ value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// Decimals printed for every floating-point number in an event log.
+    public static let decimals = 6
+
+    /// The value for `key` when this is an object.
+    public subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first(where: { $0.key == key })?.value
+    }
+
+    public var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
+    public var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
+    public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
+    public var objectValue: [Member]? { if case .object(let m) = self { return m } else { return nil } }
+    public var intValue: Int? {
+        switch self {
+        case .int(let i): return Int(exactly: i)
+        case .double(let d): return d.rounded() == d && abs(d) < 9e15 ? Int(d) : nil
+        case .number(let s): return Int(s)
+        default: return nil
+        }
+    }
+    public var doubleValue: Double? {
+        switch self {
+        case .int(let i): return Double(i)
+        case .double(let d): return d
+        case .number(let s): return Double(s)
+        default: return nil
+        }
+    }
+
+    /// Builds an object from key-value pairs, in order.
+    public static func object(_ pairs: KeyValuePairs<String, JSONValue>) -> JSONValue {
+        .object(pairs.map { Member($0.key, $0.value) })
+    }
+
+    // MARK: - Serialization
+
+    /// The compact, canonical text of this value (no whitespace).
+    public var serialized: String {
+        var out = ""
+        serialize(into: &out)
+        return out
+    }
+
+    public func serialize(into out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .double(let d): out += JSONValue.format(d)
+        case .number(let s): out += s
+        case .string(let s): JSONValue.quote(s, into: &out)
+        case .array(let items):
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                item.serialize(into: &out)
+            }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            for (i, m) in members.enumerated() {
+                if i > 0 { out += "," }
+                JSONValue.quote(m.key, into: &out)
+                out += ":"
+                m.value.serialize(into: &out)
+            }
+            out += "}"
+        }
+    }
+
+    /// Fixed-decimal formatting computed with integers, so it cannot vary with the C library.
+    static func format(_ d: Double) -> String {
+        guard d.isFinite else { return "null" }
+        let scale = 1_000_000.0
+        let scaled = (d * scale).rounded(.toNearestOrAwayFromZero)
+        guard abs(scaled) < 9.0e18 else { return String(d) }  // beyond 9e12: rare, still deterministic
+        let n = Int64(scaled)
+        if n == 0 { return "0.000000" }
+        let magnitude = n.magnitude
+        var fraction = String(magnitude % 1_000_000)
+        while fraction.count < 6 { fraction = "0" + fraction }
+        return (n < 0 ? "-" : "") + String(magnitude / 1_000_000) + "." + fraction
+    }
+
+    static func quote(_ s: String, into out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}

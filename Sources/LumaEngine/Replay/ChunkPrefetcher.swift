@@ -1,0 +1,82 @@
+import Dispatch
+
+/// Decodes the chunks of a replay on a background thread, up to `depth` ahead of the consumer,
+/// so analyzers never wait for zstd. Results come back in chunk order whatever the timing.
+final class ChunkPrefetcher: @unchecked Sendable {
+    private let condition = ConditionLock()
+    private var ready: [Int: Result<DecodedChunk, LumaFormatError>] = [:]
+    private var nextToTake = 0
+    private var cancelled = false
+    private let depth: Int
+
+    init(reader: RecordingReader, chunks: [ChunkEntry], depth: Int = 2) {
+        self.depth = depth
+        let entries = chunks
+        DispatchQueue.global().async { [self] in
+            let decoder = reader.makeDecoder()
+            for (i, entry) in entries.enumerated() {
+                condition.wait(until: { cancelled || i < nextToTake + depth })
+                if condition.locked({ cancelled }) { return }
+                let result: Result<DecodedChunk, LumaFormatError>
+                do throws(LumaFormatError) { result = .success(try decoder.decode(entry)) } catch { result = .failure(error) }
+                condition.locked { ready[i] = result }
+                condition.broadcast()
+            }
+        }
+    }
+
+    /// The `i`-th chunk's decode result; chunks must be taken in order.
+    func take(_ i: Int) -> Result<DecodedChunk, LumaFormatError> {
+        condition.wait(until: { ready[i] != nil })
+        let r = condition.locked { () -> Result<DecodedChunk, LumaFormatError> in
+            nextToTake = i + 1
+            return ready.removeValue(forKey: i)!
+        }
+        condition.broadcast()
+        return r
+    }
+
+    func cancel() {
+        condition.locked { cancelled = true }
+        condition.broadcast()
+    }
+}
+
+/// A mutex with a condition variable.
+final class ConditionLock: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    private var cond = pthread_cond_t()
+
+    init() {
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&cond, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(&cond)
+        pthread_mutex_destroy(&mutex)
+    }
+
+    func locked<R>(_ body: () -> R) -> R {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return body()
+    }
+
+    /// Blocks until `predicate` (evaluated under the lock) holds.
+    func wait(until predicate: () -> Bool) {
+        pthread_mutex_lock(&mutex)
+        while !predicate() { pthread_cond_wait(&cond, &mutex) }
+        pthread_mutex_unlock(&mutex)
+    }
+
+    func broadcast() {
+        pthread_mutex_lock(&mutex)
+        pthread_cond_broadcast(&cond)
+        pthread_mutex_unlock(&mutex)
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

@@ -1,0 +1,108 @@
+/// How one frame inside a chunk is stored.
+public enum FrameCoding: UInt8, Sendable {
+    /// The pixels themselves.
+    case intra = 0
+    /// Byte-wise `current − previous` (mod 256) against the frame before it in the same chunk.
+    case deltaFromPrevious = 1
+    /// Byte-wise `current − reference` (mod 256) against the file's reference frame, so the first
+    /// frame of every chunk costs about as little as a delta while the chunk still decodes on its own.
+    case deltaFromReference = 2
+}
+
+/// The fields of a chunk record: which frames it holds, their timestamps and how each is coded.
+struct ChunkFields: Equatable, Sendable {
+    /// Upper bound on frames in one chunk, so a frame table can never be absurd.
+    static let maximumFrames = 1 << 16
+
+    var number: Int
+    var firstFrame: Int
+    var timestamps: [Int64]
+    var codings: [FrameCoding]
+    /// Bytes after decompression: always `frameCount × frameSize`.
+    var rawLength: Int
+
+    var frameCount: Int { timestamps.count }
+
+    /// Bytes of the fields of a chunk of `frameCount` frames: 24 fixed, then 9 per frame.
+    static func serializedLength(frameCount: Int) -> Int { 24 + 9 * frameCount }
+
+    func serialized() -> [UInt8] {
+        var w = ByteWriter(capacity: ChunkFields.serializedLength(frameCount: frameCount))
+        w.u32(UInt32(number))
+        w.u64(UInt64(firstFrame))
+        w.u32(UInt32(frameCount))
+        w.u64(UInt64(rawLength))
+        for (t, c) in zip(timestamps, codings) {
+            w.i64(t)
+            w.u8(c.rawValue)
+        }
+        return w.bytes
+    }
+
+    /// Parses and checks a chunk's fields against the recording's frame size. Returns a reason
+    /// string on failure so the caller can name the chunk.
+    static func parse(_ fields: [UInt8], frameSize: Int) -> Result<ChunkFields, FieldError> {
+        var r = ByteReader(fields)
+        do throws(FieldError) {
+            let number = Int(try r.u32())
+            let first = try r.u64()
+            let count = Int(try r.u32())
+            let raw = try r.u64()
+            guard first < UInt64(Int64.max / 2) else { throw FieldError(offset: 4, wanted: 8, reason: "first frame \(first) is impossible") }
+            guard count >= 1, count <= maximumFrames else {
+                throw FieldError(offset: 12, wanted: 4, reason: "frame count \(count) is outside 1...\(maximumFrames)")
+            }
+            guard raw == UInt64(count) * UInt64(frameSize) else {
+                throw FieldError(offset: 16, wanted: 8, reason: "declares \(raw) bytes for \(count) frames of \(frameSize) bytes")
+            }
+            var timestamps: [Int64] = []
+            var codings: [FrameCoding] = []
+            timestamps.reserveCapacity(count)
+            codings.reserveCapacity(count)
+            for i in 0..<count {
+                let t = try r.i64()
+                if let last = timestamps.last, t <= last {
+                    throw FieldError(offset: r.offset - 8, wanted: 8, reason: "timestamp of frame \(Int(first) + i) does not increase (\(last) then \(t))")
+                }
+                let c = try r.u8()
+                guard let coding = FrameCoding(rawValue: c) else {
+                    throw FieldError(offset: r.offset - 1, wanted: 1, reason: "frame \(Int(first) + i) has unknown coding \(c)")
+                }
+                if i == 0 && coding == .deltaFromPrevious {
+                    throw FieldError(offset: r.offset - 1, wanted: 1, reason: "first frame of a chunk cannot be a delta from the previous frame")
+                }
+                timestamps.append(t)
+                codings.append(coding)
+            }
+            return .success(ChunkFields(number: number, firstFrame: Int(first), timestamps: timestamps,
+                                        codings: codings, rawLength: Int(raw)))
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+/// One chunk as the index (or a recovery scan) knows it, without decoding it.
+public struct ChunkEntry: Equatable, Sendable {
+    /// 0-based position of the chunk in the file.
+    public var number: Int
+    /// File offset of the chunk record.
+    public var offset: UInt64
+    public var firstFrame: Int
+    public var frameCount: Int
+    public var firstTicks: Int64
+    public var lastTicks: Int64
+    /// Compressed payload bytes.
+    public var payloadLength: UInt64
+
+    /// The frames this chunk holds.
+    public var frames: Range<Int> { firstFrame..<firstFrame + frameCount }
+
+    /// File offset of the chunk's payload.
+    var payloadOffset: UInt64 {
+        offset + UInt64(RecordLayout.prefixSize + ChunkFields.serializedLength(frameCount: frameCount) + RecordLayout.crcSize)
+    }
+
+    /// File offset just past the chunk record.
+    public var recordEnd: UInt64 { payloadOffset + payloadLength }
+}

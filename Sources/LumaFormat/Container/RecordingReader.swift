@@ -1,0 +1,245 @@
+/// Damage found in a recording: a run of bytes that does not hold intact records, or a chunk
+/// whose payload fails its checksum. Frames in `frames` cannot be read.
+public struct RecordingDamage: Equatable, Sendable, CustomStringConvertible {
+    /// The chunk number where known (chunks are numbered in file order).
+    public var chunk: Int?
+    /// Frames lost, where they can be inferred (`nil` when the damage is at the end of the file
+    /// and nothing says how many frames it held).
+    public var frames: Range<Int>?
+    /// Byte range of the damage in the file.
+    public var bytes: Range<UInt64>
+    public var reason: String
+
+    public var description: String {
+        var s = ""
+        if let chunk { s += "chunk \(chunk) " }
+        if let frames { s += frames.isEmpty ? "(no whole frames) " : "(frames \(frames.lowerBound)...\(frames.upperBound - 1)) " }
+        return s + "at bytes \(bytes.lowerBound)..<\(bytes.upperBound): \(reason)"
+    }
+}
+
+/// Reads a `.luma` recording: its header, its chunks (from the index, or by a recovery scan when
+/// the file was never closed or its index is damaged), and frames by index or by timestamp.
+///
+/// Opening reads only the header, reference frame and index. Frames are decoded a chunk at a time
+/// with a ``ChunkDecoder``; each decoder is for one thread, the reader itself may be shared.
+public final class RecordingReader: @unchecked Sendable {
+    public let path: String
+    public let header: RecordingHeader
+    public let fileSize: UInt64
+    /// Every intact chunk, in file order.
+    public let chunks: [ChunkEntry]
+    /// `true` when the file was closed properly and its index was used.
+    public let hasIndex: Bool
+    /// Damage found while opening (the scan of an unindexed file, or gaps between indexed chunks).
+    /// Damage inside a payload shows only when it is decoded: see ``verify()``.
+    public let damage: [RecordingDamage]
+
+    let file: FileHandleIO
+    let reference: [UInt8]?
+    private let indexedDigest: [UInt8]?
+
+    /// Total frames, counting those in damaged chunks between intact ones.
+    public var frameCount: Int { chunks.last.map { $0.firstFrame + $0.frameCount } ?? 0 }
+    /// Frames that can actually be decoded.
+    public var readableFrameCount: Int { chunks.reduce(0) { $0 + $1.frameCount } }
+
+    public init(path: String) throws(LumaFormatError) {
+        self.path = path
+        file = try FileHandleIO.openForReading(path)
+        fileSize = try file.size()
+
+        let head = try file.read(at: 0, count: Int(min(fileSize, 16)))
+        guard head.count >= 4, head[0..<4].elementsEqual("LUMA".utf8) else {
+            throw LumaFormatError.notARecording(path: path, looksLike: FileKindSniffer.describe(head: (try? file.read(at: 0, count: Int(min(fileSize, 64)))) ?? head))
+        }
+        let headerRecord: RecordLocation
+        switch RecordingReader.readRecord(file, at: 0, fileSize: fileSize) {
+        case .success(let r): headerRecord = r
+        case .failure(let problem): throw LumaFormatError.invalidHeader(path: path, reason: problem.description)
+        }
+        header = try RecordingHeader.deserialize(fields: headerRecord.fields, path: path)
+
+        // Reference frame copies follow the header.
+        var position = headerRecord.end
+        var reference: [UInt8]?
+        var decoder = ZstdDecompressor()
+        while case .success(let r) = RecordingReader.readRecord(file, at: position, fileSize: fileSize), r.kind == .reference {
+            position = r.end
+            if reference == nil { reference = RecordingReader.decodeReference(r, file: file, frameSize: header.frameSize, decoder: &decoder) }
+        }
+        self.reference = reference
+
+        if let index = RecordingReader.readIndex(file, fileSize: fileSize, after: position) {
+            chunks = index.chunks
+            indexedDigest = index.framesDigest
+            hasIndex = true
+            var gaps: [RecordingDamage] = []
+            var expected = 0
+            for c in index.chunks {
+                if c.firstFrame > expected {
+                    gaps.append(RecordingDamage(chunk: nil, frames: expected..<c.firstFrame, bytes: c.offset..<c.offset,
+                                                reason: "frames missing from the index (removed as damaged by `recover`)"))
+                }
+                expected = c.firstFrame + c.frameCount
+            }
+            damage = gaps
+        } else {
+            let scan = RecordingScanner(file: file, fileSize: fileSize, frameSize: header.frameSize).scan(from: position)
+            chunks = scan.chunks
+            damage = scan.damage
+            indexedDigest = nil
+            hasIndex = false
+        }
+    }
+
+    /// A decoder for frames of this recording. Use one per thread.
+    public func makeDecoder() -> ChunkDecoder { ChunkDecoder(reader: self) }
+
+    /// The chunk holding `frame`, if it is readable.
+    public func chunk(containing frame: Int) -> ChunkEntry? {
+        var lo = 0, hi = chunks.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if chunks[mid].firstFrame + chunks[mid].frameCount <= frame { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < chunks.count, chunks[lo].frames.contains(frame) else { return nil }
+        return chunks[lo]
+    }
+
+    /// The index of the first frame whose timestamp is at or after `ticks`, or `nil` if none is.
+    /// Reads only the frame table of one chunk.
+    public func frameIndex(atOrAfter ticks: Int64) throws(LumaFormatError) -> Int? {
+        var lo = 0, hi = chunks.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if chunks[mid].lastTicks < ticks { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < chunks.count else { return nil }
+        let fields = try chunkFields(chunks[lo])
+        guard let k = fields.timestamps.firstIndex(where: { $0 >= ticks }) else { return nil }
+        return fields.firstFrame + k
+    }
+
+    /// SHA-256 of all frames (timestamps and pixels), from the index when the file has one,
+    /// otherwise by decoding every frame.
+    public func framesDigest() throws(LumaFormatError) -> [UInt8] {
+        if let indexedDigest { return indexedDigest }
+        var digest = FramesDigest()
+        let decoder = makeDecoder()
+        for c in chunks {
+            let frames = try decoder.decode(c)
+            for k in 0..<frames.count { frames.withFrame(k) { digest.add(ticks: frames.timestamps[k], pixels: $0) } }
+        }
+        return digest.finalize()
+    }
+
+    /// Decodes every chunk and returns all damage: found while opening, and payloads that fail
+    /// their checksum.
+    public func verify() -> [RecordingDamage] {
+        var found = damage
+        let decoder = makeDecoder()
+        for c in chunks {
+            do { _ = try decoder.decode(c) } catch {
+                found.append(RecordingDamage(chunk: c.number, frames: c.frames, bytes: c.offset..<(c.offset + c.payloadLength), reason: error.description))
+            }
+        }
+        if reference == nil && chunks.count > 0 {
+            found.append(RecordingDamage(chunk: nil, frames: nil, bytes: 0..<0, reason: "both copies of the reference frame are damaged"))
+        }
+        return found.sorted { ($0.frames?.lowerBound ?? Int.max, $0.bytes.lowerBound) < ($1.frames?.lowerBound ?? Int.max, $1.bytes.lowerBound) }
+    }
+
+    // MARK: - Records
+
+    func chunkFields(_ entry: ChunkEntry) throws(LumaFormatError) -> ChunkFields {
+        let r: RecordLocation
+        switch RecordingReader.readRecord(file, at: entry.offset, fileSize: fileSize) {
+        case .success(let found): r = found
+        case .failure(let problem): throw damaged(entry, problem.description)
+        }
+        guard r.kind == .chunk else { throw damaged(entry, "expected a chunk record, found \(r.kind.rawValue)") }
+        switch ChunkFields.parse(r.fields, frameSize: header.frameSize) {
+        case .success(let f):
+            guard f.firstFrame == entry.firstFrame, f.frameCount == entry.frameCount else {
+                throw damaged(entry, "chunk header says frames \(f.firstFrame)..<\(f.firstFrame + f.frameCount), the index says \(entry.frames)")
+            }
+            return f
+        case .failure(let e): throw damaged(entry, e.reason)
+        }
+    }
+
+    func damaged(_ entry: ChunkEntry, _ reason: String) -> LumaFormatError {
+        .damagedChunk(path: path, chunk: entry.number, frames: "\(entry.firstFrame)...\(entry.firstFrame + entry.frameCount - 1)", reason: reason)
+    }
+
+    enum RecordProblem: Error, Equatable, CustomStringConvertible {
+        case endOfFile(needed: UInt64)
+        case badMagic
+        case impossibleLength(String)
+        case checksumMismatch
+        case io(String)
+
+        var description: String {
+            switch self {
+            case .endOfFile(let needed): return "the file ends inside this record (it needs \(needed) more bytes)"
+            case .badMagic: return "no record starts here"
+            case .impossibleLength(let s): return s
+            case .checksumMismatch: return "the record header fails its CRC check"
+            case .io(let s): return s
+            }
+        }
+    }
+
+    /// Reads and checks the envelope of the record at `offset`, never allocating more than the
+    /// file can hold.
+    static func readRecord(_ file: FileHandleIO, at offset: UInt64, fileSize: UInt64) -> Result<RecordLocation, RecordProblem> {
+        let prefixSize = UInt64(RecordLayout.prefixSize)
+        guard offset <= fileSize, fileSize - offset >= prefixSize else {
+            return .failure(.endOfFile(needed: prefixSize - (fileSize - min(offset, fileSize))))
+        }
+        let prefix: [UInt8]
+        do { prefix = try file.read(at: offset, count: RecordLayout.prefixSize) } catch { return .failure(.io(error.description)) }
+        guard let kind = RecordKind(magic: prefix[0..<4]) else { return .failure(.badMagic) }
+        var r = ByteReader(prefix, offset: 4)
+        let fieldsLength = UInt64((try? r.u32()) ?? 0)
+        let payloadLength = (try? r.u64()) ?? 0
+        guard fieldsLength <= UInt64(RecordLayout.maximumFieldsLength) else {
+            return .failure(.impossibleLength("record declares \(fieldsLength) bytes of fields (limit \(RecordLayout.maximumFieldsLength))"))
+        }
+        let fieldsEnd = offset + prefixSize + fieldsLength + UInt64(RecordLayout.crcSize)
+        guard fieldsEnd <= fileSize else { return .failure(.endOfFile(needed: fieldsEnd - fileSize)) }
+        let rest: [UInt8]
+        do { rest = try file.read(at: offset + prefixSize, count: Int(fieldsLength) + RecordLayout.crcSize) } catch { return .failure(.io(error.description)) }
+        var crcReader = ByteReader(rest, offset: Int(fieldsLength))
+        let stored = (try? crcReader.u32()) ?? 0
+        let computed = (prefix + rest[0..<Int(fieldsLength)]).withUnsafeBytes { CRC32.of($0) }
+        guard stored == computed else { return .failure(.checksumMismatch) }
+        guard payloadLength <= fileSize - fieldsEnd else {
+            return .failure(.endOfFile(needed: payloadLength - (fileSize - fieldsEnd)))
+        }
+        return .success(RecordLocation(kind: kind, offset: offset, fields: Array(rest[0..<Int(fieldsLength)]),
+                                       payloadOffset: fieldsEnd, payloadLength: payloadLength))
+    }
+
+    private static func readIndex(_ file: FileHandleIO, fileSize: UInt64, after start: UInt64) -> RecordingIndex? {
+        guard fileSize >= start + UInt64(Trailer.size),
+              let trailer = try? file.read(at: fileSize - UInt64(Trailer.size), count: Trailer.size),
+              let indexOffset = Trailer.indexOffset(from: trailer), indexOffset >= start,
+              case .success(let r) = readRecord(file, at: indexOffset, fileSize: fileSize), r.kind == .index,
+              r.end == fileSize - UInt64(Trailer.size) else { return nil }
+        return RecordingIndex.parse(r.fields, fileSize: fileSize)
+    }
+
+    private static func decodeReference(_ r: RecordLocation, file: FileHandleIO, frameSize: Int, decoder: inout ZstdDecompressor) -> [UInt8]? {
+        var fr = ByteReader(r.fields)
+        guard (try? fr.u32()) != nil, let size = try? fr.u64(), size == UInt64(frameSize),
+              r.payloadLength <= UInt64(Int.max),
+              let payload = try? file.read(at: r.payloadOffset, count: Int(r.payloadLength)) else { return nil }
+        var out = [UInt8](repeating: 0, count: frameSize)
+        let ok = payload.withUnsafeBytes { input in
+            out.withUnsafeMutableBytes { output in (try? decoder.decompress(input, into: output)) != nil }
+        }
+        return ok ? out : nil
+    }
+}

@@ -1,0 +1,210 @@
+/// Settings of the `.luma` writer. The defaults suit recordings of any size.
+public struct RecordingWriterOptions: Sendable, Equatable {
+    /// A chunk is closed once it spans this much recording time (seek granularity and the most a
+    /// crash can lose).
+    public var chunkDuration: Double = 1.0
+    /// A chunk is also closed before its raw frames would exceed this many bytes.
+    public var maximumChunkBytes: Int = 64 << 20
+    /// zstd level (1...19). Level 1 is the measured sweet spot: higher levels gain little on frame
+    /// residuals and record much slower (see README, Benchmarks).
+    public var compressionLevel: Int = 1
+
+    public init(chunkDuration: Double = 1.0, maximumChunkBytes: Int = 64 << 20, compressionLevel: Int = 1) {
+        self.chunkDuration = chunkDuration
+        self.maximumChunkBytes = maximumChunkBytes
+        self.compressionLevel = compressionLevel
+    }
+}
+
+/// What a closed recording holds.
+public struct RecordingSummary: Sendable, Equatable {
+    public var frameCount: Int
+    public var chunkCount: Int
+    public var fileSize: UInt64
+    public var framesDigest: [UInt8]
+}
+
+/// Writes a `.luma` recording, append-only, one whole chunk at a time.
+///
+/// Frames are buffered until their chunk is complete, then the chunk is compressed and written
+/// with a single record; a process killed at any moment leaves a file whose complete chunks are all
+/// readable (``RecordingReader`` finds them by scanning when the index is missing, and
+/// `lumatrace recover` rewrites the index). ``close()`` writes the index and trailer.
+///
+/// The first frame is also stored twice, up front, as the file's *reference frame*: every chunk
+/// starts with a frame coded against it, so chunks stay independently decodable at about the cost
+/// of a delta instead of a full intra frame.
+public final class RecordingWriter {
+    public let path: String
+    public let header: RecordingHeader
+    public let options: RecordingWriterOptions
+    public private(set) var frameCount = 0
+    public private(set) var chunks: [ChunkEntry] = []
+
+    private let file: FileHandleIO
+    private var offset: UInt64 = 0
+    private let compressor: ZstdCompressor
+    private var digest = FramesDigest()
+    private var reference: [UInt8] = []
+    private var previous: [UInt8] = []
+    private var chunkRaw: [UInt8] = []
+    private var chunkTimestamps: [Int64] = []
+    private var chunkCodings: [FrameCoding] = []
+    private var compressed: [UInt8] = []
+    private var lastTicks: Int64?
+    private let chunkDurationTicks: Int64
+    private var closed = false
+
+    /// Creates the file and writes its header. Refuses to replace an existing file unless `overwrite`.
+    public init(path: String, header: RecordingHeader, options: RecordingWriterOptions = .init(),
+                overwrite: Bool = false) throws(LumaFormatError) {
+        if let problem = header.problem { throw LumaFormatError.invalidHeader(path: path, reason: problem) }
+        guard (1...19).contains(options.compressionLevel) else {
+            throw LumaFormatError.invalidHeader(path: path, reason: "compression level \(options.compressionLevel) is outside 1...19")
+        }
+        guard options.chunkDuration > 0, options.chunkDuration <= 3600 else {
+            throw LumaFormatError.invalidHeader(path: path, reason: "chunk duration \(options.chunkDuration) s is outside (0, 3600]")
+        }
+        self.path = path
+        self.header = header
+        self.options = options
+        self.compressor = ZstdCompressor(level: options.compressionLevel)
+        self.chunkDurationTicks = max(1, Int64.ticks(forSeconds: options.chunkDuration, timescale: header.timescale))
+        self.file = try FileHandleIO.create(path, exclusive: !overwrite)
+        try write(RecordLayout.envelope(.header, fields: header.serializedFields(), payloadLength: 0))
+    }
+
+    /// Appends one frame of `width × height` bytes. Timestamps must strictly increase.
+    public func append(pixels: UnsafeBufferPointer<UInt8>, ticks: Int64) throws(LumaFormatError) {
+        guard !closed else { throw LumaFormatError.io(path: path, reason: "recording is already closed") }
+        let size = header.frameSize
+        guard pixels.count == size else {
+            throw LumaFormatError.invalidFrame(path: path, frame: frameCount, reason: "has \(pixels.count) bytes, expected \(size) (\(header.width)x\(header.height))")
+        }
+        if let lastTicks, ticks <= lastTicks {
+            throw LumaFormatError.invalidFrame(path: path, frame: frameCount, reason: "timestamp \(ticks) does not increase (previous frame: \(lastTicks) ticks)")
+        }
+        if frameCount == 0 { try writeReference(pixels) }
+        if let first = chunkTimestamps.first,
+           ticks - first >= chunkDurationTicks
+            || (chunkTimestamps.count + 1) * size > max(options.maximumChunkBytes, size)
+            || chunkTimestamps.count == ChunkFields.maximumFrames {
+            try flushChunk()
+        }
+
+        let k = chunkTimestamps.count
+        if chunkRaw.count < (k + 1) * size { chunkRaw.append(contentsOf: repeatElement(0, count: (k + 1) * size - chunkRaw.count)) }
+        let coding = chooseCoding(pixels, startsChunk: k == 0)
+        chunkRaw.withUnsafeMutableBufferPointer { raw in
+            let out = raw.baseAddress! + k * size
+            switch coding {
+            case .intra:
+                out.update(from: pixels.baseAddress!, count: size)
+            case .deltaFromPrevious:
+                previous.withUnsafeBufferPointer { DeltaCoding.encode(pixels.baseAddress!, minus: $0.baseAddress!, into: out, count: size) }
+            case .deltaFromReference:
+                reference.withUnsafeBufferPointer { DeltaCoding.encode(pixels.baseAddress!, minus: $0.baseAddress!, into: out, count: size) }
+            }
+        }
+        chunkTimestamps.append(ticks)
+        chunkCodings.append(coding)
+        previous.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: pixels.baseAddress!, count: size) }
+        digest.add(ticks: ticks, pixels: pixels)
+        lastTicks = ticks
+        frameCount += 1
+    }
+
+    /// Convenience for callers holding an array.
+    public func append(_ pixels: [UInt8], ticks: Int64) throws(LumaFormatError) {
+        var failure: LumaFormatError?
+        pixels.withUnsafeBufferPointer { p in
+            do throws(LumaFormatError) { try append(pixels: p, ticks: ticks) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Writes the frames buffered so far as a chunk now, without waiting for the chunk to fill.
+    /// Live recorders call this so a stalled stream loses nothing already received.
+    public func flush() throws(LumaFormatError) {
+        if !chunkTimestamps.isEmpty { try flushChunk() }
+    }
+
+    /// Writes the last chunk, the index and the trailer, and syncs the file to disk.
+    @discardableResult
+    public func close() throws(LumaFormatError) -> RecordingSummary {
+        guard !closed else { throw LumaFormatError.io(path: path, reason: "recording is already closed") }
+        try flush()
+        closed = true
+        let framesDigest = digest.finalize()
+        let indexOffset = offset
+        try write(RecordLayout.envelope(.index, fields: RecordingIndex(frameCount: frameCount, chunks: chunks, framesDigest: framesDigest).serialized(), payloadLength: 0))
+        try write(Trailer.bytes(indexOffset: indexOffset))
+        try file.sync()
+        return RecordingSummary(frameCount: frameCount, chunkCount: chunks.count, fileSize: offset, framesDigest: framesDigest)
+    }
+
+    // MARK: - Private
+
+    private func chooseCoding(_ pixels: UnsafeBufferPointer<UInt8>, startsChunk: Bool) -> FrameCoding {
+        let size = header.frameSize
+        let predictor: [UInt8] = startsChunk ? reference : previous
+        let deltaCost = predictor.withUnsafeBufferPointer { DeltaCoding.estimatedCost(pixels.baseAddress!, minus: $0.baseAddress!, count: size) }
+        // Intra only after a scene change, when the residual is busier than the picture itself.
+        if deltaCost > 8 {
+            let intraCost = DeltaCoding.estimatedCost(pixels.baseAddress!, minus: nil, count: size)
+            if deltaCost > 2 * intraCost + 8 { return .intra }
+        }
+        return startsChunk ? .deltaFromReference : .deltaFromPrevious
+    }
+
+    private func writeReference(_ pixels: UnsafeBufferPointer<UInt8>) throws(LumaFormatError) {
+        reference = Array(pixels)
+        previous = reference
+        let n: Int
+        do { n = try compressor.compress(UnsafeRawBufferPointer(pixels), into: &compressed) } catch {
+            throw LumaFormatError.io(path: path, reason: "zstd failed on the reference frame: \(error.reason)")
+        }
+        // Two copies: one flipped bit in the reference must not cost the whole recording.
+        for copy in 0..<2 {
+            var w = ByteWriter()
+            w.u32(UInt32(copy))
+            w.u64(UInt64(pixels.count))
+            try write(RecordLayout.envelope(.reference, fields: w.bytes, payloadLength: n))
+            try write(Array(compressed[0..<n]))
+        }
+    }
+
+    private func flushChunk() throws(LumaFormatError) {
+        let count = chunkTimestamps.count
+        let rawLength = count * header.frameSize
+        let compressor = self.compressor
+        var output: [UInt8] = []
+        swap(&output, &compressed)  // keep a single owner so compressing never copies the buffer
+        let outcome: Result<Int, ZstdError> = chunkRaw.withUnsafeBytes { raw in
+            Result { () throws(ZstdError) in try compressor.compress(UnsafeRawBufferPointer(rebasing: raw[0..<rawLength]), into: &output) }
+        }
+        compressed = output
+        let n: Int
+        switch outcome {
+        case .success(let length): n = length
+        case .failure(let error): throw LumaFormatError.io(path: path, reason: "zstd failed on chunk \(chunks.count): \(error.reason)")
+        }
+        let fields = ChunkFields(number: chunks.count, firstFrame: frameCount - count, timestamps: chunkTimestamps,
+                                 codings: chunkCodings, rawLength: rawLength)
+        let entry = ChunkEntry(number: chunks.count, offset: offset, firstFrame: fields.firstFrame, frameCount: count,
+                               firstTicks: chunkTimestamps[0], lastTicks: chunkTimestamps[count - 1], payloadLength: UInt64(n))
+        // Envelope and payload in one write, so a reader never sees a chunk header without its data
+        // unless the process died mid-write (which the scan then rejects as incomplete).
+        var record = RecordLayout.envelope(.chunk, fields: fields.serialized(), payloadLength: n)
+        record.append(contentsOf: compressed[0..<n])
+        try write(record)
+        chunks.append(entry)
+        chunkTimestamps.removeAll(keepingCapacity: true)
+        chunkCodings.removeAll(keepingCapacity: true)
+    }
+
+    private func write(_ bytes: [UInt8]) throws(LumaFormatError) {
+        try file.write(bytes)
+        offset += UInt64(bytes.count)
+    }
+}

@@ -1,0 +1,81 @@
+import CImageGlue
+
+// Calls into CImageGlue (libpng/libjpeg behind setjmp in C; no longjmp ever reaches Swift).
+extension ImageFileDecoder {
+    /// Decodes with one of the glue's libraries once the format's own layout scan has vouched for
+    /// `width` x `height`: the library reads the header first (still nothing image-sized is
+    /// allocated), then the pixels go straight into a `width * height` array.
+    static func decodeWithLibrary(
+        _ kind: String, _ bytes: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
+        readInfo: (
+            UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt32>?,
+            UnsafeMutablePointer<UInt32>?, UnsafeMutablePointer<CChar>?, Int
+        ) -> Int32,
+        decode: (
+            UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?, Int,
+            UnsafeMutablePointer<CChar>?, Int
+        ) -> Int32
+    ) throws(Refusal) -> LumaImage {
+        var infoWidth: UInt32 = 0
+        var infoHeight: UInt32 = 0
+        let info = withMessageBuffer { message, capacity in
+            readInfo(bytes.baseAddress, bytes.count, &infoWidth, &infoHeight, message, capacity)
+        }
+        if info.status != Int32(LT_OK) {
+            throw refusal(kind, info, width: Int(infoWidth), height: Int(infoHeight))
+        }
+        guard Int(infoWidth) == width, Int(infoHeight) == height else {
+            throw Refusal(
+                "corrupt \(kind): the library reads a size of \(infoWidth)x\(infoHeight) where "
+                    + "the file's structure declares \(width)x\(height)")
+        }
+
+        let count = width * height  // both are 1...16384, checked by the layout scan
+        var outcome = (status: Int32(LT_OK), message: "")
+        let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            outcome = withMessageBuffer { message, capacity in
+                decode(bytes.baseAddress, bytes.count, buffer.baseAddress, count, message, capacity)
+            }
+            // On success the glue has written every pixel (all rows; all seven Adam7 passes).
+            initialized = outcome.status == Int32(LT_OK) ? count : 0
+        }
+        if outcome.status != Int32(LT_OK) {
+            throw refusal(kind, outcome, width: width, height: height)
+        }
+        return LumaImage(width: width, height: height, pixels: pixels)
+    }
+
+    private static func withMessageBuffer(
+        _ call: (UnsafeMutablePointer<CChar>, Int) -> Int32
+    ) -> (status: Int32, message: String) {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { buffer in
+            buffer.initialize(repeating: 0)
+            let status = call(buffer.baseAddress!, buffer.count)
+            buffer[buffer.count - 1] = 0
+            return (status, String(cString: buffer.baseAddress!))
+        }
+    }
+
+    private static func refusal(
+        _ kind: String, _ outcome: (status: Int32, message: String), width: Int, height: Int
+    ) -> Refusal {
+        var message = outcome.message
+        for noise in ["Corrupt JPEG data: ", "Invalid JPEG file structure: "]
+        where message.hasPrefix(noise) {
+            message.removeFirst(noise.count)
+        }
+        switch Int(outcome.status) {
+        case LT_ERR_TRUNCATED:
+            return Refusal(
+                "truncated \(kind): \(message); the file was cut short or is still being written")
+        case LT_ERR_UNSUPPORTED:
+            return Refusal(
+                "unsupported \(kind): \(message); convert it to an ordinary 8-bit JPEG or a PNG, "
+                    + "e.g. ffmpeg -i INPUT -pix_fmt gray OUTPUT.png")
+        case LT_ERR_LIMIT:
+            return Refusal(sizeLimitReason(kind, width: width, height: height))
+        default:
+            return Refusal("corrupt \(kind): \(message)")
+        }
+    }
+}

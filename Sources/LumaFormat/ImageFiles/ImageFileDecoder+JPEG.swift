@@ -1,0 +1,227 @@
+import CImageGlue
+
+extension ImageFileDecoder {
+    static func decodeJPEG(_ bytes: UnsafeBufferPointer<UInt8>) throws(Refusal) -> LumaImage {
+        let layout = try JPEGLayout(scanning: bytes)
+        return try decodeWithLibrary(
+            "JPEG", bytes, width: layout.width, height: layout.height,
+            readInfo: lt_jpeg_read_info, decode: lt_jpeg_decode_luma)
+    }
+
+    /// A JPEG's marker structure, walked the way libjpeg reads it but without decoding: the frame
+    /// header (SOF), and how many bytes of entropy-coded data the scans hold.
+    ///
+    /// libjpeg pads a truncated file with zeros and merely warns; this walk finds the cut and says
+    /// where. It also refuses, before the image is allocated, a header that claims more blocks
+    /// than the scan data could code: every Huffman-coded JPEG spends at least one bit on each
+    /// 8x8 block of its first component (the DC code), in a sequential scan or a progressive DC
+    /// scan alike.
+    struct JPEGLayout {
+        var width: Int
+        var height: Int
+        /// The SOF marker's second byte: 0xC0 baseline, 0xC1 extended, 0xC2 progressive.
+        var frameType: UInt8
+        var components: Int
+        /// Entropy-coded bytes in all scans (stuffed FF 00 counted once, markers not at all).
+        var entropyCodedBytes: Int
+
+        init(scanning b: UnsafeBufferPointer<UInt8>) throws(Refusal) {
+            guard b.count >= 2, b[0] == 0xFF, b[1] == 0xD8 else {
+                throw Refusal("corrupt JPEG: no start-of-image marker (FF D8)")
+            }
+            typealias Frame = (
+                type: UInt8, precision: Int, height: Int, width: Int, sampling: [(Int, Int)]
+            )
+            var frame: Frame?
+            var entropy = 0
+            var scans = 0
+            var offset = 2
+
+            markers: while true {
+                // Find the next marker like libjpeg's next_marker(): skip stray bytes, FF fill
+                // bytes, and FF 00 pairs that are not markers.
+                var marker: UInt8 = 0
+                while marker == 0 {
+                    while offset < b.count, b[offset] != 0xFF { offset += 1 }
+                    while offset < b.count, b[offset] == 0xFF { offset += 1 }
+                    guard offset < b.count else { throw Self.missingEOI(b.count) }
+                    marker = b[offset]
+                    offset += 1
+                }
+                let markerOffset = offset - 2
+                switch marker {
+                case 0xD9:  // EOI
+                    break markers
+                case 0xD8:
+                    throw Refusal(
+                        "corrupt JPEG: a second start-of-image marker at offset \(markerOffset)")
+                case 0xD0...0xD7, 0x01:  // RSTn, TEM: no length
+                    continue markers
+                default:
+                    break
+                }
+
+                guard b.count - offset >= 2 else { throw Self.missingEOI(b.count) }
+                let length = Int(b[offset]) << 8 | Int(b[offset + 1])
+                guard length >= 2 else {
+                    throw Refusal(
+                        "corrupt JPEG: the \(Self.name(marker)) segment at offset \(markerOffset) "
+                            + "declares a length of \(length)")
+                }
+                guard b.count - offset >= length else {
+                    throw Refusal(
+                        "truncated JPEG: the \(Self.name(marker)) segment at offset "
+                            + "\(markerOffset) declares \(length) bytes, but the file ends after "
+                            + "\(b.count - offset); it was cut short or is still being written")
+                }
+                let segment = UnsafeBufferPointer(rebasing: b[(offset + 2)..<(offset + length)])
+                offset += length
+
+                switch marker {
+                case 0xC0...0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF:
+                    guard frame == nil else { break }  // libjpeg refuses the second SOF itself
+                    guard segment.count >= 6, segment.count == 6 + 3 * Int(segment[5]) else {
+                        throw Refusal(
+                            "corrupt JPEG: the \(Self.name(marker)) frame header at offset "
+                                + "\(markerOffset) has the wrong length (\(length))")
+                    }
+                    var sampling: [(Int, Int)] = []
+                    for component in 0..<Int(segment[5]) {
+                        let factors = segment[7 + 3 * component]
+                        sampling.append((Int(factors >> 4), Int(factors & 15)))
+                    }
+                    let frameHeight = Int(segment[1]) << 8 | Int(segment[2])
+                    let frameWidth = Int(segment[3]) << 8 | Int(segment[4])
+                    frame = (marker, Int(segment[0]), frameHeight, frameWidth, sampling)
+                case 0xDA:  // SOS, then entropy-coded data up to the next real marker
+                    guard frame != nil else {
+                        throw Refusal(
+                            "corrupt JPEG: a scan (SOS) at offset \(markerOffset) comes before "
+                                + "any frame header (SOF)")
+                    }
+                    scans += 1
+                    while true {
+                        guard offset < b.count else {
+                            throw Refusal(
+                                "truncated JPEG: image data ends after \(b.count) bytes, inside "
+                                    + "the scan that starts at offset \(markerOffset), with no "
+                                    + "end-of-image marker; the file was cut short or is still "
+                                    + "being written")
+                        }
+                        if b[offset] != 0xFF {
+                            entropy += 1
+                            offset += 1
+                            continue
+                        }
+                        guard offset + 1 < b.count else {
+                            offset += 1
+                            continue  // reports the truncation above
+                        }
+                        let next = b[offset + 1]
+                        if next == 0x00 {
+                            entropy += 1  // stuffed FF
+                            offset += 2
+                        } else if (0xD0...0xD7).contains(next) {
+                            offset += 2  // restart marker inside the scan
+                        } else if next == 0xFF {
+                            offset += 1  // fill byte before a marker
+                        } else {
+                            break  // a real marker ends the scan
+                        }
+                    }
+                default:
+                    break  // tables, APPn, COM, DRI, ...: libjpeg checks them
+                }
+            }
+
+            guard let frame, scans > 0 else {
+                throw Refusal(
+                    "corrupt JPEG: no image data (no scan before the end-of-image marker)")
+            }
+            width = frame.width
+            height = frame.height
+            frameType = frame.type
+            components = frame.sampling.count
+            entropyCodedBytes = entropy
+
+            if let process = Self.unsupportedProcess(frame.type) {
+                throw Refusal(
+                    "unsupported JPEG: \(process) (\(Self.name(frame.type))) is not supported; "
+                        + "re-encode it as an ordinary baseline or progressive JPEG, or a PNG")
+            }
+            guard frame.precision == 8 else {
+                throw Refusal(
+                    "unsupported JPEG: \(frame.precision)-bit samples; only 8-bit JPEGs are "
+                        + "supported; convert it to a PNG first, e.g. ffmpeg -i INPUT OUTPUT.png")
+            }
+            if height == 0 && width > 0 {
+                throw Refusal(
+                    "unsupported JPEG: height 0 in the frame header (to be given later by a DNL "
+                        + "marker) is not supported")
+            }
+            guard isWithinLimits(width: width, height: height) else {
+                throw Refusal(sizeLimitReason("JPEG", width: width, height: height))
+            }
+            switch components {
+            case 1, 3: break
+            case 4:
+                throw Refusal(
+                    "unsupported JPEG: CMYK/YCCK (4 color components) is not supported; convert "
+                        + "it to an RGB or grayscale JPEG or a PNG first")
+            default:
+                throw Refusal("unsupported JPEG: \(components) color components (expected 1 or 3)")
+            }
+            guard frame.sampling.allSatisfy({ (1...4).contains($0.0) && (1...4).contains($0.1) })
+            else {
+                throw Refusal("corrupt JPEG: a sampling factor outside 1...4 in the frame header")
+            }
+
+            // Blocks of the first component (luma, the one decoded), counted the smallest way
+            // (non-interleaved): at least one bit each.
+            let maxH = frame.sampling.map(\.0).max() ?? 1
+            let maxV = frame.sampling.map(\.1).max() ?? 1
+            let (h0, v0) = frame.sampling[0]
+            let columns = ((width * h0 + maxH - 1) / maxH + 7) / 8
+            let rows = ((height * v0 + maxV - 1) / maxV + 7) / 8
+            let neededBytes = (columns * rows + 7) / 8
+            guard entropy >= neededBytes else {
+                throw Refusal(
+                    "JPEG declares \(width)x\(height) pixels but holds only \(entropy) bytes of "
+                        + "image data, less than 1 bit per 8x8 block (at least \(neededBytes) "
+                        + "needed); the file is truncated or corrupt")
+            }
+        }
+
+        static func missingEOI(_ count: Int) -> Refusal {
+            Refusal(
+                "truncated JPEG: the file ends after \(count) bytes without an end-of-image "
+                    + "marker; it was cut short or is still being written")
+        }
+
+        /// What an SOF type other than baseline, extended or progressive Huffman coding is.
+        static func unsupportedProcess(_ sof: UInt8) -> String? {
+            switch sof {
+            case 0xC0, 0xC1, 0xC2: return nil
+            case 0xC3: return "lossless JPEG"
+            case 0xC5, 0xC6, 0xC7: return "hierarchical JPEG"
+            case 0xC9, 0xCA: return "arithmetic-coded JPEG"
+            case 0xCB: return "lossless arithmetic-coded JPEG"
+            default: return "hierarchical arithmetic-coded JPEG"
+            }
+        }
+
+        static func name(_ marker: UInt8) -> String {
+            switch marker {
+            case 0xC0...0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF: return "SOF\(marker - 0xC0)"
+            case 0xC4: return "DHT"
+            case 0xCC: return "DAC"
+            case 0xDA: return "SOS"
+            case 0xDB: return "DQT"
+            case 0xDD: return "DRI"
+            case 0xE0...0xEF: return "APP\(marker - 0xE0)"
+            case 0xFE: return "COM"
+            default: return "FF \(hex(marker))"
+            }
+        }
+    }
+}

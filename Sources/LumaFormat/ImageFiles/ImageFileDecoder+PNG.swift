@@ -1,0 +1,150 @@
+import CImageGlue
+
+extension ImageFileDecoder {
+    static func decodePNG(_ bytes: UnsafeBufferPointer<UInt8>) throws(Refusal) -> LumaImage {
+        let layout = try PNGLayout(scanning: bytes)
+        return try decodeWithLibrary(
+            "PNG", bytes, width: layout.width, height: layout.height,
+            readInfo: lt_png_read_info, decode: lt_png_decode_luma)
+    }
+
+    /// A PNG's chunk structure, walked without decompressing anything: the header fields, and
+    /// whether the compressed data present could possibly fill the declared image.
+    ///
+    /// Catches truncation with a precise message (libpng only says "read error"), and refuses a
+    /// header that claims far more pixels than its IDAT data can hold before the image is
+    /// allocated. Checksums and everything inside chunks are libpng's job.
+    struct PNGLayout {
+        var width: Int
+        var height: Int
+        var bitDepth: Int
+        var colorType: Int
+        var interlaced: Bool
+        /// Total length of all IDAT chunks' data: the zlib stream.
+        var compressedBytes: Int
+
+        static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+        /// Deflate's densest code is a 258-byte match in 2 bits, so one byte of IDAT data can
+        /// never inflate to more than 1032 bytes.
+        static let maximumInflationRatio = 1032
+
+        init(scanning b: UnsafeBufferPointer<UInt8>) throws(Refusal) {
+            let sigCount = min(b.count, 8)
+            guard b.prefix(sigCount).elementsEqual(Self.signature.prefix(sigCount)) else {
+                throw Refusal(
+                    "corrupt PNG signature (the file starts with "
+                        + b.prefix(8).map { hex($0) }.joined(separator: " ")
+                        + "; a PNG starts with 89 50 4E 47 0D 0A 1A 0A); if it went through a "
+                        + "text-mode transfer, copy it again in binary mode")
+            }
+            guard b.count >= 8 else {
+                throw Refusal("truncated PNG: the file is only \(b.count) bytes")
+            }
+
+            var header: (width: Int, height: Int, depth: Int, color: Int, interlace: Int)?
+            var compressed = 0
+            var offset = 8
+            while true {
+                guard b.count - offset >= 8 else {
+                    throw Refusal(
+                        "truncated PNG: the file ends after \(b.count) bytes without an IEND chunk"
+                            + "; it was cut short or is still being written")
+                }
+                let length = Int(readBE32(b, offset))
+                let typeBytes = b[(offset + 4)..<(offset + 8)]
+                let type = String(decoding: typeBytes, as: UTF8.self)
+                guard typeBytes.allSatisfy({ isASCIILetter($0) }) else {
+                    throw Refusal(
+                        "corrupt PNG: no valid chunk at offset \(offset) (type bytes "
+                            + typeBytes.map { hex($0) }.joined(separator: " ") + ")")
+                }
+                guard length <= 0x7FFF_FFFF else {
+                    throw Refusal(
+                        "corrupt PNG: chunk '\(type)' at offset \(offset) declares \(length) "
+                            + "bytes, over the PNG maximum of 2^31-1")
+                }
+                let available = b.count - offset - 8
+                guard available >= length + 4 else {
+                    throw Refusal(
+                        "truncated PNG: chunk '\(type)' at offset \(offset) declares \(length) "
+                            + "bytes of data, but the file ends after \(min(available, length)) "
+                            + "of them\(available >= length ? " (its CRC is missing)" : ""); "
+                            + "it was cut short or is still being written")
+                }
+                let data = offset + 8
+                if header == nil {
+                    guard type == "IHDR", length == 13 else {
+                        throw Refusal(
+                            "corrupt PNG: the first chunk is '\(type)' (\(length) bytes), not a "
+                                + "13-byte IHDR")
+                    }
+                    header = (
+                        Int(readBE32(b, data)), Int(readBE32(b, data + 4)), Int(b[data + 8]),
+                        Int(b[data + 9]), Int(b[data + 12])
+                    )
+                } else if type == "IDAT" {
+                    compressed += length  // at most count bytes in all: no overflow
+                } else if type == "IEND" {
+                    break
+                }
+                offset = data + length + 4
+            }
+
+            guard let header else {
+                throw Refusal("corrupt PNG: no IHDR chunk")  // unreachable: IHDR checked first
+            }
+            width = header.width
+            height = header.height
+            bitDepth = header.depth
+            colorType = header.color
+            interlaced = header.interlace != 0
+            compressedBytes = compressed
+
+            guard isWithinLimits(width: width, height: height) else {
+                throw Refusal(sizeLimitReason("PNG", width: width, height: height))
+            }
+            guard let channels = Self.channels(colorType: colorType, bitDepth: bitDepth) else {
+                throw Refusal(
+                    "corrupt PNG: color type \(colorType) with bit depth \(bitDepth) is not a "
+                        + "valid combination")
+            }
+            guard compressed > 0 else {
+                throw Refusal("corrupt PNG: no IDAT chunk, so no image data")
+            }
+            // The filtered rows hold at least width * height * bits-per-pixel bits; refuse a file
+            // whose zlib stream cannot expand to that much before allocating the image.
+            let minimumRaw = (width * height * channels * bitDepth + 7) / 8
+            let maximumRaw = (compressed + 2) * Self.maximumInflationRatio
+            guard minimumRaw <= maximumRaw else {
+                let ratio = Self.maximumInflationRatio
+                let needed = (minimumRaw + ratio - 1) / ratio
+                throw Refusal(
+                    "PNG declares \(width)x\(height) pixels but holds only \(compressed) bytes "
+                        + "of compressed image data, which cannot expand to fill it (at least "
+                        + "\(needed) needed); the file is truncated or corrupt")
+            }
+        }
+
+        /// Samples per pixel for a valid PNG color type / bit depth pair, else `nil`.
+        static func channels(colorType: Int, bitDepth: Int) -> Int? {
+            switch (colorType, bitDepth) {
+            case (0, 1), (0, 2), (0, 4), (0, 8), (0, 16): return 1
+            case (3, 1), (3, 2), (3, 4), (3, 8): return 1
+            case (2, 8), (2, 16): return 3
+            case (4, 8), (4, 16): return 2
+            case (6, 8), (6, 16): return 4
+            default: return nil
+            }
+        }
+    }
+
+    static func readBE32(_ b: UnsafeBufferPointer<UInt8>, _ offset: Int) -> UInt32 {
+        UInt32(b[offset]) << 24 | UInt32(b[offset + 1]) << 16 | UInt32(b[offset + 2]) << 8
+            | UInt32(b[offset + 3])
+    }
+
+    static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+}

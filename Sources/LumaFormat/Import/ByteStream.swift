@@ -1,0 +1,133 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Buffered sequential reading from a file descriptor (a file, a pipe or stdin), for stream formats
+/// like Y4M. Reads never block forever on a live stream when a stop is requested: with
+/// `pollForStop`, the stream checks the flag between polls and reports end of stream.
+public final class ByteStream {
+    public let name: String
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    private var buffer: [UInt8]
+    private var start = 0
+    private var end = 0
+    private var atEOF = false
+    /// Set from another thread (e.g. a signal handler's queue) to end a live stream cleanly.
+    public let stopRequested: StopFlag?
+
+    /// Total bytes consumed so far (for error messages).
+    public private(set) var position: UInt64 = 0
+
+    public init(fileDescriptor: Int32, name: String, ownsDescriptor: Bool, stopRequested: StopFlag? = nil) {
+        self.fd = fileDescriptor
+        self.name = name
+        self.ownsDescriptor = ownsDescriptor
+        self.buffer = [UInt8](repeating: 0, count: 1 << 20)
+        self.stopRequested = stopRequested
+    }
+
+    /// Opens a file, or stdin for `-`.
+    public static func open(_ path: String, stopRequested: StopFlag? = nil) throws(LumaFormatError) -> ByteStream {
+        if path == "-" { return ByteStream(fileDescriptor: 0, name: "stdin", ownsDescriptor: false, stopRequested: stopRequested) }
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw LumaFormatError.io(path: path, reason: "cannot open: \(String(cString: strerror(errno)))") }
+        return ByteStream(fileDescriptor: fd, name: path, ownsDescriptor: true, stopRequested: stopRequested)
+    }
+
+    deinit { if ownsDescriptor { close(fd) } }
+
+    /// Refills the buffer; returns false at end of stream (or when a stop was requested).
+    private func fill() throws(LumaFormatError) -> Bool {
+        if atEOF { return false }
+        if start > 0 {
+            if end > start { buffer.withUnsafeMutableBufferPointer { b in
+                let base = b.baseAddress!
+                (base).update(from: base + start, count: end - start)
+            } }
+            end -= start
+            start = 0
+        }
+        if end == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
+        while true {
+            if let stop = stopRequested {
+                if stop.isSet { atEOF = true; return false }
+                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let r = poll(&p, 1, 100)
+                if r == 0 { continue }
+                if r < 0 && errno == EINTR { continue }
+            }
+            let n = buffer.withUnsafeMutableBytes { b in Glibc.read(fd, b.baseAddress! + end, b.count - end) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw LumaFormatError.io(path: name, reason: "read failed: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { atEOF = true; return false }
+            end += n
+            return true
+        }
+    }
+
+    /// Reads up to and including `delimiter`, at most `limit` bytes; `nil` at a clean end of stream.
+    public func readLine(delimiter: UInt8 = 10, limit: Int) throws(LumaFormatError) -> [UInt8]? {
+        var scanned = 0
+        while true {
+            if let i = buffer[(start + scanned)..<end].firstIndex(of: delimiter) {
+                let line = Array(buffer[start..<i])
+                consume(i + 1 - start)
+                return line
+            }
+            scanned = end - start
+            if scanned > limit {
+                throw LumaFormatError.invalidInput(source: name, frame: nil, reason: "a header line is longer than \(limit) bytes (at byte \(position))")
+            }
+            if try !fill() {
+                if end == start { return nil }
+                throw LumaFormatError.invalidInput(source: name, frame: nil, reason: "stream ends in the middle of a header line (at byte \(position + UInt64(end - start)))")
+            }
+        }
+    }
+
+    /// Reads exactly `count` bytes into `out` (or discards them when `out` is nil). Returns the
+    /// number of bytes read, which is less than `count` only at end of stream.
+    public func read(_ count: Int, into out: UnsafeMutableBufferPointer<UInt8>?) throws(LumaFormatError) -> Int {
+        var done = 0
+        while done < count {
+            if end == start, try !fill() { return done }
+            let n = min(count - done, end - start)
+            if let out {
+                buffer.withUnsafeBufferPointer { b in (out.baseAddress! + done).update(from: b.baseAddress! + start, count: n) }
+            }
+            consume(n)
+            done += n
+        }
+        return done
+    }
+
+    private func consume(_ n: Int) {
+        start += n
+        position += UInt64(n)
+        if start == end { start = 0; end = 0 }
+    }
+}
+
+/// A flag one thread sets and another polls (e.g. Ctrl-C ends a live recording).
+public final class StopFlag: @unchecked Sendable {
+    private let lock = NSLockLite()
+    private var value = false
+    public init() {}
+    public var isSet: Bool { lock.withLock { value } }
+    public func set() { lock.withLock { value = true } }
+}
+
+/// A minimal mutex over pthread, so this module needs no Foundation.
+final class NSLockLite: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    init() { pthread_mutex_init(&mutex, nil) }
+    deinit { pthread_mutex_destroy(&mutex) }
+    func withLock<R>(_ body: () -> R) -> R {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return body()
+    }
+}

@@ -1,0 +1,102 @@
+/// What a YUV4MPEG2 stream header declares.
+public struct Y4MStreamInfo: Equatable, Sendable {
+    public var width: Int
+    public var height: Int
+    /// Frame rate as a fraction; `0/0` when the stream has no `F` tag.
+    public var rateNumerator: Int
+    public var rateDenominator: Int
+    /// The `C` tag (colour space and chroma subsampling); `420jpeg` when absent, as the spec says.
+    public var colorspace: String
+    /// The `I` tag (`p`, `t`, `b`, `m` or `?`) and `A` tag (pixel aspect), kept for the metadata.
+    public var interlacing: String
+    public var aspect: String
+    /// `X` tags, verbatim.
+    public var extensions: [String]
+
+    /// Bytes of chroma (and alpha) that follow the Y plane in each frame and are skipped.
+    public var trailingPlaneBytes: Int
+}
+
+/// Reads a YUV4MPEG2 (Y4M) stream, as written by `ffmpeg -f yuv4mpegpipe`, keeping the Y plane.
+///
+/// Every 8-bit colour layout ffmpeg writes is accepted (`mono`, `420jpeg`, `420paldv`, `420mpeg2`,
+/// `420`, `411`, `422`, `444`, `444alpha`); high bit depths (`420p10`, `mono16`, …) are refused with
+/// the ffmpeg option that converts them. Frame parameters after `FRAME` are accepted and ignored.
+public final class Y4MReader {
+    public let info: Y4MStreamInfo
+    public let stream: ByteStream
+    public private(set) var framesRead = 0
+    static let headerLineLimit = 4096
+
+    public init(stream: ByteStream) throws(LumaFormatError) {
+        self.stream = stream
+        let source = stream.name
+        guard let line = try stream.readLine(limit: Y4MReader.headerLineLimit) else {
+            throw LumaFormatError.invalidInput(source: source, frame: nil, reason: "empty input: expected a Y4M stream starting with 'YUV4MPEG2'")
+        }
+        guard let text = String(validating: line, as: UTF8.self), text.hasPrefix("YUV4MPEG2") else {
+            throw LumaFormatError.invalidInput(source: source, frame: nil, reason: "not a Y4M stream: it does not start with 'YUV4MPEG2' (\(FileKindSniffer.describe(head: Array(line.prefix(64)))))")
+        }
+        var width = 0, height = 0, num = 0, den = 0
+        var colorspace = "420jpeg", interlacing = "?", aspect = "0:0"
+        var extensions: [String] = []
+        for token in text.split(separator: " ").dropFirst() {
+            let value = String(token.dropFirst())
+            switch token.first {
+            case "W": width = Int(value) ?? -1
+            case "H": height = Int(value) ?? -1
+            case "F":
+                let parts = value.split(separator: ":")
+                guard parts.count == 2, let n = Int(parts[0]), let d = Int(parts[1]), n > 0, d > 0, n <= Int(Int32.max), d <= Int(Int32.max) else {
+                    throw LumaFormatError.invalidInput(source: source, frame: nil, reason: "frame rate tag 'F\(value)' is not a positive fraction like F30000:1001")
+                }
+                num = n; den = d
+            case "C": colorspace = value
+            case "I": interlacing = value
+            case "A": aspect = value
+            case "X": extensions.append(value)
+            default:
+                throw LumaFormatError.invalidInput(source: source, frame: nil, reason: "unknown Y4M header tag '\(token)'")
+            }
+        }
+        let limit = RecordingHeader.maximumDimension
+        guard (1...limit).contains(width), (1...limit).contains(height) else {
+            throw LumaFormatError.invalidInput(source: source, frame: nil, reason: "frame size W\(width) H\(height) is missing or outside 1...\(limit)")
+        }
+        let cw = (width + 1) / 2, ch = (height + 1) / 2
+        let trailing: Int
+        switch colorspace {
+        case "mono": trailing = 0
+        case "420jpeg", "420paldv", "420mpeg2", "420": trailing = 2 * cw * ch
+        case "411": trailing = 2 * ((width + 3) / 4) * height
+        case "422": trailing = 2 * cw * height
+        case "444": trailing = 2 * width * height
+        case "444alpha": trailing = 3 * width * height
+        default:
+            if colorspace.contains("p") || colorspace.hasPrefix("mono1") || colorspace.hasPrefix("mono9") {
+                throw LumaFormatError.invalidInput(source: source, frame: nil, reason: "high-bit-depth Y4M (C\(colorspace)) is not supported: Lumatrace records 8-bit luma; convert with ffmpeg ... -pix_fmt gray -f yuv4mpegpipe -")
+            }
+            throw LumaFormatError.invalidInput(source: source, frame: nil, reason: "unknown Y4M colour space C\(colorspace) (supported: mono, 420jpeg, 420paldv, 420mpeg2, 420, 411, 422, 444, 444alpha)")
+        }
+        info = Y4MStreamInfo(width: width, height: height, rateNumerator: num, rateDenominator: den, colorspace: colorspace,
+                             interlacing: interlacing, aspect: aspect, extensions: extensions, trailingPlaneBytes: trailing)
+    }
+
+    /// Reads the next frame's Y plane into `pixels` (exactly `width × height` bytes).
+    /// Returns `false` at a clean end of stream; a frame cut short is an error naming the frame.
+    public func readFrame(into pixels: UnsafeMutableBufferPointer<UInt8>) throws(LumaFormatError) -> Bool {
+        precondition(pixels.count == info.width * info.height, "buffer must hold one frame")
+        guard let line = try stream.readLine(limit: Y4MReader.headerLineLimit) else { return false }
+        guard line.starts(with: Array("FRAME".utf8)), line.count == 5 || line[5] == 32 else {
+            throw LumaFormatError.invalidInput(source: stream.name, frame: framesRead, reason: "expected a 'FRAME' line at byte \(stream.position - UInt64(line.count) - 1), found '\(String(decoding: line.prefix(16), as: UTF8.self))'")
+        }
+        let size = pixels.count
+        let y = try stream.read(size, into: pixels)
+        let rest = y == size ? try stream.read(info.trailingPlaneBytes, into: nil) : 0
+        guard y == size, rest == info.trailingPlaneBytes else {
+            throw LumaFormatError.invalidInput(source: stream.name, frame: framesRead, reason: "frame is shorter than declared: the stream ends after \(y + rest) of \(size + info.trailingPlaneBytes) bytes")
+        }
+        framesRead += 1
+        return true
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import LumaEngine
+
+struct Analyzers: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the analyzers and their options with defaults.",
+        discussion: """
+              lumatrace analyzers
+              lumatrace analyzers differencing
+            Every analyzer also takes the engine options frameAnalysisSpacing (seconds between analyzed
+            frames, 0 = every frame) and regionOfInterest (x,y,width,height normalized, lower-left origin).
+            """)
+
+    @Argument(help: "Show only this analyzer.")
+    var name: String?
+
+    func run() throws {
+        try reportingErrors {
+            let registry = Lumatrace.registry
+            let descriptors = try name.map { [try registry.descriptor(named: $0)] } ?? registry.descriptors
+            for d in descriptors {
+                print("\(d.name) (version \(d.version)): \(d.summary)")
+                for m in d.defaultConfiguration.objectValue ?? [] {
+                    let help = d.optionHelp.first(where: { $0.key == m.key })?.help ?? ""
+                    print("  --set \(d.name).\(m.key)=\(m.value.serialized)".padding(toLength: 48, withPad: " ", startingAt: 0) + " " + help)
+                }
+                print("  --set \(d.name).frameAnalysisSpacing=0".padding(toLength: 48, withPad: " ", startingAt: 0) + " seconds between analyzed frames (engine option)")
+                print("  --set \(d.name).regionOfInterest=0,0,1,1".padding(toLength: 48, withPad: " ", startingAt: 0) + " x,y,width,height normalized, lower-left origin (engine option)")
+            }
+        }
+    }
+}

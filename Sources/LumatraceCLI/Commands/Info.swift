@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import LumaEngine
+import LumaFormat
+
+struct Info: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Describe a recording: size, frames, timing, chunks, compression, and any damage.",
+        discussion: """
+            Every chunk is decoded and checked (zstd checksums), so damage anywhere is reported with
+            its chunk number and frame range; --quick skips that and reads only the header and index.
+              lumatrace info clip.luma
+              lumatrace info clip.luma --json
+            """)
+
+    @Argument(help: "The .luma recording.")
+    var recording: String
+
+    @Flag(help: "Read only the header and index; do not decode and check every chunk.")
+    var quick = false
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() throws {
+        try reportingErrors {
+            let reader = try RecordingReader(path: recording)
+            let h = reader.header
+            let damage = quick ? reader.damage : reader.verify()
+            let first = reader.chunks.first?.firstTicks ?? 0
+            let last = reader.chunks.last?.lastTicks ?? 0
+            let frames = reader.frameCount
+            let readable = reader.readableFrameCount
+            // Duration: the span of timestamps plus one mean frame interval.
+            let span = Double(last - first) / Double(h.timescale)
+            let duration = readable > 1 ? span * Double(readable) / Double(readable - 1) : (h.nominalFrameRate > 0 ? 1 / h.nominalFrameRate : 0)
+            let raw = Double(readable) * Double(h.frameSize)
+            let ratio = reader.fileSize > 0 ? raw / Double(reader.fileSize) : 0
+            let bytesPerFrame = readable > 0 ? Double(reader.fileSize) / Double(readable) : 0
+            let digest = (try? reader.framesDigest().hexString) ?? "unavailable (damaged)"
+
+            if json {
+                let value = JSONValue.object([
+                    .init("file", .string(recording)),
+                    .init("bytes", .int(Int64(reader.fileSize))),
+                    .init("width", .int(Int64(h.width))),
+                    .init("height", .int(Int64(h.height))),
+                    .init("pixelFormat", .string("gray8")),
+                    .init("timescale", .int(h.timescale)),
+                    .init("nominalFrameRate", .double(h.nominalFrameRate)),
+                    .init("frames", .int(Int64(frames))),
+                    .init("readableFrames", .int(Int64(readable))),
+                    .init("firstTimestamp", .number(Timestamp(ticks: first, timescale: h.timescale).fixedDecimalSeconds())),
+                    .init("lastTimestamp", .number(Timestamp(ticks: last, timescale: h.timescale).fixedDecimalSeconds())),
+                    .init("duration", .double(duration)),
+                    .init("chunks", .int(Int64(reader.chunks.count))),
+                    .init("indexed", .bool(reader.hasIndex)),
+                    .init("bytesPerFrame", .double(bytesPerFrame)),
+                    .init("compressionRatio", .double(ratio)),
+                    .init("sha256", .string(digest)),
+                    .init("metadata", .object(h.metadata.keys.sorted().map { .init($0, .string(h.metadata[$0]!)) })),
+                    .init("damage", .array(damage.map { d in
+                        .object([
+                            .init("chunk", d.chunk.map { .int(Int64($0)) } ?? .null),
+                            .init("frames", d.frames.map { .array([.int(Int64($0.lowerBound)), .int(Int64($0.upperBound - 1))]) } ?? .null),
+                            .init("bytes", .array([.int(Int64(d.bytes.lowerBound)), .int(Int64(d.bytes.upperBound))])),
+                            .init("reason", .string(d.reason)),
+                        ])
+                    })),
+                ])
+                print(value.serialized)
+            } else {
+                print("""
+                    \(recording)
+                      size          \(h.width)x\(h.height) gray8
+                      frames        \(frames)\(readable != frames ? " (\(readable) readable)" : "")
+                      timing        \(Timestamp(ticks: first, timescale: h.timescale)) … \(Timestamp(ticks: last, timescale: h.timescale)), duration \(String(format: "%.3f", duration)) s, timescale \(h.timescale)/s, nominal \(h.rateNumerator)/\(h.rateDenominator) = \(String(format: "%.3f", h.nominalFrameRate)) fps
+                      chunks        \(reader.chunks.count)\(reader.hasIndex ? "" : " (no index: the recording was not closed; `lumatrace recover` rewrites it)")
+                      file          \(reader.fileSize) bytes, \(String(format: "%.0f", bytesPerFrame)) bytes/frame, compression ratio \(String(format: "%.2f", ratio)) (raw \(Int(raw)) bytes)
+                      sha256        \(digest)
+                    """)
+                for key in h.metadata.keys.sorted() { print("  meta          \(key) = \(h.metadata[key]!)") }
+                if damage.isEmpty {
+                    print(quick ? "  damage        not checked (--quick)" : "  damage        none: every chunk decodes and passes its checksums")
+                } else {
+                    for d in damage { print("  damage        \(d)") }
+                }
+            }
+            if damage.contains(where: { $0.frames.map { !$0.isEmpty } ?? false }) { throw ExitCode(3) }
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import ArgumentParser
+import Foundation
+import LumaFormat
+
+struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record frames into a .luma file (8-bit luma, zstd-compressed, crash-safe).",
+        discussion: """
+            INPUT can be:
+              a video file ffmpeg reads    lumatrace record shot.mp4 -o shot.luma
+                                           (real per-frame timestamps kept; needs ffmpeg and ffprobe)
+              a Y4M file, or - for stdin   ffmpeg -i cam.mkv -pix_fmt gray -f yuv4mpegpipe - | lumatrace record - -o cam.luma
+              a folder of images           lumatrace record frames/ --fps 30 -o seq.luma
+                                           (PGM, PNG or JPEG, in name order; colour becomes luma)
+            Live capture: --live reads a never-ending Y4M stream until it ends or Ctrl-C, e.g.
+              ffmpeg -f v4l2 -i /dev/video0 -pix_fmt gray -f yuv4mpegpipe - | lumatrace record - --live -o live.luma
+            Ctrl-C (or SIGTERM) always closes the file properly; a recorder killed outright leaves
+            every complete chunk readable (run `lumatrace recover` to rewrite the index).
+            """)
+
+    @Argument(help: "Video file, Y4M file, '-' for a Y4M stream on stdin, or a folder of images.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: "The .luma file to write.")
+    var output: String
+
+    @Option(help: "Frame rate: for image folders and Y4M without one (default for folders: 30), or to replace a video's own timestamps with evenly spaced ones. 30, 29.97 or 30000/1001.")
+    var fps: String?
+
+    @Flag(help: "Input is a live Y4M stream: record until it ends or Ctrl-C, flushing each chunk as it fills.")
+    var live = false
+
+    @Flag(help: "Overwrite OUTPUT if it exists.")
+    var force = false
+
+    @Option(help: "Seconds of frames per chunk: the seek granularity and the most a crash can lose, (0, 3600].")
+    var chunkSeconds: Double = 1.0
+
+    @Option(help: "zstd compression level, 1...19. Higher levels gain little on frame residuals and record slower.")
+    var level: Int = 1
+
+    @Option(name: .customLong("meta"), help: "Extra metadata KEY=VALUE stored in the header (repeatable), e.g. --meta camera=north-goal.")
+    var metadata: [String] = []
+
+    func validate() throws {
+        guard chunkSeconds > 0, chunkSeconds <= 3600, chunkSeconds.isFinite else {
+            throw ValidationError("--chunk-seconds \(chunkSeconds) is outside (0, 3600]")
+        }
+        guard (1...19).contains(level) else { throw ValidationError("--level \(level) is outside 1...19") }
+        if let fps, FrameRate(parsing: fps) == nil {
+            throw ValidationError("--fps '\(fps)' is not a positive rate like 30, 29.97 or 30000/1001")
+        }
+        for m in metadata where !m.contains("=") || m.hasPrefix("=") {
+            throw ValidationError("--meta '\(m)' is not KEY=VALUE")
+        }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let stop = StopFlag()
+            let signals = SignalTrap(stop: stop)
+            defer { signals.restore() }
+            let rate = fps.flatMap(FrameRate.init(parsing:))
+            var source = try openSource(rate: rate, stop: stop)
+            try record(&source, stop: stop)
+        }
+    }
+
+    private func openSource(rate: FrameRate?, stop: StopFlag) throws -> any FrameSource {
+        var isDirectory: ObjCBool = false
+        if input == "-" || input.lowercased().hasSuffix(".y4m") {
+            return try Y4MSource(path: input, fps: rate, stop: stop, live: live)
+        }
+        guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
+            throw CLIError("\(input): no such file or folder")
+        }
+        if live { throw CLIError("--live reads a Y4M stream: give '-' (stdin) or a .y4m file/FIFO as INPUT") }
+        if isDirectory.boolValue {
+            if rate == nil { warn("\(input): image folders have no timing; assuming 30 fps (pass --fps to set it)") }
+            return try ImageFolderSource(folder: input, rate: rate ?? FrameRate(numerator: 30, denominator: 1))
+        }
+        if let head = FileManager.default.contents(atPath: input)?.prefix(9), Array(head) == Array("YUV4MPEG2".utf8) {
+            return try Y4MSource(path: input, fps: rate, stop: stop, live: false)
+        }
+        return try VideoSource(path: input, fps: rate, stop: stop)
+    }
+
+    private func record(_ source: inout any FrameSource, stop: StopFlag) throws {
+        var meta = source.metadata
+        for m in metadata {
+            let parts = m.split(separator: "=", maxSplits: 1)
+            meta[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        let header = RecordingHeader(width: source.width, height: source.height, timescale: source.timescale,
+                                     rateNumerator: source.rateNumerator, rateDenominator: source.rateDenominator, metadata: meta)
+        let writer = try RecordingWriter(path: output, header: header,
+                                         options: RecordingWriterOptions(chunkDuration: chunkSeconds, compressionLevel: level),
+                                         overwrite: force)
+        let progress = ProgressBar("recording")
+        var pixels = [UInt8](repeating: 0, count: header.frameSize)
+        var failure: (any Error)?
+        while !stop.isSet {
+            let ticks: Int64?
+            do {
+                ticks = try pixels.withUnsafeMutableBufferPointer { try source.nextFrame(into: $0) }
+            } catch {
+                failure = error
+                break
+            }
+            guard let ticks else { break }
+            try writer.append(pixels, ticks: ticks)
+            progress.update(writer.frameCount, source.expectedFrameCount ?? 0)
+        }
+        progress.finish()
+        if failure == nil && !stop.isSet {
+            do { try source.finish() } catch { failure = error }
+        }
+        // Close properly whatever happened: everything received so far stays readable.
+        guard writer.frameCount > 0 else {
+            try? FileManager.default.removeItem(atPath: output)
+            throw failure ?? CLIError("\(source.name): no frames to record")
+        }
+        let summary = try writer.close()
+        let raw = Double(summary.frameCount * header.frameSize)
+        print("recorded \(summary.frameCount) frames \(header.width)x\(header.height) in \(summary.chunkCount) chunks → \(output) (\(summary.fileSize) bytes, ratio \(String(format: "%.2f", raw / Double(summary.fileSize))))")
+        if stop.isSet { print("stopped by signal; the file is closed and complete up to the last frame received") }
+        if let failure {
+            throw CLIError("\(failure) — the \(summary.frameCount) frames before the error are saved in \(output)")
+        }
+    }
+}
+
+/// Turns SIGINT and SIGTERM into a stop request, so recording ends cleanly with an index.
+final class SignalTrap: @unchecked Sendable {
+    private var sources: [DispatchSourceSignal] = []
+
+    init(stop: StopFlag) {
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let s = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            s.setEventHandler { stop.set() }
+            s.resume()
+            sources.append(s)
+        }
+    }
+
+    func restore() {
+        for s in sources { s.cancel() }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}

@@ -1,0 +1,153 @@
+import ArgumentParser
+import Foundation
+import LumaEngine
+import LumaFormat
+
+struct Replay: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Replay a recording through analyzers and write a deterministic event log.",
+        discussion: """
+              lumatrace replay clip.luma --analyzer differencing -o clip.events.jsonl
+              lumatrace replay clip.luma --analyzer differencing --set differencing.threshold=15 --set differencing.mode=background
+              lumatrace replay clip.luma --roi 0,0.5,1,0.5 --spacing 0.1        # every analyzer: top half, 10 frames/s
+              lumatrace replay clip.luma --pipeline pipeline.json                 # analyzers and options from a file
+              lumatrace replay clip.luma --pipeline golden.events.jsonl           # ...or from a log's header
+            Without --analyzer or --pipeline every built-in analyzer runs. A pipeline file is
+            {"analyzers":[{"name":"differencing","frameAnalysisSpacing":0,"regionOfInterest":[0,0,1,1],
+            "configuration":{"threshold":15}}]}, listing only the options it changes.
+            The log is byte-identical for the same recording and settings, whatever --jobs is.
+            """)
+
+    @Argument(help: "The .luma recording.")
+    var recording: String
+
+    @Option(name: .customLong("analyzer"), help: "Analyzer to run (repeatable; `lumatrace analyzers` lists them).")
+    var analyzers: [String] = []
+
+    @Option(name: .customLong("set"), help: "Analyzer option NAME.KEY=VALUE (repeatable), e.g. differencing.threshold=15.")
+    var settings: [String] = []
+
+    @Option(help: "A pipeline JSON file, or an event log whose header is re-used.")
+    var pipeline: String?
+
+    @Option(help: "Default frameAnalysisSpacing for every analyzer: seconds of recording time between analyzed frames (0 = every frame).")
+    var spacing: Double?
+
+    @Option(help: "Default regionOfInterest for every analyzer: x,y,width,height normalized with a lower-left origin.")
+    var roi: String?
+
+    @Option(name: .shortAndLong, help: "The event log to write (default: RECORDING with .events.jsonl).")
+    var output: String?
+
+    @Option(help: "First frame: an index (120) or a time (4.5s).")
+    var from: FramePosition?
+
+    @Option(help: "Last frame, inclusive: an index or a time.")
+    var to: FramePosition?
+
+    @Option(help: "Threads for decoding ahead and running analyzers side by side (1...256). The log does not depend on it.")
+    var jobs: Int = min(ProcessInfo.processInfo.activeProcessorCount, 8)
+
+    @Flag(help: "Replay around damaged chunks, logging each gap, instead of stopping at the first.")
+    var skipDamaged = false
+
+    @Option(help: "Folder for analyzers' debug images (e.g. differencing writes each difference image as PGM).")
+    var dump: String?
+
+    func validate() throws {
+        guard (1...256).contains(jobs) else { throw ValidationError("--jobs \(jobs) is outside 1...256") }
+        if let spacing, !(spacing.isFinite && spacing >= 0 && spacing <= 3600) {
+            throw ValidationError("--spacing \(spacing) is outside 0...3600 seconds")
+        }
+        if let roi {
+            guard let r = NormalizedRect(parsing: roi) else { throw ValidationError("--roi '\(roi)' is not x,y,width,height, e.g. 0,0,0.5,1") }
+            if let problem = r.problem { throw ValidationError("--roi \(roi): \(problem)") }
+        }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let registry = Lumatrace.registry
+            let setups = try resolveSetups(registry: registry)
+            let reader = try RecordingReader(path: recording)
+            let range = try FramePosition.range(from: from, to: to, in: reader)
+            if let dump { try FileManager.default.createDirectory(atPath: dump, withIntermediateDirectories: true) }
+            let logPath = output ?? URL(fileURLWithPath: recording).deletingPathExtension().lastPathComponent + ".events.jsonl"
+            let progress = ProgressBar("replaying")
+            let options = ReplayOptions(frames: range, skipDamaged: skipDamaged, jobs: jobs, debugOutputDirectory: dump,
+                                        progress: { progress.update($0, $1) })
+            let footer: EventLogFooter
+            do {
+                footer = try LumaEngine.Replay.run(reader, setups: setups, registry: registry, options: options, logPath: logPath)
+            } catch {
+                progress.finish()
+                throw error
+            }
+            progress.finish()
+            print("replayed \(footer.framesReplayed) frames of \(recording) → \(logPath)")
+            print("events: \(footer.eventCount)")
+            for c in footer.counts { print("  \(c.analyzer).\(c.kind)".padding(toLength: 32, withPad: " ", startingAt: 0) + "\(c.count)") }
+        }
+    }
+
+    func resolveSetups(registry: AnalyzerRegistry) throws -> [AnalyzerSetup] {
+        let defaultROI = roi.flatMap(NormalizedRect.init(parsing:)) ?? .full
+        let defaultSpacing = spacing ?? 0
+        var overrides: [String: [(key: String, value: String)]] = [:]
+        for s in settings {
+            guard let eq = s.firstIndex(of: "="), let dot = s[..<eq].firstIndex(of: ".") else {
+                throw CLIError("--set '\(s)' is not NAME.KEY=VALUE (e.g. differencing.threshold=15)")
+            }
+            overrides[String(s[..<dot]), default: []].append((String(s[s.index(after: dot)..<eq]), String(s[s.index(after: eq)...])))
+        }
+        var setups: [AnalyzerSetup] = []
+        if let pipeline {
+            setups = try PipelineFile.read(pipeline, registry: registry)
+            for i in setups.indices {
+                if spacing != nil { setups[i].frameAnalysisSpacing = defaultSpacing }
+                if roi != nil { setups[i].regionOfInterest = defaultROI }
+            }
+        }
+        let names = analyzers.isEmpty && pipeline == nil ? registry.names : analyzers
+        for name in names where !setups.contains(where: { $0.name == name }) {
+            setups.append(try AnalyzerSetup.resolve(registry.descriptor(named: name), overrides: [], spacing: defaultSpacing, roi: defaultROI))
+        }
+        for (name, list) in overrides {
+            guard let i = setups.firstIndex(where: { $0.name == name }) else {
+                throw CLIError("--set \(name).…: analyzer '\(name)' is not part of this replay (add --analyzer \(name))")
+            }
+            var base = setups[i]
+            let descriptor = try registry.descriptor(named: name)
+            var resolved = try AnalyzerSetup.resolve(descriptor, overrides: list, spacing: base.frameAnalysisSpacing, roi: base.regionOfInterest)
+            // Keep the pipeline's own option values that --set did not touch.
+            if case .object(var members) = base.configuration {
+                for o in list { if let j = members.firstIndex(where: { $0.key == o.key }), let v = resolved.configuration[o.key] { members[j].value = v } }
+                base.configuration = .object(members)
+                base.frameAnalysisSpacing = resolved.frameAnalysisSpacing
+                base.regionOfInterest = resolved.regionOfInterest
+                try base.validate(with: descriptor)
+                resolved = base
+            }
+            setups[i] = resolved
+        }
+        return setups
+    }
+}
+
+/// Reads analyzer setups from a pipeline file or from the header of an event log.
+enum PipelineFile {
+    static func read(_ path: String, registry: AnalyzerRegistry) throws -> [AnalyzerSetup] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("\(path): cannot read the pipeline file") }
+        let firstLine = data.split(separator: 10, maxSplits: 1).first.map(Array.init) ?? []
+        let json: JSONValue
+        if let header = try? JSONParser.parse(firstLine), header["format"]?.stringValue == EventLogHeader.format {
+            json = header
+        } else {
+            do { json = try JSONParser.parse(Array(data)) } catch { throw CLIError("\(path): not valid JSON: \(error.description)") }
+        }
+        guard let list = json["analyzers"]?.arrayValue else {
+            throw CLIError("\(path): a pipeline needs an \"analyzers\" array, e.g. {\"analyzers\":[{\"name\":\"differencing\"}]}")
+        }
+        return try list.map { item throws(OptionError) in try AnalyzerSetup.parse(item, registry: registry, source: path) }
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import DifferencingAnalyzer
+import LumaEngine
+
+/// The `lumatrace` command. Out-of-tree plugin packages build their own `lumatrace` with
+/// `Lumatrace.main(analyzers: Lumatrace.builtinAnalyzers + [AnalyzerDescriptor(MyAnalyzer.self)])`.
+public struct Lumatrace: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "lumatrace",
+        abstract: "Record fixed-camera video once, replay it through analyzers, get a deterministic event log.",
+        discussion: """
+            A typical session:
+              lumatrace record clip.mp4 -o clip.luma              # video → compressed luma frames (needs ffmpeg)
+              lumatrace info clip.luma                            # size, frames, timing, compression, damage
+              lumatrace replay clip.luma --analyzer differencing -o clip.events.jsonl
+              lumatrace verify clip.events.jsonl                  # re-run from the log header, byte-compare
+
+            Analyzers: run `lumatrace analyzers` to list them and their options.
+            """,
+        version: LumatraceVersion.engine,
+        subcommands: [Record.self, Synth.self, Info.self, Replay.self, Export.self, Recover.self, Verify.self, Analyzers.self]
+    )
+
+    public init() {}
+
+    /// The analyzers built into this executable, in registry order.
+    public static let builtinAnalyzers: [AnalyzerDescriptor] = [
+        AnalyzerDescriptor(DifferencingAnalyzer.self),
+    ]
+
+    nonisolated(unsafe) static var registry = AnalyzerRegistry(builtinAnalyzers)
+
+    /// Runs the command line with the given analyzers registered (built-ins by default).
+    public static func main(analyzers: [AnalyzerDescriptor]) {
+        registry = AnalyzerRegistry(analyzers)
+        main()
+    }
+}

@@ -1,0 +1,35 @@
+import LumaFormat
+
+/// Frames from a folder of PGM, PNG or JPEG images, in name order (numeric-aware, so `frame2.png`
+/// comes before `frame10.png`), evenly spaced at the given rate. Colour images become luma.
+struct ImageFolderSource: FrameSource {
+    let sequence: ImageSequence
+    let rate: FrameRate
+    let name: String
+    private var index = 0
+
+    init(folder: String, rate: FrameRate) throws {
+        sequence = try ImageSequence(folder: folder)
+        self.rate = rate
+        name = folder
+    }
+
+    var width: Int { sequence.width }
+    var height: Int { sequence.height }
+    var timescale: Int64 { rate.timescale }
+    var rateNumerator: Int { rate.numerator }
+    var rateDenominator: Int { rate.denominator }
+    var expectedFrameCount: Int? { sequence.files.count }
+    var metadata: [String: String] {
+        ["source": name, "source.format": "images", "source.files": "\(sequence.files.count)",
+         "source.timing": "evenly spaced at \(rate.numerator)/\(rate.denominator) fps"]
+    }
+
+    mutating func nextFrame(into pixels: UnsafeMutableBufferPointer<UInt8>) throws -> Int64? {
+        guard index < sequence.files.count else { return nil }
+        let image = try sequence.decode(index)
+        image.pixels.withUnsafeBufferPointer { pixels.baseAddress!.update(from: $0.baseAddress!, count: pixels.count) }
+        defer { index += 1 }
+        return Int64(index) * rate.ticksPerFrame
+    }
+}

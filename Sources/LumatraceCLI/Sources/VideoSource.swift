@@ -1,0 +1,184 @@
+import Foundation
+import LumaEngine
+import LumaFormat
+
+/// Frames from any video ffmpeg can read. ffmpeg decodes to 8-bit luma as a Y4M pipe
+/// (`-pix_fmt gray -f yuv4mpegpipe`, every decoded frame passed through: `-fps_mode passthrough`);
+/// ffprobe lists each frame's presentation timestamp first, so variable-frame-rate video keeps its
+/// real timing.
+struct VideoSource: FrameSource {
+    let path: String
+    let name: String
+    let width: Int
+    let height: Int
+    let timescale: Int64
+    let rateNumerator: Int
+    let rateDenominator: Int
+    let metadata: [String: String]
+    let timestamps: [Int64]
+    private let process: Process
+    private let errors: ErrorCollector
+    private let reader: Y4MReader
+    private var index = 0
+    var expectedFrameCount: Int? { timestamps.count }
+
+    init(path: String, fps: FrameRate?, stop: StopFlag?) throws {
+        self.path = path
+        name = path
+        let ffmpeg = try Tools.require("ffmpeg")
+        let ffprobe = try Tools.require("ffprobe")
+        let probe = try Tools.run(ffprobe, ["-v", "error", "-select_streams", "v:0",
+                                            "-show_entries", "stream=codec_name,width,height,time_base,avg_frame_rate,r_frame_rate:frame=best_effort_timestamp,pts,pkt_dts",
+                                            "-of", "json", path])
+        guard probe.status == 0 else {
+            throw CLIError("\(path): ffprobe cannot read it as a video: \(probe.stderr.split(separator: "\n").last ?? "unknown error")")
+        }
+        let json: JSONValue
+        do { json = try JSONParser.parse(probe.stdout) } catch { throw CLIError("\(path): ffprobe's output is not JSON: \(error)") }
+        guard let stream = json["streams"]?.arrayValue?.first else { throw CLIError("\(path): no video stream found") }
+        let codec = stream["codec_name"]?.stringValue ?? "?"
+        let timeBase = FrameRate(parsing: stream["time_base"]?.stringValue ?? "") ?? FrameRate(numerator: 1, denominator: 90000)
+        let averageRate = FrameRate(parsing: stream["avg_frame_rate"]?.stringValue ?? "") ?? FrameRate(parsing: stream["r_frame_rate"]?.stringValue ?? "")
+        let frames = json["frames"]?.arrayValue ?? []
+        guard !frames.isEmpty else { throw CLIError("\(path): ffprobe found no decodable video frames") }
+
+        var extrapolated = 0
+        if let fps {
+            // Container timing overridden: evenly spaced frames.
+            timescale = fps.timescale
+            timestamps = (0..<frames.count).map { Int64($0) * fps.ticksPerFrame }
+            rateNumerator = fps.numerator
+            rateDenominator = fps.denominator
+        } else {
+            // time_base is num/den seconds per tick; ticks in 1/den with num folded into each value.
+            let scale = Int64(timeBase.denominator)
+            timescale = scale
+            let known: [Int64?] = frames.map { f in
+                (f["best_effort_timestamp"]?.intValue ?? f["pts"]?.intValue ?? f["pkt_dts"]?.intValue).map { Int64($0) * Int64(timeBase.numerator) }
+            }
+            // A frame without any timestamp (e.g. one flushed from the decoder at the end) gets the
+            // previous frame's interval; the count is kept in the metadata.
+            let nominalTicks = averageRate.map { Int64((Double(scale) * Double($0.denominator) / Double($0.numerator)).rounded()) } ?? 1
+            var ts: [Int64] = []
+            ts.reserveCapacity(frames.count)
+            var filled = 0
+            for (i, value) in known.enumerated() {
+                let ticks: Int64
+                if let value {
+                    ticks = value
+                } else {
+                    filled += 1
+                    if let last = ts.last {
+                        ticks = last + max(1, ts.count >= 2 ? last - ts[ts.count - 2] : nominalTicks)
+                    } else if let next = known.dropFirst(i + 1).compactMap({ $0 }).first {
+                        ticks = next - max(1, nominalTicks)
+                    } else {
+                        throw CLIError("\(path): no frame has a timestamp; pass --fps to use evenly spaced timestamps instead")
+                    }
+                }
+                if let last = ts.last, ticks <= last {
+                    throw CLIError("\(path): frame \(i): timestamp \(ticks)/\(timescale) s does not increase (previous \(last)); pass --fps to use evenly spaced timestamps instead")
+                }
+                ts.append(ticks)
+            }
+            extrapolated = filled
+            timestamps = ts
+            rateNumerator = averageRate?.numerator ?? 0
+            rateDenominator = averageRate?.denominator ?? 0
+        }
+        var meta = ["source": URL(fileURLWithPath: path).lastPathComponent, "source.format": "video", "source.codec": codec,
+                    "source.timing": fps == nil ? "container timestamps (time base \(timeBase.numerator)/\(timeBase.denominator))" : "evenly spaced at --fps"]
+        if extrapolated > 0 { meta["source.timing.extrapolated"] = "\(extrapolated) frames had no timestamp; each got the previous frame interval" }
+        metadata = meta
+
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: ffmpeg)
+        process.arguments = ["-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-fps_mode", "passthrough",
+                             "-pix_fmt", "gray", "-f", "yuv4mpegpipe", "-"]
+        let output = Pipe()
+        let errorPipe = Pipe()
+        process.standardOutput = output
+        process.standardError = errorPipe
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch { throw CLIError("cannot start ffmpeg: \(error.localizedDescription)") }
+        errors = ErrorCollector(errorPipe.fileHandleForReading)
+        reader = try Y4MReader(stream: ByteStream(fileDescriptor: output.fileHandleForReading.fileDescriptor, name: "\(path) (via ffmpeg)",
+                                                  ownsDescriptor: false, stopRequested: stop))
+        width = reader.info.width
+        height = reader.info.height
+    }
+
+    mutating func nextFrame(into pixels: UnsafeMutableBufferPointer<UInt8>) throws -> Int64? {
+        guard try reader.readFrame(into: pixels) else { return nil }
+        guard index < timestamps.count else {
+            process.terminate()
+            throw CLIError("\(path): ffmpeg decoded more frames (\(index + 1)) than ffprobe listed (\(timestamps.count)); pass --fps to use evenly spaced timestamps")
+        }
+        defer { index += 1 }
+        return timestamps[index]
+    }
+
+    mutating func finish() throws {
+        process.waitUntilExit()
+        let text = errors.text()
+        guard process.terminationStatus == 0 else {
+            throw CLIError("\(path): ffmpeg failed (status \(process.terminationStatus)): \(text.split(separator: "\n").last ?? "")")
+        }
+        if index < timestamps.count {
+            warn("\(path): ffmpeg decoded \(index) frames, ffprobe listed \(timestamps.count); the recording holds the \(index) decoded frames")
+        }
+    }
+}
+
+/// Finding and running the external tools video import needs.
+enum Tools {
+    /// The full path of `tool` on PATH, or an error that says how to install it.
+    static func require(_ tool: String) throws -> String {
+        if let found = find(tool) { return found }
+        throw CLIError("\(tool) is not installed, and it is needed to read video files. Install it with `sudo apt-get install ffmpeg` (Debian/Ubuntu), or convert the video to Y4M elsewhere and record that")
+    }
+
+    static func find(_ tool: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for dir in path.split(separator: ":") {
+            let candidate = "\(dir)/\(tool)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    /// Runs a tool to completion and returns its status and outputs.
+    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        // Read both pipes concurrently so a chatty tool cannot deadlock on a full pipe.
+        let errData = ErrorCollector(err.fileHandleForReading)
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self), errData.text())
+    }
+}
+
+/// Reads a pipe to its end on a background thread.
+final class ErrorCollector: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        DispatchQueue.global().async {
+            self.data = handle.readDataToEndOfFile()
+            self.done.signal()
+        }
+    }
+
+    func text() -> String {
+        done.wait()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,45 @@
+import LumaFormat
+
+/// Frames from a YUV4MPEG2 stream (a file, or `-` for stdin). Y4M has no timestamps: frame `i` is
+/// at `i / rate`, with the rate from the `F` tag or `--fps`.
+struct Y4MSource: FrameSource {
+    let reader: Y4MReader
+    let rate: FrameRate
+    let name: String
+    var index: Int64 = 0
+    var expectedFrameCount: Int? { nil }
+
+    init(path: String, fps: FrameRate?, stop: StopFlag?, live: Bool) throws {
+        let stream = try ByteStream.open(path, stopRequested: stop)
+        reader = try Y4MReader(stream: stream)
+        name = stream.name
+        if let fps {
+            rate = fps
+        } else if reader.info.rateNumerator > 0 {
+            rate = FrameRate(numerator: reader.info.rateNumerator, denominator: reader.info.rateDenominator)
+        } else {
+            throw CLIError("\(name): the Y4M stream declares no frame rate (no F tag); pass --fps")
+        }
+        self.live = live
+    }
+
+    let live: Bool
+    var width: Int { reader.info.width }
+    var height: Int { reader.info.height }
+    var timescale: Int64 { rate.timescale }
+    var rateNumerator: Int { rate.numerator }
+    var rateDenominator: Int { rate.denominator }
+    var metadata: [String: String] {
+        var m = ["source": name, "source.format": "y4m", "y4m.colorspace": reader.info.colorspace, "y4m.interlacing": reader.info.interlacing,
+                 "y4m.aspect": reader.info.aspect]
+        if !reader.info.extensions.isEmpty { m["y4m.extensions"] = reader.info.extensions.joined(separator: " ") }
+        if live { m["source.live"] = "true" }
+        return m
+    }
+
+    mutating func nextFrame(into pixels: UnsafeMutableBufferPointer<UInt8>) throws -> Int64? {
+        guard try reader.readFrame(into: pixels) else { return nil }
+        defer { index += 1 }
+        return index * rate.ticksPerFrame
+    }
+}

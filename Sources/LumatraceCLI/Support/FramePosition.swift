@@ -1,0 +1,56 @@
+import ArgumentParser
+import LumaFormat
+
+/// A position in a recording given on the command line: a frame index (`120`) or a time in
+/// seconds (`4.5s`).
+enum FramePosition: ExpressibleByArgument, Equatable {
+    case frame(Int)
+    case seconds(Double)
+
+    init?(argument: String) {
+        if argument.hasSuffix("s"), let s = Double(argument.dropLast()), s.isFinite, s >= 0 {
+            self = .seconds(s)
+        } else if let f = Int(argument), f >= 0 {
+            self = .frame(f)
+        } else {
+            return nil
+        }
+    }
+
+    static var defaultCompletionKind: CompletionKind { .default }
+
+    /// The frame index: a time resolves to the first frame at or after it.
+    func resolve(in reader: RecordingReader, option: String) throws -> Int {
+        switch self {
+        case .frame(let f):
+            guard f < reader.frameCount else {
+                throw CLIError("\(option) \(f): frame is past the end of the recording (frames 0...\(reader.frameCount - 1))")
+            }
+            return f
+        case .seconds(let s):
+            let ticks = Int64.ticks(forSeconds: s, timescale: reader.header.timescale)
+            guard let f = try reader.frameIndex(atOrAfter: ticks) else {
+                throw CLIError("\(option) \(s)s: no frame at or after that time (the recording ends at \(Timestamp(ticks: reader.chunks.last?.lastTicks ?? 0, timescale: reader.header.timescale)))")
+            }
+            return f
+        }
+    }
+
+    /// Resolves `--from`/`--to` into an inclusive frame range.
+    static func range(from: FramePosition?, to: FramePosition?, in reader: RecordingReader) throws -> ClosedRange<Int> {
+        guard reader.frameCount > 0 else { throw LumaFormatError.noFrames(path: reader.path) }
+        let first = try from?.resolve(in: reader, option: "--from") ?? 0
+        var last = reader.frameCount - 1
+        if let to {
+            switch to {
+            case .frame: last = try to.resolve(in: reader, option: "--to")
+            case .seconds(let s):
+                // The last frame at or before the time.
+                let ticks = Int64.ticks(forSeconds: s, timescale: reader.header.timescale)
+                if let after = try reader.frameIndex(atOrAfter: ticks + 1) { last = after - 1 }
+            }
+        }
+        guard first <= last else { throw CLIError("--from (frame \(first)) is after --to (frame \(last))") }
+        return first...last
+    }
+}

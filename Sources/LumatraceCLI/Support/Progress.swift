@@ -1,0 +1,39 @@
+import Foundation
+
+/// A progress bar on stderr with frames/s and time left, drawn only when stderr is a terminal.
+/// Wall-clock time appears here and nowhere else: it never reaches an event log.
+final class ProgressBar: @unchecked Sendable {
+    private let label: String
+    private let enabled: Bool
+    private let start = Date()
+    private var lastDraw = Date.distantPast
+    private let lock = NSLock()
+
+    init(_ label: String) {
+        self.label = label
+        enabled = isatty(2) != 0
+    }
+
+    func update(_ done: Int, _ total: Int) {
+        guard enabled else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        let now = Date()
+        guard done == total || now.timeIntervalSince(lastDraw) > 0.1 else { return }
+        lastDraw = now
+        let elapsed = max(now.timeIntervalSince(start), 1e-6)
+        let rate = Double(done) / elapsed
+        let width = 30
+        let fraction = total > 0 ? min(1, Double(done) / Double(total)) : 0
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+        var line = "\r\(label) \(bar) \(done)/\(total > 0 ? String(total) : "?") frames  \(String(format: "%.0f", rate)) frames/s"
+        if total > 0 && rate > 0 && done < total { line += String(format: "  %.0f s left", Double(total - done) / rate) }
+        FileHandle.standardError.write(Data((line + "   ").utf8))
+    }
+
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}

@@ -1,0 +1,3 @@
+import LumatraceCLI
+
+Lumatrace.main(analyzers: Lumatrace.builtinAnalyzers)

@@ -1,0 +1,43 @@
+import LumaEngine
+import Testing
+
+@Suite("Event log JSON: one fixed text for one value")
+struct JSONTests {
+    @Test("doubles print with six decimals, rounded half away from zero, never -0")
+    func doubles() {
+        #expect(JSONValue.double(0.1).serialized == "0.100000")
+        #expect(JSONValue.double(-0.0).serialized == "0.000000")
+        #expect(JSONValue.double(-0.0000004).serialized == "0.000000")
+        #expect(JSONValue.double(-0.0000006).serialized == "-0.000001")
+        #expect(JSONValue.double(2.5e-6).serialized == "0.000003")
+        #expect(JSONValue.double(123456.7890124).serialized == "123456.789012")
+        #expect(JSONValue.double(.nan).serialized == "null")
+        #expect(JSONValue.int(-7).serialized == "-7")
+    }
+
+    @Test("strings escape quotes, backslashes and control characters only")
+    func strings() {
+        #expect(JSONValue.string("a\"b\\c\n\u{1}é").serialized == #""a\"b\\c\n\u0001é""#)
+    }
+
+    @Test("encoding keeps declaration order, and parsing keeps the text's order")
+    func order() throws {
+        struct Payload: Codable { var zeta = 1; var alpha = [0.5, 1]; var mid: String? = nil; var inner = Inner() }
+        struct Inner: Codable { var b = true; var a = "x" }
+        let v = try JSONValueEncoder.encode(Payload())
+        #expect(v.serialized == #"{"zeta":1,"alpha":[0.500000,1.000000],"inner":{"b":true,"a":"x"}}"#)
+        #expect(try JSONParser.parse(v.serialized) == (try JSONParser.parse(#"{"zeta":1,"alpha":[0.5,1.0],"inner":{"b":true,"a":"x"}}"#)))
+        #expect(try JSONParser.parse(v.serialized).serialized == v.serialized)
+    }
+
+    @Test("the parser refuses what is not JSON, with the position")
+    func parserErrors() throws {
+        for bad in ["", "{", "[1,]", "{\"a\" 1}", "01", "\"\\x\"", "tru", "[1] 2", "\"\u{1}\"", String(repeating: "[", count: 200) + String(repeating: "]", count: 200)] {
+            #expect(throws: JSONParser.Failure.self, "\(bad.prefix(20))") { _ = try JSONParser.parse(bad) }
+        }
+        let emoji = try JSONParser.parse(#""\ud83d\ude00""#)
+        #expect(emoji == .string("😀"))
+        let exponent = try JSONParser.parse("-1.5e2")
+        #expect(exponent == .double(-150))
+    }
+}

@@ -1,0 +1,174 @@
+import DifferencingAnalyzer
+import Foundation
+import LumaEngine
+import Testing
+
+/// A recording with a bright square moving right by 2 px a frame over a flat background.
+func makeMovingSquare(frames: Int = 40, width: Int = 64, height: Int = 48) throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("lumatrace-engine-\(getpid())-\(UUID().uuidString.prefix(6)).luma").path
+    let writer = try RecordingWriter(path: path, header: RecordingHeader(width: width, height: height, timescale: 30, rateNumerator: 30))
+    for i in 0..<frames {
+        var p = [UInt8](repeating: 50, count: width * height)
+        for y in 20..<26 { for x in (4 + 2 * i)..<(10 + 2 * i) where x < width { p[y * width + x] = 220 } }
+        try writer.append(p, ticks: Int64(i))
+    }
+    try writer.close()
+    return path
+}
+
+func logText(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+
+/// A second analyzer for tests: mean brightness of the region every frame, and a failure on demand.
+struct BrightnessProbe: Analyzer {
+    struct Configuration: AnalyzerConfiguration {
+        var failAtFrame = -1
+        init() {}
+        func validate() throws(OptionError) {
+            guard failAtFrame >= -1 else { throw .outOfRange("failAtFrame", failAtFrame, allowed: "-1 or a frame index") }
+        }
+    }
+    static let name = "brightness"
+    static let version = "1"
+    struct Event: Codable { var mean: Double }
+    let configuration: Configuration
+    var frames = 0
+    init(configuration: Configuration, context: AnalyzerContext) throws { self.configuration = configuration }
+    mutating func analyze(_ frame: Frame, into events: inout EventSink) throws {
+        if frame.index == configuration.failAtFrame { throw OptionError(option: "probe", message: "deliberate failure") }
+        var sum = 0
+        for p in frame.pixels { sum += Int(p) }
+        frames += 1
+        try events.emit("brightness", Event(mean: Double(sum) / Double(frame.pixels.count)))
+    }
+    mutating func finish(into events: inout EventSink) throws {
+        try events.emit("summary", ["frames": frames])
+    }
+}
+
+let testRegistry = AnalyzerRegistry([AnalyzerDescriptor(DifferencingAnalyzer.self), AnalyzerDescriptor(BrightnessProbe.self)])
+
+func replay(_ recording: String, _ setups: [AnalyzerSetup], jobs: Int = 1, frames: ClosedRange<Int>? = nil) throws -> String {
+    let out = recording + ".\(UUID().uuidString.prefix(6)).events.jsonl"
+    _ = try Replay.run(RecordingReader(path: recording), setups: setups, registry: testRegistry,
+                       options: ReplayOptions(frames: frames, jobs: jobs), logPath: out)
+    return out
+}
+
+func setup(_ name: String, _ overrides: [(key: String, value: String)] = []) throws -> AnalyzerSetup {
+    try AnalyzerSetup.resolve(testRegistry.descriptor(named: name), overrides: overrides)
+}
+
+@Suite("Replay: deterministic logs in a fixed order")
+struct ReplayTests {
+    @Test("the same replay twice, and one thread vs four, gives byte-identical logs")
+    func determinism() throws {
+        let rec = try makeMovingSquare()
+        let setups = [try setup("differencing"), try setup("brightness")]
+        let a = try logText(replay(rec, setups, jobs: 1))
+        let b = try logText(replay(rec, setups, jobs: 1))
+        let c = try logText(replay(rec, setups, jobs: 4))
+        #expect(a == b)
+        #expect(a == c)
+    }
+
+    @Test("events are ordered by frame, then analyzer order; finish events carry the last frame")
+    func order() throws {
+        let rec = try makeMovingSquare(frames: 5)
+        let log = try EventLog.read(replay(rec, [try setup("brightness"), try setup("differencing")]))
+        #expect(log.isComplete)
+        let keys = log.events.map { "\($0.frame):\($0.analyzer).\($0.kind)" }
+        #expect(keys == [
+            "0:brightness.brightness",
+            "1:brightness.brightness", "1:differencing.diff",
+            "2:brightness.brightness", "2:differencing.diff",
+            "3:brightness.brightness", "3:differencing.diff",
+            "4:brightness.brightness", "4:brightness.summary", "4:differencing.diff",
+        ])
+        #expect(log.events[1].time == "0.033333")
+    }
+
+    @Test("frameAnalysisSpacing skips frames by recording time; --from/--to limit the frames")
+    func spacingAndRange() throws {
+        let rec = try makeMovingSquare(frames: 30)
+        let spaced = try EventLog.read(replay(rec, [try setup("brightness", [("frameAnalysisSpacing", "0.1")])]))
+        #expect(spaced.events.filter { $0.kind == "brightness" }.map(\.frame) == Array(stride(from: 0, to: 30, by: 3)))
+        let ranged = try EventLog.read(replay(rec, [try setup("brightness")], frames: 10...12))
+        #expect(ranged.events.map(\.frame) == [10, 11, 12, 12])
+        #expect(ranged.header.firstFrame == 10 && ranged.header.lastFrame == 12)
+    }
+
+    @Test("an analyzer that throws stops the replay naming analyzer and frame; earlier events are kept")
+    func failingAnalyzer() throws {
+        let rec = try makeMovingSquare(frames: 10)
+        let out = rec + ".fail.jsonl"
+        let setups = [try setup("differencing"), try setup("brightness", [("failAtFrame", "6")])]
+        var message = ""
+        do {
+            _ = try Replay.run(RecordingReader(path: rec), setups: setups, registry: testRegistry, options: ReplayOptions(), logPath: out)
+        } catch { message = "\(error)" }
+        #expect(message == "analyzer brightness failed at frame 6: option probe: deliberate failure")
+        let log = try EventLog.read(out)
+        #expect(!log.isComplete)
+        #expect(log.events.map(\.frame).max() == 5)
+        #expect(log.footer?["end"]?["failure"]?["analyzer"]?.stringValue == "brightness")
+    }
+
+    @Test("the header holds the full resolved configuration and reads back")
+    func header() throws {
+        let rec = try makeMovingSquare(frames: 3)
+        let log = try EventLog.read(replay(rec, [try setup("differencing", [("threshold", "40"), ("regionOfInterest", "0,0,0.5,1")])]))
+        let d = log.header.analyzers[0]
+        #expect(d.name == "differencing")
+        #expect(d.configuration["threshold"] == .int(40))
+        #expect(d.configuration["mode"] == .string("previous"))
+        #expect(d.regionOfInterest == NormalizedRect(x: 0, y: 0, width: 0.5, height: 1))
+        #expect(log.header.frameCount == 3)
+    }
+}
+
+@Suite("Options are validated at start, naming the option and its range")
+struct OptionTests {
+    @Test func refusals() throws {
+        let cases: [([(key: String, value: String)], String)] = [
+            ([("threshold", "0")], "option differencing.threshold: 0 is outside the allowed range 1...254"),
+            ([("threshold", "abc")], "option differencing.threshold: 'abc' is not an integer"),
+            ([("mode", "fancy")], "option differencing.mode: 'fancy' is not one of previous, background"),
+            ([("nope", "1")], "option differencing.nope: unknown option; differencing has: threshold, mode, learningRate, minArea, maxBlobs, frameAnalysisSpacing, regionOfInterest"),
+            ([("regionOfInterest", "0.5,0.5,0.6,0.2")], "option differencing.regionOfInterest: 0.500000,0.500000,0.600000,0.200000: the rectangle reaches past the frame (x + width and y + height must be ≤ 1)"),
+            ([("frameAnalysisSpacing", "-1")], "option differencing.frameAnalysisSpacing: '-1' is not a time in seconds within 0...3600"),
+            ([("learningRate", "1.5")], "option differencing.learningRate: 1.5 is outside the allowed range (0, 1]"),
+        ]
+        for (overrides, expected) in cases {
+            #expect(throws: OptionError.self) { try setup("differencing", overrides) }
+            do { _ = try setup("differencing", overrides) } catch { #expect("\(error)" == expected) }
+        }
+        #expect(throws: OptionError(option: "--analyzer", message: "unknown analyzer 'trajectory2'; known analyzers: differencing, brightness")) {
+            _ = try testRegistry.descriptor(named: "trajectory2")
+        }
+    }
+}
+
+@Suite("Event log reading: damaged logs are named by file and line")
+struct EventLogReadingTests {
+    @Test func damagedLogs() throws {
+        let rec = try makeMovingSquare(frames: 4)
+        let path = try replay(rec, [try setup("brightness")])
+        let lines = try logText(path).split(separator: "\n").map(String.init)
+
+        func check(_ text: String, _ expected: String) {
+            do {
+                _ = try EventLog.parse(Array(text.utf8), path: "x.jsonl")
+                Issue.record("accepted: \(expected)")
+            } catch { #expect("\(error)".hasPrefix(expected), "\(error)") }
+        }
+        check(lines.dropLast().joined(separator: "\n") + "\n" + lines.last!.prefix(10), "x.jsonl:7: last line is cut off")
+        check(([lines[0], "not json"] + lines.dropFirst(2)).joined(separator: "\n") + "\n", "x.jsonl:2: not valid JSON")
+        check(lines[0].replacingOccurrences(of: "\"version\":1", with: "\"version\":9") + "\n", "x.jsonl:1: event log format version 9 is not supported")
+        check(([lines[0], lines[2], lines[1]] + lines.dropFirst(3)).joined(separator: "\n") + "\n", "x.jsonl:3: events are out of frame order")
+        check(([lines[0]] + lines.dropFirst(2)).joined(separator: "\n") + "\n", "x.jsonl:6: footer digest does not match")
+        // A log cut at a line boundary is valid but incomplete.
+        let partial = try EventLog.parse(Array((lines.dropLast().joined(separator: "\n") + "\n").utf8), path: "x.jsonl")
+        #expect(!partial.isComplete)
+        #expect(partial.events.count == 5)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import LumaFormat
+
+/// SplitMix64: a tiny seeded generator, so every test input is repeatable.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A fixed-camera-like sequence: a textured background, a moving square, and per-pixel noise.
+struct SyntheticFrames {
+    let width: Int
+    let height: Int
+    var generator: SeededGenerator
+
+    init(width: Int, height: Int, seed: UInt64 = 1) {
+        self.width = width
+        self.height = height
+        generator = SeededGenerator(seed: seed)
+    }
+
+    mutating func frame(_ index: Int) -> [UInt8] {
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        let side = max(1, min(width, height) / 4)
+        let sx = (index * 3) % max(1, width - side + 1), sy = (index * 2) % max(1, height - side + 1)
+        for y in 0..<height {
+            for x in 0..<width {
+                var v = 80 + ((x * 7 + y * 13) % 64)
+                if x >= sx && x < sx + side && y >= sy && y < sy + side { v = 220 }
+                v += Int(generator.next() % 5) - 2
+                pixels[y * width + x] = UInt8(clamping: v)
+            }
+        }
+        return pixels
+    }
+}
+
+func temporaryPath(_ name: String) -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lumatrace-tests-\(getpid())")
+    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return dir.appendingPathComponent("\(UUID().uuidString.prefix(8))-\(name)").path
+}
+
+/// Writes `count` synthetic frames with the given timestamps and returns what was written.
+@discardableResult
+func writeRecording(_ path: String, width: Int, height: Int, count: Int, timescale: Int64 = 90000,
+                    ticks: (Int) -> Int64 = { Int64($0) * 3000 }, chunkDuration: Double = 1.0, close: Bool = true,
+                    seed: UInt64 = 1) throws -> [(ticks: Int64, pixels: [UInt8])] {
+    var frames = SyntheticFrames(width: width, height: height, seed: seed)
+    let header = RecordingHeader(width: width, height: height, timescale: timescale, rateNumerator: 30, metadata: ["test": "yes"])
+    let writer = try RecordingWriter(path: path, header: header, options: RecordingWriterOptions(chunkDuration: chunkDuration), overwrite: true)
+    var written: [(Int64, [UInt8])] = []
+    for i in 0..<count {
+        let f = frames.frame(i)
+        try writer.append(f, ticks: ticks(i))
+        written.append((ticks(i), f))
+    }
+    if close { try writer.close() } else { try writer.flush() }
+    return written
+}
+
+/// Every frame the reader can decode, in order, with its index.
+func readAll(_ reader: RecordingReader) throws -> [(index: Int, ticks: Int64, pixels: [UInt8])] {
+    let decoder = reader.makeDecoder()
+    var out: [(Int, Int64, [UInt8])] = []
+    for c in reader.chunks {
+        let chunk = try decoder.decode(c)
+        for k in 0..<chunk.count { out.append((c.firstFrame + k, chunk.timestamps[k], chunk.frame(k))) }
+    }
+    return out
+}
+
+/// The `LumaFormatError` a body throws, or `nil` if it succeeds or throws something else.
+func formatError(_ body: () throws -> Void) -> LumaFormatError? {
+    do { try body() } catch { return error as? LumaFormatError }
+    return nil
+}

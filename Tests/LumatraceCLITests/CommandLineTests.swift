@@ -1,0 +1,142 @@
+import Foundation
+import LumaEngine
+import LumaFormat
+import Testing
+
+@Suite("lumatrace on the command line: the whole path a user takes")
+struct CommandLineTests {
+    @Test("--help teaches every command with an example")
+    func help() throws {
+        let top = try CLI.run(["--help"])
+        #expect(top.status == 0)
+        for command in ["record", "synth", "info", "replay", "export", "recover", "verify", "analyzers"] {
+            #expect(top.stdout.contains(command))
+            let sub = try CLI.run([command, "--help"])
+            #expect(sub.status == 0, "\(command) --help")
+            #expect(sub.stdout.contains("lumatrace \(command)") || sub.stdout.contains("lumatrace"), "\(command) --help has an example")
+        }
+    }
+
+    @Test("record → info → replay → verify → export: frames come back byte-identical")
+    func wholePath() throws {
+        let dir = CLI.temporaryDirectory()
+        let (stream, frames) = CLI.y4m(width: 33, height: 17, count: 75, rate: "30000:1001", colorspace: "420jpeg", chroma: 2 * 17 * 9)
+        try stream.write(to: URL(fileURLWithPath: "\(dir)/in.y4m"))
+        let record = try CLI.run(["record", "in.y4m", "-o", "rec.luma"], cwd: dir)
+        #expect(record.status == 0, "\(record.stderr)")
+        #expect(record.stdout.contains("recorded 75 frames 33x17"))
+
+        let info = try CLI.run(["info", "rec.luma", "--json"], cwd: dir)
+        #expect(info.status == 0)
+        let json = try JSONParser.parse(info.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(json["frames"]?.intValue == 75)
+        #expect(json["width"]?.intValue == 33 && json["height"]?.intValue == 17)
+        #expect(json["timescale"]?.intValue == 30000)
+        #expect(json["lastTimestamp"]?.doubleValue == 2.469133)  // 74 × 1001 / 30000
+        #expect(json["damage"]?.arrayValue?.isEmpty == true)
+
+        let replay = try CLI.run(["replay", "rec.luma", "--analyzer", "differencing", "-o", "rec.events.jsonl"], cwd: dir)
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.contains("differencing.diff"))
+        let verify = try CLI.run(["verify", "rec.events.jsonl"], cwd: dir)
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        #expect(verify.stdout.contains("verified"))
+
+        let export = try CLI.run(["export", "rec.luma", "--format", "y4m", "-o", "out.y4m"], cwd: dir)
+        #expect(export.status == 0, "\(export.stderr)")
+        let out = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(dir)/out.y4m")))
+        let headerEnd = out.firstIndex(of: 10)! + 1
+        #expect(String(decoding: out[..<headerEnd], as: UTF8.self) == "YUV4MPEG2 W33 H17 F30000:1001 Ip A1:1 Cmono\n")
+        var expected: [UInt8] = []
+        for f in frames { expected += Array("FRAME\n".utf8) + f }
+        #expect(Array(out[headerEnd...]) == expected)
+
+        let pgm = try CLI.run(["export", "rec.luma", "--format", "pgm", "-o", "pgm", "--from", "10", "--to", "1s"], cwd: dir)
+        #expect(pgm.status == 0, "\(pgm.stderr)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: "\(dir)/pgm").filter { $0.hasSuffix(".pgm") }.sorted()
+        #expect(files.first == "frame-000010.pgm" && files.last == "frame-000029.pgm")  // 1 s = frame 29.97 → last at or before: 29
+        let p = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(dir)/pgm/frame-000012.pgm")))
+        #expect(Array(p.suffix(33 * 17)) == frames[12])
+    }
+
+    @Test("the replay log does not depend on --jobs")
+    func jobs() throws {
+        let dir = CLI.temporaryDirectory()
+        try CLI.y4m(width: 40, height: 30, count: 60).stream.write(to: URL(fileURLWithPath: "\(dir)/in.y4m"))
+        try CLI.run(["record", "in.y4m", "-o", "r.luma", "--chunk-seconds", "0.25"], cwd: dir)
+        try CLI.run(["replay", "r.luma", "-o", "one.jsonl", "--jobs", "1"], cwd: dir)
+        try CLI.run(["replay", "r.luma", "-o", "many.jsonl", "--jobs", "4"], cwd: dir)
+        let one = try Data(contentsOf: URL(fileURLWithPath: "\(dir)/one.jsonl"))
+        let many = try Data(contentsOf: URL(fileURLWithPath: "\(dir)/many.jsonl"))
+        #expect(one == many)
+        #expect(!one.isEmpty)
+    }
+
+    @Test("wrong use gets one line naming the file or option, and a non-zero exit")
+    func wrongUse() throws {
+        let dir = CLI.temporaryDirectory()
+        try CLI.y4m(width: 8, height: 8, count: 3).stream.write(to: URL(fileURLWithPath: "\(dir)/in.y4m"))
+        try CLI.run(["record", "in.y4m", "-o", "r.luma"], cwd: dir)
+        let cases: [([String], String)] = [
+            (["record", "missing.mp4", "-o", "x.luma"], "missing.mp4: no such file or folder"),
+            (["record", "in.y4m", "-o", "r.luma"], "r.luma: already exists; pass --force to overwrite it"),
+            (["replay", "r.luma", "--analyzer", "nope"], "unknown analyzer 'nope'"),
+            (["replay", "r.luma", "--set", "differencing.threshold=0"], "differencing.threshold: 0 is outside the allowed range 1...254"),
+            (["replay", "r.luma", "--roi", "0,0,1.5,1"], "--roi 0,0,1.5,1: the rectangle reaches past the frame"),
+            (["replay", "r.luma", "--from", "9"], "--from 9: frame is past the end of the recording (frames 0...2)"),
+            (["info", "in.y4m"], "in.y4m: not a .luma recording (it looks like a Y4M video stream"),
+            (["record", "in.y4m", "-o", "y.luma", "--fps", "fast"], "--fps 'fast' is not a positive rate"),
+            (["verify", "nope.jsonl"], "nope.jsonl: cannot read"),
+        ]
+        for (arguments, message) in cases {
+            let r = try CLI.run(arguments, cwd: dir)
+            #expect(r.status != 0, "\(arguments)")
+            #expect(r.stderr.contains(message), "\(arguments): \(r.stderr)")
+        }
+    }
+
+    @Test("a Y4M stream on stdin is recorded; a stream cut mid-frame keeps the frames before it and says so")
+    func stdinAndCutStream() throws {
+        let dir = CLI.temporaryDirectory()
+        let (stream, _) = CLI.y4m(width: 16, height: 16, count: 10)
+        let ok = try CLI.run(["record", "-", "-o", "s.luma"], stdin: stream, cwd: dir)
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(ok.stdout.contains("recorded 10 frames"))
+        let cut = try CLI.run(["record", "-", "-o", "c.luma"], stdin: stream.prefix(stream.count - 100), cwd: dir)
+        #expect(cut.status != 0)
+        #expect(cut.stderr.contains("frame 9: frame is shorter than declared"))
+        #expect(cut.stderr.contains("the 9 frames before the error are saved in c.luma"))
+        let info = try CLI.run(["info", "c.luma", "--json"], cwd: dir)
+        #expect(try JSONParser.parse(info.stdout.trimmingCharacters(in: .newlines))["frames"]?.intValue == 9)
+    }
+
+    @Test("live recording from ffmpeg ends cleanly on Ctrl-C with an index")
+    func liveCtrlC() throws {
+        guard let ffmpeg = CLI.tool("ffmpeg") else { print("skipped: ffmpeg is not installed"); return }
+        let dir = CLI.temporaryDirectory()
+        let source = Process()
+        source.executableURL = URL(fileURLWithPath: ffmpeg)
+        source.arguments = ["-v", "error", "-re", "-f", "lavfi", "-i", "testsrc=size=96x64:rate=30", "-pix_fmt", "gray", "-f", "yuv4mpegpipe", "-"]
+        let pipe = Pipe()
+        source.standardOutput = pipe
+        source.standardError = FileHandle.nullDevice
+        let recorder = Process()
+        recorder.executableURL = URL(fileURLWithPath: CLI.binary)
+        recorder.arguments = ["record", "-", "--live", "-o", "\(dir)/live.luma", "--chunk-seconds", "0.5"]
+        recorder.standardInput = pipe
+        recorder.standardOutput = FileHandle.nullDevice
+        recorder.standardError = FileHandle.nullDevice
+        try source.run()
+        try recorder.run()
+        Thread.sleep(forTimeInterval: 2.0)
+        recorder.interrupt()  // SIGINT, as Ctrl-C
+        recorder.waitUntilExit()
+        source.terminate()
+        source.waitUntilExit()
+        #expect(recorder.terminationStatus == 0)
+        let reader = try RecordingReader(path: "\(dir)/live.luma")
+        #expect(reader.hasIndex)
+        #expect(reader.frameCount >= 20, "\(reader.frameCount) frames in 2 s of a 30 fps live stream")
+        #expect(reader.verify().isEmpty)
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+
+@Suite("Golden event logs of the bundled recordings")
+struct GoldenLogTests {
+    static let goldens: [String] = {
+        let dir = CLI.packageRoot.appendingPathComponent("Recordings").path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [])
+            .filter { $0.hasSuffix(".events.jsonl") }.sorted().map { "\(dir)/\($0)" }
+    }()
+
+    @Test("there is at least one golden log, and every recording has one")
+    func present() throws {
+        #expect(!Self.goldens.isEmpty)
+        let dir = CLI.packageRoot.appendingPathComponent("Recordings").path
+        for rec in try FileManager.default.contentsOfDirectory(atPath: dir) where rec.hasSuffix(".luma") {
+            #expect(Self.goldens.contains("\(dir)/\(rec.dropLast(5)).events.jsonl"), "\(rec) has no golden log")
+        }
+    }
+
+    @Test("verify re-runs each golden's header and gets the same bytes (re-record: scripts/update-goldens)", arguments: goldens)
+    func verify(_ log: String) throws {
+        let r = try CLI.run(["verify", log])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import LumaEngine
+import Testing
+
+/// The real clips in ../shared/data, with the facts their SOURCE.md gives.
+struct Clip: Sendable, CustomStringConvertible {
+    var folder: String
+    var input: String
+    var width: Int
+    var height: Int
+    var frames: Int
+    /// Expected duration in seconds (frames × mean interval), and the tolerance.
+    var duration: Double
+    var fps: String?
+    var description: String { folder }
+}
+
+let clips: [Clip] = [
+    Clip(folder: "mizuno-golf-swing-gif", input: "golf.gif", width: 480, height: 360, frames: 86, duration: 6.02),
+    Clip(folder: "freethrow-basketball-side", input: "FreeThrow.mp4", width: 852, height: 480, frames: 182, duration: 6.067),
+    Clip(folder: "juggling-3ball-cascade", input: "ss3_id_01.mp4", width: 478, height: 850, frames: 531, duration: 17.70),
+    Clip(folder: "basketball-court-shots", input: "three_score_two_miss.mp4", width: 960, height: 540, frames: 374, duration: 12.467),
+    Clip(folder: "ball-vertical-toss", input: "ball.mp4", width: 1280, height: 720, frames: 60, duration: 2.011),
+    Clip(folder: "ball-hand-moved-negative", input: "ball4.mp4", width: 1280, height: 720, frames: 492, duration: 16.436),
+    Clip(folder: "otb-crossing", input: "img", width: 360, height: 240, frames: 120, duration: 4.0, fps: "30"),
+    Clip(folder: "vot2015-ball1", input: "imgs", width: 1280, height: 720, frames: 105, duration: 3.5, fps: "30"),
+    Clip(folder: "opencv-vtest-pedestrians", input: "vtest.avi", width: 768, height: 576, frames: 795, duration: 79.5),
+    Clip(folder: "cdnet-highway-bgslibrary", input: "video03.avi", width: 320, height: 240, frames: 1699, duration: 28.317),
+]
+
+@Suite("Real clips: every clip in ../shared/data records, and info reports it correctly")
+struct RealClipTests {
+    @Test("record and info", arguments: clips)
+    func recordClip(_ clip: Clip) throws {
+        guard let data = CLI.sharedData else {
+            print("skipped \(clip.folder): ../shared/data is not beside this checkout (set LUMATRACE_SHARED_DATA)")
+            return
+        }
+        let isVideo = !["img", "imgs"].contains(clip.input)
+        if isVideo && CLI.tool("ffmpeg") == nil { print("skipped \(clip.folder): ffmpeg is not installed"); return }
+        let dir = CLI.temporaryDirectory()
+        let input = data.appendingPathComponent(clip.folder).appendingPathComponent(clip.input).path
+        var arguments = ["record", input, "-o", "\(dir)/clip.luma"]
+        if let fps = clip.fps { arguments += ["--fps", fps] }
+        let record = try CLI.run(arguments)
+        #expect(record.status == 0, "\(clip.folder): \(record.stderr)")
+        let info = try CLI.run(["info", "\(dir)/clip.luma", "--json"])
+        #expect(info.status == 0, "\(clip.folder): \(info.stderr)")
+        let json = try JSONParser.parse(info.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(json["width"]?.intValue == clip.width, "\(clip.folder)")
+        #expect(json["height"]?.intValue == clip.height, "\(clip.folder)")
+        #expect(json["frames"]?.intValue == clip.frames, "\(clip.folder)")
+        let duration = json["duration"]?.doubleValue ?? 0
+        #expect(abs(duration - clip.duration) < 0.05, "\(clip.folder): duration \(duration), expected \(clip.duration)")
+        #expect(json["damage"]?.arrayValue?.isEmpty == true)
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+}
