@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "LumaFormat", targets: ["LumaFormat"]),
         .library(name: "LumaEngine", targets: ["LumaEngine"]),
         .library(name: "LumaImaging", targets: ["LumaImaging"]),
+        .library(name: "LumaSynth", targets: ["LumaSynth"]),
         .library(name: "LumatraceCLI", targets: ["LumatraceCLI"]),
     ],
     dependencies: [
@@ -42,6 +43,8 @@ let package = Package(
             dependencies: ["CZstd", "CZlib", "CImageGlue", .product(name: "Crypto", package: "swift-crypto")],
             path: "Sources/LumaFormat"),
         .target(name: "LumaImaging", path: "Sources/LumaImaging"),
+        // Deterministic synthetic fixed-camera scenes with exact ground truth: the analyzers' fixtures.
+        .target(name: "LumaSynth", path: "Sources/LumaSynth"),
         .target(
             name: "LumaEngine",
             dependencies: ["LumaFormat", .product(name: "Crypto", package: "swift-crypto")],
@@ -57,7 +60,7 @@ let package = Package(
         .target(
             name: "LumatraceCLI",
             dependencies: [
-                "LumaFormat", "LumaEngine", "DifferencingAnalyzer",
+                "LumaFormat", "LumaEngine", "LumaSynth", "DifferencingAnalyzer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/LumatraceCLI"),
@@ -65,6 +68,7 @@ let package = Package(
 
         // MARK: - Tests
         .testTarget(name: "LumaFormatTests", dependencies: ["LumaFormat"], path: "Tests/LumaFormatTests"),
+        .testTarget(name: "LumaSynthTests", dependencies: ["LumaSynth"], path: "Tests/LumaSynthTests"),
         .testTarget(name: "LumaImagingTests", dependencies: ["LumaImaging"], path: "Tests/LumaImagingTests"),
         .testTarget(
             name: "LumaEngineTests", dependencies: ["LumaEngine", "DifferencingAnalyzer"],
