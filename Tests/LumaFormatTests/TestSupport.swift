@@ -55,7 +55,7 @@ func writeRecording(_ path: String, width: Int, height: Int, count: Int, timesca
                     seed: UInt64 = 1) throws -> [(ticks: Int64, pixels: [UInt8])] {
     var frames = SyntheticFrames(width: width, height: height, seed: seed)
     let header = RecordingHeader(width: width, height: height, timescale: timescale, rateNumerator: 30, metadata: ["test": "yes"])
-    let writer = try RecordingWriter(path: path, header: header, options: RecordingWriterOptions(chunkDuration: chunkDuration), overwrite: true)
+    let writer = try RecordingWriter(path: path, header: header, options: .fixedDuration(chunkDuration), overwrite: true)
     var written: [(Int64, [UInt8])] = []
     for i in 0..<count {
         let f = frames.frame(i)

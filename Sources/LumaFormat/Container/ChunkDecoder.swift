@@ -23,6 +23,8 @@ public final class ChunkDecoder {
     public let reader: RecordingReader
     private let zstd = ZstdDecompressor()
     private var payload: [UInt8] = []
+    private var residual: [UInt8] = []
+    private var zeros: [UInt8] = []
 
     init(reader: RecordingReader) { self.reader = reader }
 
@@ -31,43 +33,68 @@ public final class ChunkDecoder {
     public func decode(_ entry: ChunkEntry) throws(LumaFormatError) -> DecodedChunk {
         let fields = try reader.chunkFields(entry)
         let frameSize = reader.header.frameSize
-        let rawLength = fields.rawLength
+        let frameCount = fields.frameCount
         guard entry.payloadLength <= reader.fileSize else { throw reader.damaged(entry, "payload length is larger than the file") }
         let payloadLength = Int(entry.payloadLength)
         if payload.count < payloadLength { payload = [UInt8](repeating: 0, count: payloadLength) }
-        let location = entry.payloadOffset
         var failure: LumaFormatError?
         payload.withUnsafeMutableBytes { buffer in
             do throws(LumaFormatError) {
-                try reader.file.read(at: location, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<payloadLength]))
+                try reader.file.read(at: entry.payloadOffset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<payloadLength]))
             } catch { failure = error }
         }
         if let failure { throw failure }
-        let reference = reader.reference
-        let pixels = [UInt8](unsafeUninitializedCapacity: rawLength) { out, initialized in
-            initialized = rawLength
-            let problem: ZstdError? = payload.withUnsafeBytes { input in
+
+        // Decompress masks and values, then rebuild each frame on its predictor.
+        let rawLength = fields.rawLength
+        if residual.count < rawLength { residual = [UInt8](repeating: 0, count: rawLength) }
+        let problem: ZstdError? = payload.withUnsafeBytes { input in
+            residual.withUnsafeMutableBytes { output in
                 do throws(ZstdError) {
-                    try zstd.decompress(UnsafeRawBufferPointer(rebasing: input[0..<payloadLength]), into: UnsafeMutableRawBufferPointer(out))
+                    try zstd.decompress(UnsafeRawBufferPointer(rebasing: input[0..<payloadLength]),
+                                        into: UnsafeMutableRawBufferPointer(rebasing: output[0..<rawLength]))
                     return nil
                 } catch { return error }
             }
-            if let problem {
-                failure = reader.damaged(entry, "payload: \(problem.reason)")
-                return
-            }
-            let base = out.baseAddress!
-            for (k, coding) in fields.codings.enumerated() {
-                let frame = base + k * frameSize
-                switch coding {
-                case .intra: break
-                case .deltaFromPrevious: DeltaCoding.decode(frame, plus: frame - frameSize, count: frameSize)
-                case .deltaFromReference:
-                    guard let reference else {
-                        failure = reader.damaged(entry, "both copies of the file's reference frame are damaged, and frame \(entry.firstFrame + k) is coded against it")
-                        return
+        }
+        if let problem { throw reader.damaged(entry, "payload: \(problem.reason)") }
+        if zeros.count != frameSize { zeros = [UInt8](repeating: 0, count: frameSize) }
+
+        let maskSize = MaskedResidual.maskSize(frameSize)
+        let available = rawLength - frameCount * maskSize
+        let reference = reader.reference
+        let pixels = [UInt8](unsafeUninitializedCapacity: frameCount * frameSize) { out, initialized in
+            initialized = frameCount * frameSize
+            residual.withUnsafeBufferPointer { raw in
+                zeros.withUnsafeBufferPointer { zero in
+                  (reference ?? []).withUnsafeBufferPointer { ref in
+                    let masks = raw.baseAddress!
+                    let values = masks + frameCount * maskSize
+                    var used = 0
+                    for (k, coding) in fields.codings.enumerated() {
+                        let frame = out.baseAddress! + k * frameSize
+                        let predictor: UnsafePointer<UInt8>
+                        switch coding {
+                        case .intra: predictor = zero.baseAddress!
+                        case .deltaFromPrevious: predictor = UnsafePointer(frame - frameSize)
+                        case .deltaFromReference:
+                            guard reference != nil, let base = ref.baseAddress else {
+                                failure = reader.damaged(entry, "both copies of the file's reference frame are damaged, and frame \(entry.firstFrame + k) is coded against it")
+                                return
+                            }
+                            predictor = base
+                        }
+                        guard let n = MaskedResidual.decode(mask: masks + k * maskSize, values: values + used, available: available - used,
+                                                            count: frameSize, plus: predictor, into: frame) else {
+                            failure = reader.damaged(entry, "payload: the mask of frame \(entry.firstFrame + k) asks for more residual bytes than stored")
+                            return
+                        }
+                        used += n
                     }
-                    reference.withUnsafeBufferPointer { DeltaCoding.decode(frame, plus: $0.baseAddress!, count: frameSize) }
+                    if failure == nil && used != available {
+                        failure = reader.damaged(entry, "payload: \(available - used) residual bytes are left over")
+                    }
+                  }
                 }
             }
         }

@@ -18,7 +18,8 @@ struct ChunkFields: Equatable, Sendable {
     var firstFrame: Int
     var timestamps: [Int64]
     var codings: [FrameCoding]
-    /// Bytes after decompression: always `frameCount × frameSize`.
+    /// Bytes after decompression: `frameCount` masks of `⌈frameSize / 8⌉` bytes, then the non-zero
+    /// residual bytes of all frames (see ``MaskedResidual``).
     var rawLength: Int
 
     var frameCount: Int { timestamps.count }
@@ -52,8 +53,9 @@ struct ChunkFields: Equatable, Sendable {
             guard count >= 1, count <= maximumFrames else {
                 throw FieldError(offset: 12, wanted: 4, reason: "frame count \(count) is outside 1...\(maximumFrames)")
             }
-            guard raw == UInt64(count) * UInt64(frameSize) else {
-                throw FieldError(offset: 16, wanted: 8, reason: "declares \(raw) bytes for \(count) frames of \(frameSize) bytes")
+            let masks = UInt64(count) * UInt64(MaskedResidual.maskSize(frameSize))
+            guard raw >= masks, raw <= masks + UInt64(count) * UInt64(frameSize) else {
+                throw FieldError(offset: 16, wanted: 8, reason: "declares \(raw) payload bytes, impossible for \(count) frames of \(frameSize) bytes")
             }
             var timestamps: [Int64] = []
             var codings: [FrameCoding] = []

@@ -14,15 +14,35 @@ final class ZstdCompressor {
 
     deinit { ZSTD_freeCCtx(context) }
 
-    /// Compresses `input` into `output`, resized to fit, and returns the compressed length.
-    func compress(_ input: UnsafeRawBufferPointer, into output: inout [UInt8]) throws(ZstdError) -> Int {
-        let bound = ZSTD_compressBound(input.count)
+    /// Compresses the concatenation of `parts` as one zstd frame into `output`, resized to fit, and
+    /// returns the compressed length. Parts are streamed, so they need not be contiguous.
+    func compress(_ parts: [UnsafeRawBufferPointer], into output: inout [UInt8]) throws(ZstdError) -> Int {
+        let total = parts.reduce(0) { $0 + $1.count }
+        let bound = ZSTD_compressBound(total)
         if output.count < bound { output = [UInt8](repeating: 0, count: bound) }
-        let n = output.withUnsafeMutableBytes { out in
-            ZSTD_compress2(context, out.baseAddress, out.count, input.baseAddress, input.count)
+        ZSTD_CCtx_reset(context, ZSTD_reset_session_only)
+        ZSTD_CCtx_setPledgedSrcSize(context, UInt64(total))
+        var failure = 0
+        let written: Int = output.withUnsafeMutableBytes { out in
+            var o = ZSTD_outBuffer(dst: out.baseAddress, size: out.count, pos: 0)
+            let inputs = parts.isEmpty ? [UnsafeRawBufferPointer(start: nil, count: 0)] : parts
+            for (index, part) in inputs.enumerated() {
+                var input = ZSTD_inBuffer(src: part.baseAddress, size: part.count, pos: 0)
+                let last = index == inputs.count - 1
+                while true {
+                    let r = ZSTD_compressStream2(context, &o, &input, last ? ZSTD_e_end : ZSTD_e_continue)
+                    if ZSTD_isError(r) != 0 { failure = r; return 0 }
+                    if last ? r == 0 : input.pos == input.size { break }
+                }
+            }
+            return o.pos
         }
-        if ZSTD_isError(n) != 0 { throw ZstdError(reason: String(cString: ZSTD_getErrorName(n))) }
-        return n
+        if failure != 0 { throw ZstdError(reason: String(cString: ZSTD_getErrorName(failure))) }
+        return written
+    }
+
+    func compress(_ input: UnsafeRawBufferPointer, into output: inout [UInt8]) throws(ZstdError) -> Int {
+        try compress([input], into: &output)
     }
 }
 
