@@ -10,6 +10,21 @@
 /// read little-endian covers pixels `64w ..< 64w + 64` with bit `k` = pixel `64w + k`.
 /// The loops work on raw spans, branch only per 64-pixel word, and never allocate.
 enum MaskedResidual {
+    /// For each mask byte `m`: 8 value offsets (the rank of each set bit; 0 for clear bits), then 8
+    /// keep-masks (0xFF for set bits, 0 for clear ones).
+    static let expandTable: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 256 * 16)
+        for m in 0..<256 {
+            var rank: UInt8 = 0
+            for k in 0..<8 where m & (1 << k) != 0 {
+                table[16 * m + k] = rank
+                table[16 * m + 8 + k] = 0xFF
+                rank += 1
+            }
+        }
+        return table
+    }()
+
     /// Bytes of mask for a frame of `pixels` pixels.
     @inline(__always)
     static func maskSize(_ pixels: Int) -> Int { (pixels + 7) / 8 }
@@ -42,43 +57,51 @@ enum MaskedResidual {
     /// damaged payload).
     static func decode(mask: UnsafePointer<UInt8>, values: UnsafePointer<UInt8>, available: Int, count: Int,
                        plus predictor: UnsafePointer<UInt8>, into frame: UnsafeMutablePointer<UInt8>) -> Int? {
-        var j = 0
-        var i = 0
-        // Whole 64-pixel words first.
-        while i + 64 <= count {
-            let word = UnsafeRawPointer(mask + (i >> 3)).loadUnaligned(as: UInt64.self).littleEndian
-            let ones = word.nonzeroBitCount
-            guard j + ones <= available else { return nil }
-            if word == 0 {
-                (frame + i).update(from: predictor + i, count: 64)
-            } else if word == .max {
-                for k in 0..<64 { frame[i + k] = predictor[i + k] &+ values[j + k] }
-                j += 64
-            } else {
-                var w = word
-                for k in 0..<64 {
-                    let bit = Int(truncatingIfNeeded: w & 1)
-                    // Branch-free: read the next value, keep it only where the bit is set.
-                    let v = values[min(j, available - 1)] & UInt8(truncatingIfNeeded: 0 &- bit)
-                    frame[i + k] = predictor[i + k] &+ v
-                    j &+= bit
-                    w >>= 1
+        expandTable.withUnsafeBufferPointer { table in
+            var j = 0
+            var i = 0
+            // Whole 64-pixel words first: all-zero and all-set words are straight copies and adds.
+            while i + 64 <= count {
+                let word = UnsafeRawPointer(mask + (i >> 3)).loadUnaligned(as: UInt64.self).littleEndian
+                guard j + word.nonzeroBitCount <= available else { return nil }
+                if word == 0 {
+                    (frame + i).update(from: predictor + i, count: 64)
+                } else if word == .max {
+                    for k in 0..<64 { frame[i + k] = predictor[i + k] &+ values[j + k] }
+                    j += 64
+                } else {
+                    // Eight pixels per mask byte: their value offsets come from the table, so the
+                    // eight loads are independent and the value cursor moves once per byte.
+                    for b in 0..<8 {
+                        let m = Int(truncatingIfNeeded: (word >> UInt64(8 * b)) & 0xFF)
+                        let o = i + 8 * b
+                        if m == 0 {
+                            UnsafeMutableRawPointer(frame + o).storeBytes(
+                                of: UnsafeRawPointer(predictor + o).loadUnaligned(as: UInt64.self), as: UInt64.self)
+                            continue
+                        }
+                        let entry = table.baseAddress! + 16 * m
+                        for k in 0..<8 {
+                            frame[o + k] = predictor[o + k] &+ (values[j + Int(entry[k])] & entry[8 + k])
+                        }
+                        j += m.nonzeroBitCount
+                    }
                 }
+                i += 64
             }
-            i += 64
-        }
-        // The tail, pixel by pixel.
-        while i < count {
-            let bit = (mask[i >> 3] >> UInt8(i & 7)) & 1
-            var v: UInt8 = 0
-            if bit == 1 {
-                guard j < available else { return nil }
-                v = values[j]
-                j += 1
+            // The tail, pixel by pixel.
+            while i < count {
+                let bit = (mask[i >> 3] >> UInt8(i & 7)) & 1
+                var v: UInt8 = 0
+                if bit == 1 {
+                    guard j < available else { return nil }
+                    v = values[j]
+                    j += 1
+                }
+                frame[i] = predictor[i] &+ v
+                i += 1
             }
-            frame[i] = predictor[i] &+ v
-            i += 1
+            return j
         }
-        return j
     }
 }
