@@ -87,8 +87,7 @@ public struct DifferencingAnalyzer: Analyzer {
     }
 
     private func dump(_ index: Int, to directory: String) throws {
-        var file = Array("P5\n\(width) \(height)\n255\n".utf8)
-        file.append(contentsOf: difference)
+        let file = difference.withUnsafeBufferPointer { PGMCodec.encode(width: width, height: height, pixels: $0) }
         let name = String(format: "differencing-%06d.pgm", index)
         let url = URL(fileURLWithPath: directory).appendingPathComponent(name)
         do { try Data(file).write(to: url) } catch {

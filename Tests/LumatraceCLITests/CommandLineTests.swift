@@ -140,3 +140,21 @@ struct CommandLineTests {
         #expect(reader.verify().isEmpty)
     }
 }
+
+@Suite("Debug output of analyzers")
+struct DumpTests {
+    @Test("replay --dump writes the differencing images as PGM, and the log is the same as without it")
+    func dump() throws {
+        let dir = CLI.temporaryDirectory()
+        try CLI.y4m(width: 24, height: 16, count: 5).stream.write(to: URL(fileURLWithPath: "\(dir)/in.y4m"))
+        try CLI.run(["record", "in.y4m", "-o", "r.luma"], cwd: dir)
+        let with = try CLI.run(["replay", "r.luma", "--analyzer", "differencing", "--dump", "dump", "-o", "with.jsonl"], cwd: dir)
+        #expect(with.status == 0, "\(with.stderr)")
+        try CLI.run(["replay", "r.luma", "--analyzer", "differencing", "-o", "without.jsonl"], cwd: dir)
+        let files = try FileManager.default.contentsOfDirectory(atPath: "\(dir)/dump").sorted()
+        #expect(files == (1...4).map { String(format: "differencing-%06d.pgm", $0) })
+        let pgm = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(dir)/dump/\(files[0])")))
+        #expect(pgm.starts(with: Array("P5\n24 16\n255\n".utf8)) && pgm.count == 13 + 24 * 16)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/with.jsonl")) == Data(contentsOf: URL(fileURLWithPath: "\(dir)/without.jsonl")))
+    }
+}

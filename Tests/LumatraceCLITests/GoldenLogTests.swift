@@ -24,3 +24,17 @@ struct GoldenLogTests {
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
     }
 }
+
+@Suite("Synthetic recordings are reproducible")
+struct SynthReproducibilityTests {
+    @Test("synth with the documented settings regenerates the bundled recordings and truth byte for byte", arguments: ["balls", "tracking"])
+    func regenerate(_ scene: String) throws {
+        let dir = CLI.temporaryDirectory()
+        let r = try CLI.run(["synth", scene, "--size", "320x180", "--frames", "90", "--noise", "0.7", "--seed", "7",
+                             "-o", "\(dir)/s.luma", "--truth", "\(dir)/s.truth.json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let bundled = CLI.packageRoot.appendingPathComponent("Recordings/\(scene)-synth")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/s.luma")) == Data(contentsOf: bundled.appendingPathExtension("luma")))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/s.truth.json")) == Data(contentsOf: URL(fileURLWithPath: bundled.path + ".truth.json")))
+    }
+}

@@ -68,8 +68,7 @@ struct Export: ParsableCommand {
                 try forEachFrame(reader, decoder, range) { index, ticks, pixels in
                     let path = "\(output)/frame-\(String(format: "%06d", index)).pgm"
                     if !force && FileManager.default.fileExists(atPath: path) { throw LumaFormatError.outputExists(path: path) }
-                    var file = Array("P5\n\(h.width) \(h.height)\n255\n".utf8)
-                    file.append(contentsOf: pixels)
+                    let file = PGMCodec.encode(width: h.width, height: h.height, pixels: pixels)
                     guard FileManager.default.createFile(atPath: path, contents: Data(file)) else { throw CLIError("\(path): cannot write") }
                     times += "\(index) \(Timestamp(ticks: ticks, timescale: h.timescale).fixedDecimalSeconds())\n"
                     progress.update(index - range.lowerBound + 1, range.count)

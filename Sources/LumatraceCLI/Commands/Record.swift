@@ -33,7 +33,7 @@ struct Record: ParsableCommand {
     @Flag(help: "Overwrite OUTPUT if it exists.")
     var force = false
 
-    @Option(help: "Seconds of frames per chunk: the seek granularity and the most a crash can lose, (0, 3600].")
+    @Option(help: "Shortest chunk in seconds, (0, 3600]. Chunks also hold at least 16 MiB of frames and close after 10 s; with --live they close after exactly this long (the most a crash can lose).")
     var chunkSeconds: Double = 1.0
 
     @Option(help: "zstd compression level, 1...19. Higher levels gain little on frame residuals and record slower.")
@@ -93,9 +93,12 @@ struct Record: ParsableCommand {
         }
         let header = RecordingHeader(width: source.width, height: source.height, timescale: source.timescale,
                                      rateNumerator: source.rateNumerator, rateDenominator: source.rateDenominator, metadata: meta)
-        let writer = try RecordingWriter(path: output, header: header,
-                                         options: RecordingWriterOptions(chunkDuration: chunkSeconds, compressionLevel: level),
-                                         overwrite: force)
+        // Live capture closes every chunk after --chunk-seconds, so a crash loses at most that much;
+        // files get chunks of at least 16 MiB too, which compress better (see RecordingWriterOptions).
+        var options = live ? RecordingWriterOptions.fixedDuration(chunkSeconds)
+                           : RecordingWriterOptions(chunkDuration: chunkSeconds, maximumChunkDuration: max(10, chunkSeconds))
+        options.compressionLevel = level
+        let writer = try RecordingWriter(path: output, header: header, options: options, overwrite: force)
         let progress = ProgressBar("recording")
         var pixels = [UInt8](repeating: 0, count: header.frameSize)
         var failure: (any Error)?
