@@ -13,6 +13,9 @@ public enum FrameCoding: UInt8, Sendable {
 struct ChunkFields: Equatable, Sendable {
     /// Upper bound on frames in one chunk, so a frame table can never be absurd.
     static let maximumFrames = 1 << 16
+    /// Upper bound on a chunk's raw frames (unless it is a single frame, which may be up to
+    /// 16384 × 16384): what a reader allocates to decode one chunk.
+    public static let maximumRawBytes = 256 << 20
 
     var number: Int
     var firstFrame: Int
@@ -52,6 +55,12 @@ struct ChunkFields: Equatable, Sendable {
             guard first < UInt64(Int64.max / 2) else { throw FieldError(offset: 4, wanted: 8, reason: "first frame \(first) is impossible") }
             guard count >= 1, count <= maximumFrames else {
                 throw FieldError(offset: 12, wanted: 4, reason: "frame count \(count) is outside 1...\(maximumFrames)")
+            }
+            guard count == 1 || UInt64(count) * UInt64(frameSize) <= UInt64(maximumRawBytes) else {
+                throw FieldError(offset: 12, wanted: 4, reason: "\(count) frames of \(frameSize) bytes exceed the \(maximumRawBytes >> 20) MiB chunk limit")
+            }
+            guard fields.count == serializedLength(frameCount: count) else {
+                throw FieldError(offset: 0, wanted: serializedLength(frameCount: count), reason: "chunk fields are \(fields.count) bytes, \(count) frames need \(serializedLength(frameCount: count))")
             }
             let masks = UInt64(count) * UInt64(MaskedResidual.maskSize(frameSize))
             guard raw >= masks, raw <= masks + UInt64(count) * UInt64(frameSize) else {

@@ -209,6 +209,18 @@ public final class RecordingReader: @unchecked Sendable {
         }
         let fieldsEnd = offset + prefixSize + fieldsLength + UInt64(RecordLayout.crcSize)
         guard fieldsEnd <= fileSize else { return .failure(.endOfFile(needed: fieldsEnd - fileSize)) }
+        // A chunk's fields length follows from its frame count: check that before reading them all,
+        // so a scan through garbage never reads more than a few bytes per false match.
+        if kind == .chunk {
+            guard fieldsLength >= 24, let head = try? file.read(at: offset + prefixSize + 12, count: 4) else {
+                return .failure(.impossibleLength("chunk fields are too short"))
+            }
+            var hr = ByteReader(head)
+            let count = Int((try? hr.u32()) ?? 0)
+            guard count >= 1, count <= ChunkFields.maximumFrames, fieldsLength == UInt64(ChunkFields.serializedLength(frameCount: count)) else {
+                return .failure(.impossibleLength("chunk fields length \(fieldsLength) does not fit its frame count \(count)"))
+            }
+        }
         let rest: [UInt8]
         do { rest = try file.read(at: offset + prefixSize, count: Int(fieldsLength) + RecordLayout.crcSize) } catch { return .failure(.io(error.description)) }
         var crcReader = ByteReader(rest, offset: Int(fieldsLength))

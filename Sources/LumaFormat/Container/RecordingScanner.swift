@@ -55,12 +55,15 @@ struct RecordingScanner {
                     position = r.end  // index or a stray reference copy: nothing to recover from it
                 }
             case .failure(.endOfFile):
-                if pendingDamage == nil {
+                let next = nextCandidate(after: position)
+                if next >= fileSize && pendingDamage == nil {
                     // An interrupted write: the normal end of a recording that was never closed.
                     result.damage.append(RecordingDamage(chunk: (result.chunks.last?.number ?? -1) + 1, frames: nil, bytes: position..<fileSize,
                                                          reason: "incomplete chunk at the end of the file (recording was interrupted); earlier chunks are intact"))
+                } else if pendingDamage == nil {
+                    pendingDamage = (position, "a record declares more bytes than the file holds")
                 }
-                position = nextCandidate(after: position)
+                position = next
             case .failure(let problem):
                 if pendingDamage == nil { pendingDamage = (position, problem.description) }
                 position = nextCandidate(after: position)

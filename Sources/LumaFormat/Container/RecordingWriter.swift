@@ -117,7 +117,7 @@ public final class RecordingWriter {
             let bytes = chunkTimestamps.count * size
             if (span >= chunkDurationTicks && bytes >= options.minimumChunkBytes)
                 || span >= maximumChunkDurationTicks
-                || bytes + size > max(options.maximumChunkBytes, size)
+                || bytes + size > max(min(options.maximumChunkBytes, ChunkFields.maximumRawBytes), size)
                 || chunkTimestamps.count == ChunkFields.maximumFrames {
                 try flushChunk()
             }

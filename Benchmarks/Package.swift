@@ -1,0 +1,24 @@
+// swift-tools-version: 6.0
+//
+// lumatrace-bench: measures Lumatrace recording and decoding against memcpy, FFV1 and x264-lossless
+// on the same frames, in one run. A separate package so the main build stays light: build and run
+// it with `Benchmarks/run` (release build; arguments go to the benchmark, see `--help`).
+import PackageDescription
+
+let package = Package(
+    name: "LumatraceBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "Lumatrace", path: ".."),
+    ],
+    targets: [
+        .executableTarget(
+            name: "lumatrace-bench",
+            dependencies: [
+                .product(name: "LumaFormat", package: "Lumatrace"),
+                .product(name: "LumaSynth", package: "Lumatrace"),
+            ],
+            path: "Sources/lumatrace-bench"),
+    ],
+    swiftLanguageModes: [.v6]
+)
