@@ -69,6 +69,29 @@ struct HostileFileTests {
         #expect(reader.damage.count == 1)
     }
 
+    @Test("a chunk declaring 65536 frames of 16384×16384 is refused before anything is allocated")
+    func absurdChunk() throws {
+        var bytes = Self.header(width: 16384, height: 16384)
+        func put<T: FixedWidthInteger>(_ v: T, into a: inout [UInt8]) { withUnsafeBytes(of: v.littleEndian) { a += $0 } }
+        var fields: [UInt8] = []
+        let count = 65536
+        put(UInt32(0), into: &fields); put(UInt64(0), into: &fields); put(UInt32(count), into: &fields)
+        put(UInt64(count) * UInt64(16384 * 16384 / 8), into: &fields)
+        for i in 0..<count { put(Int64(i), into: &fields); fields.append(1) }
+        fields[24 + 8] = 0  // first frame: from the reference, as a writer would
+        var record = Array("LCHK".utf8)
+        put(UInt32(fields.count), into: &record)
+        put(UInt64(16), into: &record)
+        record += fields
+        put(Self.crc32(record), into: &record)
+        bytes += record + [UInt8](repeating: 0, count: 16)
+        let path = try Self.write(bytes)
+        let reader = try RecordingReader(path: path)
+        #expect(reader.chunks.isEmpty)
+        #expect(reader.damage.first?.reason.contains("exceed the 256 MiB chunk limit") == true || reader.damage.first?.reason.contains("impossible") == true,
+                "\(reader.damage)")
+    }
+
     @Test("a file that is not a recording says what it looks like instead")
     func notARecording() throws {
         let cases: [([UInt8], String)] = [

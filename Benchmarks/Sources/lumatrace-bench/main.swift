@@ -1,0 +1,3 @@
+import LumaFormat
+import LumaSynth
+print("placeholder")
