@@ -41,3 +41,21 @@ struct JSONTests {
         #expect(exponent == .double(-150))
     }
 }
+
+@Suite("Derived ids")
+struct DerivedIdentifierTests {
+    @Test("ids are UUID-formatted, stable, and differ by recording, analyzer, kind and ordinal")
+    func stable() {
+        let a = DerivedIdentifier.make(recordingDigest: "abc", analyzer: "trajectory", kind: "trajectory", ordinal: 1)
+        #expect(a == DerivedIdentifier.make(recordingDigest: "abc", analyzer: "trajectory", kind: "trajectory", ordinal: 1))
+        #expect(a.count == 36 && a.split(separator: "-").map(\.count) == [8, 4, 4, 4, 12])
+        #expect(a.split(separator: "-")[2].first == "5")
+        let others = [
+            DerivedIdentifier.make(recordingDigest: "abd", analyzer: "trajectory", kind: "trajectory", ordinal: 1),
+            DerivedIdentifier.make(recordingDigest: "abc", analyzer: "tracking", kind: "trajectory", ordinal: 1),
+            DerivedIdentifier.make(recordingDigest: "abc", analyzer: "trajectory", kind: "track", ordinal: 1),
+            DerivedIdentifier.make(recordingDigest: "abc", analyzer: "trajectory", kind: "trajectory", ordinal: 2),
+        ]
+        #expect(Set(others + [a]).count == 5)
+    }
+}
