@@ -38,3 +38,22 @@ struct SynthReproducibilityTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/s.truth.json")) == Data(contentsOf: URL(fileURLWithPath: bundled.path + ".truth.json")))
     }
 }
+
+@Suite("verify notices a changed replay")
+struct VerifyDetectsChangeTests {
+    @Test("a log whose header asks for other settings than its events were made with fails verify at the first differing line")
+    func changedSettings() throws {
+        let dir = CLI.temporaryDirectory()
+        try CLI.y4m(width: 32, height: 24, count: 12).stream.write(to: URL(fileURLWithPath: "\(dir)/in.y4m"))
+        try CLI.run(["record", "in.y4m", "-o", "r.luma"], cwd: dir)
+        try CLI.run(["replay", "r.luma", "--analyzer", "differencing", "-o", "log.jsonl"], cwd: dir)
+        let path = "\(dir)/log.jsonl"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.contains("\"threshold\":25"))
+        try text.replacingOccurrences(of: "\"threshold\":25", with: "\"threshold\":3").write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try CLI.run(["verify", "log.jsonl"], cwd: dir)
+        #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("differs at line 2"))  // same header; the first event already differs
+        #expect(r.stdout.contains("golden:") && r.stdout.contains("now:"))
+    }
+}
