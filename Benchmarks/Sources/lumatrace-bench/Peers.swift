@@ -31,8 +31,8 @@ struct FFmpegTools {
     /// when it fails. Standard error goes to `errorLog`, so a chatty tool never blocks on a pipe.
     @discardableResult
     func run(_ tool: URL, _ arguments: [String]) throws -> Data {
-        FileManager.default.createFile(atPath: errorLog, contents: nil)
-        guard let errors = FileHandle(forWritingAtPath: errorLog) else { throw InputError("cannot create \(errorLog)") }
+        guard FileManager.default.createFile(atPath: errorLog, contents: nil),
+              let errors = FileHandle(forWritingAtPath: errorLog) else { throw InputError("cannot create \(errorLog)") }
         defer { try? errors.close() }
         let process = Process()
         let output = Pipe()

@@ -30,6 +30,12 @@ public struct AnalyzerSetup: Equatable, Sendable {
                                spacing: Double = 0, roi: NormalizedRect = .full) throws(OptionError) -> AnalyzerSetup {
         var setup = AnalyzerSetup(name: descriptor.name, version: descriptor.version, frameAnalysisSpacing: spacing,
                                   regionOfInterest: roi, configuration: descriptor.defaultConfiguration)
+        try setup.apply(overrides, with: descriptor)
+        return setup
+    }
+
+    /// Applies `--set` style overrides on top of this setup's current values, then validates.
+    public mutating func apply(_ overrides: [(key: String, value: String)], with descriptor: AnalyzerDescriptor) throws(OptionError) {
         for (key, text) in overrides {
             let option = "\(descriptor.name).\(key)"
             switch key {
@@ -37,23 +43,25 @@ public struct AnalyzerSetup: Equatable, Sendable {
                 guard let s = Double(text), s.isFinite, s >= 0, s <= 3600 else {
                     throw OptionError(option: option, message: "'\(text)' is not a time in seconds within 0...3600")
                 }
-                setup.frameAnalysisSpacing = s
+                frameAnalysisSpacing = s
             case "regionOfInterest":
                 guard let r = NormalizedRect(parsing: text.trimmingCharacters(in: "[").trimmingCharacters(in: "]")) else {
                     throw OptionError(option: option, message: "'\(text)' is not x,y,width,height (normalized, lower-left origin), e.g. 0,0,0.5,1")
                 }
-                setup.regionOfInterest = r
+                regionOfInterest = r
             default:
-                guard case .object(var members) = setup.configuration, let i = members.firstIndex(where: { $0.key == key }) else {
-                    let known = (descriptor.defaultConfiguration.objectValue ?? []).map(\.key) + engineOptions
+                let defaults = descriptor.defaultConfiguration.objectValue ?? []
+                guard let example = defaults.first(where: { $0.key == key })?.value else {
+                    let known = defaults.map(\.key) + AnalyzerSetup.engineOptions
                     throw OptionError(option: option, message: "unknown option; \(descriptor.name) has: \(known.joined(separator: ", "))")
                 }
-                members[i].value = try convert(text, like: members[i].value, option: option)
-                setup.configuration = .object(members)
+                var members = configuration.objectValue ?? []
+                let value = try AnalyzerSetup.convert(text, like: example, option: option)
+                if let i = members.firstIndex(where: { $0.key == key }) { members[i].value = value } else { members.append(.init(key, value)) }
+                configuration = .object(members)
             }
         }
-        try setup.validate(with: descriptor)
-        return setup
+        try validate(with: descriptor)
     }
 
     /// Checks engine settings and the analyzer's own validation; returns the canonical configuration.

@@ -116,19 +116,7 @@ struct Replay: ParsableCommand {
             guard let i = setups.firstIndex(where: { $0.name == name }) else {
                 throw CLIError("--set \(name).…: analyzer '\(name)' is not part of this replay (add --analyzer \(name))")
             }
-            var base = setups[i]
-            let descriptor = try registry.descriptor(named: name)
-            var resolved = try AnalyzerSetup.resolve(descriptor, overrides: list, spacing: base.frameAnalysisSpacing, roi: base.regionOfInterest)
-            // Keep the pipeline's own option values that --set did not touch.
-            if case .object(var members) = base.configuration {
-                for o in list { if let j = members.firstIndex(where: { $0.key == o.key }), let v = resolved.configuration[o.key] { members[j].value = v } }
-                base.configuration = .object(members)
-                base.frameAnalysisSpacing = resolved.frameAnalysisSpacing
-                base.regionOfInterest = resolved.regionOfInterest
-                try base.validate(with: descriptor)
-                resolved = base
-            }
-            setups[i] = resolved
+            try setups[i].apply(list, with: registry.descriptor(named: name))
         }
         return setups
     }
