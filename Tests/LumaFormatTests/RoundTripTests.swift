@@ -4,10 +4,12 @@ import Testing
 
 @Suite("Recording round trip: what is written is what is read, byte for byte")
 struct RoundTripTests {
-    @Test("odd frame sizes keep every byte and timestamp", arguments: [(1, 1, 40), (17, 9, 300), (1921, 1081, 3)])
-    func oddSizes(width: Int, height: Int, count: Int) throws {
+    @Test("odd frame sizes keep every byte and timestamp, busy (whole) and quiet (masked) frames alike",
+          arguments: [(1, 1, 40), (17, 9, 300), (1921, 1081, 3)], [true, false])
+    func oddSizes(size: (width: Int, height: Int, count: Int), noisy: Bool) throws {
+        let (width, height, count) = size
         let path = temporaryPath("odd.luma")
-        let written = try writeRecording(path, width: width, height: height, count: count)
+        let written = try writeRecording(path, width: width, height: height, count: count, noisy: noisy)
         let reader = try RecordingReader(path: path)
         #expect(reader.header.width == width && reader.header.height == height)
         #expect(reader.hasIndex)

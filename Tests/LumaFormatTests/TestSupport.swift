@@ -18,11 +18,15 @@ struct SeededGenerator: RandomNumberGenerator {
 struct SyntheticFrames {
     let width: Int
     let height: Int
+    /// Noise makes most residuals non-zero (frames stored whole); without it only the moving square
+    /// changes (masked frames).
+    let noisy: Bool
     var generator: SeededGenerator
 
-    init(width: Int, height: Int, seed: UInt64 = 1) {
+    init(width: Int, height: Int, seed: UInt64 = 1, noisy: Bool = true) {
         self.width = width
         self.height = height
+        self.noisy = noisy
         generator = SeededGenerator(seed: seed)
     }
 
@@ -34,7 +38,7 @@ struct SyntheticFrames {
             for x in 0..<width {
                 var v = 80 + ((x * 7 + y * 13) % 64)
                 if x >= sx && x < sx + side && y >= sy && y < sy + side { v = 220 }
-                v += Int(generator.next() % 5) - 2
+                if noisy { v += Int(generator.next() % 5) - 2 }
                 pixels[y * width + x] = UInt8(clamping: v)
             }
         }
@@ -52,8 +56,8 @@ func temporaryPath(_ name: String) -> String {
 @discardableResult
 func writeRecording(_ path: String, width: Int, height: Int, count: Int, timescale: Int64 = 90000,
                     ticks: (Int) -> Int64 = { Int64($0) * 3000 }, chunkDuration: Double = 1.0, close: Bool = true,
-                    seed: UInt64 = 1) throws -> [(ticks: Int64, pixels: [UInt8])] {
-    var frames = SyntheticFrames(width: width, height: height, seed: seed)
+                    seed: UInt64 = 1, noisy: Bool = true) throws -> [(ticks: Int64, pixels: [UInt8])] {
+    var frames = SyntheticFrames(width: width, height: height, seed: seed, noisy: noisy)
     let header = RecordingHeader(width: width, height: height, timescale: timescale, rateNumerator: 30, metadata: ["test": "yes"])
     let writer = try RecordingWriter(path: path, header: header, options: .fixedDuration(chunkDuration), overwrite: true)
     var written: [(Int64, [UInt8])] = []

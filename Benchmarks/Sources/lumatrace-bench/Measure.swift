@@ -92,6 +92,7 @@ enum LumatraceMeasure {
                     let frame = entry.firstFrame + k
                     probe &+= chunk.withFrame(k) { Int($0[probeOffset(frame: frame, frameSize: $0.count)]) }
                 }
+                decoder.recycle(chunk)  // as a replay does: the next chunk decodes into this memory
             }
         }
         return (seconds, probe)

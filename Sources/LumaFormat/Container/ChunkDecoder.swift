@@ -25,6 +25,17 @@ public final class ChunkDecoder {
     private var payload: [UInt8] = []
     private var residual: [UInt8] = []
     private var zeros: [UInt8] = []
+    /// Pixel storage handed back with ``recycle(_:)``: decoding into memory already mapped avoids
+    /// the page faults (and the kernel zeroing every page) that dominate decoding into fresh memory.
+    private var spare: [UInt8] = []
+
+    /// Gives a decoded chunk's storage back for the next ``decode(_:)`` to reuse. Call it when done
+    /// with the chunk (and any frames lent from it); keeping other copies of it is safe, only slower.
+    public func recycle(_ chunk: consuming DecodedChunk) {
+        var pixels = chunk.pixels
+        _ = consume chunk
+        if pixels.count > spare.count { swap(&pixels, &spare) }
+    }
 
     init(reader: RecordingReader) { self.reader = reader }
 
@@ -36,7 +47,7 @@ public final class ChunkDecoder {
         let frameCount = fields.frameCount
         guard entry.payloadLength <= reader.fileSize else { throw reader.damaged(entry, "payload length is larger than the file") }
         let payloadLength = Int(entry.payloadLength)
-        if payload.count < payloadLength { payload = [UInt8](repeating: 0, count: payloadLength) }
+        ScratchBuffer.ensure(&payload, holds: payloadLength)
         var failure: LumaFormatError?
         payload.withUnsafeMutableBytes { buffer in
             do throws(LumaFormatError) {
@@ -47,7 +58,7 @@ public final class ChunkDecoder {
 
         // Decompress masks and values, then rebuild each frame on its predictor.
         let rawLength = fields.rawLength
-        if residual.count < rawLength { residual = [UInt8](repeating: 0, count: rawLength) }
+        ScratchBuffer.ensure(&residual, holds: rawLength)
         let problem: ZstdError? = payload.withUnsafeBytes { input in
             residual.withUnsafeMutableBytes { output in
                 do throws(ZstdError) {
@@ -61,16 +72,20 @@ public final class ChunkDecoder {
         if zeros.count != frameSize { zeros = [UInt8](repeating: 0, count: frameSize) }
 
         let maskSize = MaskedResidual.maskSize(frameSize)
-        let available = rawLength - frameCount * maskSize
+        let maskLength = fields.whole.filter { !$0 }.count * maskSize
+        let available = rawLength - maskLength
         let reference = reader.reference
-        let pixels = [UInt8](unsafeUninitializedCapacity: frameCount * frameSize) { out, initialized in
-            initialized = frameCount * frameSize
+        var pixels: [UInt8] = []
+        swap(&pixels, &spare)
+        ScratchBuffer.ensure(&pixels, holds: frameCount * frameSize)
+        pixels.withUnsafeMutableBufferPointer { out in
             residual.withUnsafeBufferPointer { raw in
                 zeros.withUnsafeBufferPointer { zero in
                   (reference ?? []).withUnsafeBufferPointer { ref in
                     let masks = raw.baseAddress!
-                    let values = masks + frameCount * maskSize
+                    let values = masks + maskLength
                     var used = 0
+                    var maskAt = 0
                     for (k, coding) in fields.codings.enumerated() {
                         let frame = out.baseAddress! + k * frameSize
                         let predictor: UnsafePointer<UInt8>
@@ -84,11 +99,21 @@ public final class ChunkDecoder {
                             }
                             predictor = base
                         }
-                        guard let n = MaskedResidual.decode(mask: masks + k * maskSize, values: values + used, available: available - used,
+                        if fields.whole[k] {
+                            guard available - used >= frameSize else {
+                                failure = reader.damaged(entry, "payload: frame \(entry.firstFrame + k) is cut short")
+                                return
+                            }
+                            MaskedResidual.add(values + used, plus: predictor, count: frameSize, into: frame)
+                            used += frameSize
+                            continue
+                        }
+                        guard let n = MaskedResidual.decode(mask: masks + maskAt, values: values + used, available: available - used,
                                                             count: frameSize, plus: predictor, into: frame) else {
                             failure = reader.damaged(entry, "payload: the mask of frame \(entry.firstFrame + k) asks for more residual bytes than stored")
                             return
                         }
+                        maskAt += maskSize
                         used += n
                     }
                     if failure == nil && used != available {
@@ -98,7 +123,10 @@ public final class ChunkDecoder {
                 }
             }
         }
-        if let failure { throw failure }
+        if let failure {
+            spare = pixels
+            throw failure
+        }
         return DecodedChunk(entry: entry, timestamps: fields.timestamps, codings: fields.codings, frameSize: frameSize, pixels: pixels)
     }
 

@@ -21,8 +21,12 @@ struct ChunkFields: Equatable, Sendable {
     var firstFrame: Int
     var timestamps: [Int64]
     var codings: [FrameCoding]
-    /// Bytes after decompression: `frameCount` masks of `⌈frameSize / 8⌉` bytes, then the non-zero
-    /// residual bytes of all frames (see ``MaskedResidual``).
+    /// Frames whose residual is stored whole (every byte) instead of as mask and non-zero bytes:
+    /// busy frames, where a mask would cost more than it saves. Bit 7 of the frame's coding byte.
+    var whole: [Bool]
+    /// Bytes after decompression: the masks (`⌈frameSize / 8⌉` bytes each) of the frames not stored
+    /// whole, then each frame's residual bytes in order: the non-zero ones, or all of them for a frame
+    /// stored whole (see ``MaskedResidual``).
     var rawLength: Int
 
     var frameCount: Int { timestamps.count }
@@ -36,9 +40,9 @@ struct ChunkFields: Equatable, Sendable {
         w.u64(UInt64(firstFrame))
         w.u32(UInt32(frameCount))
         w.u64(UInt64(rawLength))
-        for (t, c) in zip(timestamps, codings) {
-            w.i64(t)
-            w.u8(c.rawValue)
+        for i in 0..<frameCount {
+            w.i64(timestamps[i])
+            w.u8(codings[i].rawValue | (whole[i] ? 0x80 : 0))
         }
         return w.bytes
     }
@@ -62,12 +66,10 @@ struct ChunkFields: Equatable, Sendable {
             guard fields.count == serializedLength(frameCount: count) else {
                 throw FieldError(offset: 0, wanted: serializedLength(frameCount: count), reason: "chunk fields are \(fields.count) bytes, \(count) frames need \(serializedLength(frameCount: count))")
             }
-            let masks = UInt64(count) * UInt64(MaskedResidual.maskSize(frameSize))
-            guard raw >= masks, raw <= masks + UInt64(count) * UInt64(frameSize) else {
-                throw FieldError(offset: 16, wanted: 8, reason: "declares \(raw) payload bytes, impossible for \(count) frames of \(frameSize) bytes")
-            }
             var timestamps: [Int64] = []
             var codings: [FrameCoding] = []
+            var whole: [Bool] = []
+            whole.reserveCapacity(count)
             timestamps.reserveCapacity(count)
             codings.reserveCapacity(count)
             for i in 0..<count {
@@ -76,7 +78,7 @@ struct ChunkFields: Equatable, Sendable {
                     throw FieldError(offset: r.offset - 8, wanted: 8, reason: "timestamp of frame \(Int(first) + i) does not increase (\(last) then \(t))")
                 }
                 let c = try r.u8()
-                guard let coding = FrameCoding(rawValue: c) else {
+                guard let coding = FrameCoding(rawValue: c & 0x7F) else {
                     throw FieldError(offset: r.offset - 1, wanted: 1, reason: "frame \(Int(first) + i) has unknown coding \(c)")
                 }
                 if i == 0 && coding == .deltaFromPrevious {
@@ -84,9 +86,15 @@ struct ChunkFields: Equatable, Sendable {
                 }
                 timestamps.append(t)
                 codings.append(coding)
+                whole.append(c & 0x80 != 0)
+            }
+            let wholeCount = UInt64(whole.filter { $0 }.count)
+            let masks = (UInt64(count) - wholeCount) * UInt64(MaskedResidual.maskSize(frameSize))
+            guard raw >= masks + wholeCount * UInt64(frameSize), raw <= masks + UInt64(count) * UInt64(frameSize) else {
+                throw FieldError(offset: 16, wanted: 8, reason: "declares \(raw) payload bytes, impossible for \(count) frames of \(frameSize) bytes")
             }
             return .success(ChunkFields(number: number, firstFrame: Int(first), timestamps: timestamps,
-                                        codings: codings, rawLength: Int(raw)))
+                                        codings: codings, whole: whole, rawLength: Int(raw)))
         } catch {
             return .failure(error)
         }

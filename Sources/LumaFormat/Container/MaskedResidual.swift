@@ -25,6 +25,46 @@ enum MaskedResidual {
         return table
     }()
 
+    /// Eight byte-wise additions mod 256 in one 64-bit word (no carry crosses a byte).
+    @inline(__always)
+    static func bytewiseSum(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        return ((a & low) &+ (b & low)) ^ ((a ^ b) & ~low)
+    }
+
+    /// `frame = predictor + residual`, for a frame whose residual is stored whole.
+    static func add(_ residual: UnsafePointer<UInt8>, plus predictor: UnsafePointer<UInt8>, count: Int, into frame: UnsafeMutablePointer<UInt8>) {
+        var i = 0
+        while i + 8 <= count {
+            let sum = bytewiseSum(UnsafeRawPointer(predictor + i).loadUnaligned(as: UInt64.self),
+                                  UnsafeRawPointer(residual + i).loadUnaligned(as: UInt64.self))
+            UnsafeMutableRawPointer(frame + i).storeBytes(of: sum, as: UInt64.self)
+            i += 8
+        }
+        while i < count {
+            frame[i] = predictor[i] &+ residual[i]
+            i += 1
+        }
+    }
+
+    /// `residual = current − predictor` for every byte, for a frame stored whole.
+    static func subtract(_ current: UnsafePointer<UInt8>, minus predictor: UnsafePointer<UInt8>, count: Int, into residual: UnsafeMutablePointer<UInt8>) {
+        for i in 0..<count { residual[i] = current[i] &- predictor[i] }
+    }
+
+    /// Whether a residual is busy enough that storing it whole beats a mask: from a sparse sample,
+    /// more than 3 in 4 bytes non-zero (measured on a noisy 1080p scene: at 86% non-zero, whole is
+    /// 0.4% smaller and decodes several times faster).
+    static func isBusy(_ current: UnsafePointer<UInt8>, minus predictor: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var nonzero = 0, samples = 0, i = 0
+        while i < count {
+            nonzero &+= current[i] != predictor[i] ? 1 : 0
+            samples &+= 1
+            i &+= 31
+        }
+        return nonzero * 4 > samples * 3
+    }
+
     /// Bytes of mask for a frame of `pixels` pixels.
     @inline(__always)
     static func maskSize(_ pixels: Int) -> Int { (pixels + 7) / 8 }
@@ -78,6 +118,13 @@ enum MaskedResidual {
                         if m == 0 {
                             UnsafeMutableRawPointer(frame + o).storeBytes(
                                 of: UnsafeRawPointer(predictor + o).loadUnaligned(as: UInt64.self), as: UInt64.self)
+                            continue
+                        }
+                        if m == 0xFF {
+                            let sum = bytewiseSum(UnsafeRawPointer(predictor + o).loadUnaligned(as: UInt64.self),
+                                                  UnsafeRawPointer(values + j).loadUnaligned(as: UInt64.self))
+                            UnsafeMutableRawPointer(frame + o).storeBytes(of: sum, as: UInt64.self)
+                            j += 8
                             continue
                         }
                         let entry = table.baseAddress! + 16 * m

@@ -130,6 +130,7 @@ public final class RecordingReader: @unchecked Sendable {
         for c in chunks {
             let frames = try decoder.decode(c)
             for k in 0..<frames.count { frames.withFrame(k) { digest.add(ticks: frames.timestamps[k], pixels: $0) } }
+            decoder.recycle(frames)
         }
         return digest.finalize()
     }
@@ -140,7 +141,7 @@ public final class RecordingReader: @unchecked Sendable {
         var found = damage
         let decoder = makeDecoder()
         for c in chunks {
-            do { _ = try decoder.decode(c) } catch {
+            do { decoder.recycle(try decoder.decode(c)) } catch {
                 found.append(RecordingDamage(chunk: c.number, frames: c.frames, bytes: c.offset..<(c.offset + c.payloadLength), reason: error.description))
             }
         }

@@ -26,6 +26,7 @@ public enum RecordingRecovery {
         for c in reader.chunks {
             guard let frames = try? decoder.decode(c) else { continue }
             for k in 0..<frames.count { frames.withFrame(k) { digest.add(ticks: frames.timestamps[k], pixels: $0) } }
+            decoder.recycle(frames)
             kept.append(c)
         }
         if reader.hasIndex && damage.isEmpty && output == nil {

@@ -70,6 +70,8 @@ public final class RecordingWriter {
     private var chunkMasks: [UInt8] = []
     private var chunkValues: [UInt8] = []
     private var chunkValueCount = 0
+    private var chunkMaskCount = 0
+    private var chunkWhole: [Bool] = []
     private var zeros: [UInt8] = []
     private var chunkTimestamps: [Int64] = []
     private var chunkCodings: [FrameCoding] = []
@@ -117,27 +119,39 @@ public final class RecordingWriter {
             let bytes = chunkTimestamps.count * size
             if (span >= chunkDurationTicks && bytes >= options.minimumChunkBytes)
                 || span >= maximumChunkDurationTicks
-                || bytes + size > max(min(options.maximumChunkBytes, ChunkFields.maximumRawBytes), size)
+                || bytes + size > chunkByteLimit
                 || chunkTimestamps.count == ChunkFields.maximumFrames {
                 try flushChunk()
             }
         }
 
-        let k = chunkTimestamps.count
         let maskSize = MaskedResidual.maskSize(size)
-        if chunkMasks.count < (k + 1) * maskSize { chunkMasks.append(contentsOf: repeatElement(0, count: (k + 1) * maskSize - chunkMasks.count)) }
-        if chunkValues.count < chunkValueCount + size { chunkValues.append(contentsOf: repeatElement(0, count: chunkValueCount + size - chunkValues.count)) }
-        let coding = chooseCoding(pixels, startsChunk: k == 0)
+        if chunkValues.isEmpty {
+            // Room for the largest chunk, reserved once and never zero-filled: pages are touched
+            // (and faulted in) only as frames fill them, and reused by every later chunk.
+            let frames = max(1, min(ChunkFields.maximumFrames, chunkByteLimit / size))
+            ScratchBuffer.ensure(&chunkValues, holds: frames * size)
+            ScratchBuffer.ensure(&chunkMasks, holds: frames * maskSize)
+        }
+        let coding = chooseCoding(pixels, startsChunk: chunkTimestamps.isEmpty)
+        let busy = withPredictor(coding) { MaskedResidual.isBusy(pixels.baseAddress!, minus: $0, count: size) }
+        let (maskAt, valueAt) = (chunkMaskCount, chunkValueCount)
         chunkValueCount += withPredictor(coding) { p in
             chunkMasks.withUnsafeMutableBufferPointer { masks in
                 chunkValues.withUnsafeMutableBufferPointer { values in
-                    MaskedResidual.encode(pixels.baseAddress!, minus: p, count: size,
-                                          mask: masks.baseAddress! + k * maskSize, values: values.baseAddress! + chunkValueCount)
+                    if busy {
+                        MaskedResidual.subtract(pixels.baseAddress!, minus: p, count: size, into: values.baseAddress! + valueAt)
+                        return size
+                    }
+                    return MaskedResidual.encode(pixels.baseAddress!, minus: p, count: size,
+                                                 mask: masks.baseAddress! + maskAt, values: values.baseAddress! + valueAt)
                 }
             }
         }
+        if !busy { chunkMaskCount += maskSize }
         chunkTimestamps.append(ticks)
         chunkCodings.append(coding)
+        chunkWhole.append(busy)
         previous.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: pixels.baseAddress!, count: size) }
         digest.add(ticks: ticks, pixels: pixels)
         lastTicks = ticks
@@ -152,6 +166,9 @@ public final class RecordingWriter {
         }
         if let failure { throw failure }
     }
+
+    /// Raw bytes a chunk may hold: the option, within the format's limit, and at least one frame.
+    private var chunkByteLimit: Int { max(min(options.maximumChunkBytes, ChunkFields.maximumRawBytes), header.frameSize) }
 
     /// Writes the frames buffered so far as a chunk now, without waiting for the chunk to fill.
     /// Live recorders call this so a stalled stream loses nothing already received.
@@ -216,7 +233,7 @@ public final class RecordingWriter {
 
     private func flushChunk() throws(LumaFormatError) {
         let count = chunkTimestamps.count
-        let maskLength = count * MaskedResidual.maskSize(header.frameSize)
+        let maskLength = chunkMaskCount
         let rawLength = maskLength + chunkValueCount
         let compressor = self.compressor
         var output: [UInt8] = []
@@ -237,7 +254,7 @@ public final class RecordingWriter {
         case .failure(let error): throw LumaFormatError.io(path: path, reason: "zstd failed on chunk \(chunks.count): \(error.reason)")
         }
         let fields = ChunkFields(number: chunks.count, firstFrame: frameCount - count, timestamps: chunkTimestamps,
-                                 codings: chunkCodings, rawLength: rawLength)
+                                 codings: chunkCodings, whole: chunkWhole, rawLength: rawLength)
         let entry = ChunkEntry(number: chunks.count, offset: offset, firstFrame: fields.firstFrame, frameCount: count,
                                firstTicks: chunkTimestamps[0], lastTicks: chunkTimestamps[count - 1], payloadLength: UInt64(n))
         // Envelope and payload in one write, so a reader never sees a chunk header without its data
@@ -249,6 +266,8 @@ public final class RecordingWriter {
         chunkTimestamps.removeAll(keepingCapacity: true)
         chunkCodings.removeAll(keepingCapacity: true)
         chunkValueCount = 0
+        chunkMaskCount = 0
+        chunkWhole.removeAll(keepingCapacity: true)
     }
 
     private func write(_ bytes: [UInt8]) throws(LumaFormatError) {
