@@ -86,6 +86,7 @@ struct Export: ParsableCommand {
             for k in 0..<chunk.count where range.contains(entry.firstFrame + k) {
                 try chunk.withFrame(k) { try body(entry.firstFrame + k, chunk.timestamps[k], $0) }
             }
+            decoder.recycle(chunk)
         }
         let readable = reader.chunks.filter { $0.frames.overlaps(range.lowerBound..<(range.upperBound + 1)) }.reduce(0) { $0 + $1.frames.clamped(to: range.lowerBound..<(range.upperBound + 1)).count }
         if readable < range.count {
