@@ -7,6 +7,7 @@ final class ChunkPrefetcher: @unchecked Sendable {
     private var ready: [Int: Result<DecodedChunk, LumaFormatError>] = [:]
     private var nextToTake = 0
     private var cancelled = false
+    private var returned: [DecodedChunk] = []
     private let depth: Int
 
     init(reader: RecordingReader, chunks: [ChunkEntry], depth: Int = 2) {
@@ -17,6 +18,9 @@ final class ChunkPrefetcher: @unchecked Sendable {
             for (i, entry) in entries.enumerated() {
                 condition.wait(until: { cancelled || i < nextToTake + depth })
                 if condition.locked({ cancelled }) { return }
+                for chunk in condition.locked({ () -> [DecodedChunk] in defer { returned.removeAll() }; return returned }) {
+                    decoder.recycle(chunk)
+                }
                 let result: Result<DecodedChunk, LumaFormatError>
                 do throws(LumaFormatError) { result = .success(try decoder.decode(entry)) } catch { result = .failure(error) }
                 condition.locked { ready[i] = result }
@@ -34,6 +38,11 @@ final class ChunkPrefetcher: @unchecked Sendable {
         }
         condition.broadcast()
         return r
+    }
+
+    /// Hands a consumed chunk's storage back to the decoding thread for reuse.
+    func recycle(_ chunk: DecodedChunk) {
+        condition.locked { returned.append(chunk) }
     }
 
     func cancel() {

@@ -206,6 +206,7 @@ private struct LoopState {
                 expected = index + 1
                 options.progress?(framesDone, range.count)
             }
+            if let prefetcher { prefetcher.recycle(chunk) } else { decoder.recycle(chunk) }
         }
         if expected <= range.upperBound {
             try gap(expected..<(range.upperBound + 1), ticks: reader.chunks.last?.lastTicks ?? 0, reason: "frames missing at the end of the recording")
