@@ -55,12 +55,16 @@ let package = Package(
             name: "DifferencingAnalyzer",
             dependencies: ["LumaEngine", "LumaImaging"],
             path: "Plugins/Differencing"),
+        .target(
+            name: "TrajectoryAnalyzer",
+            dependencies: ["LumaEngine", "LumaImaging"],
+            path: "Plugins/Trajectory"),
 
         // MARK: - Command line
         .target(
             name: "LumatraceCLI",
             dependencies: [
-                "LumaFormat", "LumaEngine", "LumaSynth", "DifferencingAnalyzer",
+                "LumaFormat", "LumaEngine", "LumaSynth", "DifferencingAnalyzer", "TrajectoryAnalyzer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/LumatraceCLI"),
@@ -73,6 +77,9 @@ let package = Package(
         .testTarget(
             name: "LumaEngineTests", dependencies: ["LumaEngine", "DifferencingAnalyzer"],
             path: "Tests/LumaEngineTests"),
+        .testTarget(
+            name: "TrajectoryTests", dependencies: ["TrajectoryAnalyzer", "LumaEngine", "LumaImaging", "LumaSynth"],
+            path: "Tests/TrajectoryTests"),
         .testTarget(
             name: "LumatraceCLITests", dependencies: ["lumatrace", "LumaFormat", "LumaEngine"],
             path: "Tests/LumatraceCLITests"),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DifferencingAnalyzer
 import LumaEngine
+import TrajectoryAnalyzer
 
 /// The `lumatrace` command. Out-of-tree plugin packages build their own `lumatrace` with
 /// `Lumatrace.main(analyzers: Lumatrace.builtinAnalyzers + [AnalyzerDescriptor(MyAnalyzer.self)])`.
@@ -26,6 +27,7 @@ public struct Lumatrace: ParsableCommand {
     /// The analyzers built into this executable, in registry order.
     public static let builtinAnalyzers: [AnalyzerDescriptor] = [
         AnalyzerDescriptor(DifferencingAnalyzer.self),
+        AnalyzerDescriptor(TrajectoryAnalyzer.self),
     ]
 
     nonisolated(unsafe) static var registry = AnalyzerRegistry(builtinAnalyzers)

@@ -1,0 +1,251 @@
+import LumaEngine
+import LumaImaging
+
+/// A compact moving thing found in one frame: a candidate point of a trajectory.
+struct Detection: Sendable, Equatable {
+    /// Centre in frame pixels (top-left origin, continuous).
+    var x: Double
+    var y: Double
+    /// Radius in frame pixels.
+    var radius: Double
+    /// Mean absolute difference from the background over the object, grey levels.
+    var contrast: Double
+    /// Extent of the object's pixels in frame pixels (continuous edges).
+    var left: Double
+    var top: Double
+    var right: Double
+    var bottom: Double
+    /// Edges of the processed region the blob touches: part of the object may be cut off there,
+    /// and then its centroid and radius are not its own.
+    var clipped: Clipping
+
+    var touchesEdge: Bool { !clipped.isEmpty }
+
+    struct Clipping: OptionSet, Sendable, Equatable {
+        let rawValue: UInt8
+        static let left = Clipping(rawValue: 1)
+        static let right = Clipping(rawValue: 2)
+        static let top = Clipping(rawValue: 4)
+        static let bottom = Clipping(rawValue: 8)
+    }
+
+    /// The centre of an object of `radius` that the region's edges cut: measured from the side of
+    /// its extent that is not cut. `nil` when it is cut on opposite sides.
+    func centre(assumingRadius radius: Double) -> (x: Double, y: Double)? {
+        guard touchesEdge else { return (x, y) }
+        var cx = x, cy = y
+        switch (clipped.contains(.left), clipped.contains(.right)) {
+        case (true, true): return nil
+        case (true, false): cx = right - radius
+        case (false, true): cx = left + radius
+        case (false, false): break
+        }
+        switch (clipped.contains(.top), clipped.contains(.bottom)) {
+        case (true, true): return nil
+        case (true, false): cy = bottom - radius
+        case (false, true): cy = top + radius
+        case (false, false): break
+        }
+        return (cx, cy)
+    }
+}
+
+/// Finds small moving objects in each frame by comparing it with a background model.
+///
+/// Per frame, on the shrunk region of interest:
+/// 1. **Shrink** by block averaging (`Downsample`), which also divides the noise.
+/// 2. **Measure the noise** from this frame and the previous one (`NoiseLevel`), smoothed over
+///    time, and set the threshold from it unless the user fixed one.
+/// 3. **Difference** against an `AdaptiveBackground`. Differencing against a background rather than
+///    the previous frame shows the object where it *is*, as a whole disc, without the ghost of
+///    where it was.
+/// 4. **Threshold the 3×3 sums** of the difference (`BoxThreshold`): faint objects survive, single
+///    noisy pixels do not.
+/// 5. **Label** the mask (`ConnectedComponents`) and keep compact blobs of a plausible size. Each is
+///    measured from the raw difference: its pixels above the threshold give its centre and radius.
+/// 6. **Update the background** everywhere except under the blobs.
+///
+/// All buffers are allocated once; a frame costs a few passes over the shrunk plane.
+struct MotionDetector {
+    let geometry: ProcessingGeometry
+    /// Fixed threshold (grey levels, mean over 3×3), or 0 for automatic.
+    let fixedThreshold: Int
+    /// Radii kept, in frame pixels, with some slack: trajectories are filtered on their mean radius.
+    let minimumRadius: Double
+    let maximumRadius: Double
+    /// Frames a pixel must hold still to become background (about half a second).
+    let settleFrames: Int
+
+    private var current: [UInt8]
+    private var previous: [UInt8]
+    private var difference: [UInt8]
+    private var mask: [UInt8]
+    private var background: AdaptiveBackground?
+    private var box = BoxThreshold()
+    private var labeler = ConnectedComponents()
+    /// Smoothed noise σ in processing pixels, grey levels; nil before two frames were seen.
+    private(set) var noise: Double?
+    private(set) var detections: [Detection] = []
+
+    /// Noise σ in the shrunk frames (2 grey levels until measured).
+    var noiseLevel: Double { noise ?? 2 }
+
+    /// The threshold in use (grey levels, mean over 3×3).
+    var threshold: Double {
+        if fixedThreshold > 0 { return Double(fixedThreshold) }
+        return max(6, 2.2 * (noise ?? 2))
+    }
+
+    init(geometry: ProcessingGeometry, fixedThreshold: Int, minimumRadius: Double, maximumRadius: Double, settleFrames: Int) {
+        self.geometry = geometry
+        self.fixedThreshold = fixedThreshold
+        self.minimumRadius = minimumRadius
+        self.maximumRadius = maximumRadius
+        self.settleFrames = max(1, min(255, settleFrames))
+        let n = geometry.width * geometry.height
+        current = [UInt8](repeating: 0, count: n)
+        previous = [UInt8](repeating: 0, count: n)
+        difference = [UInt8](repeating: 0, count: n)
+        mask = [UInt8](repeating: 0, count: n)
+    }
+
+    /// Detects the moving objects of `frame`; the first frame only starts the background.
+    mutating func detect(_ frame: Frame) -> [Detection] {
+        detections.removeAll(keepingCapacity: true)
+        let g = geometry
+        let n = g.width * g.height
+        current.withUnsafeMutableBufferPointer {
+            Downsample.boxAverage(frame.pixels, sourceWidth: frame.width, region: g.region, factor: g.factor, into: $0)
+        }
+        guard var model = background else {
+            background = current.withUnsafeBufferPointer { AdaptiveBackground(first: $0, width: g.width, height: g.height, settleFrames: settleFrames) }
+            swap(&current, &previous)
+            return []
+        }
+        guard n > 0 else { return [] }
+
+        // Noise from this frame against the previous one: every 4th row is plenty.
+        let sigma = current.withUnsafeBufferPointer { c in
+            previous.withUnsafeBufferPointer { p in
+                NoiseLevel.temporalSigma(c, p, width: g.width, height: g.height, rowStep: 4)
+            }
+        }
+        noise = noise.map { $0 + (sigma - $0) / 8 } ?? sigma
+        let t = threshold
+
+        current.withUnsafeBufferPointer { c in
+            difference.withUnsafeMutableBufferPointer { model.difference(c, into: $0) }
+        }
+        let setPixels = difference.withUnsafeBufferPointer { d in
+            mask.withUnsafeMutableBufferPointer { m in
+                box.apply(d, width: g.width, height: g.height, threshold: Int((9 * t).rounded()), mask: m)
+            }
+        }
+        if setPixels > 0 {
+            let components = mask.withUnsafeBufferPointer { labeler.label($0, width: g.width, region: PixelRect(width: g.width, height: g.height)) }
+            for c in components { measure(c, threshold: t) }
+        }
+
+        let stillness = UInt8(clamping: Int((max(3, 4.5 * (noise ?? 2))).rounded()))
+        current.withUnsafeBufferPointer { c in
+            previous.withUnsafeBufferPointer { p in
+                mask.withUnsafeBufferPointer { m in model.update(with: c, previous: p, foreground: m, stillness: stillness) }
+            }
+        }
+        background = model
+        swap(&current, &previous)
+        return detections
+    }
+
+    // MARK: - Finding a known ball without differencing
+
+    /// The appearance of the ball at `point` (frame pixels) in the frame just analyzed.
+    func template(at point: TrackPoint, contrast: Double) -> BallTemplate? {
+        let g = geometry, k = Double(g.factor)
+        // After `detect`, the frame just analyzed is kept as `previous`.
+        return previous.withUnsafeBufferPointer {
+            BallTemplate(plane: $0, width: g.width, height: g.height, x: (point.x - Double(g.region.x0)) / k,
+                         y: (point.y - Double(g.region.y0)) / k, radius: point.radius / k, contrast: contrast)
+        }
+    }
+
+    /// Looks for the ball of `template` within `gate` frame pixels of (`x`, `y`) in the frame just
+    /// analyzed. The match must be about as close as the noise allows: its mean absolute
+    /// difference at most 1.6 noise σ plus 2 grey levels plus a tenth of the ball's contrast (the
+    /// ball's shading and the light on it change a little from frame to frame), and its overall
+    /// brightness may not have changed by more than the ball's contrast.
+    func locate(_ template: BallTemplate, nearX x: Double, y: Double, gate: Double) -> (x: Double, y: Double)? {
+        let g = geometry, k = Double(g.factor)
+        let search = max(1, min(24, Int((gate / k).rounded(.up))))
+        let found = previous.withUnsafeBufferPointer {
+            template.locate(in: $0, width: g.width, height: g.height, x: (x - Double(g.region.x0)) / k,
+                            y: (y - Double(g.region.y0)) / k, search: search)
+        }
+        guard let f = found, f.difference <= 1.6 * (noise ?? 2) + 2 + 0.1 * template.contrast,
+              abs(f.offset) <= template.contrast + 2 * (noise ?? 2) else { return nil }
+        // And something must be there: the place differs from the background about as much as
+        // the ball did. Without this, a faint ball's shading also matches plain background.
+        let foreground = difference.withUnsafeBufferPointer { template.mean(of: $0, width: g.width, height: g.height, x: f.x, y: f.y) }
+        guard let seen = foreground, seen >= max(threshold, 0.5 * template.contrast) else { return nil }
+        return (g.frameX(f.x), g.frameY(f.y))
+    }
+
+    /// Measures one blob from the raw difference and keeps it if it could be a ball.
+    private mutating func measure(_ c: Component, threshold: Double) {
+        let g = geometry
+        let k = Double(g.factor)
+        // Cheap rejections on the mask blob (grown by about a pixel by the 3×3 sums).
+        guard c.area >= 2 else { return }
+        let boxWidth = c.maxX - c.minX + 1, boxHeight = c.maxY - c.minY + 1
+        let grownRadius = (maximumRadius / k) + 2
+        guard Double(max(boxWidth, boxHeight)) <= 2 * grownRadius + 1 else { return }
+        if boxWidth > 3 || boxHeight > 3 {
+            let fill = Double(c.area) / Double(boxWidth * boxHeight)
+            let aspect = Double(max(boxWidth, boxHeight)) / Double(min(boxWidth, boxHeight))
+            guard fill >= 0.35, aspect <= 3 else { return }
+        }
+
+        // The blob's pixels whose own difference is above the threshold: the object without the
+        // growth of the 3×3 sums. Their plain (unweighted) centroid is unbiased even though balls
+        // are shaded (lit on one side): weighting by difference, or keeping only the pixels above
+        // half the peak, would pull the centre towards the bright side.
+        let w = g.width
+        let cut = UInt8(clamping: Int(threshold.rounded(.up)))
+        typealias Measure = (sumX: Int, sumY: Int, count: Int, mean: Double, minX: Int, minY: Int, maxX: Int, maxY: Int)
+        let result: Measure? = difference.withUnsafeBufferPointer { d in
+            mask.withUnsafeBufferPointer { m in
+                var sx = 0, sy = 0, count = 0, total = 0
+                var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
+                for y in c.minY...c.maxY {
+                    let row = y * w
+                    for x in c.minX...c.maxX where m[row + x] != 0 && d[row + x] >= cut {
+                        sx += x
+                        sy += y
+                        count += 1
+                        total += Int(d[row + x])
+                        minX = min(minX, x); maxX = max(maxX, x)
+                        minY = min(minY, y); maxY = max(maxY, y)
+                    }
+                }
+                guard count > 0 else { return nil }
+                return (sx, sy, count, Double(total) / Double(count), minX, minY, maxX, maxY)
+            }
+        }
+        guard let r = result else { return }
+        let cx = Double(r.sumX) / Double(r.count) + 0.5
+        let cy = Double(r.sumY) / Double(r.count) + 0.5
+        let radius = k * (Double(r.count) / Double.pi).squareRoot()
+        var clipped: Detection.Clipping = []
+        if c.minX == 0 { clipped.insert(.left) }
+        if c.maxX == g.width - 1 { clipped.insert(.right) }
+        if c.minY == 0 { clipped.insert(.top) }
+        if c.maxY == g.height - 1 { clipped.insert(.bottom) }
+        // A cut-off object looks smaller than it is; only whole ones are held to the minimum.
+        guard radius <= maximumRadius * 1.3 + k, !clipped.isEmpty || radius >= minimumRadius * 0.7 - k else { return }
+        detections.append(Detection(
+            x: g.frameX(cx), y: g.frameY(cy), radius: radius, contrast: r.mean,
+            left: g.frameX(Double(r.minX)), top: g.frameY(Double(r.minY)), right: g.frameX(Double(r.maxX + 1)),
+            bottom: g.frameY(Double(r.maxY + 1)), clipped: clipped))
+    }
+}
+

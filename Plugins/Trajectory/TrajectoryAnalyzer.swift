@@ -1,0 +1,108 @@
+import LumaEngine
+import LumaImaging
+
+/// Finds small objects moving on parabolic paths, the way Vision's `VNDetectTrajectoriesRequest`
+/// does, from differences between the frames of a fixed camera.
+///
+/// Stateful: the engine creates one per replay and feeds it every analyzed frame in order.
+/// Each frame goes through three stages:
+/// 1. ``MotionDetector`` finds compact moving blobs against a background model, on a shrunk copy
+///    of the region of interest.
+/// 2. ``TrajectoryTracker`` links them into tracks, one parabola each, several at once; a bounce
+///    or a ball leaving and coming back starts a new one.
+/// 3. A track with `trajectoryLength` points that falls under plausible gravity is reported: a
+///    `trajectory` event every frame it gains a point, and one `trajectory.end` when it is over.
+///
+/// Beyond Vision: the path is also fitted in time (so a vertical toss, which `y = f(x)` cannot
+/// describe, is found), `objectMaximumNormalizedRadius` really filters, the end event gives launch
+/// velocity, angle, apex and landing, and `filter=throw` applies Apple's sample-app logic.
+public struct TrajectoryAnalyzer: Analyzer {
+    public static let name = "trajectory"
+    public static let version = "1"
+    public static let summary = "parabolic trajectories of thrown objects (Vision's VNDetectTrajectoriesRequest, and beyond)"
+
+    /// Below this, a track is not reported whatever the options say: Vision, too, reports only
+    /// trajectories it is confident about.
+    static let minimumConfidence = 0.7
+
+    private let configuration: TrajectoryConfiguration
+    private let recordingDigest: String
+    private let geometry: ProcessingGeometry
+    private var report: TrajectoryReport
+    private let filter: ReportFilter
+    private let minimumRadius: Double
+    private let maximumRadius: Double
+    private var detector: MotionDetector
+    private var tracker: TrajectoryTracker
+    private var reported = 0
+
+    public init(configuration: TrajectoryConfiguration, context: AnalyzerContext) throws {
+        try configuration.validate()
+        self.configuration = configuration
+        let stream = context.stream
+        recordingDigest = stream.recordingDigest
+        let width = Double(stream.width)
+        minimumRadius = configuration.objectMinimumNormalizedRadius * width
+        maximumRadius = configuration.objectMaximumNormalizedRadius * width
+        geometry = ProcessingGeometry(
+            frameWidth: stream.width, frameHeight: stream.height, regionOfInterest: context.regionOfInterest,
+            maximumProcessingDimension: configuration.maximumProcessingDimension,
+            minimumRadius: configuration.objectMinimumNormalizedRadius)
+        let nominal = stream.nominalFrameRate > 0 && stream.nominalFrameRate.isFinite ? 1 / stream.nominalFrameRate : 1.0 / 30
+        let interval = max(nominal, context.frameAnalysisSpacing)
+        detector = MotionDetector(
+            geometry: geometry, fixedThreshold: configuration.threshold, minimumRadius: minimumRadius, maximumRadius: maximumRadius,
+            settleFrames: Int((0.5 / interval).rounded(.up)))
+        let quality = TrajectoryQuality(processingFactor: geometry.factor, frameSize: max(stream.width, stream.height))
+        tracker = TrajectoryTracker(settings: .init(geometry: geometry, quality: quality, frameInterval: interval,
+                                                    radiusWindow: configuration.trajectoryLength))
+        report = TrajectoryReport(geometry: geometry, trajectoryLength: configuration.trajectoryLength, quality: quality)
+        filter = ReportFilter(configuration: configuration, regionLeft: Double(geometry.region.x0), regionWidth: Double(geometry.region.width))
+    }
+
+    public mutating func analyze(_ frame: Frame, into events: inout EventSink) throws {
+        let detections = detector.detect(frame)
+        let ended = tracker.advance(frame: frame.index, time: frame.timestamp.seconds, detections: detections, finder: detector)
+        report.quality.noise = detector.noiseLevel
+        try emitEnds(ended, into: &events)
+        for track in tracker.tracks where track.gainedPoint {
+            try observe(track, into: &events)
+        }
+    }
+
+    public mutating func finish(into events: inout EventSink) throws {
+        try emitEnds(tracker.finish(), into: &events)
+    }
+
+    /// Emits a `trajectory` event if the track has earned one.
+    private mutating func observe(_ track: Track, into events: inout EventSink) throws {
+        guard track.count >= configuration.trajectoryLength, let fit = track.fit else { return }
+        let radius = report.movingAverageRadius(track)
+        guard radius >= minimumRadius, radius <= maximumRadius, report.quality.isBallistic(track, radius: radius) else { return }
+        let confidence = report.quality.confidence(fit, radius: radius)
+        guard confidence >= Self.minimumConfidence else { return }
+        let a = report.equationCoefficients(track)[0]
+        guard filter.passes(track, confidence: confidence, equationA: a) else { return }
+        let ordinal: Int
+        if let o = track.ordinal {
+            ordinal = o
+        } else {
+            ordinal = reported
+            reported += 1
+            tracker.markReported(serial: track.serial, ordinal: ordinal)
+        }
+        guard let observation = report.observation(track, id: id(ordinal)) else { return }
+        try events.emit("trajectory", observation)
+    }
+
+    private func emitEnds(_ ended: [TrajectoryTracker.Ended], into events: inout EventSink) throws {
+        for e in ended {
+            guard let ordinal = e.track.ordinal else { continue }
+            try events.emit("trajectory.end", report.end(e.track, id: id(ordinal), reason: e.reason))
+        }
+    }
+
+    private func id(_ ordinal: Int) -> String {
+        DerivedIdentifier.make(recordingDigest: recordingDigest, analyzer: Self.name, kind: "trajectory", ordinal: ordinal)
+    }
+}

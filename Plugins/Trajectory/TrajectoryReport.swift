@@ -1,0 +1,120 @@
+import LumaImaging
+
+/// Turns a track (frame pixels, y down, seconds since its first point) into the events' numbers
+/// (normalized, y up, recording seconds).
+struct TrajectoryReport: Sendable {
+    let geometry: ProcessingGeometry
+    let trajectoryLength: Int
+    var quality: TrajectoryQuality
+
+    private var width: Double { Double(geometry.frameWidth) }
+    private var height: Double { Double(geometry.frameHeight) }
+
+    func normalized(_ p: TrackPoint) -> [Double] {
+        [geometry.normalizedX(p.x), geometry.normalizedY(p.y)]
+    }
+
+    /// Mean radius of the last `trajectoryLength` points, frame pixels.
+    func movingAverageRadius(_ track: Track) -> Double { track.meanRadius(window: trajectoryLength) }
+
+    func confidence(_ track: Track) -> Double {
+        guard let fit = track.fit else { return 0 }
+        return quality.confidence(fit, radius: movingAverageRadius(track))
+    }
+
+    /// `[a, b, c]` of `y = a·x² + b·x + c` over all points, normalized; `nil` when the points do not
+    /// move sideways enough for `y` to be a function of `x`.
+    func equation(_ track: Track) -> [Double]? {
+        let points = track.points
+        var low = Double.infinity, high = -Double.infinity
+        for p in points { low = min(low, p.x); high = max(high, p.x) }
+        guard high - low >= 2 * Double(geometry.factor) + 1 else { return nil }
+        guard let f = PolynomialFit.fit(degree: 2, count: points.count, point: {
+            (geometry.normalizedX(points[$0].x), geometry.normalizedY(points[$0].y))
+        }) else { return nil }
+        return f.coefficients.reversed()
+    }
+
+    func equationCoefficients(_ track: Track) -> [Double] {
+        if let e = equation(track) { return e }
+        var sum = 0.0
+        for p in track.points { sum += geometry.normalizedY(p.y) }
+        return [0, 0, sum / Double(track.count)]
+    }
+
+    func timeFit(_ fit: BallisticFit) -> TimeFit {
+        let x = fit.x.coefficients, y = fit.y.coefficients
+        return TimeFit(x: [x[0] / width, x[1] / width], y: [1 - y[0] / height, -y[1] / height, -y[2] / height])
+    }
+
+    func timeRange(_ track: Track) -> TimeRange {
+        TimeRange(start: track.first.time, duration: track.last.time - track.first.time)
+    }
+
+    /// The `trajectory` event for the track's current state.
+    func observation(_ track: Track, id: String) -> TrajectoryObservation? {
+        guard let fit = track.fit else { return nil }
+        let recent = track.points.suffix(trajectoryLength)
+        let equation = equation(track)
+        let projected = track.points.suffix(5).map { p -> [Double] in
+            if let e = equation {
+                let x = geometry.normalizedX(p.x)
+                return [x, (e[0] * x + e[1]) * x + e[2]]
+            }
+            let q = fit.position(at: p.time)
+            return [geometry.normalizedX(q.x), geometry.normalizedY(q.y)]
+        }
+        return TrajectoryObservation(
+            id: id, detectedPoints: recent.map(normalized), projectedPoints: projected,
+            equationCoefficients: equation ?? equationCoefficients(track), timeFit: timeFit(fit),
+            timeRange: timeRange(track), confidence: confidence(track),
+            movingAverageRadius: movingAverageRadius(track) / width)
+    }
+
+    /// The `trajectory.end` event.
+    func end(_ track: Track, id: String, reason: TrajectoryEnd.Reason) -> TrajectoryEnd {
+        let fit = track.fit
+        let points = track.points.map { [Double($0.frame), geometry.normalizedX($0.x), geometry.normalizedY($0.y), $0.radius / width] }
+        var launch = Launch(velocity: [0, 0], pixelVelocity: [0, 0], pixelSpeed: 0, angle: 0)
+        var apex: PathPoint?
+        var landing: PathPoint?
+        if let fit {
+            // y up for output: flip the sign of vertical velocities.
+            let v = fit.velocity(at: fit.origin)
+            let vx = v.x, vy = -v.y
+            launch = Launch(velocity: [vx / width, vy / height], pixelVelocity: [vx, vy],
+                            pixelSpeed: (vx * vx + vy * vy).squareRoot(),
+                            angle: PortableMath.atan2(vy, vx) * 180 / 3.141592653589793)
+            let c = fit.y.coefficients
+            if c[2] > 0 {
+                let t = -c[1] / (2 * c[2])
+                let p = fit.position(at: fit.origin + t)
+                apex = PathPoint(x: geometry.normalizedX(p.x), y: geometry.normalizedY(p.y), time: fit.origin + t)
+            }
+            if let t = bottomCrossing(fit) {
+                let p = fit.position(at: fit.origin + t)
+                landing = PathPoint(x: geometry.normalizedX(p.x), y: geometry.normalizedY(Double(geometry.region.y1)), time: fit.origin + t)
+            }
+        }
+        return TrajectoryEnd(
+            id: id, reason: reason, points: points, equationCoefficients: equationCoefficients(track),
+            timeFit: fit.map(timeFit) ?? TimeFit(x: [0, 0], y: [0, 0, 0]), timeRange: timeRange(track),
+            confidence: confidence(track), movingAverageRadius: movingAverageRadius(track) / width,
+            launch: launch, apex: apex, landing: landing)
+    }
+
+    /// Seconds after the fit's origin at which the path comes down through the bottom edge of the
+    /// region of interest (the later crossing), or `nil` if it never does.
+    func bottomCrossing(_ fit: BallisticFit) -> Double? {
+        let c = fit.y.coefficients
+        let bottom = Double(geometry.region.y1)
+        let (a, b, k) = (c[2], c[1], c[0] - bottom)
+        if a > 0 {
+            let discriminant = b * b - 4 * a * k
+            guard discriminant >= 0 else { return nil }
+            return (-b + discriminant.squareRoot()) / (2 * a)
+        }
+        if a == 0, b > 0 { return -k / b }
+        return nil
+    }
+}

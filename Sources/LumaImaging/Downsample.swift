@@ -1,0 +1,75 @@
+/// Shrinks a region of a luma plane by an integer factor, averaging each `factor × factor` block
+/// into one pixel (rounded to nearest).
+///
+/// Averaging, not skipping, is the point: a block mean keeps a small object's whole signal and
+/// divides independent sensor noise by `factor`, so a ball that is still a pixel or two across
+/// after shrinking remains as visible as it was. Columns and rows of the region beyond the last
+/// whole block are left out (at most `factor − 1` of each).
+public enum Downsample {
+    /// Size of the output for `region` shrunk by `factor`: `(region.width / factor, region.height / factor)`.
+    public static func outputSize(of region: PixelRect, factor: Int) -> (width: Int, height: Int) {
+        precondition(factor >= 1, "the factor is at least 1")
+        return (region.width / factor, region.height / factor)
+    }
+
+    /// Writes the block means of `region` of `source` (`sourceWidth` bytes a row) into
+    /// `destination`, row-major with `outputSize(of:factor:).width` bytes a row.
+    public static func boxAverage(_ source: UnsafeBufferPointer<UInt8>, sourceWidth: Int, region: PixelRect, factor: Int,
+                                  into destination: UnsafeMutableBufferPointer<UInt8>) {
+        let (ow, oh) = outputSize(of: region, factor: factor)
+        precondition(region.x0 >= 0 && region.y0 >= 0 && region.x1 <= sourceWidth && region.y1 * sourceWidth <= source.count,
+                     "the region lies inside the source plane")
+        precondition(destination.count >= ow * oh, "the destination holds the whole output")
+        guard ow > 0, oh > 0, let src = source.baseAddress, let dst = destination.baseAddress else { return }
+        switch factor {
+        case 1:
+            for y in 0..<oh {
+                (dst + y * ow).update(from: src + (region.y0 + y) * sourceWidth + region.x0, count: ow)
+            }
+        case 2:
+            for y in 0..<oh {
+                let r0 = src + (region.y0 + 2 * y) * sourceWidth + region.x0
+                let r1 = r0 + sourceWidth
+                let out = dst + y * ow
+                // Sixteen output pixels at a time: split 32 source bytes of each row into even and
+                // odd columns, widen, add the four, round.
+                var x = 0
+                while x + 16 <= ow {
+                    let a = UnsafeRawPointer(r0 + 2 * x).loadUnaligned(as: SIMD32<UInt8>.self)
+                    let b = UnsafeRawPointer(r1 + 2 * x).loadUnaligned(as: SIMD32<UInt8>.self)
+                    let sum = SIMD16<UInt16>(truncatingIfNeeded: a.evenHalf) &+ SIMD16<UInt16>(truncatingIfNeeded: a.oddHalf)
+                        &+ SIMD16<UInt16>(truncatingIfNeeded: b.evenHalf) &+ SIMD16<UInt16>(truncatingIfNeeded: b.oddHalf)
+                    let mean = SIMD16<UInt8>(truncatingIfNeeded: (sum &+ 2) &>> 2)
+                    UnsafeMutableRawPointer(out + x).storeBytes(of: mean, as: SIMD16<UInt8>.self)
+                    x += 16
+                }
+                while x < ow {
+                    let s = UInt16(r0[2 * x]) &+ UInt16(r0[2 * x + 1]) &+ UInt16(r1[2 * x]) &+ UInt16(r1[2 * x + 1])
+                    out[x] = UInt8(truncatingIfNeeded: (s &+ 2) >> 2)
+                    x += 1
+                }
+            }
+        default:
+            // Column sums of `factor` rows, then sums of `factor` columns: each source byte is read once.
+            let area = UInt32(factor * factor)
+            let half = area / 2
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: ow * factor) { columns in
+                let sums = columns.baseAddress!
+                for y in 0..<oh {
+                    let top = src + (region.y0 + factor * y) * sourceWidth + region.x0
+                    for x in 0..<(ow * factor) { sums[x] = UInt32(top[x]) }
+                    for k in 1..<factor {
+                        let row = top + k * sourceWidth
+                        for x in 0..<(ow * factor) { sums[x] &+= UInt32(row[x]) }
+                    }
+                    let out = dst + y * ow
+                    for x in 0..<ow {
+                        var s: UInt32 = 0
+                        for k in 0..<factor { s &+= sums[x * factor + k] }
+                        out[x] = UInt8(truncatingIfNeeded: (s &+ half) / area)
+                    }
+                }
+            }
+        }
+    }
+}
