@@ -37,10 +37,13 @@ let package = Package(
             name: "CImageGlue", path: "Sources/CImageGlue",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
 
+        // The codec's two inner loops (mask + non-zero bytes ⇄ frame), in C for SSSE3's byte shuffle.
+        .target(name: "CResidualKernels", path: "Sources/CResidualKernels"),
+
         // MARK: - Core
         .target(
             name: "LumaFormat",
-            dependencies: ["CZstd", "CZlib", "CImageGlue", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["CZstd", "CZlib", "CImageGlue", "CResidualKernels", .product(name: "Crypto", package: "swift-crypto")],
             path: "Sources/LumaFormat"),
         .target(name: "LumaImaging", path: "Sources/LumaImaging"),
         // Deterministic synthetic fixed-camera scenes with exact ground truth: the analyzers' fixtures.

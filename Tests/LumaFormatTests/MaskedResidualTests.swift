@@ -19,6 +19,11 @@ struct MaskedResidualTests {
             let used = MaskedResidual.decode(mask: mask, values: values, available: n, count: count, plus: predictor, into: &out)
             #expect(used == n)
             #expect(out == current, "density \(density), \(count) pixels")
+            // With bytes to spare after the values, the fast path (8 values per load) gives the same.
+            var fast = [UInt8](repeating: 0, count: count)
+            #expect(MaskedResidual.decode(mask: mask, values: values, available: n, readable: values.count,
+                                          count: count, plus: predictor, into: &fast) == n)
+            #expect(fast == current, "fast path, density \(density), \(count) pixels")
             // A mask that asks for more values than stored is refused, not read past.
             if n > 0 {
                 #expect(MaskedResidual.decode(mask: mask, values: values, available: n - 1, count: count, plus: predictor, into: &out) == nil)

@@ -58,7 +58,8 @@ public final class ChunkDecoder {
 
         // Decompress masks and values, then rebuild each frame on its predictor.
         let rawLength = fields.rawLength
-        ScratchBuffer.ensure(&residual, holds: rawLength)
+        // 16 bytes to spare after the residual, so the expansion reads values 8 at a time to the end.
+        ScratchBuffer.ensure(&residual, holds: rawLength + 16)
         let problem: ZstdError? = payload.withUnsafeBytes { input in
             residual.withUnsafeMutableBytes { output in
                 do throws(ZstdError) {
@@ -109,7 +110,7 @@ public final class ChunkDecoder {
                             continue
                         }
                         guard let n = MaskedResidual.decode(mask: masks + maskAt, values: values + used, available: available - used,
-                                                            count: frameSize, plus: predictor, into: frame) else {
+                                                            readable: raw.count - maskLength - used, count: frameSize, plus: predictor, into: frame) else {
                             failure = reader.damaged(entry, "payload: the mask of frame \(entry.firstFrame + k) asks for more residual bytes than stored")
                             return
                         }
