@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "LumaImaging", targets: ["LumaImaging"]),
         .library(name: "LumaSynth", targets: ["LumaSynth"]),
         .library(name: "LumatraceCLI", targets: ["LumatraceCLI"]),
+        .library(name: "TrajectoryAnalyzer", targets: ["TrajectoryAnalyzer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

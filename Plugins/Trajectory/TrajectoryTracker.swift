@@ -51,6 +51,9 @@ struct TrajectoryTracker {
     var maximumMisses: Int { max(3, Int((0.12 / settings.frameInterval).rounded(.up))) }
     /// Points in a row a track may take by appearance alone (half a second).
     var maximumRecovered: Int { max(4, Int((0.5 / settings.frameInterval).rounded(.up))) }
+    /// Analyzed frames a track predicted to leave the region is kept before it ends as an exit:
+    /// long enough for a bounce off a floor near the edge to start the next track.
+    var bounceWindow: Int { 3 }
     /// Frames an unreported, short track may go unseen.
     var maximumYoungMisses: Int { 2 }
 
@@ -322,7 +325,9 @@ struct TrajectoryTracker {
             // A young track that already falls like a thrown ball may coast as long as a reported one.
             let young = !t.isReported && !(t.count >= 6 && quality.isBallistic(t, radius: t.meanRadius(window: settings.radiusWindow)))
             if leaving && t.count >= 3 {
-                ended.append(Ended(track: t, reason: .exit))
+                // A ball that hits a floor near the frame's edge is predicted to leave too: wait
+                // until a bounce would have been seen (the next track's first three points).
+                if t.misses > bounceWindow { ended.append(Ended(track: t, reason: .exit)) } else { kept.append(t) }
             } else if t.misses > (young ? maximumYoungMisses : maximumMisses) {
                 ended.append(Ended(track: t, reason: .lost))
             } else {

@@ -59,6 +59,7 @@ public struct BallSegment: Codable, Sendable, Equatable {
     ///   top edge) that is a new segment.
     /// - `"end"`: the recording ends during the flight, or the ball stops (comes to rest on the
     ///   floor after its last small bounce).
+    /// - `"caught"`: (real clips) the ball lands in a hand.
     public var end: String
     /// `[frame, x, y, radius]` for every frame in which the segment's centre is inside the frame,
     /// in frame order. Normalized lower-left coordinates; radius divided by the frame width.

@@ -1,0 +1,73 @@
+import Foundation
+import TrajectoryAnalyzer
+
+/// The real clips of `../shared/data`, decoded to luma by ffmpeg and run through the analyzer.
+enum RealClip {
+    /// `Tests/TrajectoryTests/RealTruth`: ball truth made from the colour video (see its README).
+    static let truthFolder: String = {
+        let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        return here.appendingPathComponent("RealTruth").path
+    }()
+
+    /// `../shared/data` next to the package, if it is there.
+    static let sharedData: String? = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let data = root.deletingLastPathComponent().appendingPathComponent("shared/data").path
+        return FileManager.default.fileExists(atPath: data) ? data : nil
+    }()
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    /// Decodes the clip in `folder` (its one video file) with ffmpeg, frame by frame, in the order
+    /// `lumatrace record` uses, and runs the analyzer over it at the clip's average frame rate.
+    static func run(folder: String, configuration: TrajectoryConfiguration = TrajectoryConfiguration()) throws -> TrajectoryRun {
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder)
+        guard let video = files.sorted().first(where: { [".mp4", ".avi", ".mov", ".mkv"].contains(where: $0.hasSuffix) }) else {
+            throw Failure(description: "\(folder): no video file")
+        }
+        let path = folder + "/" + video
+        let probe = try output(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height,avg_frame_rate",
+                                "-of", "csv=p=0", path]).split(separator: ",").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
+        guard probe.count >= 3, let width = Int(probe[0]), let height = Int(probe[1]) else { throw Failure(description: "\(path): ffprobe said \(probe)") }
+        let rate = probe[2].split(separator: "/").compactMap { Double($0) }
+        let fps = rate.count == 2 && rate[1] > 0 ? rate[0] / rate[1] : 30
+        let frameCount = Int(try output(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                         "stream=nb_read_frames", "-of", "csv=p=0", path]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        ffmpeg.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-fps_mode", "passthrough",
+                            "-f", "rawvideo", "-pix_fmt", "gray", "-"]
+        let pipe = Pipe()
+        ffmpeg.standardOutput = pipe
+        try ffmpeg.run()
+        defer { ffmpeg.terminate() }
+        let reader = pipe.fileHandleForReading
+        var failure: Failure?
+        let run = try AnalyzerHarness.run(width: width, height: height, frameCount: frameCount, framesPerSecond: Int(fps.rounded()),
+                                          configuration: configuration, digest: video) { index, pixels in
+            var filled = 0
+            while filled < pixels.count {
+                let chunk = reader.readData(ofLength: pixels.count - filled)
+                if chunk.isEmpty { failure = Failure(description: "\(path): frame \(index) ends early"); return }
+                chunk.copyBytes(to: UnsafeMutableBufferPointer(rebasing: pixels[filled...]))
+                filled += chunk.count
+            }
+        }
+        if let failure { throw failure }
+        return run
+    }
+
+    private static func output(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import LumaSynth
+import Testing
+import TrajectoryAnalyzer
+
+/// The quality measurements of the trajectory analyzer: the synthetic sweep and the real clips,
+/// scored against their truth. They print tables rather than pass or fail, take minutes, and want a
+/// release build, so they run only when asked:
+///
+///     scripts/trajectory-quality            # = TRAJECTORY_QUALITY=1 swift test -c release --filter TrajectoryQuality
+///
+/// `TRAJECTORY_SEEDS=N` sets the number of synthetic scenes (default 50).
+@Suite("Trajectory quality (measurement; run with scripts/trajectory-quality)",
+       .enabled(if: ProcessInfo.processInfo.environment["TRAJECTORY_QUALITY"] != nil, "set TRAJECTORY_QUALITY=1 (scripts/trajectory-quality)"))
+struct TrajectoryQualityTests {
+    @Test("synthetic sweep: recall, precision and point error over fixed seeds")
+    func syntheticSweep() throws {
+        let n = UInt64(ProcessInfo.processInfo.environment["TRAJECTORY_SEEDS"] ?? "50") ?? 50
+        let result = try QualitySweep.run(seeds: Array(1...n))
+        print(result.table)
+    }
+
+    @Test("real clips: throws in the truth, trajectories found, matched, point error")
+    func realClips() throws {
+        let truthFolder = RealClip.truthFolder
+        guard let data = RealClip.sharedData else {
+            print("real clips: skipped, ../shared/data is not beside the package")
+            return
+        }
+        var lines = ["clip                         frames  throws  found  trajectories  correct  median px  p90 px"]
+        let names = try FileManager.default.contentsOfDirectory(atPath: truthFolder).filter { $0.hasSuffix(".truth.json") }.sorted()
+        for name in names {
+            let clip = String(name.dropLast(".truth.json".count))
+            let truth = try JSONDecoder().decode(GroundTruth.self, from: Data(contentsOf: URL(fileURLWithPath: truthFolder + "/" + name)))
+            let run = try RealClip.run(folder: data + "/" + clip)
+            // Every throw counts, however short: real throws are seen for 6 to 20 frames.
+            let score = TruthMatcher(minimumVisible: 5).score(run.ends, truth: truth)
+            let sorted = score.errors.sorted()
+            let p90 = sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, sorted.count * 9 / 10)]
+            lines.append([pad(clip, 29), pad("\(truth.frames)", 8), pad("\(score.segments)", 8), pad("\(score.found)", 7),
+                          pad("\(score.trajectories)", 14), pad("\(score.correct)", 9), pad(fixed(score.medianError, 2), 11),
+                          fixed(p90, 2)].joined()
+                         + (score.missed.isEmpty ? "" : "\n    missed: " + score.missed.joined(separator: ", "))
+                         + (score.wrong.isEmpty ? "" : "\n    not in the truth: " + score.wrong.joined(separator: ", ")))
+        }
+        print(lines.joined(separator: "\n"))
+    }
+
+    private func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
+}
