@@ -83,7 +83,7 @@ public struct TrajectoryEnd: Codable, Sendable, Equatable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
         try c.encode(reason, forKey: .reason)
-        try c.encode(points, forKey: .points)
+        try c.encode(points.map(MeasuredPoint.init), forKey: .points)
         try c.encode(equationCoefficients, forKey: .equationCoefficients)
         try c.encode(timeFit, forKey: .timeFit)
         try c.encode(timeRange, forKey: .timeRange)
@@ -114,4 +114,17 @@ public struct PathPoint: Codable, Sendable, Equatable {
     public var y: Double
     /// Recording seconds.
     public var time: Double
+}
+
+/// One measured point of a path as logged: `[frame, x, y, radius]`, the frame an integer.
+private struct MeasuredPoint: Encodable {
+    var values: [Double]
+    init(_ values: [Double]) { self.values = values }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.unkeyedContainer()
+        for (i, v) in values.enumerated() {
+            if i == 0 { try c.encode(Int(v)) } else { try c.encode(v) }
+        }
+    }
 }

@@ -20,12 +20,18 @@ struct Analyzers: ParsableCommand {
             let descriptors = try name.map { [try registry.descriptor(named: $0)] } ?? registry.descriptors
             for d in descriptors {
                 print("\(d.name) (version \(d.version)): \(d.summary)")
+                var rows: [(setting: String, help: String)] = []
                 for m in d.defaultConfiguration.objectValue ?? [] {
                     let help = d.optionHelp.first(where: { $0.key == m.key })?.help ?? ""
-                    print("  --set \(d.name).\(m.key)=\(m.value.serialized)".padding(toLength: 48, withPad: " ", startingAt: 0) + " " + help)
+                    rows.append(("--set \(d.name).\(m.key)=\(m.value.serialized)", help))
                 }
-                print("  --set \(d.name).frameAnalysisSpacing=0".padding(toLength: 48, withPad: " ", startingAt: 0) + " seconds between analyzed frames (engine option)")
-                print("  --set \(d.name).regionOfInterest=0,0,1,1".padding(toLength: 48, withPad: " ", startingAt: 0) + " x,y,width,height normalized, lower-left origin (engine option)")
+                rows.append(("--set \(d.name).frameAnalysisSpacing=0", "seconds between analyzed frames (engine option)"))
+                rows.append(("--set \(d.name).regionOfInterest=0,0,1,1", "x,y,width,height normalized, lower-left origin (engine option)"))
+                // One column as wide as the longest setting: a default is never cut short.
+                let width = rows.map(\.setting.count).max() ?? 0
+                for row in rows {
+                    print("  " + row.setting.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + row.help)
+                }
             }
         }
     }
