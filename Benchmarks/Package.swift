@@ -1,7 +1,8 @@
 // swift-tools-version: 6.0
 //
 // lumatrace-bench: measures Lumatrace recording and decoding against memcpy, FFV1 and x264-lossless
-// on the same frames, in one run. A separate package so the main build stays light: build and run
+// on the same frames, in one run; `lumatrace-bench trajectory` measures the trajectory analyzer's
+// speed against OpenCV (opencv-peer/). A separate package so the main build stays light: build and run
 // it with `Benchmarks/run` (release build; arguments go to the benchmark, see `--help`).
 import PackageDescription
 
@@ -17,6 +18,8 @@ let package = Package(
             dependencies: [
                 .product(name: "LumaFormat", package: "Lumatrace"),
                 .product(name: "LumaSynth", package: "Lumatrace"),
+                .product(name: "LumaEngine", package: "Lumatrace"),
+                .product(name: "TrajectoryAnalyzer", package: "Lumatrace"),
             ],
             path: "Sources/lumatrace-bench"),
     ],

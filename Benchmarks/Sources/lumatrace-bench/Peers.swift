@@ -7,8 +7,9 @@ struct FFmpegTools {
     /// Where each run's standard error goes (read back only when the run fails).
     let errorLog: String
 
-    /// Finds both tools and checks that this ffmpeg has the two peer encoders.
-    static func locate(scratch: String) throws -> FFmpegTools {
+    /// Finds both tools and checks that this ffmpeg has the two peer encoders (unless
+    /// `needsPeerEncoders` is false: the trajectory benchmark only decodes).
+    static func locate(scratch: String, needsPeerEncoders: Bool = true) throws -> FFmpegTools {
         func find(_ name: String) throws -> URL {
             let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
             for directory in path.split(separator: ":") {
@@ -19,6 +20,7 @@ struct FFmpegTools {
                              + "install them with `sudo apt-get install ffmpeg` (or run scripts/install-dependencies).")
         }
         let tools = FFmpegTools(ffmpeg: try find("ffmpeg"), ffprobe: try find("ffprobe"), errorLog: scratch + "/ffmpeg.stderr")
+        guard needsPeerEncoders else { return tools }
         let encoders = String(decoding: try tools.run(tools.ffmpeg, ["-hide_banner", "-encoders"]), as: UTF8.self)
         for peer in Peer.allCases where !encoders.contains(" \(peer.encoder) ") {
             throw InputError("\(tools.ffmpeg.path) has no \(peer.encoder) encoder; install a full ffmpeg build "

@@ -175,6 +175,7 @@ indirect enum JSON {
     case number(Double, Int)
     case string(String)
     case bool(Bool)
+    case array([JSON])
     case object([(String, JSON)])
 
     var text: String {
@@ -182,6 +183,7 @@ indirect enum JSON {
         case .int(let v): return String(v)
         case .number(let v, let decimals): return v.isFinite ? fixed(v, decimals) : "null"
         case .bool(let v): return v ? "true" : "false"
+        case .array(let items): return "[" + items.map(\.text).joined(separator: ",") + "]"
         case .string(let s): return JSON.quote(s)
         case .object(let fields): return "{" + fields.map { JSON.quote($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
         }

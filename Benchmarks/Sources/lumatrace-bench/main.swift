@@ -1,10 +1,12 @@
 // lumatrace-bench: how fast Lumatrace records and decodes, and how small its files are, against
 // memcpy, FFV1 and x264-lossless, on the same frames in one run. Run it with `Benchmarks/run`.
+// `Benchmarks/run trajectory` measures the trajectory analyzer against OpenCV instead (Trajectory.swift).
 import Foundation
 import LumaFormat
 
 let usage = """
     USAGE: Benchmarks/run [--runs N] [--data DIR] [--only synthetic|vtest|cdnet]... [--level N] [--chunk-seconds S] [--json]
+           Benchmarks/run trajectory [--runs N] [--data DIR] [--only 720p|1080p]... [--level N] [--chunk-seconds S] [--json]
 
     Measures, on the same frames and in one run, memcpy, Lumatrace record and decode (one thread,
     in-process) and ffmpeg's FFV1 and x264-lossless (one thread each, as subprocesses), and prints
@@ -21,6 +23,15 @@ let usage = """
                            (RecordingWriterOptions.fixedDuration(S); default: the writer's defaults, as `lumatrace record`)
       --json               print only the JSON lines (progress still goes to standard error)
       -h, --help           show this help
+
+    trajectory (or --trajectory): instead of the codecs, measures the trajectory analyzer (one thread,
+    default configuration) on basketball-court-shots/three_score_two_miss.mp4 scaled to 720p and 1080p:
+    frames/s on frames in memory and with .luma decoding included, against OpenCV's MOG2 + findContours
+    and three-frame differencing + connectedComponentsWithStats (opencv-peer/peer.py, one thread, every
+    Benchmarks/.venv-opencv-* venv; runs opencv-peer/setup when one is missing), with the targets
+    analyzer ÷ MOG2 ≥ 3×, analyzer ÷ diff3 ≥ 1× and ≥ 1000 frames/s at 720p; then the analyzer's peak
+    RSS over a 1-minute and a 10-minute 720p stream (child processes). --only takes 720p or 1080p there;
+    --level and --chunk-seconds apply to the .luma of the decode-included measurement.
 
     Needs ffmpeg and ffprobe with libx264 (`sudo apt-get install ffmpeg`). Scratch files go to
     /dev/shm when it exists (else the temp dir) and are removed at the end.
@@ -42,11 +53,19 @@ struct BenchSettings {
     var level = RecordingWriterOptions().compressionLevel
     var chunkSeconds: Double?
     var jsonOnly = false
+    /// `trajectory`: measure the trajectory analyzer against OpenCV instead of the codecs.
+    var trajectory = false
+    /// `--only` for `trajectory`: the sizes to measure (empty: all).
+    var onlySizes: [TrajectorySize] = []
     /// Where scratch files live, for the report: "/dev/shm" or the temp dir.
     var scratchKind = ""
 
     /// The inputs to measure, in their fixed order.
     var inputs: [InputKind] { only.isEmpty ? InputKind.allCases : InputKind.allCases.filter(only.contains) }
+    /// The sizes the trajectory benchmark measures, in their fixed order.
+    var trajectorySizes: [TrajectorySize] {
+        onlySizes.isEmpty ? TrajectorySize.allCases : TrajectorySize.allCases.filter(onlySizes.contains)
+    }
 
     /// The writer options every Lumatrace recording in this run uses.
     /// The writer options every Lumatrace recording in this run uses: the writer's defaults (what
@@ -69,6 +88,7 @@ struct BenchSettings {
     static func parse(_ arguments: [String]) throws -> BenchSettings? {
         var settings = BenchSettings()
         var rest = arguments[...]
+        var onlyNames: [String] = []
         func value(_ flag: String) throws -> String {
             guard let v = rest.popFirst() else { throw InputError("\(flag) needs a value") }
             return v
@@ -81,13 +101,8 @@ struct BenchSettings {
                 guard let n = Int(v), n >= 1 else { throw InputError("--runs needs a whole number ≥ 1, got '\(v)'") }
                 settings.runs = n
             case "--data": settings.dataDirectory = try value(flag)
-            case "--only":
-                for name in try value(flag).split(separator: ",") {
-                    guard let kind = InputKind(rawValue: String(name)) else {
-                        throw InputError("--only takes \(InputKind.allCases.map(\.rawValue).joined(separator: ", ")); got '\(name)'")
-                    }
-                    settings.only.append(kind)
-                }
+            case "trajectory", "--trajectory": settings.trajectory = true
+            case "--only": onlyNames += try value(flag).split(separator: ",").map(String.init)
             case "--level":
                 let v = try value(flag)
                 guard let n = Int(v) else { throw InputError("--level needs a whole number, got '\(v)'") }
@@ -98,6 +113,20 @@ struct BenchSettings {
                 settings.chunkSeconds = s
             case "--json": settings.jsonOnly = true
             default: throw InputError("unknown argument '\(flag)' (see --help)")
+            }
+        }
+        // --only names inputs or, for `trajectory`, sizes: checked once the mode is known.
+        for name in onlyNames {
+            if settings.trajectory {
+                guard let size = TrajectorySize(rawValue: name) else {
+                    throw InputError("--only takes \(TrajectorySize.allCases.map(\.rawValue).joined(separator: ", ")) with trajectory; got '\(name)'")
+                }
+                settings.onlySizes.append(size)
+            } else {
+                guard let kind = InputKind(rawValue: name) else {
+                    throw InputError("--only takes \(InputKind.allCases.map(\.rawValue).joined(separator: ", ")); got '\(name)'")
+                }
+                settings.only.append(kind)
             }
         }
         return settings
@@ -184,9 +213,11 @@ func checkWriterOptions(_ settings: BenchSettings, scratch: String) throws {
 }
 
 func main() -> Int32 {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.first == TrajectoryBench.childFlag { return TrajectoryBench.child(Array(arguments.dropFirst())) }
     var settings: BenchSettings
     do {
-        guard let parsed = try BenchSettings.parse(Array(CommandLine.arguments.dropFirst())) else {
+        guard let parsed = try BenchSettings.parse(arguments) else {
             print(usage)
             return 0
         }
@@ -204,6 +235,14 @@ func main() -> Int32 {
         return 1
     }
     defer { try? FileManager.default.removeItem(atPath: scratch) }
+
+    if settings.trajectory {
+        do { try checkWriterOptions(settings, scratch: scratch) } catch {
+            log("lumatrace-bench: error: \(error)")
+            return 1
+        }
+        return TrajectoryBench.run(settings: settings, scratch: scratch)
+    }
 
     var results: [InputResult] = []
     do {

@@ -1,0 +1,654 @@
+// `lumatrace-bench trajectory`: how fast the trajectory analyzer runs, one thread, against OpenCV
+// (opencv-peer/peer.py) on the same frames, and how much memory it holds over a long stream.
+import Foundation
+import LumaEngine
+import TrajectoryAnalyzer
+
+/// The sizes the real clip is scaled to, in the order they run.
+enum TrajectorySize: String, CaseIterable, Sendable {
+    case p720 = "720p"
+    case p1080 = "1080p"
+
+    var width: Int { self == .p720 ? 1280 : 1920 }
+    var height: Int { self == .p720 ? 720 : 1080 }
+}
+
+enum TrajectoryBench {
+    /// The real clip, inside the data folder (960x540, 374 frames at 30 fps).
+    static let clip = "basketball-court-shots/three_score_two_miss.mp4"
+    /// The OpenCV versions `opencv-peer/setup` installs by default, one venv each.
+    static let opencvVersions = ["4.12.0.88", "5.0.0.93"]
+    /// The long streams of the memory measurement, in minutes of recording time.
+    static let memoryMinutes = [1, 10]
+    /// The size the memory measurement runs at.
+    static let memorySize = TrajectorySize.p720
+    /// The hidden first argument that makes the benchmark a memory-measurement child process.
+    static let childFlag = "--trajectory-memory-child"
+
+    static var benchmarksFolder: URL { BenchSettings.packageRoot.appendingPathComponent("Benchmarks") }
+}
+
+/// The clip at one size, held in memory, plus the same frames as a gray `.y4m` for the peer.
+struct TrajectoryInput {
+    let size: TrajectorySize
+    let source: String
+    let width: Int
+    let height: Int
+    let frameCount: Int
+    /// The clip's frame rate, `rateNumerator / rateDenominator` frames per second.
+    let rateNumerator: Int
+    let rateDenominator: Int
+    /// `frameCount` frames of `width × height` bytes, back to back.
+    var frames: [UInt8]
+    let y4mPath: String
+
+    var frameSize: Int { width * height }
+    var megabytesPerFrame: Double { Double(frameSize) / 1e6 }
+    /// Timestamps: timescale = the rate's numerator, frame `i` at `i × denominator` ticks (exact).
+    var timescale: Int64 { Int64(rateNumerator) }
+    func ticks(_ i: Int) -> Int64 { Int64(i) * Int64(rateDenominator) }
+}
+
+/// One event as the analyzer emitted it, with the frame it was emitted at.
+struct StampedEvent: Equatable {
+    let frame: Int
+    let event: EventSink.Emitted
+}
+
+extension [StampedEvent] {
+    var trajectoryCount: Int { self.count(where: { $0.event.kind == "trajectory" }) }
+    var endCount: Int { self.count(where: { $0.event.kind == "trajectory.end" }) }
+}
+
+/// One OpenCV version's run of `peer.py` on one input.
+struct OpenCVRun {
+    /// `cv2.__version__`, e.g. "5.0.0".
+    let version: String
+    let mog2: [Double]
+    let diff3: [Double]
+    let frames: Int
+    var mog2FPS: Double { Double(frames) / median(mog2) }
+    var diff3FPS: Double { Double(frames) / median(diff3) }
+}
+
+/// What one long-stream child process reported, and its peak RSS as the parent saw it.
+struct MemoryResult {
+    let minutes: Int
+    let frames: Int
+    let loops: Int
+    let seconds: Double
+    /// Child's VmHWM / VmRSS after the runtime started, the frame buffer was allocated and the first
+    /// frame read, before the analyzer existed (KiB).
+    let baselineHWM: Int
+    let baselineRSS: Int
+    /// Child's VmHWM after `finish` (KiB): its peak RSS over the whole run.
+    let peakHWM: Int
+    let finalRSS: Int
+    /// VmRSS at the end of every minute of recording time (KiB).
+    let rssPerMinute: [Int]
+    /// `ru_maxrss` of the child from `wait4` (KiB on Linux).
+    let maxRSS: Int
+    let trajectories: Int
+    let ends: Int
+
+    var analyzerKiB: Int { peakHWM - baselineHWM }
+}
+
+/// Everything measured at one size.
+struct TrajectoryResult {
+    let input: TrajectoryInputSummary
+    let settings: BenchSettings
+    var analyzer: [Double] = []
+    var decodeAnalyze: [Double] = []
+    var lumatraceBytes = 0
+    var chunkCount = 0
+    var events: [StampedEvent] = []
+    var opencv: [OpenCVRun] = []
+    var memory: [MemoryResult] = []
+}
+
+struct TrajectoryInputSummary {
+    let size: TrajectorySize
+    let source: String
+    let width: Int
+    let height: Int
+    let frameCount: Int
+    let rate: String
+
+    init(_ input: TrajectoryInput) {
+        size = input.size
+        source = input.source
+        width = input.width
+        height = input.height
+        frameCount = input.frameCount
+        rate = input.rateDenominator == 1 ? "\(input.rateNumerator)" : "\(input.rateNumerator)/\(input.rateDenominator)"
+    }
+}
+
+// MARK: - Running
+
+extension TrajectoryBench {
+    /// The whole `trajectory` benchmark; returns the exit status.
+    static func run(settings: BenchSettings, scratch: String) -> Int32 {
+        var results: [TrajectoryResult] = []
+        do {
+            let tools = try FFmpegTools.locate(scratch: scratch, needsPeerEncoders: false)
+            let pythons = try opencvPythons(tools: tools)
+            let clipPath = (settings.dataDirectory as NSString).appendingPathComponent(clip)
+            guard FileManager.default.isReadableFile(atPath: clipPath) else {
+                throw InputError("\(clipPath) not found (pass --data DIR to point at the shared data folder)")
+            }
+            log("lumatrace-bench trajectory: \(settings.runs) run\(settings.runs == 1 ? "" : "s") per measurement; "
+                + "OpenCV peers: \(pythons.map(\.path).joined(separator: ", ")); scratch \(scratch)")
+            for size in settings.trajectorySizes {
+                log("\(size.rawValue): decoding \(clip) scaled to \(size.width)x\(size.height)")
+                let input = try prepare(size, clipPath: clipPath, scratch: scratch, tools: tools)
+                defer { try? FileManager.default.removeItem(atPath: input.y4mPath) }
+                let result = try measure(input, settings: settings, scratch: scratch, tools: tools, pythons: pythons)
+                if !settings.jsonOnly {
+                    print(result.table())
+                    print("")
+                }
+                results.append(result)
+            }
+        } catch {
+            log("lumatrace-bench trajectory: error: \(error)")
+            return 1
+        }
+        if !settings.jsonOnly {
+            let checks = results.flatMap { r in r.checks.filter(\.applies).map { (r.input.size, $0) } }
+            let failed = checks.filter { !$0.1.pass }
+            print(results.isEmpty ? "no size was measured" : "targets: \(checks.count - failed.count) of \(checks.count) pass"
+                  + (failed.isEmpty ? "" : "; failing: " + failed.map { "\($0.0.rawValue) \($0.1.key)" }.joined(separator: ", ")))
+            print("")
+        }
+        for result in results { print(result.jsonLine()) }
+        return 0
+    }
+
+    /// The python of every OpenCV venv; runs `opencv-peer/setup` first when one is missing.
+    static func opencvPythons(tools: FFmpegTools) throws -> [URL] {
+        let expected = opencvVersions.map { benchmarksFolder.appendingPathComponent(".venv-opencv-\($0)/bin/python") }
+        if expected.allSatisfy({ FileManager.default.isExecutableFile(atPath: $0.path) }) { return expected }
+        log("an OpenCV venv is missing: running Benchmarks/opencv-peer/setup (pip installs; may take minutes)")
+        let setup = benchmarksFolder.appendingPathComponent("opencv-peer/setup")
+        let out = try tools.run(setup, opencvVersions)
+        let ready = String(decoding: out, as: UTF8.self).split(separator: "\n").map { URL(fileURLWithPath: String($0)) }
+            .filter { FileManager.default.isExecutableFile(atPath: $0.path) }
+        guard !ready.isEmpty else { throw InputError("opencv-peer/setup made no OpenCV venv") }
+        return ready
+    }
+
+    /// Decodes the clip once, scaled and gray, into memory, and writes it once as a `C mono` `.y4m`.
+    static func prepare(_ size: TrajectorySize, clipPath: String, scratch: String, tools: FFmpegTools) throws -> TrajectoryInput {
+        let probe = try tools.run(tools.ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=r_frame_rate",
+                                                  "-of", "csv=p=0", clipPath])
+        let rate = String(decoding: probe, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "/")
+        guard rate.count == 2, let num = Int(rate[0]), let den = Int(rate[1]), num > 0, den > 0 else {
+            throw InputError("\(clipPath): ffprobe did not report a frame rate (got '\(String(decoding: probe, as: UTF8.self))')")
+        }
+        let raw = try tools.run(tools.ffmpeg, ["-v", "error", "-i", clipPath, "-map", "0:v:0", "-fps_mode", "passthrough",
+                                               "-vf", "scale=\(size.width):\(size.height)", "-pix_fmt", "gray", "-f", "rawvideo", "-"])
+        let frameSize = size.width * size.height
+        guard !raw.isEmpty, raw.count % frameSize == 0, raw.count / frameSize >= 3 else {
+            throw InputError("\(clipPath): ffmpeg produced \(raw.count) bytes, not a whole number (≥ 3) of \(size.width)x\(size.height) frames")
+        }
+        let frames = [UInt8](raw)
+        let y4m = scratch + "/trajectory-\(size.rawValue).y4m"
+        try Inputs.writeY4M(frames, width: size.width, height: size.height, rate: "\(num):\(den)", to: y4m)
+        return TrajectoryInput(size: size, source: clip, width: size.width, height: size.height, frameCount: frames.count / frameSize,
+                               rateNumerator: num, rateDenominator: den, frames: frames, y4mPath: y4m)
+    }
+
+    /// Every measurement at one size. Lumatrace's two measurements are interleaved run by run; the
+    /// peer then runs `settings.runs` times per OpenCV version in its own process.
+    static func measure(_ input: TrajectoryInput, settings: BenchSettings, scratch: String, tools: FFmpegTools,
+                        pythons: [URL]) throws -> TrajectoryResult {
+        var result = TrajectoryResult(input: TrajectoryInputSummary(input), settings: settings)
+        let name = input.size.rawValue
+        let recording = scratch + "/trajectory-\(name).luma"
+        defer { try? FileManager.default.removeItem(atPath: recording) }
+
+        // Untimed: the recording, its digest (the stream's name, as a replay passes it), and one
+        // warm-up pass whose events every timed run must repeat exactly.
+        log("\(name): recording \(input.frameCount) frames to \(recording) (untimed)")
+        let summary = try record(input, to: recording, options: settings.options)
+        result.lumatraceBytes = Int(summary.fileSize)
+        result.chunkCount = summary.chunkCount
+        let reader = try RecordingReader(path: recording)
+        guard reader.readableFrameCount == input.frameCount else {
+            throw MeasureError(description: "\(recording): holds \(reader.readableFrameCount) readable frames, recorded \(input.frameCount)")
+        }
+        let stream = StreamInfo(width: input.width, height: input.height, timescale: input.timescale,
+                                nominalFrameRate: Double(input.rateNumerator) / Double(input.rateDenominator),
+                                frameCount: input.frameCount, recordingDigest: try reader.framesDigest().hexString)
+        log("\(name): warm-up pass of the analyzer (untimed)")
+        result.events = try analyzeInMemory(input, stream: stream).events
+
+        for run in 1...settings.runs {
+            log("\(name): run \(run) of \(settings.runs): analyzer on frames in memory, then decode + analyze")
+            let inMemory = try analyzeInMemory(input, stream: stream)
+            guard inMemory.events == result.events else {
+                throw MeasureError(description: "\(name): run \(run) gave different events than the warm-up pass (the analyzer is not deterministic)")
+            }
+            result.analyzer.append(inMemory.seconds)
+            let decoded = try decodeAndAnalyze(recording, stream: stream)
+            guard decoded.events == result.events else {
+                throw MeasureError(description: "\(name): decode + analyze gave different events than the frames in memory "
+                                   + "(\(decoded.events.count) vs \(result.events.count)); the recording does not give back the frames")
+            }
+            result.decodeAnalyze.append(decoded.seconds)
+        }
+
+        let peer = benchmarksFolder.appendingPathComponent("opencv-peer/peer.py").path
+        for python in pythons {
+            log("\(name): OpenCV peer \(python.path), \(settings.runs) run\(settings.runs == 1 ? "" : "s") each of mog2 and diff3")
+            result.opencv.append(try runPeer(python, script: peer, input: input, runs: settings.runs, tools: tools))
+        }
+
+        if input.size == memorySize {
+            for minutes in memoryMinutes {
+                let frames = minutes * 60 * input.rateNumerator / input.rateDenominator
+                log("\(name): peak RSS of the analyzer over \(minutes) min (\(frames) frames, the clip looped), in a child process")
+                result.memory.append(try measureMemory(input, frames: frames, minutes: minutes, scratch: scratch, tools: tools))
+            }
+        }
+        return result
+    }
+
+    /// Records every frame (writer defaults unless `--level` / `--chunk-seconds`), replacing `path`.
+    static func record(_ input: TrajectoryInput, to path: String, options: RecordingWriterOptions) throws -> RecordingSummary {
+        try? FileManager.default.removeItem(atPath: path)
+        let header = RecordingHeader(width: input.width, height: input.height, timescale: input.timescale,
+                                     rateNumerator: input.rateNumerator, rateDenominator: input.rateDenominator,
+                                     metadata: ["source": input.source])
+        let size = input.frameSize
+        return try input.frames.withUnsafeBufferPointer { frames in
+            let writer = try RecordingWriter(path: path, header: header, options: options)
+            for i in 0..<input.frameCount {
+                try writer.append(pixels: UnsafeBufferPointer(rebasing: frames[(i * size)..<((i + 1) * size)]), ticks: input.ticks(i))
+            }
+            return try writer.close()
+        }
+    }
+
+    /// A new analyzer (default configuration, whole frame, every frame analyzed).
+    static func makeAnalyzer(_ stream: StreamInfo) throws -> TrajectoryAnalyzer {
+        try TrajectoryAnalyzer(configuration: TrajectoryConfiguration(), context: AnalyzerContext(stream: stream))
+    }
+
+    /// Times `analyze` on every in-memory frame plus `finish` (the analyzer is created before the clock).
+    static func analyzeInMemory(_ input: TrajectoryInput, stream: StreamInfo) throws -> (seconds: Double, events: [StampedEvent]) {
+        var analyzer = try makeAnalyzer(stream)
+        var events: [StampedEvent] = []
+        events.reserveCapacity(4096)
+        let size = input.frameSize
+        let seconds = try input.frames.withUnsafeBufferPointer { all in
+            try Stopwatch.seconds {
+                for i in 0..<input.frameCount {
+                    var sink = EventSink()
+                    let frame = Frame(index: i, timestamp: Timestamp(ticks: input.ticks(i), timescale: input.timescale),
+                                      width: input.width, height: input.height,
+                                      pixels: UnsafeBufferPointer(rebasing: all[(i * size)..<((i + 1) * size)]))
+                    try analyzer.analyze(frame, into: &sink)
+                    for e in sink.events { events.append(StampedEvent(frame: i, event: e)) }
+                }
+                var sink = EventSink()
+                try analyzer.finish(into: &sink)
+                for e in sink.events { events.append(StampedEvent(frame: input.frameCount - 1, event: e)) }
+            }
+        }
+        return (seconds, events)
+    }
+
+    /// Times opening the recording, decoding every chunk with one `ChunkDecoder` (storage recycled,
+    /// as a replay does) and analyzing every frame, plus `finish`.
+    static func decodeAndAnalyze(_ path: String, stream: StreamInfo) throws -> (seconds: Double, events: [StampedEvent]) {
+        var analyzer = try makeAnalyzer(stream)
+        var events: [StampedEvent] = []
+        events.reserveCapacity(4096)
+        let seconds = try Stopwatch.seconds {
+            let reader = try RecordingReader(path: path)
+            let h = reader.header
+            let decoder = reader.makeDecoder()
+            var last = 0
+            for entry in reader.chunks {
+                let chunk = try decoder.decode(entry)
+                for k in 0..<chunk.count {
+                    let i = entry.firstFrame + k
+                    var sink = EventSink()
+                    try chunk.withFrame(k) { pixels in
+                        let frame = Frame(index: i, timestamp: Timestamp(ticks: chunk.timestamps[k], timescale: h.timescale),
+                                          width: h.width, height: h.height, pixels: pixels)
+                        try analyzer.analyze(frame, into: &sink)
+                    }
+                    for e in sink.events { events.append(StampedEvent(frame: i, event: e)) }
+                    last = i
+                }
+                decoder.recycle(chunk)
+            }
+            var sink = EventSink()
+            try analyzer.finish(into: &sink)
+            for e in sink.events { events.append(StampedEvent(frame: last, event: e)) }
+        }
+        return (seconds, events)
+    }
+
+    /// Runs `peer.py` once with `--runs runs` and checks it saw the same frames.
+    static func runPeer(_ python: URL, script: String, input: TrajectoryInput, runs: Int, tools: FFmpegTools) throws -> OpenCVRun {
+        let out = try tools.run(python, [script, input.y4mPath, "--runs", "\(runs)"])
+        let line = String(decoding: out, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let json = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+              let version = json["opencv"] as? String, let frames = json["frames"] as? Int,
+              let width = json["width"] as? Int, let height = json["height"] as? Int,
+              let mog2 = (json["mog2"] as? [String: Any])?["seconds"] as? [Double],
+              let diff3 = (json["diff3"] as? [String: Any])?["seconds"] as? [Double], !mog2.isEmpty, !diff3.isEmpty else {
+            throw InputError("\(python.path) \(script): unexpected output '\(line)'")
+        }
+        guard frames == input.frameCount, width == input.width, height == input.height else {
+            throw InputError("\(script) read \(frames) frames of \(width)x\(height) from \(input.y4mPath), expected \(input.frameCount) of \(input.width)x\(input.height)")
+        }
+        return OpenCVRun(version: version, mog2: mog2, diff3: diff3, frames: frames)
+    }
+}
+
+// MARK: - Memory
+
+extension TrajectoryBench {
+    /// Runs this executable as a child that streams `frames` frames (the clip's `.y4m`, looped) through
+    /// one analyzer, and returns what it reports plus its `ru_maxrss` from `wait4`.
+    static func measureMemory(_ input: TrajectoryInput, frames: Int, minutes: Int, scratch: String, tools: FFmpegTools) throws -> MemoryResult {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let output = scratch + "/memory-\(frames).json"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, tools.errorLog, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let arguments = [me, childFlag, input.y4mPath, "\(frames)"]
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, me, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw InputError("cannot start \(me): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            let message = (try? String(contentsOfFile: tools.errorLog, encoding: .utf8)) ?? ""
+            throw InputError("memory child (\(frames) frames) failed (status \(status)): \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
+        }
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        guard let json = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+              let n = json["frames"] as? Int, n == frames, let loops = json["loops"] as? Int, let seconds = json["seconds"] as? Double,
+              let baseHWM = json["baseline_hwm_kib"] as? Int, let baseRSS = json["baseline_rss_kib"] as? Int,
+              let peak = json["peak_hwm_kib"] as? Int, let final = json["final_rss_kib"] as? Int,
+              let perMinute = json["rss_per_minute_kib"] as? [Int], let trajectories = json["trajectories"] as? Int,
+              let ends = json["ends"] as? Int else {
+            throw InputError("memory child (\(frames) frames): unexpected output '\(text)'")
+        }
+        return MemoryResult(minutes: minutes, frames: frames, loops: loops, seconds: seconds, baselineHWM: baseHWM, baselineRSS: baseRSS,
+                            peakHWM: peak, finalRSS: final, rssPerMinute: perMinute, maxRSS: Int(usage.ru_maxrss),
+                            trajectories: trajectories, ends: ends)
+    }
+
+    /// The child: `lumatrace-bench --trajectory-memory-child FILE.y4m FRAMES`. Reads the gray `.y4m`
+    /// one frame at a time into a single buffer (with `read`, so the file's pages in /dev/shm are
+    /// never mapped into this process), rewinding at its end, and feeds `FRAMES` frames to one
+    /// analyzer, stamped as one continuous stream. Prints one JSON line.
+    static func child(_ arguments: [String]) -> Int32 {
+        guard arguments.count == 2, let total = Int(arguments[1]), total > 0 else {
+            log("usage: lumatrace-bench \(childFlag) FILE.y4m FRAMES")
+            return 2
+        }
+        let path = arguments[0]
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { log("\(path): cannot open"); return 1 }
+        defer { close(fd) }
+
+        // Header line: W, H, F; gray only.
+        var header: [UInt8] = []
+        var byte: UInt8 = 0
+        while read(fd, &byte, 1) == 1, byte != 0x0A, header.count < 4096 { header.append(byte) }
+        let fields = String(decoding: header, as: UTF8.self).split(separator: " ")
+        var width = 0, height = 0, num = 30, den = 1, mono = false
+        for f in fields.dropFirst() {
+            let value = f.dropFirst()
+            switch f.first {
+            case "W": width = Int(value) ?? 0
+            case "H": height = Int(value) ?? 0
+            case "F":
+                let r = value.split(separator: ":")
+                if r.count == 2, let n = Int(r[0]), let d = Int(r[1]), n > 0, d > 0 { (num, den) = (n, d) }
+            case "C": mono = value == "mono"
+            default: break
+            }
+        }
+        guard fields.first == "YUV4MPEG2", width > 0, height > 0, mono else { log("\(path): not a gray (C mono) YUV4MPEG2 file"); return 1 }
+        let dataStart = off_t(header.count + 1)
+        let frameSize = width * height
+        var pixels = [UInt8](repeating: 0, count: frameSize)
+        var marker = [UInt8](repeating: 0, count: 6)
+        var loops = 0
+
+        /// Reads exactly `count` bytes into `buffer`; returns the bytes read (less only at end of file).
+        func readFully(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+            var got = 0
+            while got < count {
+                let n = read(fd, buffer + got, count - got)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                got += n
+            }
+            return got
+        }
+        /// The next frame into `pixels`, rewinding to the first frame at the end of the file.
+        func nextFrame() -> Bool {
+            for attempt in 0..<2 {
+                let got = marker.withUnsafeMutableBytes { readFully($0.baseAddress!, 6) }
+                if got == 0 && attempt == 0 {
+                    loops += 1
+                    lseek(fd, dataStart, SEEK_SET)
+                    continue
+                }
+                guard got == 6, marker == Array("FRAME\n".utf8) else { return false }
+                return pixels.withUnsafeMutableBytes { readFully($0.baseAddress!, frameSize) } == frameSize
+            }
+            return false
+        }
+
+        guard nextFrame() else { log("\(path): cannot read the first frame"); return 1 }
+        lseek(fd, dataStart, SEEK_SET)
+        let baseline = memoryStatus()
+
+        let stream = StreamInfo(width: width, height: height, timescale: Int64(num), nominalFrameRate: Double(num) / Double(den),
+                                frameCount: total, recordingDigest: "memory-\(total)")
+        let framesPerMinute = 60 * num / den
+        var trajectories = 0, ends = 0
+        var rssPerMinute: [Int] = []
+        let start = ContinuousClock.now
+        do {
+            var analyzer = try makeAnalyzer(stream)
+            func tally(_ sink: EventSink) {
+                for e in sink.events {
+                    if e.kind == "trajectory" { trajectories += 1 } else if e.kind == "trajectory.end" { ends += 1 }
+                }
+            }
+            for i in 0..<total {
+                guard nextFrame() else { log("\(path): frame \(i): truncated"); return 1 }
+                var sink = EventSink()
+                try pixels.withUnsafeBufferPointer { p in
+                    try analyzer.analyze(Frame(index: i, timestamp: Timestamp(ticks: Int64(i) * Int64(den), timescale: Int64(num)),
+                                               width: width, height: height, pixels: p), into: &sink)
+                }
+                tally(sink)
+                if (i + 1) % framesPerMinute == 0 { rssPerMinute.append(memoryStatus().rss) }
+            }
+            var sink = EventSink()
+            try analyzer.finish(into: &sink)
+            tally(sink)
+        } catch {
+            log("analyzer failed: \(error)")
+            return 1
+        }
+        let seconds = Stopwatch.seconds(since: start)
+        let end = memoryStatus()
+        print(JSON.object([
+            ("frames", .int(total)), ("loops", .int(loops)), ("seconds", .number(seconds, 3)),
+            ("baseline_hwm_kib", .int(baseline.hwm)), ("baseline_rss_kib", .int(baseline.rss)),
+            ("peak_hwm_kib", .int(end.hwm)), ("final_rss_kib", .int(end.rss)),
+            ("rss_per_minute_kib", .array(rssPerMinute.map { .int($0) })),
+            ("trajectories", .int(trajectories)), ("ends", .int(ends)),
+        ]).text)
+        return 0
+    }
+
+    /// VmHWM and VmRSS of this process from /proc/self/status, in KiB (read with `read`: procfs
+    /// files report size 0).
+    static func memoryStatus() -> (hwm: Int, rss: Int) {
+        let fd = open("/proc/self/status", O_RDONLY)
+        guard fd >= 0 else { return (0, 0) }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 16384)
+        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+        guard n > 0 else { return (0, 0) }
+        var hwm = 0, rss = 0
+        for line in String(decoding: bytes[0..<n], as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard parts.count >= 2, let kib = Int(parts[1]) else { continue }
+            if parts[0] == "VmHWM:" { hwm = kib } else if parts[0] == "VmRSS:" { rss = kib }
+        }
+        return (hwm, rss)
+    }
+}
+
+// MARK: - Report
+
+extension TrajectoryResult {
+    func fps(_ samples: [Double]) -> Double { Double(input.frameCount) / median(samples) }
+    var analyzerFPS: Double { fps(analyzer) }
+    var decodeAnalyzeFPS: Double { fps(decodeAnalyze) }
+    /// The OpenCV run with the faster MOG2 detector, and with the faster diff3 detector.
+    var fasterMOG2: OpenCVRun { opencv.max { $0.mog2FPS < $1.mog2FPS }! }
+    var fasterDiff3: OpenCVRun { opencv.max { $0.diff3FPS < $1.diff3FPS }! }
+    var versusMOG2: Double { analyzerFPS / fasterMOG2.mog2FPS }
+    var versusDiff3: Double { analyzerFPS / fasterDiff3.diff3FPS }
+
+    var checks: [TargetCheck] {
+        [
+            TargetCheck(key: "analyzer_vs_mog2", label: "analyzer ÷ MOG2+findContours (OpenCV \(fasterMOG2.version), the faster)",
+                        value: versusMOG2, target: 3, atLeast: true, applies: true),
+            TargetCheck(key: "analyzer_vs_diff3", label: "analyzer ÷ diff3+connectedComponents (OpenCV \(fasterDiff3.version), the faster)",
+                        value: versusDiff3, target: 1, atLeast: true, applies: true),
+            TargetCheck(key: "analyzer_fps", label: "analyzer frames/s per core", value: analyzerFPS,
+                        target: 1000, atLeast: true, applies: input.size == .p720),
+        ]
+    }
+
+    func table() -> String {
+        var lines: [String] = []
+        let mbPerFrame = Double(input.width * input.height) / 1e6
+        lines.append("== trajectory \(input.size.rawValue): \(input.source) scaled by ffmpeg to \(input.width)x\(input.height), gray")
+        lines.append("   \(input.frameCount) frames at \(input.rate) fps, \(fixed(mbPerFrame * Double(input.frameCount), 1)) MB raw; "
+                     + "median of \(settings.runs) run\(settings.runs == 1 ? "" : "s"); one thread everywhere; "
+                     + "events per run: \(events.trajectoryCount) trajectory, \(events.endCount) trajectory.end")
+        lines.append("")
+        let header = ["method", "frames/s", "ms/frame", "MB/s", "÷ faster MOG2", "÷ faster diff3"]
+        let mog2 = fasterMOG2.mog2FPS, diff3 = fasterDiff3.diff3FPS
+        func row(_ label: String, _ f: Double) -> [String] {
+            [label, fixed(f, 1), fixed(1000 / f, 3), fixed(f * mbPerFrame, 1), fixed(f / mog2, 2) + "×", fixed(f / diff3, 2) + "×"]
+        }
+        var rows: [[String]] = [
+            row("Lumatrace TrajectoryAnalyzer, frames in memory", analyzerFPS),
+            row("Lumatrace decode .luma + analyze", decodeAnalyzeFPS),
+        ]
+        for run in opencv {
+            rows.append(row("OpenCV \(run.version) MOG2 + findContours" + (opencv.count > 1 && run.version == fasterMOG2.version ? " (faster)" : ""),
+                            run.mog2FPS))
+        }
+        for run in opencv {
+            rows.append(row("OpenCV \(run.version) diff3 + CC with stats" + (opencv.count > 1 && run.version == fasterDiff3.version ? " (faster)" : ""),
+                            run.diff3FPS))
+        }
+        lines += aligned([header] + rows, rightAligned: Set(1..<header.count)).map { "   " + $0 }
+        lines.append("")
+        lines.append("   analyzer: TrajectoryAnalyzer, default TrajectoryConfiguration, whole frame, every frame; analyze ×\(input.frameCount) + finish, "
+                     + "frames already in memory (decode excluded).")
+        lines.append("   decode + analyze: RecordingReader open + ChunkDecoder (one, storage recycled) + analyze per frame + finish; "
+                     + "the .luma (\(grouped(lumatraceBytes)) bytes, \(chunkCount) chunk\(chunkCount == 1 ? "" : "s"), zstd \(settings.level)) "
+                     + "recorded once, untimed, to \(settings.scratchKind).")
+        lines.append("   Both Lumatrace paths give the same events in every run (checked). Analyzer created before the clock.")
+        lines.append("   OpenCV: opencv-peer/peer.py, one process per version with --runs \(settings.runs), cv2.setNumThreads(1), "
+                     + "frames loaded from the .y4m before timing; Python loop included.")
+        lines.append("")
+        lines.append("   key ratios (each against a baseline measured in this run):")
+        var ratioRows: [[String]] = []
+        for check in checks {
+            let fpsCheck = check.key == "analyzer_fps"
+            let value = fpsCheck ? fixed(check.value, 1) + " frames/s" : fixed(check.value, 2) + "×"
+            let target = "target ≥ " + (fpsCheck ? fixed(check.target, 0) + " frames/s" : fixed(check.target, 0) + "×")
+            let verdict = check.applies ? (check.pass ? "PASS" : "FAIL")
+                : "(target is for 720p; \(check.pass ? "would pass" : "would fail"))"
+            ratioRows.append([check.label, value, target, verdict])
+        }
+        ratioRows.append(["decode + analyze ÷ analyzer alone", fixed(decodeAnalyzeFPS / analyzerFPS, 3) + "×", "", ""])
+        ratioRows.append(["decode + analyze ÷ faster MOG2", fixed(decodeAnalyzeFPS / mog2, 2) + "×", "", ""])
+        lines += aligned(ratioRows, rightAligned: [1]).map { "     " + $0 }
+
+        if !memory.isEmpty {
+            lines.append("")
+            lines.append("   memory: peak RSS of one analyzer over a long \(input.size.rawValue) stream, each in its own child process "
+                         + "(the clip's \(input.frameCount) frames looped, read one at a time from the .y4m into one buffer)")
+            let header = ["stream", "frames", "loops", "baseline", "peak RSS", "ru_maxrss", "analyzer share", "RSS per minute (MiB)", "frames/s"]
+            let rows = memory.map { m -> [String] in
+                ["\(m.minutes) min", grouped(m.frames), "\(m.loops)", mib(m.baselineHWM), mib(m.peakHWM), mib(m.maxRSS), mib(m.analyzerKiB),
+                 m.rssPerMinute.map { fixed(Double($0) / 1024, 1) }.joined(separator: " "), fixed(Double(m.frames) / m.seconds, 1)]
+            }
+            lines += aligned([header] + rows, rightAligned: Set(1..<header.count - 2).union([header.count - 1])).map { "     " + $0 }
+            lines.append("     baseline = the child's VmHWM before the analyzer existed (runtime, one frame buffer, first frame read);")
+            lines.append("     peak RSS = its VmHWM after finish; ru_maxrss = the same peak as wait4 reports it; analyzer share = peak − baseline.")
+            if memory.count >= 2, let first = memory.first, let last = memory.last {
+                lines.append("     \(last.minutes) min − \(first.minutes) min peak: \(mib(last.peakHWM - first.peakHWM)) "
+                             + "(memory does not grow with stream length if this is ~0).")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    func mib(_ kib: Int) -> String { fixed(Double(kib) / 1024, 1) + " MiB" }
+
+    func jsonLine() -> String {
+        func timing(_ samples: [Double]) -> JSON {
+            .object([("fps", .number(fps(samples), 2)), ("seconds", .array(samples.map { .number($0, 4) }))])
+        }
+        var fields: [(String, JSON)] = [
+            ("benchmark", .string("trajectory")), ("input", .string(input.size.rawValue)), ("source", .string(input.source)),
+            ("width", .int(input.width)), ("height", .int(input.height)), ("frames", .int(input.frameCount)), ("runs", .int(settings.runs)),
+            ("analyzer", timing(analyzer)),
+            ("decode_analyze", .object([("fps", .number(decodeAnalyzeFPS, 2)), ("seconds", .array(decodeAnalyze.map { .number($0, 4) })),
+                                        ("luma_bytes", .int(lumatraceBytes)), ("chunks", .int(chunkCount)), ("zstd_level", .int(settings.level))])),
+            ("events", .object([("trajectory", .int(events.trajectoryCount)), ("trajectory_end", .int(events.endCount))])),
+            ("opencv", .object(opencv.map { run in
+                (run.version, .object([("mog2", timing(run.mog2)), ("diff3", timing(run.diff3))]))
+            })),
+            ("mog2", .object([("fps", .number(fasterMOG2.mog2FPS, 2)), ("opencv", .string(fasterMOG2.version))])),
+            ("diff3", .object([("fps", .number(fasterDiff3.diff3FPS, 2)), ("opencv", .string(fasterDiff3.version))])),
+            ("targets", .object(checks.map { check in
+                (check.key, .object([("value", .number(check.value, 4)), ("target", .number(check.target, 2)),
+                                     ("at_least", .bool(check.atLeast)), ("applies", .bool(check.applies)), ("pass", .bool(check.pass))]))
+            })),
+            ("all_pass", .bool(checks.allSatisfy { !$0.applies || $0.pass })),
+        ]
+        if !memory.isEmpty {
+            fields.append(("memory", .array(memory.map { m in
+                .object([("minutes", .int(m.minutes)), ("frames", .int(m.frames)), ("baseline_hwm_kib", .int(m.baselineHWM)),
+                         ("peak_hwm_kib", .int(m.peakHWM)), ("ru_maxrss_kib", .int(m.maxRSS)), ("analyzer_kib", .int(m.analyzerKiB)),
+                         ("final_rss_kib", .int(m.finalRSS)), ("rss_per_minute_kib", .array(m.rssPerMinute.map { .int($0) })),
+                         ("fps", .number(Double(m.frames) / m.seconds, 2))])
+            })))
+        }
+        return JSON.object(fields).text
+    }
+}
