@@ -21,7 +21,7 @@ struct TrajectoryQuality: Sendable {
     static let gravityPerRadius: ClosedRange<Double> = 30...1500
 
     func expectedScatter(radius: Double) -> Double {
-        Double(processingFactor) * (0.3 + 0.04 * noise) + 0.05 * radius
+        Double(processingFactor) * (0.3 + 0.04 * noise) + 0.1 * radius
     }
 
     /// 0...1 from the fit's scatter relative to the expected one, and the number of points: a

@@ -86,8 +86,6 @@ struct MemoryResult {
     let finalRSS: Int
     /// VmRSS at the end of every minute of recording time (KiB).
     let rssPerMinute: [Int]
-    /// `ru_maxrss` of the child from `wait4` (KiB on Linux).
-    let maxRSS: Int
     let trajectories: Int
     let ends: Int
 
@@ -356,7 +354,12 @@ extension TrajectoryBench {
 
 extension TrajectoryBench {
     /// Runs this executable as a child that streams `frames` frames (the clip's `.y4m`, looped) through
-    /// one analyzer, and returns what it reports plus its `ru_maxrss` from `wait4`.
+    /// one analyzer, and returns what it reports.
+    ///
+    /// The peak is the child's own VmHWM (the high-water mark of its address space since `exec`),
+    /// not `ru_maxrss`: on Linux `ru_maxrss` keeps the high-water mark of the memory image `exec`
+    /// replaced, and `posix_spawn` (vfork) makes that image this process's, which holds every frame
+    /// of the clip, so `wait4`'s `ru_maxrss` reports this parent's peak (~700 MiB at 720p), not the child's.
     static func measureMemory(_ input: TrajectoryInput, frames: Int, minutes: Int, scratch: String, tools: FFmpegTools) throws -> MemoryResult {
         let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let output = scratch + "/memory-\(frames).json"
@@ -374,8 +377,7 @@ extension TrajectoryBench {
         let spawned = posix_spawn(&pid, me, &actions, nil, argv, environ)
         guard spawned == 0 else { throw InputError("cannot start \(me): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
             let message = (try? String(contentsOfFile: tools.errorLog, encoding: .utf8)) ?? ""
             throw InputError("memory child (\(frames) frames) failed (status \(status)): \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
@@ -390,7 +392,7 @@ extension TrajectoryBench {
             throw InputError("memory child (\(frames) frames): unexpected output '\(text)'")
         }
         return MemoryResult(minutes: minutes, frames: frames, loops: loops, seconds: seconds, baselineHWM: baseHWM, baselineRSS: baseRSS,
-                            peakHWM: peak, finalRSS: final, rssPerMinute: perMinute, maxRSS: Int(usage.ru_maxrss),
+                            peakHWM: peak, finalRSS: final, rssPerMinute: perMinute,
                             trajectories: trajectories, ends: ends)
     }
 
@@ -601,14 +603,15 @@ extension TrajectoryResult {
             lines.append("")
             lines.append("   memory: peak RSS of one analyzer over a long \(input.size.rawValue) stream, each in its own child process "
                          + "(the clip's \(input.frameCount) frames looped, read one at a time from the .y4m into one buffer)")
-            let header = ["stream", "frames", "loops", "baseline", "peak RSS", "ru_maxrss", "analyzer share", "RSS per minute (MiB)", "frames/s"]
+            let header = ["stream", "frames", "rewinds", "baseline", "peak RSS", "analyzer share", "RSS per minute (MiB)", "frames/s"]
             let rows = memory.map { m -> [String] in
-                ["\(m.minutes) min", grouped(m.frames), "\(m.loops)", mib(m.baselineHWM), mib(m.peakHWM), mib(m.maxRSS), mib(m.analyzerKiB),
+                ["\(m.minutes) min", grouped(m.frames), "\(m.loops)", mib(m.baselineHWM), mib(m.peakHWM), mib(m.analyzerKiB),
                  m.rssPerMinute.map { fixed(Double($0) / 1024, 1) }.joined(separator: " "), fixed(Double(m.frames) / m.seconds, 1)]
             }
             lines += aligned([header] + rows, rightAligned: Set(1..<header.count - 2).union([header.count - 1])).map { "     " + $0 }
             lines.append("     baseline = the child's VmHWM before the analyzer existed (runtime, one frame buffer, first frame read);")
-            lines.append("     peak RSS = its VmHWM after finish; ru_maxrss = the same peak as wait4 reports it; analyzer share = peak − baseline.")
+            lines.append("     peak RSS = its VmHWM (/proc/self/status) after finish: the child's peak since exec; analyzer share = peak − baseline.")
+            lines.append("     (Not ru_maxrss: on Linux it keeps the high-water mark of the image exec replaced, here the parent's, which holds the frames.)")
             if memory.count >= 2, let first = memory.first, let last = memory.last {
                 lines.append("     \(last.minutes) min − \(first.minutes) min peak: \(mib(last.peakHWM - first.peakHWM)) "
                              + "(memory does not grow with stream length if this is ~0).")
@@ -644,7 +647,7 @@ extension TrajectoryResult {
         if !memory.isEmpty {
             fields.append(("memory", .array(memory.map { m in
                 .object([("minutes", .int(m.minutes)), ("frames", .int(m.frames)), ("baseline_hwm_kib", .int(m.baselineHWM)),
-                         ("peak_hwm_kib", .int(m.peakHWM)), ("ru_maxrss_kib", .int(m.maxRSS)), ("analyzer_kib", .int(m.analyzerKiB)),
+                         ("peak_hwm_kib", .int(m.peakHWM)), ("analyzer_kib", .int(m.analyzerKiB)),
                          ("final_rss_kib", .int(m.finalRSS)), ("rss_per_minute_kib", .array(m.rssPerMinute.map { .int($0) })),
                          ("fps", .number(Double(m.frames) / m.seconds, 2))])
             })))

@@ -5,7 +5,9 @@ import TrajectoryAnalyzer
 ///
 /// Two paths are compared frame by frame where both have a point; a frame *agrees* when the points
 /// are within `2 px + half the ball's radius`. Each found trajectory belongs to the truth segment it
-/// agrees with most often; it is **correct** when it agrees there on at least 80% of its points.
+/// agrees with most often; it is **correct** when it agrees there on at least 80% of the frames both
+/// have, and those are at least half its points (real truth leaves out frames where the ball is
+/// hard to see; a synthetic truth has every frame, so there the two are the same).
 /// A truth segment with at least `minimumVisible` frames is **found** when a correct trajectory
 /// belonging to it agrees on at least half of the segment's frames. Point error is measured, in
 /// pixels, over every shared frame of every correct trajectory.
@@ -55,6 +57,7 @@ struct TruthMatcher {
         let segments = truth.ballSegments
         var agreeing = [[Int]](repeating: [Int](repeating: 0, count: segments.count), count: found.count)
         var pairErrors = [[[Double]]](repeating: [[Double]](repeating: [], count: segments.count), count: found.count)
+        var shared = [[Int]](repeating: [Int](repeating: 0, count: segments.count), count: found.count)
         for (si, s) in segments.enumerated() {
             var byFrame: [Int: [Double]] = [:]
             for p in s.points { byFrame[Int(p[0])] = p }
@@ -64,6 +67,7 @@ struct TruthMatcher {
                     let dx = (p[1] - q[1]) * w, dy = (p[2] - q[2]) * h
                     let d = (dx * dx + dy * dy).squareRoot()
                     pairErrors[ti][si].append(d)
+                    shared[ti][si] += 1
                     if d <= 2 + 0.5 * q[3] * w { agreeing[ti][si] += 1 }
                 }
             }
@@ -74,7 +78,7 @@ struct TruthMatcher {
                 score.wrong.append(t.id)
                 continue
             }
-            if Double(agreeing[ti][si]) >= 0.8 * Double(t.points.count) {
+            if Double(agreeing[ti][si]) >= 0.8 * Double(shared[ti][si]), 2 * shared[ti][si] >= t.points.count {
                 score.correct += 1
                 score.errors += pairErrors[ti][si]
                 score.reasons["\(segments[si].end) → \(t.reason.rawValue)", default: 0] += 1
