@@ -133,11 +133,8 @@ struct MotionDetector {
         noise = noise.map { $0 + (sigma - $0) / 8 } ?? sigma
         let t = threshold
 
-        // Pixels that fluctuate more than sensor noise explains (foliage, water, codec flicker)
-        // need a larger change to count.
-        let floor = 0.8 * (noise ?? 2) + 1
         current.withUnsafeBufferPointer { c in
-            difference.withUnsafeMutableBufferPointer { model.difference(c, into: $0, fluctuationFloor: floor) }
+            difference.withUnsafeMutableBufferPointer { model.difference(c, into: $0) }
         }
         let setPixels = difference.withUnsafeBufferPointer { d in
             mask.withUnsafeMutableBufferPointer { m in

@@ -14,13 +14,6 @@
 ///
 /// Differences are taken against the rounded model, so the difference of a static pixel is
 /// sensor noise shrunk by the averaging, not the noise of two frames.
-///
-/// - **Fluctuation.** Each pixel also keeps the running mean of its absolute difference while it is
-///   background (8.8 fixed point, blending 1/32 per frame). Real footage has pixels that never sit
-///   still — leaves in the wind, rippling water, a codec's flickering blocks — and one threshold for
-///   the whole frame either drowns in them or misses faint objects elsewhere. ``difference(_:into:fluctuationFloor:)``
-///   subtracts from each pixel's difference three times the part of its usual fluctuation above
-///   what sensor noise alone explains, so fluctuating pixels need a larger change to count.
 public struct AdaptiveBackground: Sendable {
     public let width: Int
     public let height: Int
@@ -30,8 +23,6 @@ public struct AdaptiveBackground: Sendable {
     public let settleFrames: Int
     private var model: [UInt16]
     private var stillFrames: [UInt8]
-    /// Mean absolute difference from the model while background, 8.8 fixed point.
-    private var fluctuation: [UInt16]
 
     /// Starts the model at `frame` (`width × height` bytes).
     public init(first frame: UnsafeBufferPointer<UInt8>, width: Int, height: Int, learningShift: Int = 4, settleFrames: Int = 15) {
@@ -43,30 +34,19 @@ public struct AdaptiveBackground: Sendable {
         self.settleFrames = settleFrames
         model = (0..<(width * height)).map { UInt16(frame[$0]) << 8 }
         stillFrames = [UInt8](repeating: 0, count: width * height)
-        fluctuation = [UInt16](repeating: 0, count: width * height)
     }
 
-    /// `difference[i] = |frame[i] − round(B[i])|` for every pixel, less three times the pixel's
-    /// fluctuation above `fluctuationFloor` (grey levels; the mean absolute difference sensor noise
-    /// alone gives, about 0.8 σ), never below 0. A floor of 255 turns the allowance off.
-    public func difference(_ frame: UnsafeBufferPointer<UInt8>, into difference: UnsafeMutableBufferPointer<UInt8>,
-                           fluctuationFloor: Double = 255) {
+    /// `difference[i] = |frame[i] − round(B[i])|` for every pixel.
+    public func difference(_ frame: UnsafeBufferPointer<UInt8>, into difference: UnsafeMutableBufferPointer<UInt8>) {
         let n = width * height
         precondition(frame.count >= n && difference.count >= n, "planes hold width × height bytes")
         guard n > 0 else { return }
-        let floor = UInt16(clamping: Int((max(0, fluctuationFloor) * 256).rounded()))
         model.withUnsafeBufferPointer { m in
-            fluctuation.withUnsafeBufferPointer { v in
-                let f = frame.baseAddress!, d = difference.baseAddress!, b = m.baseAddress!, dev = v.baseAddress!
-                for i in 0..<n {
-                    let background = UInt8(truncatingIfNeeded: (b[i] &+ 128) >> 8)
-                    let value = f[i]
-                    let plain = value > background ? value &- background : background &- value
-                    // 3 × (fluctuation − floor), in whole grey levels, saturating at 255.
-                    let excess = dev[i] > floor ? dev[i] &- floor : 0
-                    let allowance = UInt8(truncatingIfNeeded: min(UInt32(255), (UInt32(excess) &* 3) &>> 8))
-                    d[i] = plain > allowance ? plain &- allowance : 0
-                }
+            let f = frame.baseAddress!, d = difference.baseAddress!, b = m.baseAddress!
+            for i in 0..<n {
+                let background = UInt8(truncatingIfNeeded: (b[i] &+ 128) >> 8)
+                let value = f[i]
+                d[i] = value > background ? value &- background : background &- value
             }
         }
     }
@@ -82,9 +62,8 @@ public struct AdaptiveBackground: Sendable {
         let up = UInt16(8 - learningShift)
         let settle = UInt8(settleFrames)
         model.withUnsafeMutableBufferPointer { m in
-          fluctuation.withUnsafeMutableBufferPointer { v in
             stillFrames.withUnsafeMutableBufferPointer { s in
-                let b = m.baseAddress!, still = s.baseAddress!, dev = v.baseAddress!
+                let b = m.baseAddress!, still = s.baseAddress!
                 let f = frame.baseAddress!, p = previous.baseAddress!, fg = foreground.baseAddress!
                 // Branch-free and in 16 bits throughout, so the compiler can vectorize it.
                 // (`&>>`/`&<<` shift without the overshift checks that would stop vectorization.)
@@ -102,15 +81,8 @@ public struct AdaptiveBackground: Sendable {
                     let blended = current &- (current &>> shift) &+ (UInt16(value) &<< up)
                     let settled = count >= settle ? UInt16(value) &<< 8 : current
                     b[i] = isForeground ? settled : blended
-                    // Fluctuation: D + (|frame − B|·256 − D) / 32 while background.
-                    let background = UInt8(truncatingIfNeeded: (current &+ 128) &>> 8)
-                    let off = value > background ? value &- background : background &- value
-                    let deviation = dev[i]
-                    let updated = deviation &- (deviation &>> 5) &+ (UInt16(off) &<< 3)
-                    dev[i] = isForeground ? deviation : updated
                 }
             }
-          }
         }
     }
 

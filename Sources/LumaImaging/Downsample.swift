@@ -53,6 +53,10 @@ public enum Downsample {
             // Column sums of `factor` rows, then sums of `factor` columns: each source byte is read once.
             let area = UInt32(factor * factor)
             let half = area / 2
+            // Dividing by the block area is a multiplication by its reciprocal in 2^-40 units,
+            // exact for these sums (below 2^21 for factors up to 64; Granlund–Montgomery); larger
+            // factors divide.
+            let reciprocal = factor <= 64 ? ((UInt64(1) << 40) + UInt64(area) - 1) / UInt64(area) : 0
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: ow * factor) { columns in
                 let sums = columns.baseAddress!
                 for y in 0..<oh {
@@ -66,7 +70,9 @@ public enum Downsample {
                     for x in 0..<ow {
                         var s: UInt32 = 0
                         for k in 0..<factor { s &+= sums[x * factor + k] }
-                        out[x] = UInt8(truncatingIfNeeded: (s &+ half) / area)
+                        out[x] = reciprocal != 0
+                            ? UInt8(truncatingIfNeeded: (UInt64(s &+ half) &* reciprocal) &>> 40)
+                            : UInt8(truncatingIfNeeded: (s &+ half) / area)
                     }
                 }
             }
