@@ -241,35 +241,53 @@ struct TrajectoryTracker {
 
     /// Starts a track from each unassigned detection of this frame that completes a plausible
     /// triplet with unassigned detections of the two (or, across a missed frame, three) frames before.
+    ///
+    /// Real footage gives hundreds of small blobs a frame (foliage, a codec's flicker), so the
+    /// oldest point of a triplet is not searched among all of them: given the newer two, a thrown
+    /// object's oldest point lies in a narrow window (its acceleration is bounded), found by binary
+    /// search in the pool sorted by x. The choice is the same as an exhaustive search's: the
+    /// lowest cost, ties to the earliest pool entries.
     private mutating func startTracks(time: Double, ended: inout [Ended]) {
         let k = Double(settings.geometry.factor)
         let g = settings.geometry
         let maximumSpeed = 3 * Double(max(g.region.width, g.region.height))  // px/s
+        // Unused pool entries of each earlier step, sorted by x (ties by pool order).
+        var byStep: [Int: [Int]] = [:]
+        for i in pool.indices where pool[i].step < step && !pool[i].used { byStep[pool[i].step, default: []].append(i) }
+        for key in byStep.keys.sorted() {
+            byStep[key]!.sort { (pool[$0].point.x, $0) < (pool[$1].point.x, $1) }
+        }
         for ci in pool.indices where pool[ci].step == step && !pool[ci].used {
             let c = pool[ci].point
-            var best: (cost: Double, a: Int, b: Int)?
+            var best: (cost: Double, b: Int, a: Int)?
             for bi in pool.indices where !pool[bi].used && pool[bi].step < step && pool[bi].step >= step - 2 {
                 let b = pool[bi].point
                 let dt2 = c.time - b.time
                 guard dt2 > 0, Self.distance(b, c) <= maximumSpeed * dt2,
                       Self.similarRadius(b.radius, c.radius, factor: settings.geometry.factor) else { continue }
-                for ai in pool.indices where !pool[ai].used && pool[ai].step < pool[bi].step && pool[ai].step >= pool[bi].step - 2 {
-                    let a = pool[ai].point
-                    let dt1 = b.time - a.time
-                    guard dt1 > 0, Self.distance(a, b) <= maximumSpeed * dt1,
-                          Self.similarRadius(a.radius, c.radius, factor: settings.geometry.factor) else { continue }
-                    let r = (a.radius + b.radius + c.radius) / 3
-                    // It must move: more than the centroid noise over the three points.
-                    guard Self.distance(a, c) >= max(1.5 * k, 0.2 * r) else { continue }
-                    // Acceleration from the two velocities; its tolerance is the centroid noise
-                    // seen through a second difference.
-                    let ax = 2 * ((c.x - b.x) / dt2 - (b.x - a.x) / dt1) / (dt1 + dt2)
-                    let ay = 2 * ((c.y - b.y) / dt2 - (b.y - a.y) / dt1) / (dt1 + dt2)
-                    let tolerance = (2 * k + 0.3 * r) * 2 / (dt1 * dt2)
-                    let gravityLimit = 1500 * r
-                    guard abs(ax) <= tolerance, ay >= -tolerance, ay <= gravityLimit + tolerance else { continue }
-                    let cost = (ax * ax + ay * ay).squareRoot() / tolerance
-                    if best == nil || cost < best!.cost { best = (cost, ai, bi) }
+                for aStep in (pool[bi].step - 2)..<pool[bi].step {
+                    guard let candidates = byStep[aStep], let first = candidates.first else { continue }
+                    let dt1 = b.time - pool[first].point.time
+                    guard dt1 > 0 else { continue }
+                    // The largest radius an acceptable `a` can have bounds the tolerance, hence the window.
+                    let largest = (1.5 * c.radius + k + b.radius + c.radius) / 3
+                    let widest = (2 * k + 0.3 * largest) * 2 / (dt1 * dt2)
+                    let reach = widest * dt1 * (dt1 + dt2) / 2
+                    let predictedX = b.x - dt1 * (c.x - b.x) / dt2
+                    var lo = 0, hi = candidates.count
+                    while lo < hi {
+                        let mid = (lo + hi) / 2
+                        if pool[candidates[mid]].point.x < predictedX - reach { lo = mid + 1 } else { hi = mid }
+                    }
+                    var j = lo
+                    while j < candidates.count, pool[candidates[j]].point.x <= predictedX + reach {
+                        let ai = candidates[j]
+                        j += 1
+                        guard !pool[ai].used, let cost = Self.tripletCost(pool[ai].point, b, c, factor: k, maximumSpeed: maximumSpeed,
+                                                                        similar: { Self.similarRadius($0, $1, factor: settings.geometry.factor) })
+                        else { continue }
+                        if best == nil || (cost, bi, ai) < (best!.cost, best!.b, best!.a) { best = (cost, bi, ai) }
+                    }
                 }
             }
             guard let found = best else { continue }
@@ -281,6 +299,26 @@ struct TrajectoryTracker {
             endBouncedTrack(before: &track, ended: &ended)
             tracks.append(track)
         }
+    }
+
+    /// How far the triplet `a`, `b`, `c` (oldest first) is from moving like a thrown object, in
+    /// units of its tolerance (0 = exactly), or `nil` when it cannot be one: too fast, of different
+    /// sizes, standing still, or accelerating sideways, upwards or harder than gravity allows.
+    static func tripletCost(_ a: TrackPoint, _ b: TrackPoint, _ c: TrackPoint, factor k: Double, maximumSpeed: Double,
+                            similar: (Double, Double) -> Bool) -> Double? {
+        let dt1 = b.time - a.time, dt2 = c.time - b.time
+        guard dt1 > 0, dt2 > 0, distance(a, b) <= maximumSpeed * dt1, similar(a.radius, c.radius) else { return nil }
+        let r = (a.radius + b.radius + c.radius) / 3
+        // It must move: more than the centroid noise over the three points.
+        guard distance(a, c) >= max(1.5 * k, 0.2 * r) else { return nil }
+        // Acceleration from the two velocities; its tolerance is the centroid noise seen through a
+        // second difference.
+        let ax = 2 * ((c.x - b.x) / dt2 - (b.x - a.x) / dt1) / (dt1 + dt2)
+        let ay = 2 * ((c.y - b.y) / dt2 - (b.y - a.y) / dt1) / (dt1 + dt2)
+        let tolerance = (2 * k + 0.3 * r) * 2 / (dt1 * dt2)
+        let gravityLimit = 1500 * r
+        guard abs(ax) <= tolerance, ay >= -tolerance, ay <= gravityLimit + tolerance else { return nil }
+        return (ax * ax + ay * ay).squareRoot() / tolerance
     }
 
     /// A new track that starts where a missing one stopped, a moment later, is that object after
