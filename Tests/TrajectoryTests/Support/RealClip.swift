@@ -51,7 +51,7 @@ enum RealClip {
             while filled < pixels.count {
                 let chunk = reader.readData(ofLength: pixels.count - filled)
                 if chunk.isEmpty { failure = Failure(description: "\(path): frame \(index) ends early"); return }
-                chunk.copyBytes(to: UnsafeMutableBufferPointer(rebasing: pixels[filled...]))
+                _ = chunk.copyBytes(to: UnsafeMutableBufferPointer(rebasing: pixels[filled...]))
                 filled += chunk.count
             }
         }
