@@ -46,7 +46,8 @@ public struct DifferencingAnalyzer: Analyzer {
             statistics = previous.withUnsafeBufferPointer { diff(pixels, $0) }
             previous.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: pixels.baseAddress!, count: pixels.count) }
         case .background:
-            guard var model = background else {
+            // Taken out while it is updated, so the update does not copy the model each frame.
+            guard var model = background.take() else {
                 background = RunningAverage(first: pixels, width: width, height: height, learningRate: configuration.learningRate)
                 return
             }

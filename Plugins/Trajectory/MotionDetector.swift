@@ -117,11 +117,14 @@ struct MotionDetector {
         current.withUnsafeMutableBufferPointer {
             Downsample.boxAverage(frame.pixels, sourceWidth: frame.width, region: g.region, factor: g.factor, into: $0)
         }
-        guard var model = background else {
+        // Taken out while it is updated, so the update mutates its storage in place instead of
+        // copying the model (a second owner would force a copy of every plane each frame).
+        guard var model = background.take() else {
             background = current.withUnsafeBufferPointer { AdaptiveBackground(first: $0, width: g.width, height: g.height, settleFrames: settleFrames) }
             swap(&current, &previous)
             return []
         }
+        defer { background = model }
         guard n > 0 else { return [] }
 
         // Noise from this frame against the previous one: every 4th row is plenty.
@@ -152,7 +155,6 @@ struct MotionDetector {
                 mask.withUnsafeBufferPointer { m in model.update(with: c, previous: p, foreground: m, stillness: stillness) }
             }
         }
-        background = model
         swap(&current, &previous)
         return detections
     }

@@ -38,6 +38,28 @@ struct PeerSamples {
     var bytes = 0
 }
 
+/// What one measured input reports: its table, its targets and its JSON line.
+protocol BenchResult {
+    /// The input's name in the summary line (e.g. `vtest`, `720p`).
+    var name: String { get }
+    var checks: [TargetCheck] { get }
+    func table() -> String
+    func jsonLine() -> String
+}
+
+/// Prints, after every input's table, one line counting the targets met and naming the failing
+/// ones (unless `jsonOnly`), then each result's JSON line.
+func printSummary(_ results: [BenchResult], jsonOnly: Bool, nothingMeasured: String) {
+    if !jsonOnly {
+        let checks = results.flatMap { r in r.checks.filter(\.applies).map { (r.name, $0) } }
+        let failed = checks.filter { !$0.1.pass }
+        print(results.isEmpty ? nothingMeasured : "targets: \(checks.count - failed.count) of \(checks.count) pass"
+              + (failed.isEmpty ? "" : "; failing: " + failed.map { "\($0.0) \($0.1.key)" }.joined(separator: ", ")))
+        print("")
+    }
+    for result in results { print(result.jsonLine()) }
+}
+
 /// One of the targets, checked on one input.
 struct TargetCheck {
     let key: String
@@ -52,7 +74,9 @@ struct TargetCheck {
     var pass: Bool { atLeast ? value >= target : value <= target }
 }
 
-extension InputResult {
+extension InputResult: BenchResult {
+    var name: String { input.kind.rawValue }
+
     /// Megabytes (10^6 bytes) of raw frames per second at the median of `samples`.
     func megabytesPerSecond(_ samples: [Double]) -> Double { Double(input.rawBytes) / 1e6 / median(samples) }
     /// Frames per second at the median of `samples`.

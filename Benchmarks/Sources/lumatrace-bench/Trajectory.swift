@@ -153,14 +153,7 @@ extension TrajectoryBench {
             log("lumatrace-bench trajectory: error: \(error)")
             return 1
         }
-        if !settings.jsonOnly {
-            let checks = results.flatMap { r in r.checks.filter(\.applies).map { (r.input.size, $0) } }
-            let failed = checks.filter { !$0.1.pass }
-            print(results.isEmpty ? "no size was measured" : "targets: \(checks.count - failed.count) of \(checks.count) pass"
-                  + (failed.isEmpty ? "" : "; failing: " + failed.map { "\($0.0.rawValue) \($0.1.key)" }.joined(separator: ", ")))
-            print("")
-        }
-        for result in results { print(result.jsonLine()) }
+        printSummary(results, jsonOnly: settings.jsonOnly, nothingMeasured: "no size was measured")
         return 0
     }
 
@@ -528,7 +521,9 @@ extension TrajectoryBench {
 
 // MARK: - Report
 
-extension TrajectoryResult {
+extension TrajectoryResult: BenchResult {
+    var name: String { input.size.rawValue }
+
     func fps(_ samples: [Double]) -> Double { Double(input.frameCount) / median(samples) }
     var analyzerFPS: Double { fps(analyzer) }
     var decodeAnalyzeFPS: Double { fps(decodeAnalyze) }

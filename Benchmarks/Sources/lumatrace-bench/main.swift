@@ -269,14 +269,7 @@ func main() -> Int32 {
         return 1
     }
 
-    if !settings.jsonOnly {
-        let checks = results.flatMap { r in r.checks.filter(\.applies).map { (r.input.kind, $0) } }
-        let failed = checks.filter { !$0.1.pass }
-        print(results.isEmpty ? "no input was measured" : "targets: \(checks.count - failed.count) of \(checks.count) pass"
-              + (failed.isEmpty ? "" : "; failing: " + failed.map { "\($0.0.rawValue) \($0.1.key)" }.joined(separator: ", ")))
-        print("")
-    }
-    for result in results { print(result.jsonLine()) }
+    printSummary(results, jsonOnly: settings.jsonOnly, nothingMeasured: "no input was measured")
     return 0
 }
 
