@@ -63,7 +63,12 @@ struct Detection: Sendable, Equatable {
 ///    noisy pixels do not.
 /// 5. **Label** the mask (`ConnectedComponents`) and keep compact blobs of a plausible size. Each is
 ///    measured from the raw difference: its pixels above the threshold give its centre and radius.
-/// 6. **Update the background** everywhere except under the blobs.
+/// 6. **Look again inside crowded blobs.** A ball thrown in front of something that moves too (a
+///    juggler's body, a player) merges with it into one large blob that is no ball. Inside such
+///    blobs the detector thresholds the *three-frame difference* (the smaller of this frame's
+///    differences from the two before), which keeps what moves fast and drops what drifts: the
+///    ball at its place in this frame, not the slowly swaying body around it.
+/// 7. **Update the background** everywhere except under the blobs.
 ///
 /// All buffers are allocated once; a frame costs a few passes over the shrunk plane.
 struct MotionDetector {
@@ -78,6 +83,13 @@ struct MotionDetector {
 
     private var current: [UInt8]
     private var previous: [UInt8]
+    /// The frame before `previous`.
+    private var older: [UInt8]
+    /// Three-frame difference inside crowded blobs (0 elsewhere), and its mask.
+    private var motion: [UInt8]
+    private var motionMask: [UInt8]
+    /// Bounding boxes (processing pixels) of this frame's blobs too large or ragged to be a ball.
+    private var crowded: [Component] = []
     private var difference: [UInt8]
     private var mask: [UInt8]
     private var background: AdaptiveBackground?
@@ -105,6 +117,9 @@ struct MotionDetector {
         let n = geometry.width * geometry.height
         current = [UInt8](repeating: 0, count: n)
         previous = [UInt8](repeating: 0, count: n)
+        older = [UInt8](repeating: 0, count: n)
+        motion = [UInt8](repeating: 0, count: n)
+        motionMask = [UInt8](repeating: 0, count: n)
         difference = [UInt8](repeating: 0, count: n)
         mask = [UInt8](repeating: 0, count: n)
     }
@@ -121,6 +136,7 @@ struct MotionDetector {
         // copying the model (a second owner would force a copy of every plane each frame).
         guard var model = background.take() else {
             background = current.withUnsafeBufferPointer { AdaptiveBackground(first: $0, width: g.width, height: g.height, settleFrames: settleFrames) }
+            older = current
             swap(&current, &previous)
             return []
         }
@@ -144,10 +160,12 @@ struct MotionDetector {
                 box.apply(d, width: g.width, height: g.height, threshold: Int((9 * t).rounded()), mask: m)
             }
         }
+        crowded.removeAll(keepingCapacity: true)
         if setPixels > 0 {
             let components = mask.withUnsafeBufferPointer { labeler.label($0, width: g.width, region: PixelRect(width: g.width, height: g.height)) }
-            for c in components { measure(c, threshold: t) }
+            for c in components where !measure(c, threshold: t, difference: difference, mask: mask) { crowded.append(c) }
         }
+        if !crowded.isEmpty { lookInsideCrowds(threshold: t) }
 
         let stillness = UInt8(clamping: Int((max(3, 4.5 * (noise ?? 2))).rounded()))
         current.withUnsafeBufferPointer { c in
@@ -155,6 +173,7 @@ struct MotionDetector {
                 mask.withUnsafeBufferPointer { m in model.update(with: c, previous: p, foreground: m, stillness: stillness) }
             }
         }
+        swap(&older, &previous)
         swap(&current, &previous)
         return detections
     }
@@ -192,19 +211,21 @@ struct MotionDetector {
         return (g.frameX(f.x), g.frameY(f.y))
     }
 
-    /// Measures one blob from the raw difference and keeps it if it could be a ball.
-    private mutating func measure(_ c: Component, threshold: Double) {
+    /// Measures one blob of `mask` from the raw `difference` and keeps it if it could be a ball.
+    /// Returns false when the blob is too large or ragged to be one (it may hide one).
+    @discardableResult
+    private mutating func measure(_ c: Component, threshold: Double, difference: [UInt8], mask: [UInt8]) -> Bool {
         let g = geometry
         let k = Double(g.factor)
         // Cheap rejections on the mask blob (grown by about a pixel by the 3×3 sums).
-        guard c.area >= 2 else { return }
+        guard c.area >= 2 else { return true }
         let boxWidth = c.maxX - c.minX + 1, boxHeight = c.maxY - c.minY + 1
         let grownRadius = (maximumRadius / k) + 2
-        guard Double(max(boxWidth, boxHeight)) <= 2 * grownRadius + 1 else { return }
+        guard Double(max(boxWidth, boxHeight)) <= 2 * grownRadius + 1 else { return false }
         if boxWidth > 3 || boxHeight > 3 {
             let fill = Double(c.area) / Double(boxWidth * boxHeight)
             let aspect = Double(max(boxWidth, boxHeight)) / Double(min(boxWidth, boxHeight))
-            guard fill >= 0.35, aspect <= 3 else { return }
+            guard fill >= 0.35, aspect <= 3 else { return false }
         }
 
         // The blob's pixels whose own difference is above the threshold: the object without the
@@ -233,7 +254,7 @@ struct MotionDetector {
                 return (sx, sy, count, Double(total) / Double(count), minX, minY, maxX, maxY)
             }
         }
-        guard let r = result else { return }
+        guard let r = result else { return true }
         let cx = Double(r.sumX) / Double(r.count) + 0.5
         let cy = Double(r.sumY) / Double(r.count) + 0.5
         let radius = k * (Double(r.count) / Double.pi).squareRoot()
@@ -243,11 +264,62 @@ struct MotionDetector {
         if c.minY == 0 { clipped.insert(.top) }
         if c.maxY == g.height - 1 { clipped.insert(.bottom) }
         // A cut-off object looks smaller than it is; only whole ones are held to the minimum.
-        guard radius <= maximumRadius * 1.3 + k, !clipped.isEmpty || radius >= minimumRadius * 0.7 - k else { return }
+        guard radius <= maximumRadius * 1.3 + k, !clipped.isEmpty || radius >= minimumRadius * 0.7 - k else { return true }
         detections.append(Detection(
             x: g.frameX(cx), y: g.frameY(cy), radius: radius, contrast: r.mean,
             left: g.frameX(Double(r.minX)), top: g.frameY(Double(r.minY)), right: g.frameX(Double(r.maxX + 1)),
             bottom: g.frameY(Double(r.maxY + 1)), clipped: clipped))
+        return true
+    }
+
+    /// Finds fast-moving compact objects inside this frame's crowded blobs from the three-frame
+    /// difference `min(|current − previous|, |current − older|)`: what moved since both earlier
+    /// frames is where a moving object is now. The thing the object is merged with moves too, but
+    /// slowly, so only its sharpest edges change from frame to frame; the threshold is set above
+    /// them, at 3.5 times the background threshold (measured on the real clips: 2.5 let parts of
+    /// players through on the court and found 21 juggling throws instead of 28; 5 found the same
+    /// as 3.5). Blobs that fall on a detection already made are that detection.
+    private mutating func lookInsideCrowds(threshold t: Double) {
+        let g = geometry
+        let w = g.width, h = g.height
+        current.withUnsafeBufferPointer { c in
+            previous.withUnsafeBufferPointer { p in
+                older.withUnsafeBufferPointer { o in
+                    motion.withUnsafeMutableBufferPointer { m in
+                        m.update(repeating: 0)
+                        for box in crowded {
+                            for y in max(0, box.minY - 1)...min(h - 1, box.maxY + 1) {
+                                let row = y * w
+                                for i in (row + max(0, box.minX - 1))...(row + min(w - 1, box.maxX + 1)) {
+                                    let now = Int(c[i])
+                                    m[i] = UInt8(min(abs(now - Int(p[i])), abs(now - Int(o[i]))))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let tc = 3.5 * t
+        let set = motion.withUnsafeBufferPointer { d in
+            motionMask.withUnsafeMutableBufferPointer { m in
+                box.apply(d, width: w, height: h, threshold: Int((9 * tc).rounded()), mask: m)
+            }
+        }
+        guard set > 0 else { return }
+        let found = detections.count
+        let components = motionMask.withUnsafeBufferPointer { labeler.label($0, width: w, region: PixelRect(width: w, height: h)) }
+        for c in components { measure(c, threshold: tc, difference: motion, mask: motionMask) }
+        // Drop the ones on a detection made against the background.
+        var kept = Array(detections[..<found])
+        for d in detections[found...] where !kept[..<found].contains(where: { Self.overlaps($0, d) }) { kept.append(d) }
+        detections = kept
+    }
+
+    private static func overlaps(_ a: Detection, _ b: Detection) -> Bool {
+        let dx = a.x - b.x, dy = a.y - b.y
+        let reach = max(a.radius, b.radius)
+        return dx * dx + dy * dy < reach * reach
     }
 }
 
