@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "LumaSynth", targets: ["LumaSynth"]),
         .library(name: "LumatraceCLI", targets: ["LumatraceCLI"]),
         .library(name: "TrajectoryAnalyzer", targets: ["TrajectoryAnalyzer"]),
+        .library(name: "TrackingAnalyzer", targets: ["TrackingAnalyzer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -38,6 +39,11 @@ let package = Package(
             name: "CImageGlue", path: "Sources/CImageGlue",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]),
 
+        // KissFFT (BSD): the tracking analyzer's correlation filters work in the Fourier domain.
+        .systemLibrary(
+            name: "CKissFFT", path: "Sources/CKissFFT",
+            providers: [.apt(["libkissfft-dev"])]),
+
         // The codec's two inner loops (mask + non-zero bytes ⇄ frame), in C for SSSE3's byte shuffle.
         .target(name: "CResidualKernels", path: "Sources/CResidualKernels"),
 
@@ -46,7 +52,7 @@ let package = Package(
             name: "LumaFormat",
             dependencies: ["CZstd", "CZlib", "CImageGlue", "CResidualKernels", .product(name: "Crypto", package: "swift-crypto")],
             path: "Sources/LumaFormat"),
-        .target(name: "LumaImaging", path: "Sources/LumaImaging"),
+        .target(name: "LumaImaging", dependencies: ["CKissFFT"], path: "Sources/LumaImaging"),
         // Deterministic synthetic fixed-camera scenes with exact ground truth: the analyzers' fixtures.
         .target(name: "LumaSynth", path: "Sources/LumaSynth"),
         .target(
@@ -63,12 +69,16 @@ let package = Package(
             name: "TrajectoryAnalyzer",
             dependencies: ["LumaEngine", "LumaImaging"],
             path: "Plugins/Trajectory"),
+        .target(
+            name: "TrackingAnalyzer",
+            dependencies: ["LumaEngine", "LumaImaging"],
+            path: "Plugins/Tracking"),
 
         // MARK: - Command line
         .target(
             name: "LumatraceCLI",
             dependencies: [
-                "LumaFormat", "LumaEngine", "LumaSynth", "DifferencingAnalyzer", "TrajectoryAnalyzer",
+                "LumaFormat", "LumaEngine", "LumaSynth", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/LumatraceCLI"),

@@ -2,6 +2,7 @@ import ArgumentParser
 import DifferencingAnalyzer
 import LumaEngine
 import TrajectoryAnalyzer
+import TrackingAnalyzer
 
 /// The `lumatrace` command. Out-of-tree plugin packages build their own `lumatrace` with
 /// `Lumatrace.main(analyzers: Lumatrace.builtinAnalyzers + [AnalyzerDescriptor(MyAnalyzer.self)])`.
@@ -28,6 +29,7 @@ public struct Lumatrace: ParsableCommand {
     public static let builtinAnalyzers: [AnalyzerDescriptor] = [
         AnalyzerDescriptor(DifferencingAnalyzer.self),
         AnalyzerDescriptor(TrajectoryAnalyzer.self),
+        AnalyzerDescriptor(TrackingAnalyzer.self),
     ]
 
     nonisolated(unsafe) static var registry = AnalyzerRegistry(builtinAnalyzers)

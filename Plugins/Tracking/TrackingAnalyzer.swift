@@ -1,0 +1,140 @@
+import LumaEngine
+import LumaImaging
+
+/// Follows objects through a recording from boxes given at the start, the way Vision's
+/// `VNTrackObjectRequest` does on a `VNSequenceRequestHandler`, several at once.
+///
+/// Each seed starts an ``ObjectTracker``: a kernelized correlation filter on oriented gradients
+/// that also follows the object's size. Every analyzed frame, each live track emits a `track`
+/// event with its box and a graded confidence. A track whose confidence stays below
+/// `lostThreshold` for `lostFrames` frames, or whose box leaves the frame, emits `track.lost`; for
+/// `recoverFrames` frames after that the object is looked for around where it was lost, and if it
+/// is found `track.recovered` continues the same id.
+///
+/// Tracks are independent: cost grows linearly with their number, and there is no limit like
+/// Vision's 16 per tracker type.
+public struct TrackingAnalyzer: Analyzer {
+    public static let name = "tracking"
+    public static let version = "1"
+    public static let summary = "follows seeded boxes from frame to frame (Vision's VNTrackObjectRequest, and beyond)"
+
+    private struct Track {
+        let ordinal: Int
+        let seed: TrackingSeed
+        var tracker: ObjectTracker?
+        var state = State.waiting
+        /// Frames in a row below the threshold.
+        var misses = 0
+        var lastConfidentFrame = 0
+        var lastConfidentBox: [Double] = []
+
+        enum State { case waiting, live, lost(since: Int), over }
+    }
+
+    private let configuration: TrackingConfiguration
+    private let recordingDigest: String
+    private let settings: ObjectTracker.Settings
+    private var tracks: [Track]
+
+    public init(configuration: TrackingConfiguration, context: AnalyzerContext) throws {
+        try configuration.validate()
+        self.configuration = configuration
+        recordingDigest = context.stream.recordingDigest
+        settings = configuration.trackingLevel == .fast ? .fast : .accurate
+        let seeds = try TrackingSeed.parse(configuration.seeds)
+        let (w, h) = (Double(context.stream.width), Double(context.stream.height))
+        for (n, s) in seeds.enumerated() where s.box.width * w < 2 || s.box.height * h < 2 {
+            throw OptionError(option: "seeds", message: "seed \(n + 1) is \(s.box.width * w)×\(s.box.height * h) pixels in this "
+                              + "\(context.stream.width)×\(context.stream.height) recording; a box needs at least 2×2 pixels")
+        }
+        tracks = seeds.enumerated().map { Track(ordinal: $0.offset, seed: $0.element) }
+    }
+
+    public mutating func analyze(_ frame: Frame, into events: inout EventSink) throws {
+        for i in tracks.indices {
+            switch tracks[i].state {
+            case .waiting:
+                guard frame.index >= tracks[i].seed.frame else { continue }
+                try start(i, frame, into: &events)
+            case .live:
+                try follow(i, frame, into: &events)
+            case .lost(let since):
+                try search(i, frame, lostAt: since, into: &events)
+            case .over:
+                continue
+            }
+        }
+    }
+
+    private mutating func start(_ i: Int, _ frame: Frame, into events: inout EventSink) throws {
+        let b = tracks[i].seed.box
+        let (w, h) = (Double(frame.width), Double(frame.height))
+        let width = b.width * w, height = b.height * h
+        let cx = b.x * w + width / 2, cy = (1 - b.y - b.height) * h + height / 2
+        tracks[i].tracker = ObjectTracker(frame: frame, centreX: cx, centreY: cy, width: width, height: height, settings: settings)
+        tracks[i].state = .live
+        tracks[i].lastConfidentFrame = frame.index
+        let box = normalizedBox(tracks[i].tracker!, frame)
+        tracks[i].lastConfidentBox = box
+        try events.emit("track", TrackObservation(id: id(i), label: tracks[i].seed.label, boundingBox: box, confidence: 1))
+    }
+
+    private mutating func follow(_ i: Int, _ frame: Frame, into events: inout EventSink) throws {
+        let m = tracks[i].tracker!.track(frame, learnAbove: max(configuration.lostThreshold, 0.5))
+        let tracker = tracks[i].tracker!
+        let inside = tracker.centreX >= 0 && tracker.centreX < Double(frame.width) && tracker.centreY >= 0
+            && tracker.centreY < Double(frame.height)
+        guard inside else {
+            tracks[i].state = .lost(since: frame.index)
+            try events.emit("track.lost", lost(i, reason: "exit"))
+            return
+        }
+        let box = normalizedBox(tracker, frame)
+        try events.emit("track", TrackObservation(id: id(i), label: tracks[i].seed.label, boundingBox: box, confidence: m.confidence))
+        if m.confidence >= configuration.lostThreshold {
+            tracks[i].misses = 0
+            tracks[i].lastConfidentFrame = frame.index
+            tracks[i].lastConfidentBox = box
+        } else {
+            tracks[i].misses += 1
+            if tracks[i].misses >= configuration.lostFrames {
+                tracks[i].state = .lost(since: frame.index)
+                try events.emit("track.lost", lost(i, reason: "occluded"))
+            }
+        }
+    }
+
+    private mutating func search(_ i: Int, _ frame: Frame, lostAt: Int, into events: inout EventSink) throws {
+        guard frame.index - lostAt <= configuration.recoverFrames else {
+            tracks[i].state = .over
+            tracks[i].tracker = nil
+            return
+        }
+        let threshold = max(configuration.lostThreshold, 0.5)
+        guard let m = tracks[i].tracker!.reacquire(frame, threshold: threshold) else { return }
+        let box = normalizedBox(tracks[i].tracker!, frame)
+        tracks[i].state = .live
+        tracks[i].misses = 0
+        tracks[i].lastConfidentFrame = frame.index
+        tracks[i].lastConfidentBox = box
+        try events.emit("track.recovered", TrackRecovered(id: id(i), label: tracks[i].seed.label, boundingBox: box,
+                                                          confidence: m.confidence, framesLost: frame.index - lostAt))
+    }
+
+    private func lost(_ i: Int, reason: String) -> TrackLost {
+        TrackLost(id: id(i), label: tracks[i].seed.label, boundingBox: tracks[i].lastConfidentBox,
+                  lastConfidentFrame: tracks[i].lastConfidentFrame, reason: reason)
+    }
+
+    /// The tracker's box, normalized, lower-left origin, clipped to the frame.
+    private func normalizedBox(_ t: ObjectTracker, _ frame: Frame) -> [Double] {
+        let (w, h) = (Double(frame.width), Double(frame.height))
+        let left = max(0, t.centreX - t.width / 2), right = min(w, t.centreX + t.width / 2)
+        let top = max(0, t.centreY - t.height / 2), bottom = min(h, t.centreY + t.height / 2)
+        return [left / w, 1 - max(bottom, top) / h, max(0, right - left) / w, max(0, bottom - top) / h]
+    }
+
+    private func id(_ i: Int) -> String {
+        DerivedIdentifier.make(recordingDigest: recordingDigest, analyzer: Self.name, kind: "track", ordinal: tracks[i].ordinal)
+    }
+}

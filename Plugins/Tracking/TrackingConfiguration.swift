@@ -1,0 +1,115 @@
+import LumaEngine
+
+/// Options of the ``TrackingAnalyzer``; set one with `--set tracking.KEY=VALUE`.
+public struct TrackingConfiguration: AnalyzerConfiguration {
+    /// How hard the tracker works for each object (Vision's `VNRequestTrackingLevel`).
+    public enum Level: String, Codable, Sendable, CaseIterable {
+        /// A kernelized correlation filter on oriented gradients, three scales.
+        case fast
+        /// The same with a finer patch, five scales and a slower-learning model.
+        case accurate
+    }
+
+    /// The objects to follow: `[label=]x,y,w,h[@frame]` separated by `;`. Boxes are normalized with
+    /// Vision's lower-left origin; `label` (letters, digits, `-`, `_`) names the track in its
+    /// events; `@frame` starts it at that frame (default: the first analyzed frame).
+    public var seeds = ""
+    public var trackingLevel = Level.accurate
+    /// Confidence below which a frame counts as a miss (0...1, exclusive).
+    public var lostThreshold = 0.3
+    /// Misses in a row after which the track is reported lost.
+    public var lostFrames = 5
+    /// Frames after being lost during which the target is looked for near where it was lost; found
+    /// again, the track continues under the same id (`track.recovered`).
+    public var recoverFrames = 30
+
+    public init() {}
+
+    private enum CodingKeys: String, CodingKey {
+        case seeds, trackingLevel, lostThreshold, lostFrames, recoverFrames
+    }
+
+    public static var optionHelp: KeyValuePairs<String, String> {
+        [
+            "seeds": "objects to follow: [label=]x,y,w,h[@frame] separated by ';', normalized, lower-left origin (default none)",
+            "trackingLevel": "fast or accurate (default accurate)",
+            "lostThreshold": "confidence below which a frame is a miss, 0 < t < 1 (default 0.3)",
+            "lostFrames": "misses in a row before track.lost, 1...10000 (default 5)",
+            "recoverFrames": "frames a lost target is looked for, 0...100000 (default 30)",
+        ]
+    }
+
+    public func validate() throws(OptionError) {
+        _ = try TrackingSeed.parse(seeds)
+        guard lostThreshold.isFinite, lostThreshold > 0, lostThreshold < 1 else {
+            throw .outOfRange("lostThreshold", lostThreshold, allowed: "greater than 0 and less than 1")
+        }
+        guard (1...10_000).contains(lostFrames) else { throw .outOfRange("lostFrames", lostFrames, allowed: "1...10000") }
+        guard (0...100_000).contains(recoverFrames) else { throw .outOfRange("recoverFrames", recoverFrames, allowed: "0...100000") }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        seeds = try c.decode(String.self, forKey: .seeds)
+        let level = try c.decode(String.self, forKey: .trackingLevel)
+        guard let l = Level(rawValue: level) else {
+            throw OptionError(option: "trackingLevel", message: "'\(level)' is not one of fast, accurate")
+        }
+        trackingLevel = l
+        lostThreshold = try c.decode(Double.self, forKey: .lostThreshold)
+        lostFrames = try c.decode(Int.self, forKey: .lostFrames)
+        recoverFrames = try c.decode(Int.self, forKey: .recoverFrames)
+    }
+}
+
+/// One object to follow, as given in ``TrackingConfiguration/seeds``.
+public struct TrackingSeed: Equatable, Sendable {
+    public var label: String?
+    /// Normalized, lower-left origin.
+    public var box: NormalizedRect
+    /// The frame the track starts at (the first analyzed frame at or after it).
+    public var frame: Int
+
+    /// Parses `[label=]x,y,w,h[@frame]` entries separated by `;` (spaces allowed).
+    public static func parse(_ text: String) throws(OptionError) -> [TrackingSeed] {
+        var seeds: [TrackingSeed] = []
+        for (n, raw) in text.split(separator: ";", omittingEmptySubsequences: false).enumerated() {
+            let entry = raw.trimmingCharacters(in: " ")
+            if entry.isEmpty { continue }
+            func refuse(_ why: String) -> OptionError {
+                OptionError(option: "seeds", message: "seed \(n + 1) '\(entry)': \(why) (expected [label=]x,y,w,h[@frame])")
+            }
+            var rest = Substring(entry)
+            var label: String?
+            if let eq = rest.firstIndex(of: "=") {
+                let name = rest[..<eq].trimmingCharacters(in: " ")
+                guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+                    throw refuse("a label is letters, digits, '-' and '_'")
+                }
+                label = name
+                rest = rest[rest.index(after: eq)...]
+            }
+            var frame = 0
+            if let at = rest.firstIndex(of: "@") {
+                guard let f = Int(rest[rest.index(after: at)...].trimmingCharacters(in: " ")), f >= 0 else {
+                    throw refuse("the start frame after '@' must be a whole number ≥ 0")
+                }
+                frame = f
+                rest = rest[..<at]
+            }
+            guard let box = NormalizedRect(parsing: String(rest)) else { throw refuse("the box needs four numbers x,y,w,h") }
+            if let problem = box.problem { throw refuse("the box is not inside the frame: \(problem)") }
+            seeds.append(TrackingSeed(label: label, box: box, frame: frame))
+        }
+        return seeds
+    }
+}
+
+extension StringProtocol {
+    func trimmingCharacters(in set: Character) -> String {
+        var s = Substring(self)
+        while s.first == set { s = s.dropFirst() }
+        while s.last == set { s = s.dropLast() }
+        return String(s)
+    }
+}

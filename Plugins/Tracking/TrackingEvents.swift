@@ -1,0 +1,41 @@
+import LumaEngine
+
+// The tracking analyzer's events. Boxes are `[x, y, width, height]`, normalized to the frame with
+// Vision's lower-left origin, clipped to the frame. Keys appear in declaration order.
+
+/// `track`: where a live track's object is in this frame. The counterpart of one
+/// `VNDetectedObjectObservation` from a `VNTrackObjectRequest`.
+public struct TrackObservation: Codable, Sendable, Equatable {
+    /// UUID-formatted, derived from the recording and the track's ordinal (seeds first, in the
+    /// order given); the same for the track's whole life, across `track.lost` and `track.recovered`.
+    public var id: String
+    /// The seed's label, if it had one.
+    public var label: String?
+    public var boundingBox: [Double]
+    /// 0...1, graded in both levels: how clearly the filter finds what it learnt. It drops when the
+    /// object is hidden, changes a lot, or is gone.
+    public var confidence: Double
+}
+
+/// `track.lost`: confidence stayed below `lostThreshold` for `lostFrames` frames, or the object
+/// left the frame. `boundingBox` is the last box held with confidence.
+public struct TrackLost: Codable, Sendable, Equatable {
+    public var id: String
+    public var label: String?
+    public var boundingBox: [Double]
+    /// The last frame with confidence at or above `lostThreshold`.
+    public var lastConfidentFrame: Int
+    /// `occluded` (confidence stayed low) or `exit` (the box left the frame).
+    public var reason: String
+}
+
+/// `track.recovered`: a lost track's object was found again near where it was lost, within
+/// `recoverFrames`; the track goes on under the same id.
+public struct TrackRecovered: Codable, Sendable, Equatable {
+    public var id: String
+    public var label: String?
+    public var boundingBox: [Double]
+    public var confidence: Double
+    /// Frames since it was lost.
+    public var framesLost: Int
+}
