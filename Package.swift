@@ -97,6 +97,9 @@ let package = Package(
             // Ball truth for the real clips, read from the source tree by the quality measurement.
             exclude: ["RealTruth"]),
         .testTarget(
+            name: "TrackingTests", dependencies: ["TrackingAnalyzer", "LumaEngine", "LumaSynth"],
+            path: "Tests/TrackingTests"),
+        .testTarget(
             name: "LumatraceCLITests", dependencies: ["lumatrace", "LumaFormat", "LumaEngine"],
             path: "Tests/LumatraceCLITests"),
     ],

@@ -25,8 +25,8 @@ struct ObjectTracker {
 
         static let fast = Settings(cellSize: 4, patchArea: 64 * 64, scales: [1 / 1.05, 1, 1.05], scalePenalty: 0.97,
                                    learningRate: 0.02)
-        static let accurate = Settings(cellSize: 4, patchArea: 96 * 96, scales: [1 / 1.1025, 1 / 1.05, 1, 1.05, 1.1025],
-                                       scalePenalty: 0.98, learningRate: 0.015)
+        static let accurate = Settings(cellSize: 4, patchArea: 96 * 96, scales: [1 / 1.05, 1, 1.05],
+                                       scalePenalty: 0.98, learningRate: 0.02)
     }
 
     /// What one frame's search found.
@@ -84,6 +84,8 @@ struct ObjectTracker {
     /// Frame pixels per patch pixel now (the size has changed by `width / initialWidth`).
     private var zoom: Double { baseZoom * sizeRatio }
     private var sizeRatio = 1.0
+    /// Running mean of the peak response on confident frames, from the first search on.
+    private var typicalPeak: Double?
     /// The last confident frame-to-frame motion, frame pixels.
     private var velocityX = 0.0
     private var velocityY = 0.0
@@ -111,8 +113,11 @@ struct ObjectTracker {
         sizeRatio *= found.scale
         width *= found.scale
         height *= found.scale
-        let confidence = Self.confidence(peak: found.peak, sidelobe: found.psr)
+        // The first search after the seed sets what a good match looks like for this object.
+        if typicalPeak == nil { typicalPeak = found.peak }
+        let confidence = confidence(peak: found.peak, sidelobe: found.psr)
         if confidence >= learnAbove {
+            typicalPeak! += 0.1 * (found.peak - typicalPeak!)
             velocityX = centreX - fromX
             velocityY = centreY - fromY
         } else {
@@ -137,7 +142,7 @@ struct ObjectTracker {
                 let cx = centreX + Double(ox) * stepX, cy = centreY + Double(oy) * stepY
                 extract(frame, centreX: cx, centreY: cy, scale: 1)
                 let r = features.withUnsafeBufferPointer { filter.detect($0) }
-                let c = Self.confidence(peak: r.peak, sidelobe: r.sidelobe)
+                let c = confidence(peak: r.peak, sidelobe: r.sidelobe)
                 let step = zoom * Double(settings.cellSize)
                 if best == nil || c > best!.confidence { best = (c, cx + r.dx * step, cy + r.dy * step, r.peak, r.sidelobe) }
             }
@@ -148,12 +153,14 @@ struct ObjectTracker {
         return Measurement(peak: found.peak, sidelobe: found.psr, confidence: found.confidence)
     }
 
-    /// Confidence from the response: its peak (the model's similarity to what it sees) and how
-    /// clearly it stands out (a flat or many-peaked response means the target is gone or hidden).
-    static func confidence(peak: Double, sidelobe: Double) -> Double {
-        let height = min(1, max(0, (peak - 0.1) / 0.4))
+    /// Confidence from the response: its peak against this track's typical peak (how much the
+    /// object still looks like what the model learnt; a hidden object's peak falls to a fraction of
+    /// it), and how clearly the peak stands out of the rest of the response (a flat or many-peaked
+    /// response means the object is gone or hidden). The lower of the two.
+    func confidence(peak: Double, sidelobe: Double) -> Double {
+        let height = min(1, max(0, (peak / max(typicalPeak ?? peak, 1e-6) - 0.2) / 0.6))
         let clarity = min(1, max(0, (sidelobe - 3) / 7))
-        return (height * clarity).squareRoot()
+        return min(height, clarity)
     }
 
     /// Samples the window around (`centreX`, `centreY`) at `scale` times the current size into
