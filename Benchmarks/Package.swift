@@ -20,6 +20,7 @@ let package = Package(
                 .product(name: "LumaSynth", package: "Lumatrace"),
                 .product(name: "LumaEngine", package: "Lumatrace"),
                 .product(name: "TrajectoryAnalyzer", package: "Lumatrace"),
+                .product(name: "TrackingAnalyzer", package: "Lumatrace"),
             ],
             path: "Sources/lumatrace-bench"),
     ],

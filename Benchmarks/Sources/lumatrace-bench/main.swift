@@ -7,6 +7,7 @@ import LumaFormat
 let usage = """
     USAGE: Benchmarks/run [--runs N] [--data DIR] [--only synthetic|vtest|cdnet]... [--level N] [--chunk-seconds S] [--json]
            Benchmarks/run trajectory [--runs N] [--data DIR] [--only 720p|1080p]... [--level N] [--chunk-seconds S] [--json]
+           Benchmarks/run tracking [--runs N] [--data DIR] [--json]
 
     Measures, on the same frames and in one run, memcpy, Lumatrace record and decode (one thread,
     in-process) and ffmpeg's FFV1 and x264-lossless (one thread each, as subprocesses), and prints
@@ -33,6 +34,12 @@ let usage = """
     RSS over a 1-minute and a 10-minute 720p stream (child processes). --only takes 720p or 1080p there;
     --level and --chunk-seconds apply to the .luma of the decode-included measurement.
 
+    tracking (or --tracking): measures the tracking analyzer (fast and accurate, one seed, one thread)
+    against OpenCV's KCF, CSRT, MOSSE and MIL (opencv-peer/trackers.py, one thread, the faster OpenCV
+    version per tracker), each seeded with the same first-frame box, on otb-crossing, vot2015-ball1
+    (its polygons as axis-aligned boxes) and 10 `synth tracking` scenes (seeds 1-10, first object):
+    OTB success AUC, precision at 20 px, frames/s, per sequence and on average, with issue 4's targets.
+
     Needs ffmpeg and ffprobe with libx264 (`sudo apt-get install ffmpeg`). Scratch files go to
     /dev/shm when it exists (else the temp dir) and are removed at the end.
     """
@@ -55,6 +62,8 @@ struct BenchSettings {
     var jsonOnly = false
     /// `trajectory`: measure the trajectory analyzer against OpenCV instead of the codecs.
     var trajectory = false
+    /// `tracking`: measure the tracking analyzer against OpenCV's trackers instead of the codecs.
+    var tracking = false
     /// `--only` for `trajectory`: the sizes to measure (empty: all).
     var onlySizes: [TrajectorySize] = []
     /// Where scratch files live, for the report: "/dev/shm" or the temp dir.
@@ -102,6 +111,7 @@ struct BenchSettings {
                 settings.runs = n
             case "--data": settings.dataDirectory = try value(flag)
             case "trajectory", "--trajectory": settings.trajectory = true
+            case "tracking", "--tracking": settings.tracking = true
             case "--only": onlyNames += try value(flag).split(separator: ",").map(String.init)
             case "--level":
                 let v = try value(flag)
@@ -236,6 +246,9 @@ func main() -> Int32 {
     }
     defer { try? FileManager.default.removeItem(atPath: scratch) }
 
+    if settings.tracking {
+        return TrackingBench.run(settings: settings, scratch: scratch)
+    }
     if settings.trajectory {
         do { try checkWriterOptions(settings, scratch: scratch) } catch {
             log("lumatrace-bench: error: \(error)")
