@@ -81,6 +81,9 @@ struct ObjectTracker {
         features.withUnsafeBufferPointer { filter.train($0, rate: 1) }
     }
 
+    /// The box, frame pixels, top-left origin: x, y, width, height.
+    var box: [Double] { [centreX - width / 2, centreY - height / 2, width, height] }
+
     /// Frame pixels per patch pixel now (the size has changed by `width / initialWidth`).
     private var zoom: Double { baseZoom * sizeRatio }
     private var sizeRatio = 1.0

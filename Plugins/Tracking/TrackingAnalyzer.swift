@@ -35,6 +35,9 @@ public struct TrackingAnalyzer: Analyzer {
     private let recordingDigest: String
     private let settings: ObjectTracker.Settings
     private var tracks: [Track]
+    private var nominator: MotionNominator?
+    /// Analyzed frames so far.
+    private var analyzed = 0
 
     public init(configuration: TrackingConfiguration, context: AnalyzerContext) throws {
         try configuration.validate()
@@ -48,6 +51,12 @@ public struct TrackingAnalyzer: Analyzer {
                               + "\(context.stream.width)×\(context.stream.height) recording; a box needs at least 2×2 pixels")
         }
         tracks = seeds.enumerated().map { Track(ordinal: $0.offset, seed: $0.element) }
+        if configuration.nominate == .motion {
+            let rate = context.stream.nominalFrameRate
+            let interval = max(rate > 0 && rate.isFinite ? 1 / rate : 1.0 / 30, context.frameAnalysisSpacing)
+            nominator = MotionNominator(frameWidth: context.stream.width, frameHeight: context.stream.height,
+                                        minimumSize: configuration.nominationMinimumSize * min(w, h), frameInterval: interval)
+        }
     }
 
     public mutating func analyze(_ frame: Frame, into events: inout EventSink) throws {
@@ -63,6 +72,36 @@ public struct TrackingAnalyzer: Analyzer {
             case .over:
                 continue
             }
+        }
+        analyzed += 1
+        if nominator != nil {
+            let propose = (analyzed - 1) % configuration.renominateEvery == 0
+            let boxes = nominator!.observe(frame, propose: propose)
+            if propose { try nominate(boxes, frame, into: &events) }
+        }
+    }
+
+    /// Starts a track for each proposed box (frame pixels, top-left) that overlaps no track that is
+    /// live or being looked for, up to `maximumTracks` of them.
+    private mutating func nominate(_ boxes: [[Double]], _ frame: Frame, into events: inout EventSink) throws {
+        let (w, h) = (Double(frame.width), Double(frame.height))
+        for b in boxes {
+            var occupied: [[Double]] = []
+            for t in tracks {
+                switch t.state {
+                case .live, .lost: if let tracker = t.tracker { occupied.append(tracker.box) }
+                case .waiting, .over: continue
+                }
+            }
+            guard occupied.count < configuration.maximumTracks else { return }
+            let overlaps = occupied.contains { o in
+                min(o[0] + o[2], b[0] + b[2]) > max(o[0], b[0]) && min(o[1] + o[3], b[1] + b[3]) > max(o[1], b[1])
+            }
+            guard !overlaps else { continue }
+            let seed = TrackingSeed(label: nil, box: NormalizedRect(x: b[0] / w, y: 1 - (b[1] + b[3]) / h, width: b[2] / w, height: b[3] / h),
+                                    frame: frame.index)
+            tracks.append(Track(ordinal: tracks.count, seed: seed))
+            try start(tracks.count - 1, frame, into: &events)
         }
     }
 

@@ -22,11 +22,29 @@ public struct TrackingConfiguration: AnalyzerConfiguration {
     /// Frames after being lost during which the target is looked for near where it was lost; found
     /// again, the track continues under the same id (`track.recovered`).
     public var recoverFrames = 30
+    /// Where tracks come from besides the seeds.
+    public var nominate = Nomination.none
+    /// Analyzed frames between nominations (the Apple sample suggests re-running every ten).
+    public var renominateEvery = 10
+    /// Smallest nominated box side, as a fraction of the frame's shorter side.
+    public var nominationMinimumSize = 0.05
+    /// Most tracks alive at once; nomination stops adding tracks at this many.
+    public var maximumTracks = 64
+
+    /// Sources of tracks besides the seeds.
+    public enum Nomination: String, Codable, Sendable, CaseIterable {
+        /// Only the seeds.
+        case none
+        /// Moving regions against a background model, every `renominateEvery` frames: each one that
+        /// overlaps no live track starts a new track.
+        case motion
+    }
 
     public init() {}
 
     private enum CodingKeys: String, CodingKey {
         case seeds, trackingLevel, lostThreshold, lostFrames, recoverFrames
+        case nominate, renominateEvery, nominationMinimumSize, maximumTracks
     }
 
     public static var optionHelp: KeyValuePairs<String, String> {
@@ -36,6 +54,10 @@ public struct TrackingConfiguration: AnalyzerConfiguration {
             "lostThreshold": "confidence below which a frame is a miss, 0 < t < 1 (default 0.3)",
             "lostFrames": "misses in a row before track.lost, 1...10000 (default 5)",
             "recoverFrames": "frames a lost target is looked for, 0...100000 (default 30)",
+            "nominate": "none, or motion: moving regions that overlap no live track start tracks (default none)",
+            "renominateEvery": "analyzed frames between nominations, 1...100000 (default 10)",
+            "nominationMinimumSize": "smallest nominated box side, fraction of the frame's shorter side, 0 < s ≤ 1 (default 0.05)",
+            "maximumTracks": "most live tracks, 1...4096 (default 64)",
         ]
     }
 
@@ -46,6 +68,13 @@ public struct TrackingConfiguration: AnalyzerConfiguration {
         }
         guard (1...10_000).contains(lostFrames) else { throw .outOfRange("lostFrames", lostFrames, allowed: "1...10000") }
         guard (0...100_000).contains(recoverFrames) else { throw .outOfRange("recoverFrames", recoverFrames, allowed: "0...100000") }
+        guard (1...100_000).contains(renominateEvery) else {
+            throw .outOfRange("renominateEvery", renominateEvery, allowed: "1...100000")
+        }
+        guard nominationMinimumSize.isFinite, nominationMinimumSize > 0, nominationMinimumSize <= 1 else {
+            throw .outOfRange("nominationMinimumSize", nominationMinimumSize, allowed: "greater than 0, at most 1")
+        }
+        guard (1...4096).contains(maximumTracks) else { throw .outOfRange("maximumTracks", maximumTracks, allowed: "1...4096") }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -59,6 +88,14 @@ public struct TrackingConfiguration: AnalyzerConfiguration {
         lostThreshold = try c.decode(Double.self, forKey: .lostThreshold)
         lostFrames = try c.decode(Int.self, forKey: .lostFrames)
         recoverFrames = try c.decode(Int.self, forKey: .recoverFrames)
+        let nomination = try c.decode(String.self, forKey: .nominate)
+        guard let n = Nomination(rawValue: nomination) else {
+            throw OptionError(option: "nominate", message: "'\(nomination)' is not one of none, motion")
+        }
+        nominate = n
+        renominateEvery = try c.decode(Int.self, forKey: .renominateEvery)
+        nominationMinimumSize = try c.decode(Double.self, forKey: .nominationMinimumSize)
+        maximumTracks = try c.decode(Int.self, forKey: .maximumTracks)
     }
 }
 

@@ -107,6 +107,22 @@ struct TrackingBehaviourTests {
         #expect(followed * 3 >= scene.truth.objectTracks.count * 2, "\(followed) of \(scene.truth.objectTracks.count) followed")
     }
 
+    @Test("nominate=motion starts one track on a moving object without a seed, and never a second on it")
+    func motionNomination() throws {
+        let path: (Int) -> (x: Int, y: Int) = { (30 + 4 * $0, 90) }
+        let run = try TrackingRun.run(width: 320, height: 240, frames: 50, configuration: .with {
+            $0.nominate = .motion
+        }, render: square(at: path))
+        let tracks = run.events.filter { $0.kind == "track" }.map { ($0.frame, try! $0.payload.decode(TrackObservation.self)) }
+        #expect(Set(tracks.map(\.1.id)).count == 1, "ids: \(Set(tracks.map(\.1.id)))")
+        #expect(tracks.first?.0 == 10, "first nominated at frame \(tracks.first?.0 ?? -1); the first nomination with a background is frame 10")
+        for (frame, t) in tracks where frame >= 15 {
+            let p = path(frame)
+            let truth = [Double(p.x) / 320, 1 - Double(p.y + 40) / 240, 40.0 / 320, 40.0 / 240]
+            #expect(intersectionOverUnion(t.boundingBox, truth) >= 0.5, "frame \(frame): \(t.boundingBox) vs \(truth)")
+        }
+    }
+
     @Test("impossible options are refused at start, naming the option")
     func refusesBadOptions() throws {
         func refusal(_ change: (inout TrackingConfiguration) -> Void) -> String? {
@@ -131,6 +147,10 @@ struct TrackingBehaviourTests {
         #expect(refusal { $0.lostThreshold = 1 } == "lostThreshold")
         #expect(refusal { $0.lostFrames = 0 } == "lostFrames")
         #expect(refusal { $0.recoverFrames = -1 } == "recoverFrames")
+        #expect(refusal { $0.renominateEvery = 0 } == "renominateEvery")
+        #expect(refusal { $0.nominationMinimumSize = 0 } == "nominationMinimumSize")
+        #expect(refusal { $0.nominationMinimumSize = 1.5 } == "nominationMinimumSize")
+        #expect(refusal { $0.maximumTracks = 0 } == "maximumTracks")
         #expect(refusal { $0.seeds = "a=0.1,0.1,0.2,0.2@4; 0.5,0.5,0.1,0.1" } == nil)
     }
 

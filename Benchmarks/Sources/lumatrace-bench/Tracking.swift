@@ -54,6 +54,9 @@ enum TrackingBench {
                 if !settings.jsonOnly { print(table(title: s.name, scores)) }
             }
             printTotals(all, jsonOnly: settings.jsonOnly)
+            if let real = sequences.first(where: { $0.name == "vot2015-ball1" }) {
+                try measureScaling(real, runs: settings.runs, jsonOnly: settings.jsonOnly)
+            }
         } catch {
             log("lumatrace-bench tracking: error: \(error)")
             return 1
@@ -187,6 +190,51 @@ enum TrackingBench {
             }
         }
         return peerTrackers.compactMap { best[$0] }
+    }
+
+    /// Frames/s with 1, 16 and 64 tracks at once on the same frames: boxes of 48×48 pixels on a
+    /// grid over the frame (what they hold does not matter for the cost).
+    static func measureScaling(_ s: TrackingSequence, runs: Int, jsonOnly: Bool) throws {
+        var rows = [["  tracks at once (\(s.name), \(s.width)x\(s.height))", "fast frames/s", "accurate frames/s", "accurate track-frames/s"]]
+        var json: [String] = []
+        for count in [1, 16, 64] {
+            let side = Int(Double(count).squareRoot().rounded(.up))
+            var seeds: [String] = []
+            for i in 0..<count {
+                let (gx, gy) = (i % side, i / side)
+                let x = (Double(gx) + 0.5) / Double(side) * Double(s.width) - 24, y = (Double(gy) + 0.5) / Double(side) * Double(s.height) - 24
+                seeds.append(String(format: "%.6f,%.6f,%.6f,%.6f", x / Double(s.width), 1 - (y + 48) / Double(s.height),
+                                    48 / Double(s.width), 48 / Double(s.height)))
+            }
+            var fps: [Double] = []
+            for level in TrackingConfiguration.Level.allCases {
+                var configuration = TrackingConfiguration()
+                configuration.trackingLevel = level
+                configuration.seeds = seeds.joined(separator: ";")
+                let stream = StreamInfo(width: s.width, height: s.height, timescale: 30, nominalFrameRate: 30, frameCount: s.frameCount,
+                                        recordingDigest: "bench-scaling")
+                var seconds: [Double] = []
+                for _ in 0..<runs {
+                    var analyzer = try TrackingAnalyzer(configuration: configuration, context: AnalyzerContext(stream: stream))
+                    let size = s.width * s.height
+                    seconds.append(try s.frames.withUnsafeBufferPointer { all in
+                        try Stopwatch.seconds {
+                            for i in 0..<s.frameCount {
+                                var sink = EventSink()
+                                try analyzer.analyze(Frame(index: i, timestamp: Timestamp(ticks: Int64(i), timescale: 30), width: s.width,
+                                                           height: s.height, pixels: UnsafeBufferPointer(rebasing: all[(i * size)..<((i + 1) * size)])),
+                                                     into: &sink)
+                            }
+                        }
+                    })
+                }
+                fps.append(Double(s.frameCount) / median(seconds))
+            }
+            rows.append(["  \(count)", fixed(fps[0], 1), fixed(fps[1], 1), fixed(fps[1] * Double(count), 0)])
+            json.append("{\"tracks\":\(count),\"fast_fps\":\(fixed(fps[0], 2)),\"accurate_fps\":\(fixed(fps[1], 2))}")
+        }
+        if !jsonOnly { print(aligned(rows, rightAligned: [1, 2, 3]).joined(separator: "\n")) }
+        print("{\"benchmark\":\"tracking-scaling\",\"sequence\":\"\(s.name)\",\"results\":[\(json.joined(separator: ","))]}")
     }
 
     // MARK: - Scores
