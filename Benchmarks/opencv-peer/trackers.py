@@ -8,15 +8,21 @@ peer.py's reader), then, on one OpenCV thread, runs each tracker over the gray f
 init on frame 0 with --box (x, y, width, height in pixels, top-left origin; floats are
 rounded to the nearest integer, width and height to at least 1, as OpenCV wants an
 integer Rect), then update on frames 1..N-1. The trackers get the 1-channel frames
-as they are; nothing is converted, inside or outside the timed loop:
+as they are (no BGR copies are made by this script):
 
   KCF    cv2.TrackerKCF_create with desc_pca = desc_npca = TrackerKCF_GRAY and
-         compressed_size = 1 (the defaults want colour names and fail on 1 channel).
+         compressed_size = 1 (the defaults add colour names and fail on 1 channel).
   CSRT   cv2.TrackerCSRT_create with use_color_names = False, use_gray = True
-         (HOG + gray features; with the defaults CSRT would merge every gray frame
-         into 3 channels itself, inside the timed update, to compute colour names).
+         (HOG + gray features: colour names of a gray image carry nothing). CSRT
+         itself turns each 1-channel frame into BGR (cvtColor) in init and update,
+         with any params, so that conversion is part of its timed cost.
   MOSSE  cv2.legacy.TrackerMOSSE_create() (defaults; the legacy tuple-box API).
   MIL    cv2.TrackerMIL_create() (defaults).
+
+MIL draws its random Haar features with the C library's rand() and its samples with
+cv::theRNG(): both are reset before every run (srand(1), cv2.setRNGSeed(0): the states
+a fresh process starts from), so every run and tracker order gives the same boxes.
+MIL's accuracy depends a lot on these draws; other seeds give other boxes.
 
 When update() reports failure the previous box is kept for that frame and the frame
 counts as lost (OTB one-pass evaluation: no re-initialisation). Init plus all updates
@@ -33,6 +39,7 @@ fails) go to stderr as one line naming the file or option, exit status 1.
 """
 
 import argparse
+import ctypes
 import json
 import math
 import os
@@ -61,7 +68,7 @@ def make_kcf(cv2):
 
 def make_csrt(cv2):
     params = cv2.TrackerCSRT_Params()
-    params.use_color_names = False  # meaningless on gray, and costs a per-frame merge
+    params.use_color_names = False  # colour names of a gray image carry nothing
     params.use_gray = True
     return cv2.TrackerCSRT_create(params)
 
@@ -90,8 +97,18 @@ def parse_box(text):
     return nearest(x), nearest(y), max(1, nearest(w)), max(1, nearest(h))
 
 
+def reseed(cv2):
+    """Reset the random states trackers draw from (MIL: libc rand() and cv::theRNG())."""
+    cv2.setRNGSeed(0)  # RNG(0) is the state theRNG() starts from
+    try:
+        ctypes.CDLL(None).srand(1)  # the process's C library, which OpenCV shares
+    except (OSError, AttributeError):
+        pass  # no C library symbols to reach (e.g. Windows): runs may differ
+
+
 def run_once(cv2, name, frames, box):
     """One fresh run: returns (seconds, lost frames, boxes)."""
+    reseed(cv2)
     tracker = TRACKERS[name](cv2)  # created outside the timed part
     updates = [None] * (len(frames) - 1)
     try:
