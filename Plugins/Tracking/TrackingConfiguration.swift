@@ -10,9 +10,11 @@ public struct TrackingConfiguration: AnalyzerConfiguration {
         case accurate
     }
 
-    /// The objects to follow: `[label=]x,y,w,h[@frame]` separated by `;`. Boxes are normalized with
-    /// Vision's lower-left origin; `label` (letters, digits, `-`, `_`) names the track in its
-    /// events; `@frame` starts it at that frame (default: the first analyzed frame).
+    /// The objects to follow: `[label=]x,y,w,h[@frame]` separated by `;`, or the same as a JSON
+    /// array `[{"box": [x, y, w, h], "label": "…", "frame": n}, …]` (label and frame optional;
+    /// `--set tracking.seeds=@seeds.json` reads it from a file). Boxes are normalized with Vision's
+    /// lower-left origin; `label` (letters, digits, `-`, `_`) names the track in its events;
+    /// `frame` starts it at that frame (default: the first analyzed frame).
     public var seeds = ""
     public var trackingLevel = Level.accurate
     /// Confidence below which a frame counts as a miss (0...1, exclusive).
@@ -49,7 +51,7 @@ public struct TrackingConfiguration: AnalyzerConfiguration {
 
     public static var optionHelp: KeyValuePairs<String, String> {
         [
-            "seeds": "objects to follow: [label=]x,y,w,h[@frame] separated by ';', normalized, lower-left origin (default none)",
+            "seeds": "objects to follow: [label=]x,y,w,h[@frame] separated by ';', or a JSON array of {box, label, frame}; normalized, lower-left origin (default none)",
             "trackingLevel": "fast or accurate (default accurate)",
             "lostThreshold": "confidence below which a frame is a miss, 0 < t < 1 (default 0.3)",
             "lostFrames": "misses in a row before track.lost, 1...10000 (default 5)",
@@ -107,8 +109,10 @@ public struct TrackingSeed: Equatable, Sendable {
     /// The frame the track starts at (the first analyzed frame at or after it).
     public var frame: Int
 
-    /// Parses `[label=]x,y,w,h[@frame]` entries separated by `;` (spaces allowed).
+    /// Parses `[label=]x,y,w,h[@frame]` entries separated by `;` (spaces allowed), or a JSON array
+    /// of `{"box": [x, y, w, h], "label": "…", "frame": n}` objects.
     public static func parse(_ text: String) throws(OptionError) -> [TrackingSeed] {
+        if text.trimmingCharacters(in: " ").hasPrefix("[") { return try parseJSON(text) }
         var seeds: [TrackingSeed] = []
         for (n, raw) in text.split(separator: ";", omittingEmptySubsequences: false).enumerated() {
             let entry = raw.trimmingCharacters(in: " ")
@@ -137,6 +141,36 @@ public struct TrackingSeed: Equatable, Sendable {
             guard let box = NormalizedRect(parsing: String(rest)) else { throw refuse("the box needs four numbers x,y,w,h") }
             if let problem = box.problem { throw refuse("the box is not inside the frame: \(problem)") }
             seeds.append(TrackingSeed(label: label, box: box, frame: frame))
+        }
+        return seeds
+    }
+
+    private struct JSONSeed: Decodable {
+        var box: [Double]
+        var label: String?
+        var frame: Int?
+    }
+
+    private static func parseJSON(_ text: String) throws(OptionError) -> [TrackingSeed] {
+        let entries: [JSONSeed]
+        do {
+            entries = try JSONParser.parse(text).decode([JSONSeed].self)
+        } catch {
+            throw OptionError(option: "seeds", message: "not a JSON array of {\"box\": [x, y, w, h], \"label\": …, \"frame\": …} objects: \(error)")
+        }
+        var seeds: [TrackingSeed] = []
+        for (n, e) in entries.enumerated() {
+            func refuse(_ why: String) -> OptionError { OptionError(option: "seeds", message: "seed \(n + 1): \(why)") }
+            guard e.box.count == 4 else { throw refuse("box needs four numbers [x, y, w, h], got \(e.box.count)") }
+            let box = NormalizedRect(x: e.box[0], y: e.box[1], width: e.box[2], height: e.box[3])
+            if let problem = box.problem { throw refuse("the box is not inside the frame: \(problem)") }
+            if let label = e.label {
+                guard !label.isEmpty, label.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+                    throw refuse("a label is letters, digits, '-' and '_'")
+                }
+            }
+            guard (e.frame ?? 0) >= 0 else { throw refuse("frame must be ≥ 0") }
+            seeds.append(TrackingSeed(label: e.label, box: box, frame: e.frame ?? 0))
         }
         return seeds
     }

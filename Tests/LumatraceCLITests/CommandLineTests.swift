@@ -157,4 +157,20 @@ struct DumpTests {
         #expect(pgm.starts(with: Array("P5\n24 16\n255\n".utf8)) && pgm.count == 13 + 24 * 16)
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/with.jsonl")) == Data(contentsOf: URL(fileURLWithPath: "\(dir)/without.jsonl")))
     }
+
+    @Test("--set KEY=@FILE reads the value from the file, and the log header holds the value itself")
+    func optionFromFile() throws {
+        let dir = CLI.temporaryDirectory()
+        try CLI.y4m(width: 64, height: 48, count: 5).stream.write(to: URL(fileURLWithPath: "\(dir)/in.y4m"))
+        try CLI.run(["record", "in.y4m", "-o", "r.luma"], cwd: dir)
+        let seeds = #"[{"box": [0.25, 0.25, 0.5, 0.5], "label": "centre"}]"#
+        try Data((seeds + "\n").utf8).write(to: URL(fileURLWithPath: "\(dir)/seeds.json"))
+        let run = try CLI.run(["replay", "r.luma", "--analyzer", "tracking", "--set", "tracking.seeds=@seeds.json", "-o", "t.jsonl"], cwd: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let log = try String(contentsOfFile: "\(dir)/t.jsonl", encoding: .utf8)
+        #expect(log.split(separator: "\n").first?.contains(#"\"label\": \"centre\""#) == true, "header: \(log.prefix(600))")
+        #expect(log.split(separator: "\n").filter { $0.contains(#""kind":"track""#) }.count == 5)
+        let missing = try CLI.run(["replay", "r.luma", "--analyzer", "tracking", "--set", "tracking.seeds=@nope.json", "-o", "u.jsonl"], cwd: dir)
+        #expect(missing.status != 0 && missing.stderr.contains("nope.json"), "\(missing.stderr)")
+    }
 }

@@ -161,5 +161,10 @@ struct TrackingBehaviourTests {
             TrackingSeed(label: "player-1", box: NormalizedRect(x: 0.1, y: 0.2, width: 0.3, height: 0.4), frame: 12),
             TrackingSeed(label: nil, box: NormalizedRect(x: 0.5, y: 0.5, width: 0.25, height: 0.25), frame: 0),
         ])
+        let json = try TrackingSeed.parse(#"[{"box": [0.1, 0.2, 0.3, 0.4], "label": "player-1", "frame": 12}, {"box": [0.5, 0.5, 0.25, 0.25]}]"#)
+        #expect(json == seeds)
+        #expect(throws: OptionError.self) { try TrackingSeed.parse(#"[{"box": [0.1, 0.2, 0.3]}]"#) }
+        #expect(throws: OptionError.self) { try TrackingSeed.parse(#"[{"box": [0.1, 0.2, 0.3, 0.4], "frame": -1}]"#) }
+        #expect(throws: OptionError.self) { try TrackingSeed.parse("[{\"box\": ") }
     }
 }

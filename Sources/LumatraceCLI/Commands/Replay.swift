@@ -24,7 +24,7 @@ struct Replay: ParsableCommand {
     @Option(name: .customLong("analyzer"), help: "Analyzer to run (repeatable; `lumatrace analyzers` lists them).")
     var analyzers: [String] = []
 
-    @Option(name: .customLong("set"), help: "Analyzer option NAME.KEY=VALUE (repeatable), e.g. differencing.threshold=15.")
+    @Option(name: .customLong("set"), help: "Analyzer option NAME.KEY=VALUE (repeatable), e.g. differencing.threshold=15; VALUE @FILE reads it from FILE (e.g. tracking.seeds=@seeds.json).")
     var settings: [String] = []
 
     @Option(help: "A pipeline JSON file, or an event log whose header is re-used.")
@@ -98,7 +98,17 @@ struct Replay: ParsableCommand {
             guard let eq = s.firstIndex(of: "="), let dot = s[..<eq].firstIndex(of: ".") else {
                 throw CLIError("--set '\(s)' is not NAME.KEY=VALUE (e.g. differencing.threshold=15)")
             }
-            overrides[String(s[..<dot]), default: []].append((String(s[s.index(after: dot)..<eq]), String(s[s.index(after: eq)...])))
+            var value = String(s[s.index(after: eq)...])
+            if value.hasPrefix("@") {
+                // The file's text becomes the value, so the log header holds it, not the path.
+                let path = String(value.dropFirst())
+                guard let data = FileManager.default.contents(atPath: path), data.count <= 16 << 20,
+                      let text = String(data: data, encoding: .utf8) else {
+                    throw CLIError("--set \(s[..<eq]): cannot read '\(path)' (a UTF-8 text file of at most 16 MiB)")
+                }
+                value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            overrides[String(s[..<dot]), default: []].append((String(s[s.index(after: dot)..<eq]), value))
         }
         var setups: [AnalyzerSetup] = []
         if let pipeline {
