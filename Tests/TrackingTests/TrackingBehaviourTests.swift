@@ -123,6 +123,25 @@ struct TrackingBehaviourTests {
         }
     }
 
+    @Test("degenerate recordings run without error: blank, pure noise, one frame, a 16384×16 strip, a seed filling the frame",
+          arguments: [(16384, 16, 3, "0.25,0,0.5,1"), (320, 240, 1, "0.1,0.1,0.2,0.2"), (320, 240, 12, "0,0,1,1"), (16, 16, 8, "0,0,1,1")])
+    func degenerate(width: Int, height: Int, frames: Int, seed: String) throws {
+        for pattern in ["blank", "noise"] {
+            let run = try TrackingRun.run(width: width, height: height, frames: frames, configuration: .with {
+                $0.seeds = seed
+                $0.nominate = .motion
+                $0.renominateEvery = 1
+            }) { i, pixels in
+                for p in pixels.indices { pixels[p] = pattern == "blank" ? 128 : texture(p % width, p / width, seed: UInt32(i + 1)) }
+            }
+            let tracks = run.events.filter { $0.kind == "track" }.map { try! $0.payload.decode(TrackObservation.self) }
+            #expect(!tracks.isEmpty, "\(pattern) \(width)x\(height): the seed is reported")
+            for t in tracks {
+                #expect(t.boundingBox.allSatisfy { $0.isFinite && $0 >= 0 && $0 <= 1 } && t.confidence.isFinite, "\(t)")
+            }
+        }
+    }
+
     @Test("impossible options are refused at start, naming the option")
     func refusesBadOptions() throws {
         func refusal(_ change: (inout TrackingConfiguration) -> Void) -> String? {
