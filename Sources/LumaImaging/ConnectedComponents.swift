@@ -27,6 +27,10 @@ public struct Component: Equatable, Sendable {
 public struct ConnectedComponents {
     private var runs: [(row: Int, start: Int, end: Int)] = []
     private var parent: [Int32] = []
+    /// The runs of the last ``label(_:width:region:)``: row, columns `start..<end`, and the index of
+    /// their component in the returned array; in row order. What a caller needs to visit each
+    /// component's own pixels (its bounding box may hold other components' pixels).
+    public private(set) var labeledRuns: [(row: Int, start: Int, end: Int, component: Int)] = []
 
     public init() {}
 
@@ -56,8 +60,10 @@ public struct ConnectedComponents {
         }
         var componentOf = [Int32: Int]()
         var components: [Component] = []
+        labeledRuns.removeAll(keepingCapacity: true)
         for (i, run) in runs.enumerated() {
             let root = find(Int32(i))
+            labeledRuns.append((run.row, run.start, run.end, componentOf[root] ?? components.count))
             let n = run.end - run.start
             let sx = (run.start + run.end - 1) * n / 2
             if let c = componentOf[root] {

@@ -1,0 +1,232 @@
+/// A quadrilateral found in an image: four corners in pixel coordinates (top-left origin,
+/// continuous), in order around the shape starting from the top-left one, and how well its four
+/// sides are backed by edges.
+public struct DetectedQuadrilateral: Equatable, Sendable {
+    /// Top-left, top-right, bottom-right, bottom-left.
+    public var corners: [(x: Double, y: Double)]
+    /// 0...1: the share of points along the four sides that lie on an edge.
+    public var confidence: Double
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.confidence == b.confidence && a.corners.count == b.corners.count
+            && zip(a.corners, b.corners).allSatisfy { $0.x == $1.x && $0.y == $1.y }
+    }
+}
+
+/// Finds rectangles seen in perspective: the classical detector behind requests like Vision's
+/// `VNDetectRectanglesRequest`.
+///
+/// 1. **Edges**: gradient magnitude by central differences (`|gx| + |gy|`), kept where it is at
+///    least ``Settings/edgeThreshold`` and in the strongest 10% of the image.
+/// 2. **Outlines**: each connected set of edge pixels is one candidate outline; its convex hull is
+///    reduced to the largest quadrilateral inside it (the corners are hull vertices).
+/// 3. **Checks**: the quadrilateral must fill most of the hull (a disc's best quadrilateral covers
+///    only 64% of it), its corners must be within `quadratureTolerance` of right angles, its
+///    shorter/longer side ratio within the aspect range, its shorter side at least the minimum size;
+///    the confidence, the share of points along its sides that lie on edges, at least the minimum.
+///
+/// Results are sorted by confidence (then size, then position), so they are deterministic.
+public struct RectangleDetector {
+    public struct Settings: Sendable, Equatable {
+        /// Shorter side ÷ longer side, bounds (Vision: 0.5 and 1).
+        public var minimumAspectRatio = 0.5
+        public var maximumAspectRatio = 1.0
+        /// Shorter side at least this many pixels.
+        public var minimumSide = 8.0
+        /// Largest deviation of a corner from 90°, degrees (Vision's `quadratureTolerance`, 30).
+        public var quadratureTolerance = 30.0
+        public var minimumConfidence = 0.0
+        /// Weakest gradient (`|gx| + |gy|`, grey levels) that counts as an edge.
+        public var edgeThreshold = 24
+
+        public init() {}
+    }
+
+    public var settings: Settings
+    private var magnitude: [UInt16] = []
+    private var edges: [UInt8] = []
+    private var labeler = ConnectedComponents()
+
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+    }
+
+    /// The rectangles in `plane` (`width × height` bytes), best first.
+    public mutating func detect(_ plane: UnsafeBufferPointer<UInt8>, width: Int, height: Int) -> [DetectedQuadrilateral] {
+        let n = width * height
+        precondition(plane.count >= n, "the plane holds width × height bytes")
+        guard width >= 3, height >= 3 else { return [] }
+        if magnitude.count < n {
+            magnitude = [UInt16](repeating: 0, count: n)
+            edges = [UInt8](repeating: 0, count: n)
+        }
+        // Gradient magnitude and its histogram.
+        var histogram = [Int](repeating: 0, count: 511)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = y * width + x
+                guard x > 0, y > 0, x < width - 1, y < height - 1 else { magnitude[i] = 0; continue }
+                let gx = Int(plane[i + 1]) - Int(plane[i - 1]), gy = Int(plane[i + width]) - Int(plane[i - width])
+                let m = abs(gx) + abs(gy)
+                magnitude[i] = UInt16(m)
+                histogram[m] += 1
+            }
+        }
+        // The strongest 10%, and never below the fixed floor.
+        var cut = 510, count = 0
+        while cut > 0 && count + histogram[cut] <= n / 10 { count += histogram[cut]; cut -= 1 }
+        let threshold = UInt16(max(settings.edgeThreshold, cut + 1))
+        var edgePixels = 0
+        for i in 0..<n {
+            let on: UInt8 = magnitude[i] >= threshold ? 1 : 0
+            edges[i] = on
+            edgePixels += Int(on)
+        }
+        guard edgePixels > 0 else { return [] }
+        let components = edges.withUnsafeBufferPointer { labeler.label($0, width: width, region: PixelRect(width: width, height: height)) }
+        // Run endpoints per component: their hull is the component's hull.
+        var points = [[(x: Double, y: Double)]](repeating: [], count: components.count)
+        for run in labeler.labeledRuns {
+            let c = components[run.component]
+            let boxW = c.maxX - c.minX + 1, boxH = c.maxY - c.minY + 1
+            guard Double(min(boxW, boxH)) >= settings.minimumSide * 0.9, c.area >= 8 else { continue }
+            points[run.component].append((Double(run.start) + 0.5, Double(run.row) + 0.5))
+            if run.end - 1 > run.start { points[run.component].append((Double(run.end) - 0.5, Double(run.row) + 0.5)) }
+        }
+        var found: [DetectedQuadrilateral] = []
+        for p in points where p.count >= 4 {
+            if let q = quadrilateral(of: p, width: width, height: height) { found.append(q) }
+        }
+        found.sort {
+            let a = Self.area($0.corners), b = Self.area($1.corners)
+            return ($0.confidence, a, -$0.corners[0].y, -$0.corners[0].x) > ($1.confidence, b, -$1.corners[0].y, -$1.corners[0].x)
+        }
+        return found
+    }
+
+    /// The checked quadrilateral of one outline's points, or nil.
+    private func quadrilateral(of points: [(x: Double, y: Double)], width: Int, height: Int) -> DetectedQuadrilateral? {
+        var hull = Self.convexHull(points)
+        guard hull.count >= 4 else { return nil }
+        // Keep the search small: at most 48 hull vertices, evenly spread.
+        if hull.count > 48 {
+            let step = Double(hull.count) / 48
+            hull = (0..<48).map { hull[Int(Double($0) * step)] }
+        }
+        let hullArea = Self.area(hull)
+        guard hullArea > 0 else { return nil }
+        // Largest quadrilateral with hull vertices as corners: for each diagonal (i, j), the farthest
+        // vertex on each side.
+        let m = hull.count
+        var best: (area: Double, corners: [Int])?
+        for i in 0..<m {
+            for j in stride(from: i + 2, to: m, by: 1) where !(i == 0 && j == m - 1) {
+                var left: (Double, Int) = (-1, -1), right: (Double, Int) = (-1, -1)
+                for k in (i + 1)..<j {
+                    let a = Self.triangleArea(hull[i], hull[k], hull[j])
+                    if a > left.0 { left = (a, k) }
+                }
+                for k in 0..<m where k > j || k < i {
+                    let a = Self.triangleArea(hull[j], hull[k], hull[i])
+                    if a > right.0 { right = (a, k) }
+                }
+                guard left.1 >= 0, right.1 >= 0 else { continue }
+                let area = left.0 + right.0
+                if best == nil || area > best!.area { best = (area, [i, left.1, j, right.1]) }
+            }
+        }
+        guard let quad = best, quad.area >= 0.85 * hullArea else { return nil }
+        var corners = quad.corners.sorted().map { hull[$0] }
+        // Start from the corner nearest the top-left, keep the hull's (clockwise on screen) order.
+        let start = corners.indices.min { (corners[$0].x + corners[$0].y, $0) < (corners[$1].x + corners[$1].y, $1) }!
+        corners = Array(corners[start...] + corners[..<start])
+
+        // Right angles within the tolerance.
+        let tolerance = settings.quadratureTolerance
+        for c in 0..<4 {
+            let p = corners[(c + 3) % 4], q = corners[c], r = corners[(c + 1) % 4]
+            let (ux, uy, vx, vy) = (p.x - q.x, p.y - q.y, r.x - q.x, r.y - q.y)
+            let lu = (ux * ux + uy * uy).squareRoot(), lv = (vx * vx + vy * vy).squareRoot()
+            guard lu > 0, lv > 0 else { return nil }
+            // |cos| of the angle against sin of the tolerance: |90° − angle| ≤ tolerance.
+            let cosine = abs(ux * vx + uy * vy) / (lu * lv)
+            guard cosine <= Self.sine(degrees: tolerance) else { return nil }
+        }
+        // Sides: mean of opposite sides.
+        func length(_ a: Int, _ b: Int) -> Double {
+            let (p, q) = (corners[a], corners[b])
+            return ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot()
+        }
+        let sideA = (length(0, 1) + length(2, 3)) / 2, sideB = (length(1, 2) + length(3, 0)) / 2
+        let shorter = min(sideA, sideB), longer = max(sideA, sideB)
+        let aspect = shorter / longer
+        guard shorter >= settings.minimumSide, aspect >= settings.minimumAspectRatio - 1e-9,
+              aspect <= settings.maximumAspectRatio + 1e-9 else { return nil }
+        // Edge support along the sides: 16 points per side, an edge within one pixel counts.
+        var supported = 0, total = 0
+        for s in 0..<4 {
+            let p = corners[s], q = corners[(s + 1) % 4]
+            for t in 1...16 {
+                let f = Double(t) / 17
+                let x = Int(p.x + (q.x - p.x) * f), y = Int(p.y + (q.y - p.y) * f)
+                total += 1
+                var hit = false
+                for dy in -1...1 where !hit {
+                    for dx in -1...1 {
+                        let (xx, yy) = (x + dx, y + dy)
+                        if xx >= 0, yy >= 0, xx < width, yy < height, edges[yy * width + xx] != 0 { hit = true; break }
+                    }
+                }
+                if hit { supported += 1 }
+            }
+        }
+        let confidence = Double(supported) / Double(total)
+        guard confidence >= settings.minimumConfidence else { return nil }
+        return DetectedQuadrilateral(corners: corners, confidence: confidence)
+    }
+
+    /// sin of an angle in degrees, 0...90, by its series (no libm: results must not vary by machine).
+    static func sine(degrees: Double) -> Double {
+        let x = min(max(degrees, 0), 90) * 3.141592653589793 / 180
+        var term = x, sum = x
+        for i in 1...10 {
+            term *= -x * x / Double((2 * i) * (2 * i + 1))
+            sum += term
+        }
+        return sum
+    }
+
+    static func triangleArea(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double), _ c: (x: Double, y: Double)) -> Double {
+        abs((b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y)) / 2
+    }
+
+    /// Area of a simple polygon (shoelace).
+    static func area(_ p: [(x: Double, y: Double)]) -> Double {
+        var s = 0.0
+        for i in p.indices {
+            let a = p[i], b = p[(i + 1) % p.count]
+            s += a.x * b.y - b.x * a.y
+        }
+        return abs(s) / 2
+    }
+
+    /// Convex hull by the monotone chain, counter-clockwise in a y-up sense (clockwise on screen),
+    /// without collinear points.
+    static func convexHull(_ points: [(x: Double, y: Double)]) -> [(x: Double, y: Double)] {
+        let p = points.sorted { ($0.x, $0.y) < ($1.x, $1.y) }
+        guard p.count >= 3 else { return p }
+        func cross(_ o: (x: Double, y: Double), _ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Double {
+            (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x)
+        }
+        var lower: [(x: Double, y: Double)] = [], upper: [(x: Double, y: Double)] = []
+        for q in p {
+            while lower.count >= 2 && cross(lower[lower.count - 2], lower[lower.count - 1], q) <= 0 { lower.removeLast() }
+            lower.append(q)
+        }
+        for q in p.reversed() {
+            while upper.count >= 2 && cross(upper[upper.count - 2], upper[upper.count - 1], q) <= 0 { upper.removeLast() }
+            upper.append(q)
+        }
+        return Array(lower.dropLast() + upper.dropLast())
+    }
+}
