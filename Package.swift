@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "LumatraceCLI", targets: ["LumatraceCLI"]),
         .library(name: "TrajectoryAnalyzer", targets: ["TrajectoryAnalyzer"]),
         .library(name: "TrackingAnalyzer", targets: ["TrackingAnalyzer"]),
+        .library(name: "RectanglesAnalyzer", targets: ["RectanglesAnalyzer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -73,12 +74,16 @@ let package = Package(
             name: "TrackingAnalyzer",
             dependencies: ["LumaEngine", "LumaImaging"],
             path: "Plugins/Tracking"),
+        .target(
+            name: "RectanglesAnalyzer",
+            dependencies: ["LumaEngine", "LumaImaging"],
+            path: "Plugins/Rectangles"),
 
         // MARK: - Command line
         .target(
             name: "LumatraceCLI",
             dependencies: [
-                "LumaFormat", "LumaEngine", "LumaSynth", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer",
+                "LumaFormat", "LumaEngine", "LumaSynth", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer", "RectanglesAnalyzer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/LumatraceCLI"),
@@ -97,7 +102,7 @@ let package = Package(
             // Ball truth for the real clips, read from the source tree by the quality measurement.
             exclude: ["RealTruth"]),
         .testTarget(
-            name: "TrackingTests", dependencies: ["TrackingAnalyzer", "LumaEngine", "LumaSynth"],
+            name: "TrackingTests", dependencies: ["TrackingAnalyzer", "RectanglesAnalyzer", "LumaEngine", "LumaSynth"],
             path: "Tests/TrackingTests"),
         .testTarget(
             name: "LumatraceCLITests", dependencies: ["lumatrace", "LumaFormat", "LumaEngine"],

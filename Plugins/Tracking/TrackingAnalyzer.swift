@@ -36,6 +36,7 @@ public struct TrackingAnalyzer: Analyzer {
     private let settings: ObjectTracker.Settings
     private var tracks: [Track]
     private var nominator: MotionNominator?
+    private var rectangleNominator: RectangleNominator?
     /// Analyzed frames so far.
     private var analyzed = 0
 
@@ -56,6 +57,9 @@ public struct TrackingAnalyzer: Analyzer {
             let interval = max(rate > 0 && rate.isFinite ? 1 / rate : 1.0 / 30, context.frameAnalysisSpacing)
             nominator = MotionNominator(frameWidth: context.stream.width, frameHeight: context.stream.height,
                                         minimumSize: configuration.nominationMinimumSize * min(w, h), frameInterval: interval)
+        } else if configuration.nominate == .rectangles {
+            rectangleNominator = RectangleNominator(frameWidth: context.stream.width, frameHeight: context.stream.height,
+                                                    minimumSize: configuration.nominationMinimumSize * min(w, h))
         }
     }
 
@@ -78,6 +82,9 @@ public struct TrackingAnalyzer: Analyzer {
             let propose = (analyzed - 1) % configuration.renominateEvery == 0
             let boxes = nominator!.observe(frame, propose: propose)
             if propose { try nominate(boxes, frame, into: &events) }
+        }
+        if rectangleNominator != nil, (analyzed - 1) % configuration.renominateEvery == 0 {
+            try nominate(rectangleNominator!.propose(frame), frame, into: &events)
         }
     }
 

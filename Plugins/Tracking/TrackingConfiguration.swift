@@ -40,6 +40,9 @@ public struct TrackingConfiguration: AnalyzerConfiguration {
         /// Moving regions against a background model, every `renominateEvery` frames: each one that
         /// overlaps no live track starts a new track.
         case motion
+        /// Rectangles seen in the frame (as `VNDetectRectanglesRequest` finds them), every
+        /// `renominateEvery` frames, the same way.
+        case rectangles
     }
 
     public init() {}
@@ -56,7 +59,7 @@ public struct TrackingConfiguration: AnalyzerConfiguration {
             "lostThreshold": "confidence below which a frame is a miss, 0 < t < 1 (default 0.3)",
             "lostFrames": "misses in a row before track.lost, 1...10000 (default 5)",
             "recoverFrames": "frames a lost target is looked for, 0...100000 (default 30)",
-            "nominate": "none, or motion: moving regions that overlap no live track start tracks (default none)",
+            "nominate": "none, motion or rectangles: moving regions or rectangles that overlap no live track start tracks (default none)",
             "renominateEvery": "analyzed frames between nominations, 1...100000 (default 10)",
             "nominationMinimumSize": "smallest nominated box side, fraction of the frame's shorter side, 0 < s ≤ 1 (default 0.05)",
             "maximumTracks": "most live tracks, 1...4096 (default 64)",
@@ -92,7 +95,7 @@ public struct TrackingConfiguration: AnalyzerConfiguration {
         recoverFrames = try c.decode(Int.self, forKey: .recoverFrames)
         let nomination = try c.decode(String.self, forKey: .nominate)
         guard let n = Nomination(rawValue: nomination) else {
-            throw OptionError(option: "nominate", message: "'\(nomination)' is not one of none, motion")
+            throw OptionError(option: "nominate", message: "'\(nomination)' is not one of none, motion, rectangles")
         }
         nominate = n
         renominateEvery = try c.decode(Int.self, forKey: .renominateEvery)

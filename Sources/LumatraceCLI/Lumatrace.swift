@@ -3,6 +3,7 @@ import DifferencingAnalyzer
 import LumaEngine
 import TrajectoryAnalyzer
 import TrackingAnalyzer
+import RectanglesAnalyzer
 
 /// The `lumatrace` command. Out-of-tree plugin packages build their own `lumatrace` with
 /// `Lumatrace.main(analyzers: Lumatrace.builtinAnalyzers + [AnalyzerDescriptor(MyAnalyzer.self)])`.
@@ -30,6 +31,7 @@ public struct Lumatrace: ParsableCommand {
         AnalyzerDescriptor(DifferencingAnalyzer.self),
         AnalyzerDescriptor(TrajectoryAnalyzer.self),
         AnalyzerDescriptor(TrackingAnalyzer.self),
+        AnalyzerDescriptor(RectanglesAnalyzer.self),
     ]
 
     nonisolated(unsafe) static var registry = AnalyzerRegistry(builtinAnalyzers)

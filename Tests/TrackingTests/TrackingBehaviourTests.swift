@@ -142,6 +142,26 @@ struct TrackingBehaviourTests {
         }
     }
 
+    @Test("nominate=rectangles starts a track on a card in the first frame, as the Apple sample does")
+    func rectangleNomination() throws {
+        let path: (Int) -> (x: Int, y: Int) = { (60 + 3 * $0, 80 + $0) }
+        let run = try TrackingRun.run(width: 320, height: 240, frames: 30, configuration: .with { $0.nominate = .rectangles }) { frame, pixels in
+            for i in pixels.indices { pixels[i] = UInt8(70 + (i * 7 + i / 320 * 13) % 5) }
+            let p = path(frame)
+            for y in p.y..<(p.y + 60) {
+                for x in p.x..<(p.x + 80) { pixels[y * 320 + x] = UInt8(170 + Int(texture((x - p.x) / 6, (y - p.y) / 6, seed: 3)) / 4) }
+            }
+        }
+        let tracks = run.events.filter { $0.kind == "track" }.map { ($0.frame, try! $0.payload.decode(TrackObservation.self)) }
+        #expect(tracks.first?.0 == 0)
+        #expect(Set(tracks.map(\.1.id)).count == 1, "ids: \(Set(tracks.map(\.1.id)))")
+        for (frame, t) in tracks {
+            let p = path(frame)
+            let truth = [Double(p.x) / 320, 1 - Double(p.y + 60) / 240, 80.0 / 320, 60.0 / 240]
+            #expect(intersectionOverUnion(t.boundingBox, truth) >= 0.7, "frame \(frame): \(t.boundingBox) vs \(truth)")
+        }
+    }
+
     @Test("impossible options are refused at start, naming the option")
     func refusesBadOptions() throws {
         func refusal(_ change: (inout TrackingConfiguration) -> Void) -> String? {
