@@ -23,8 +23,8 @@ struct RectangleNominator {
         detector = RectangleDetector(settings: settings)
     }
 
-    /// The rectangles' bounding boxes (frame pixels, top-left origin: x, y, width, height), best first.
-    mutating func propose(_ frame: Frame) -> [[Double]] {
+    /// The rectangles in the frame (corners in frame pixels, top-left origin), best first.
+    mutating func propose(_ frame: Frame) -> [DetectedQuadrilateral] {
         guard width >= 3, height >= 3 else { return [] }
         let region = PixelRect(x0: 0, y0: 0, x1: width * factor, y1: height * factor)
         plane.withUnsafeMutableBufferPointer {
@@ -33,8 +33,36 @@ struct RectangleNominator {
         let (w, h) = (width, height)
         let k = Double(factor)
         return plane.withUnsafeBufferPointer { detector.detect($0, width: w, height: h) }.map { q in
-            let xs = q.corners.map(\.x), ys = q.corners.map(\.y)
-            return [xs.min()! * k, ys.min()! * k, (xs.max()! - xs.min()!) * k, (ys.max()! - ys.min()!) * k]
+            DetectedQuadrilateral(corners: q.corners.map { (x: $0.x * k, y: $0.y * k) }, confidence: q.confidence)
         }
+    }
+
+    /// The rectangle near `box` (frame pixels: x, y, width, height) in `frame`: the one found in the
+    /// box grown by a quarter on each side whose bounding box overlaps `box` most (IoU ≥ 0.5), or nil.
+    mutating func refine(_ frame: Frame, near box: [Double]) -> DetectedQuadrilateral? {
+        let x0 = max(0, Int(box[0] - box[2] / 4)), y0 = max(0, Int(box[1] - box[3] / 4))
+        let x1 = min(frame.width, Int((box[0] + box[2] * 1.25).rounded(.up))), y1 = min(frame.height, Int((box[1] + box[3] * 1.25).rounded(.up)))
+        guard x1 - x0 >= 8, y1 - y0 >= 8 else { return nil }
+        let f = max(1, (max(x1 - x0, y1 - y0) + 479) / 480)
+        let (w, h) = ((x1 - x0) / f, (y1 - y0) / f)
+        var crop = [UInt8](repeating: 0, count: w * h)
+        crop.withUnsafeMutableBufferPointer {
+            Downsample.boxAverage(frame.pixels, sourceWidth: frame.width, region: PixelRect(x0: x0, y0: y0, x1: x0 + w * f, y1: y0 + h * f),
+                                  factor: f, into: $0)
+        }
+        var local = detector
+        local.settings.minimumSide = max(4, min(box[2], box[3]) / 2 / Double(f))
+        let k = Double(f)
+        var best: (iou: Double, quad: DetectedQuadrilateral)?
+        for q in crop.withUnsafeBufferPointer({ local.detect($0, width: w, height: h) }) {
+            let corners = q.corners.map { (x: Double(x0) + $0.x * k, y: Double(y0) + $0.y * k) }
+            let xs = corners.map(\.x), ys = corners.map(\.y)
+            let b = [xs.min()!, ys.min()!, xs.max()! - xs.min()!, ys.max()! - ys.min()!]
+            let ix = max(0, min(b[0] + b[2], box[0] + box[2]) - max(b[0], box[0]))
+            let iy = max(0, min(b[1] + b[3], box[1] + box[3]) - max(b[1], box[1]))
+            let iou = ix * iy / (b[2] * b[3] + box[2] * box[3] - ix * iy)
+            if iou >= 0.5, best.map({ iou > $0.iou }) ?? true { best = (iou, DetectedQuadrilateral(corners: corners, confidence: q.confidence)) }
+        }
+        return best?.quad
     }
 }

@@ -27,6 +27,12 @@ public struct TrackingAnalyzer: Analyzer {
         var misses = 0
         var lastConfidentFrame = 0
         var lastConfidentBox: [Double] = []
+        /// For a track nominated from a rectangle: its corners (frame pixels, top-left origin,
+        /// TL, TR, BR, BL) and the tracked box they were last placed in.
+        var corners: [(x: Double, y: Double)]?
+        var cornersBox: [Double] = []
+        /// The box a nominated track was started from (frame pixels).
+        var nominatedBox: [Double] = []
 
         enum State { case waiting, live, lost(since: Int), over }
     }
@@ -84,7 +90,17 @@ public struct TrackingAnalyzer: Analyzer {
             if propose { try nominate(boxes, frame, into: &events) }
         }
         if rectangleNominator != nil, (analyzed - 1) % configuration.renominateEvery == 0 {
-            try nominate(rectangleNominator!.propose(frame), frame, into: &events)
+            let quads = rectangleNominator!.propose(frame)
+            let first = tracks.count
+            try nominate(quads.map(Self.boundingBox), frame, into: &events)
+            // The new tracks' rectangles: each started from one of the quadrilaterals' boxes.
+            for i in first..<tracks.count {
+                let b = tracks[i].tracker!.box
+                guard let q = quads.first(where: { Self.boundingBox($0) == tracks[i].nominatedBox }) else { continue }
+                tracks[i].corners = q.corners
+                tracks[i].cornersBox = b
+                try emitCorners(i, frame, confidence: q.confidence, into: &events)
+            }
         }
     }
 
@@ -108,6 +124,7 @@ public struct TrackingAnalyzer: Analyzer {
             let seed = TrackingSeed(label: nil, box: NormalizedRect(x: b[0] / w, y: 1 - (b[1] + b[3]) / h, width: b[2] / w, height: b[3] / h),
                                     frame: frame.index)
             tracks.append(Track(ordinal: tracks.count, seed: seed))
+            tracks[tracks.count - 1].nominatedBox = b
             try start(tracks.count - 1, frame, into: &events)
         }
     }
@@ -137,6 +154,7 @@ public struct TrackingAnalyzer: Analyzer {
         }
         let box = normalizedBox(tracker, frame)
         try events.emit("track", TrackObservation(id: id(i), label: tracks[i].seed.label, boundingBox: box, confidence: m.confidence))
+        if tracks[i].corners != nil { try followCorners(i, frame, trackConfidence: m.confidence, into: &events) }
         if m.confidence >= configuration.lostThreshold {
             tracks[i].misses = 0
             tracks[i].lastConfidentFrame = frame.index
@@ -148,6 +166,38 @@ public struct TrackingAnalyzer: Analyzer {
                 try events.emit("track.lost", lost(i, reason: "occluded"))
             }
         }
+    }
+
+    /// Places a rectangle track's corners in this frame: the rectangle found again near the
+    /// tracked box, or the last corners moved and scaled with the box.
+    private mutating func followCorners(_ i: Int, _ frame: Frame, trackConfidence: Double, into events: inout EventSink) throws {
+        let box = tracks[i].tracker!.box
+        if let q = rectangleNominator?.refine(frame, near: box) {
+            tracks[i].corners = q.corners
+            tracks[i].cornersBox = box
+            try emitCorners(i, frame, confidence: trackConfidence * q.confidence, into: &events)
+            return
+        }
+        let old = tracks[i].cornersBox
+        let (sx, sy) = (box[2] / old[2], box[3] / old[3])
+        tracks[i].corners = tracks[i].corners!.map {
+            (x: box[0] + box[2] / 2 + ($0.x - old[0] - old[2] / 2) * sx, y: box[1] + box[3] / 2 + ($0.y - old[1] - old[3] / 2) * sy)
+        }
+        tracks[i].cornersBox = box
+        try emitCorners(i, frame, confidence: trackConfidence / 2, into: &events)
+    }
+
+    private func emitCorners(_ i: Int, _ frame: Frame, confidence: Double, into events: inout EventSink) throws {
+        let (w, h) = (Double(frame.width), Double(frame.height))
+        let c = tracks[i].corners!.map { [$0.x / w, 1 - $0.y / h] }
+        try events.emit("rectangleTrack", RectangleTrackObservation(id: id(i), topLeft: c[0], topRight: c[1], bottomRight: c[2],
+                                                                    bottomLeft: c[3], confidence: confidence))
+    }
+
+    /// A quadrilateral's bounding box, frame pixels: x, y, width, height.
+    private static func boundingBox(_ q: DetectedQuadrilateral) -> [Double] {
+        let xs = q.corners.map(\.x), ys = q.corners.map(\.y)
+        return [xs.min()!, ys.min()!, xs.max()! - xs.min()!, ys.max()! - ys.min()!]
     }
 
     private mutating func search(_ i: Int, _ frame: Frame, lostAt: Int, into events: inout EventSink) throws {

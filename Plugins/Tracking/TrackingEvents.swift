@@ -39,3 +39,19 @@ public struct TrackRecovered: Codable, Sendable, Equatable {
     /// Frames since it was lost.
     public var framesLost: Int
 }
+
+/// `rectangleTrack`: where a rectangle's four corners are in this frame, for a track nominated
+/// from a rectangle (`nominate=rectangles`); the counterpart of a `VNRectangleObservation` from a
+/// `VNTrackRectangleRequest`. Corners are normalized with Vision's lower-left origin.
+public struct RectangleTrackObservation: Codable, Sendable, Equatable {
+    /// The same id as the track's `track` events.
+    public var id: String
+    public var topLeft: [Double]
+    public var topRight: [Double]
+    public var bottomRight: [Double]
+    public var bottomLeft: [Double]
+    /// 0...1: the track's confidence, times the edge support of the rectangle found again near the
+    /// tracked box; when none is found there, the last corners moved with the box, at half the
+    /// track's confidence.
+    public var confidence: Double
+}

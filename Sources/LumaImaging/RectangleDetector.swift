@@ -7,6 +7,11 @@ public struct DetectedQuadrilateral: Equatable, Sendable {
     /// 0...1: the share of points along the four sides that lie on an edge.
     public var confidence: Double
 
+    public init(corners: [(x: Double, y: Double)], confidence: Double) {
+        self.corners = corners
+        self.confidence = confidence
+    }
+
     public static func == (a: Self, b: Self) -> Bool {
         a.confidence == b.confidence && a.corners.count == b.corners.count
             && zip(a.corners, b.corners).allSatisfy { $0.x == $1.x && $0.y == $1.y }

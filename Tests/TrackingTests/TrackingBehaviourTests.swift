@@ -142,7 +142,7 @@ struct TrackingBehaviourTests {
         }
     }
 
-    @Test("nominate=rectangles starts a track on a card in the first frame, as the Apple sample does")
+    @Test("nominate=rectangles starts a track on a card in the first frame, as the Apple sample does, and follows its corners")
     func rectangleNomination() throws {
         let path: (Int) -> (x: Int, y: Int) = { (60 + 3 * $0, 80 + $0) }
         let run = try TrackingRun.run(width: 320, height: 240, frames: 30, configuration: .with { $0.nominate = .rectangles }) { frame, pixels in
@@ -159,6 +159,17 @@ struct TrackingBehaviourTests {
             let p = path(frame)
             let truth = [Double(p.x) / 320, 1 - Double(p.y + 60) / 240, 80.0 / 320, 60.0 / 240]
             #expect(intersectionOverUnion(t.boundingBox, truth) >= 0.7, "frame \(frame): \(t.boundingBox) vs \(truth)")
+        }
+        let corners = run.events.filter { $0.kind == "rectangleTrack" }.map { ($0.frame, try! $0.payload.decode(RectangleTrackObservation.self)) }
+        #expect(corners.map(\.0) == Array(0..<30))
+        for (frame, c) in corners {
+            let p = path(frame)
+            let want: [([Double], Double, Double)] = [(c.topLeft, 0, 0), (c.topRight, 80, 0), (c.bottomRight, 80, 60), (c.bottomLeft, 0, 60)]
+            for (got, dx, dy) in want {
+                let (x, y) = (got[0] * 320, (1 - got[1]) * 240)
+                #expect(abs(x - Double(p.x) - dx) <= 3 && abs(y - Double(p.y) - dy) <= 3, "frame \(frame): corner at \(x), \(y)")
+            }
+            #expect(c.confidence > 0.5)
         }
     }
 
