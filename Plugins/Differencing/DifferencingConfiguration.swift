@@ -43,11 +43,7 @@ public struct DifferencingConfiguration: AnalyzerConfiguration {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         threshold = try c.decode(Int.self, forKey: .threshold)
-        let modeText = try c.decode(String.self, forKey: .mode)
-        guard let m = Mode(rawValue: modeText) else {
-            throw OptionError(option: "mode", message: "'\(modeText)' is not one of \(Mode.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        mode = m
+        mode = try c.decodeChoice(Mode.self, forKey: .mode)
         learningRate = try c.decode(Double.self, forKey: .learningRate)
         minArea = try c.decode(Int.self, forKey: .minArea)
         maxBlobs = try c.decode(Int.self, forKey: .maxBlobs)

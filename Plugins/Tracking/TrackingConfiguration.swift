@@ -85,19 +85,11 @@ public struct TrackingConfiguration: AnalyzerConfiguration {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         seeds = try c.decode(String.self, forKey: .seeds)
-        let level = try c.decode(String.self, forKey: .trackingLevel)
-        guard let l = Level(rawValue: level) else {
-            throw OptionError(option: "trackingLevel", message: "'\(level)' is not one of fast, accurate")
-        }
-        trackingLevel = l
+        trackingLevel = try c.decodeChoice(Level.self, forKey: .trackingLevel)
         lostThreshold = try c.decode(Double.self, forKey: .lostThreshold)
         lostFrames = try c.decode(Int.self, forKey: .lostFrames)
         recoverFrames = try c.decode(Int.self, forKey: .recoverFrames)
-        let nomination = try c.decode(String.self, forKey: .nominate)
-        guard let n = Nomination(rawValue: nomination) else {
-            throw OptionError(option: "nominate", message: "'\(nomination)' is not one of none, motion, rectangles")
-        }
-        nominate = n
+        nominate = try c.decodeChoice(Nomination.self, forKey: .nominate)
         renominateEvery = try c.decode(Int.self, forKey: .renominateEvery)
         nominationMinimumSize = try c.decode(Double.self, forKey: .nominationMinimumSize)
         maximumTracks = try c.decode(Int.self, forKey: .maximumTracks)

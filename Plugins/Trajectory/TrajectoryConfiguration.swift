@@ -93,20 +93,9 @@ public struct TrajectoryConfiguration: AnalyzerConfiguration {
         objectMaximumNormalizedRadius = try c.decode(Double.self, forKey: .objectMaximumNormalizedRadius)
         threshold = try c.decode(Int.self, forKey: .threshold)
         maximumProcessingDimension = try c.decode(Int.self, forKey: .maximumProcessingDimension)
-        filter = try Self.choice(Filter.self, c, .filter)
-        direction = try Self.choice(Direction.self, c, .direction)
+        filter = try c.decodeChoice(Filter.self, forKey: .filter)
+        direction = try c.decodeChoice(Direction.self, forKey: .direction)
         minimumConfidence = try c.decode(Double.self, forKey: .minimumConfidence)
         minimumLength = try c.decode(Int.self, forKey: .minimumLength)
-    }
-
-    /// Decodes one of an enumeration's names, refusing others with an error that lists them.
-    private static func choice<E: RawRepresentable & CaseIterable>(_ type: E.Type, _ c: KeyedDecodingContainer<CodingKeys>,
-                                                                  _ key: CodingKeys) throws -> E where E.RawValue == String {
-        let text = try c.decode(String.self, forKey: key)
-        guard let value = E(rawValue: text) else {
-            throw OptionError(option: key.stringValue,
-                              message: "'\(text)' is not one of \(E.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        return value
     }
 }
