@@ -13,9 +13,9 @@ struct CorrelationFilter {
     let cellsY: Int
     let channels: Int
     /// Ridge regularisation.
-    let lambda: Float = 1e-4
-    /// Bandwidth of the Gaussian kernel, relative to the features' spread.
-    let kernelSigma: Float = 0.5
+    let lambda: Float
+    /// Bandwidth of the Gaussian kernel, relative to the features' spread (KCF's 0.5 by default).
+    let kernelSigma: Float
 
     private let fft: FourierTransform2D
     /// Hann window over the cells: the patch's edges, where cyclic shifts wrap, count for nothing.
@@ -37,8 +37,11 @@ struct CorrelationFilter {
     /// The last response, real part, `cellsX × cellsY`.
     private(set) var response: [Float]
 
-    /// `sigma`: the Gaussian label's standard deviation in cells.
-    init(cellsX: Int, cellsY: Int, channels: Int, labelSigma sigma: Double) {
+    /// `sigma`: the Gaussian label's standard deviation in cells; `lambda`: the ridge
+    /// regularisation; `kernelSigma`: the Gaussian kernel's bandwidth.
+    init(cellsX: Int, cellsY: Int, channels: Int, labelSigma sigma: Double, lambda: Float = 1e-4, kernelSigma: Float = 0.5) {
+        self.lambda = lambda
+        self.kernelSigma = kernelSigma
         self.cellsX = cellsX
         self.cellsY = cellsY
         self.channels = channels

@@ -23,10 +23,22 @@ struct ObjectTracker {
         /// Share of each new frame blended into the model.
         var learningRate: Float
 
-        static let fast = Settings(cellSize: 4, patchArea: 64 * 64, scales: [1 / 1.05, 1, 1.05], scalePenalty: 0.97,
-                                   learningRate: 0.02)
+        /// Features: 18 signed orientation bins as well as the 9 unsigned ones (27 instead of 9).
+        var signedOrientations: Bool
+        /// The label's Gaussian standard deviation, as a share of the target's size in cells.
+        var labelSigma: Double
+        /// Bandwidth of the filter's Gaussian kernel.
+        var kernelSigma: Float
+        /// Confidence below which a frame's best scale is not taken (the position still is): a
+        /// partly hidden or blurred object must not shrink or grow the box.
+        var scaleConfidence: Double
+
+        static let fast = Settings(cellSize: 4, patchArea: 64 * 64, scales: [1 / 1.05, 1, 1.05], scalePenalty: 0.95,
+                                   learningRate: 0.02, signedOrientations: false, labelSigma: 0.1, kernelSigma: 0.5,
+                                   scaleConfidence: 0.8)
         static let accurate = Settings(cellSize: 4, patchArea: 96 * 96, scales: [1 / 1.05, 1, 1.05],
-                                       scalePenalty: 0.98, learningRate: 0.02)
+                                       scalePenalty: 0.95, learningRate: 0.02, signedOrientations: true, labelSigma: 0.08,
+                                       kernelSigma: 0.6, scaleConfidence: 0.8)
     }
 
     /// What one frame's search found.
@@ -72,11 +84,12 @@ struct ObjectTracker {
         patchHeight = cellsY * k
         // The window actually sampled keeps the patch's aspect: frame pixels per patch pixel on each axis.
         baseZoom = 1 / zoom
-        let sigma = (width * height).squareRoot() * zoom / Double(k) * 0.1
-        filter = CorrelationFilter(cellsX: cellsX, cellsY: cellsY, channels: OrientedGradients.channels, labelSigma: max(sigma, 0.5))
-        gradients = OrientedGradients(cellsX: cellsX, cellsY: cellsY, cellSize: k)
+        let sigma = (width * height).squareRoot() * zoom / Double(k) * settings.labelSigma
+        gradients = OrientedGradients(cellsX: cellsX, cellsY: cellsY, cellSize: k, softBins: true, signed: settings.signedOrientations)
+        filter = CorrelationFilter(cellsX: cellsX, cellsY: cellsY, channels: gradients.channelCount, labelSigma: max(sigma, 0.5),
+                                   kernelSigma: settings.kernelSigma)
         patch = [Float](repeating: 0, count: patchWidth * patchHeight)
-        features = [Float](repeating: 0, count: cellsX * cellsY * OrientedGradients.channels)
+        features = [Float](repeating: 0, count: cellsX * cellsY * gradients.channelCount)
         extract(frame, centreX: centreX, centreY: centreY, scale: 1)
         features.withUnsafeBufferPointer { filter.train($0, rate: 1) }
     }
@@ -113,12 +126,14 @@ struct ObjectTracker {
         let step = zoom * found.scale * Double(settings.cellSize)
         centreX = found.x + found.dx * step
         centreY = found.y + found.dy * step
-        sizeRatio *= found.scale
-        width *= found.scale
-        height *= found.scale
         // The first search after the seed sets what a good match looks like for this object.
         if typicalPeak == nil { typicalPeak = found.peak }
         let confidence = confidence(peak: found.peak, sidelobe: found.psr)
+        if confidence >= settings.scaleConfidence {
+            sizeRatio *= found.scale
+            width *= found.scale
+            height *= found.scale
+        }
         if confidence >= learnAbove {
             typicalPeak! += 0.1 * (found.peak - typicalPeak!)
             velocityX = centreX - fromX

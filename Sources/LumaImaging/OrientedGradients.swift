@@ -4,11 +4,13 @@
 /// For a plane of `cellsX × cellSize` by `cellsY × cellSize` values (a patch from
 /// ``PatchSampler``), each pixel's gradient (central differences) votes its magnitude into the one
 /// of ``orientations`` unsigned orientation bins (0…180°) its direction is closest to, in its
-/// cell. Each cell's histogram is then divided by the gradient energy of the 3×3 cells around it
+/// cell (or shares it between the two nearest, and uses 18 signed bins as well: see ``softBins``,
+/// ``signed``). Each cell's histogram is then divided by the gradient energy of the 3×3 cells around it
 /// (contrast normalisation) and clipped at 0.2. A last channel holds the cell's mean brightness,
 /// scaled to −0.5…0.5.
 ///
-/// Channels are planes of `cellsX × cellsY`, one after another: ``channels`` of them. Only
+/// Channels are planes of `cellsX × cellsY`, one after another: ``channelCount`` of them (``channels``
+/// with the default, unsigned bins). Only
 /// arithmetic and square roots are used, so features are bit-identical on every machine.
 public struct OrientedGradients {
     /// Unsigned orientation bins.
@@ -19,6 +21,14 @@ public struct OrientedGradients {
     public let cellsX: Int
     public let cellsY: Int
     public let cellSize: Int
+    /// Each gradient's magnitude is shared between the two bins its direction lies between
+    /// (in proportion to the sines of its angles to them) instead of all going to the nearest.
+    public let softBins: Bool
+    /// 18 signed bins (0…360°) as well as the 9 unsigned ones, as in Felzenszwalb's HOG.
+    public let signed: Bool
+    /// Channels of this configuration: 9 orientation bins (27 when `signed`) plus brightness.
+    public var channelCount: Int { (signed ? 27 : 9) + 1 }
+    private var histBins: Int { signed ? 18 : 9 }
     private var histogram: [Float]
     private var energy: [Float]
 
@@ -31,12 +41,14 @@ public struct OrientedGradients {
         return table[k]
     }
 
-    public init(cellsX: Int, cellsY: Int, cellSize: Int) {
+    public init(cellsX: Int, cellsY: Int, cellSize: Int, softBins: Bool = false, signed: Bool = false) {
         precondition(cellsX > 0 && cellsY > 0 && cellSize > 0, "a positive number of cells of a positive size")
         self.cellsX = cellsX
         self.cellsY = cellsY
         self.cellSize = cellSize
-        histogram = [Float](repeating: 0, count: cellsX * cellsY * Self.orientations)
+        self.softBins = softBins
+        self.signed = signed
+        histogram = [Float](repeating: 0, count: cellsX * cellsY * 18)
         energy = [Float](repeating: 0, count: cellsX * cellsY)
     }
 
@@ -45,38 +57,67 @@ public struct OrientedGradients {
     public mutating func compute(_ plane: UnsafeBufferPointer<Float>, into features: UnsafeMutableBufferPointer<Float>) {
         let w = cellsX * cellSize, h = cellsY * cellSize
         let cells = cellsX * cellsY
-        precondition(plane.count >= w * h && features.count >= Self.channels * cells, "plane and features sizes")
+        precondition(plane.count >= w * h && features.count >= channelCount * cells, "plane and features sizes")
         let p = plane.baseAddress!
         let out = features.baseAddress!
         let bins = Self.orientations
+        let hb = histBins
+        let soft = softBins, sgn = signed
+        let nch = channelCount
         histogram.withUnsafeMutableBufferPointer { hist in
             energy.withUnsafeMutableBufferPointer { e in
                 Self.directions.withUnsafeBufferPointer { dirs in
                     hist.update(repeating: 0)
-                    let brightness = out + bins * cells
+                    let brightness = out + (nch - 1) * cells
                     for c in 0..<cells { brightness[c] = 0 }
                     for y in 0..<h {
                         let up = p + max(y - 1, 0) * w, down = p + min(y + 1, h - 1) * w, row = p + y * w
                         let cellRow = (y / cellSize) * cellsX
                         for x in 0..<w {
-                            let gx = row[min(x + 1, w - 1)] - row[max(x - 1, 0)]
-                            let gy = down[x] - up[x]
+                            var gx = row[min(x + 1, w - 1)] - row[max(x - 1, 0)]
+                            var gy = down[x] - up[x]
                             let cell = cellRow + x / cellSize
                             brightness[cell] += row[x]
                             let magnitude = (gx * gx + gy * gy).squareRoot()
                             guard magnitude > 0 else { continue }
                             var best = 0
                             var bestDot: Float = -1
+                            var bestSigned: Float = 0
                             for k in 0..<bins {
-                                let d = abs(dirs[k].0 * gx + dirs[k].1 * gy)
-                                if d > bestDot { bestDot = d; best = k }
+                                let sd = dirs[k].0 * gx + dirs[k].1 * gy
+                                let d = abs(sd)
+                                if d > bestDot { bestDot = d; best = k; bestSigned = sd }
                             }
-                            hist[cell * bins + best] += magnitude
+                            // Turn g to the nearest unsigned bin's side (signed: the opposite bin if it was not).
+                            var bin = best
+                            if bestSigned < 0 { gx = -gx; gy = -gy; if sgn { bin += 9 } }
+                            if !soft {
+                                hist[cell * hb + bin] += magnitude
+                                continue
+                            }
+                            let d = dirs[best]
+                            let cr = d.0 * gy - d.1 * gx
+                            let nb = cr > 0 ? best + 1 : best + bins - 1
+                            let dn = dirs[nb % bins]
+                            let a = abs(cr), b = abs(dn.0 * gy - dn.1 * gx)
+                            let wn = a + b > 0 ? a / (a + b) : 0
+                            // Neighbour bin index (signed: continue around the circle).
+                            let nbin: Int
+                            if sgn {
+                                nbin = cr > 0 ? (bin + 1) % 18 : (bin + 17) % 18
+                            } else {
+                                nbin = nb % bins
+                            }
+                            hist[cell * hb + bin] += magnitude * (1 - wn)
+                            hist[cell * hb + nbin] += magnitude * wn
                         }
                     }
                     for c in 0..<cells {
                         var sum: Float = 0
-                        for k in 0..<bins { sum += hist[c * bins + k] * hist[c * bins + k] }
+                        for k in 0..<bins {
+                            let v = sgn ? hist[c * hb + k] + hist[c * hb + k + 9] : hist[c * hb + k]
+                            sum += v * v
+                        }
                         e[c] = sum
                     }
                     let area = Float(cellSize * cellSize)
@@ -88,7 +129,12 @@ public struct OrientedGradients {
                             }
                             let c = cy * cellsX + cx
                             let scale = 1 / (local / 9 + 1e-4 * area * area).squareRoot()
-                            for k in 0..<bins { out[k * cells + c] = min(hist[c * bins + k] * scale, 0.2) }
+                            if sgn {
+                                for k in 0..<18 { out[k * cells + c] = min(hist[c * hb + k] * scale, 0.2) }
+                                for k in 0..<9 { out[(18 + k) * cells + c] = min((hist[c * hb + k] + hist[c * hb + k + 9]) * scale, 0.2) }
+                            } else {
+                                for k in 0..<bins { out[k * cells + c] = min(hist[c * hb + k] * scale, 0.2) }
+                            }
                             brightness[c] = brightness[c] / (area * 255) - 0.5
                         }
                     }

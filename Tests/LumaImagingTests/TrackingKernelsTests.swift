@@ -77,6 +77,35 @@ struct TrackingKernelsTests {
         #expect(abs(features[OrientedGradients.orientations * n] - (20.0 / 255 - 0.5)) < 1e-6)
     }
 
+    @Test("signed bins tell a dark-to-bright edge from a bright-to-dark one; soft bins share a gradient between two bins")
+    func signedAndSoftBins() {
+        let (cells, size) = (4, 4)
+        let w = cells * size, n = cells * cells
+        func features(_ plane: [Float], soft: Bool, signed: Bool) -> [Float] {
+            var g = OrientedGradients(cellsX: cells, cellsY: cells, cellSize: size, softBins: soft, signed: signed)
+            var f = [Float](repeating: -1, count: g.channelCount * n)
+            plane.withUnsafeBufferPointer { p in f.withUnsafeMutableBufferPointer { g.compute(p, into: $0) } }
+            return f
+        }
+        let rising = (0..<(w * w)).map { Float($0 % w < w / 2 ? 20 : 220) }
+        let falling = (0..<(w * w)).map { Float($0 % w < w / 2 ? 220 : 20) }
+        let cell = 1 * cells + 1  // next to the edge
+        let up = features(rising, soft: false, signed: true), down = features(falling, soft: false, signed: true)
+        #expect(up.count == 28 * n)
+        #expect(up[0 * n + cell] > 0 && up[9 * n + cell] == 0, "rising edge: signed bin 0 only")
+        #expect(down[9 * n + cell] > 0 && down[0 * n + cell] == 0, "falling edge: signed bin 9 only")
+        #expect(up[18 * n + cell] == down[18 * n + cell] && up[18 * n + cell] > 0, "the unsigned bin is the same for both")
+        // A gradient at 7°, between bins 0 (0°) and 1 (20°), nearer 0: hard bins give it all to bin 0,
+        // soft bins give bin 1 a share too.
+        let slanted = (0..<(w * w)).map { i -> Float in
+            let (x, y) = (Float(i % w), Float(i / w))
+            return 8 * (x * 0.99254615 + y * 0.12186934)
+        }
+        let hard = features(slanted, soft: false, signed: false), soft = features(slanted, soft: true, signed: false)
+        #expect(hard[0 * n + cell] > 0 && hard[1 * n + cell] == 0, "hard: \(hard[0 * n + cell]), \(hard[1 * n + cell])")
+        #expect(soft[0 * n + cell] > 0 && soft[1 * n + cell] > 0, "soft: \(soft[0 * n + cell]), \(soft[1 * n + cell])")
+    }
+
     @Test("portable exp is within 2e-7 relative of the true value over the kernel's range")
     func portableExp() {
         for i in 0...2000 {
