@@ -10,6 +10,9 @@ struct RectangleNominator {
     let height: Int
     private var plane: [UInt8]
     private var detector: RectangleDetector
+    /// Looks for a tracked rectangle again near its box; its minimum side follows the box.
+    private var refiner: RectangleDetector
+    private var crop: [UInt8] = []
 
     /// `minimumSize`: smallest box side, frame pixels.
     init(frameWidth: Int, frameHeight: Int, minimumSize: Double) {
@@ -21,6 +24,7 @@ struct RectangleNominator {
         settings.minimumAspectRatio = 0.2
         settings.minimumSide = max(4, minimumSize / Double(factor))
         detector = RectangleDetector(settings: settings)
+        refiner = detector
     }
 
     /// The rectangles in the frame (corners in frame pixels, top-left origin), best first.
@@ -45,16 +49,16 @@ struct RectangleNominator {
         guard x1 - x0 >= 8, y1 - y0 >= 8 else { return nil }
         let f = max(1, (max(x1 - x0, y1 - y0) + 479) / 480)
         let (w, h) = ((x1 - x0) / f, (y1 - y0) / f)
-        var crop = [UInt8](repeating: 0, count: w * h)
+        if crop.count < w * h { crop = [UInt8](repeating: 0, count: w * h) }
         crop.withUnsafeMutableBufferPointer {
             Downsample.boxAverage(frame.pixels, sourceWidth: frame.width, region: PixelRect(x0: x0, y0: y0, x1: x0 + w * f, y1: y0 + h * f),
                                   factor: f, into: $0)
         }
-        var local = detector
-        local.settings.minimumSide = max(4, min(box[2], box[3]) / 2 / Double(f))
+        refiner.settings.minimumSide = max(4, min(box[2], box[3]) / 2 / Double(f))
         let k = Double(f)
         var best: (iou: Double, quad: DetectedQuadrilateral)?
-        for q in crop.withUnsafeBufferPointer({ local.detect($0, width: w, height: h) }) {
+        let found = crop.withUnsafeBufferPointer { refiner.detect(UnsafeBufferPointer(rebasing: $0[..<(w * h)]), width: w, height: h) }
+        for q in found {
             let corners = q.corners.map { (x: Double(x0) + $0.x * k, y: Double(y0) + $0.y * k) }
             let xs = corners.map(\.x), ys = corners.map(\.y)
             let b = [xs.min()!, ys.min()!, xs.max()! - xs.min()!, ys.max()! - ys.min()!]

@@ -31,8 +31,6 @@ public struct TrackingAnalyzer: Analyzer {
         /// TL, TR, BR, BL) and the tracked box they were last placed in.
         var corners: [(x: Double, y: Double)]?
         var cornersBox: [Double] = []
-        /// The box a nominated track was started from (frame pixels).
-        var nominatedBox: [Double] = []
 
         enum State { case waiting, live, lost(since: Int), over }
     }
@@ -87,28 +85,25 @@ public struct TrackingAnalyzer: Analyzer {
         if nominator != nil {
             let propose = (analyzed - 1) % configuration.renominateEvery == 0
             let boxes = nominator!.observe(frame, propose: propose)
-            if propose { try nominate(boxes, frame, into: &events) }
+            if propose { _ = try nominate(boxes, frame, into: &events) }
         }
         if rectangleNominator != nil, (analyzed - 1) % configuration.renominateEvery == 0 {
             let quads = rectangleNominator!.propose(frame)
-            let first = tracks.count
-            try nominate(quads.map(Self.boundingBox), frame, into: &events)
-            // The new tracks' rectangles: each started from one of the quadrilaterals' boxes.
-            for i in first..<tracks.count {
-                let b = tracks[i].tracker!.box
-                guard let q = quads.first(where: { Self.boundingBox($0) == tracks[i].nominatedBox }) else { continue }
-                tracks[i].corners = q.corners
-                tracks[i].cornersBox = b
-                try emitCorners(i, frame, confidence: q.confidence, into: &events)
+            for (i, q) in try nominate(quads.map(Self.boundingBox), frame, into: &events) {
+                tracks[i].corners = quads[q].corners
+                tracks[i].cornersBox = tracks[i].tracker!.box
+                try emitCorners(i, frame, confidence: quads[q].confidence, into: &events)
             }
         }
     }
 
     /// Starts a track for each proposed box (frame pixels, top-left) that overlaps no track that is
-    /// live or being looked for, up to `maximumTracks` of them.
-    private mutating func nominate(_ boxes: [[Double]], _ frame: Frame, into events: inout EventSink) throws {
+    /// live or being looked for, up to `maximumTracks` of them. Returns (track index, box index) of
+    /// each track started.
+    private mutating func nominate(_ boxes: [[Double]], _ frame: Frame, into events: inout EventSink) throws -> [(Int, Int)] {
         let (w, h) = (Double(frame.width), Double(frame.height))
-        for b in boxes {
+        var started: [(Int, Int)] = []
+        for (n, b) in boxes.enumerated() {
             var occupied: [[Double]] = []
             for t in tracks {
                 switch t.state {
@@ -116,7 +111,7 @@ public struct TrackingAnalyzer: Analyzer {
                 case .waiting, .over: continue
                 }
             }
-            guard occupied.count < configuration.maximumTracks else { return }
+            guard occupied.count < configuration.maximumTracks else { break }
             let overlaps = occupied.contains { o in
                 min(o[0] + o[2], b[0] + b[2]) > max(o[0], b[0]) && min(o[1] + o[3], b[1] + b[3]) > max(o[1], b[1])
             }
@@ -124,9 +119,10 @@ public struct TrackingAnalyzer: Analyzer {
             let seed = TrackingSeed(label: nil, box: NormalizedRect(x: b[0] / w, y: 1 - (b[1] + b[3]) / h, width: b[2] / w, height: b[3] / h),
                                     frame: frame.index)
             tracks.append(Track(ordinal: tracks.count, seed: seed))
-            tracks[tracks.count - 1].nominatedBox = b
             try start(tracks.count - 1, frame, into: &events)
+            started.append((tracks.count - 1, n))
         }
+        return started
     }
 
     private mutating func start(_ i: Int, _ frame: Frame, into events: inout EventSink) throws {

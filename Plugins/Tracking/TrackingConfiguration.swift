@@ -119,7 +119,7 @@ public struct TrackingSeed: Equatable, Sendable {
             var label: String?
             if let eq = rest.firstIndex(of: "=") {
                 let name = rest[..<eq].trimmingCharacters(in: " ")
-                guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+                guard isLabel(name) else {
                     throw refuse("a label is letters, digits, '-' and '_'")
                 }
                 label = name
@@ -138,6 +138,11 @@ public struct TrackingSeed: Equatable, Sendable {
             seeds.append(TrackingSeed(label: label, box: box, frame: frame))
         }
         return seeds
+    }
+
+    /// A label is letters, digits, `-` and `_`, at least one.
+    private static func isLabel(_ text: String) -> Bool {
+        !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
     }
 
     private struct JSONSeed: Decodable {
@@ -160,7 +165,7 @@ public struct TrackingSeed: Equatable, Sendable {
             let box = NormalizedRect(x: e.box[0], y: e.box[1], width: e.box[2], height: e.box[3])
             if let problem = box.problem { throw refuse("the box is not inside the frame: \(problem)") }
             if let label = e.label {
-                guard !label.isEmpty, label.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+                guard isLabel(label) else {
                     throw refuse("a label is letters, digits, '-' and '_'")
                 }
             }
