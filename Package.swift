@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "LumaEngine", targets: ["LumaEngine"]),
         .library(name: "LumaImaging", targets: ["LumaImaging"]),
         .library(name: "LumaSynth", targets: ["LumaSynth"]),
+        .library(name: "LumaTruth", targets: ["LumaTruth"]),
         .library(name: "LumatraceCLI", targets: ["LumatraceCLI"]),
         .library(name: "TrajectoryAnalyzer", targets: ["TrajectoryAnalyzer"]),
         .library(name: "TrackingAnalyzer", targets: ["TrackingAnalyzer"]),
@@ -54,11 +55,13 @@ let package = Package(
             dependencies: ["CZstd", "CZlib", "CImageGlue", "CResidualKernels", .product(name: "Crypto", package: "swift-crypto")],
             path: "Sources/LumaFormat"),
         .target(name: "LumaImaging", dependencies: ["CKissFFT"], path: "Sources/LumaImaging"),
+        // Ground truth: the truth file format and importers from OTB, VOT and TrackNet labels.
+        .target(name: "LumaTruth", path: "Sources/LumaTruth"),
         // Deterministic synthetic fixed-camera scenes with exact ground truth: the analyzers' fixtures.
-        .target(name: "LumaSynth", path: "Sources/LumaSynth"),
+        .target(name: "LumaSynth", dependencies: ["LumaTruth"], path: "Sources/LumaSynth"),
         .target(
             name: "LumaEngine",
-            dependencies: ["LumaFormat", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["LumaFormat", "LumaTruth", .product(name: "Crypto", package: "swift-crypto")],
             path: "Sources/LumaEngine"),
 
         // MARK: - Analyzer plugins: ordinary targets that see only LumaEngine and LumaImaging
@@ -83,7 +86,7 @@ let package = Package(
         .target(
             name: "LumatraceCLI",
             dependencies: [
-                "LumaFormat", "LumaEngine", "LumaSynth", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer", "RectanglesAnalyzer",
+                "LumaFormat", "LumaEngine", "LumaSynth", "LumaTruth", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer", "RectanglesAnalyzer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/LumatraceCLI"),
@@ -91,10 +94,11 @@ let package = Package(
 
         // MARK: - Tests
         .testTarget(name: "LumaFormatTests", dependencies: ["LumaFormat"], path: "Tests/LumaFormatTests"),
+        .testTarget(name: "LumaTruthTests", dependencies: ["LumaTruth"], path: "Tests/LumaTruthTests"),
         .testTarget(name: "LumaSynthTests", dependencies: ["LumaSynth"], path: "Tests/LumaSynthTests"),
         .testTarget(name: "LumaImagingTests", dependencies: ["LumaImaging"], path: "Tests/LumaImagingTests"),
         .testTarget(
-            name: "LumaEngineTests", dependencies: ["LumaEngine", "DifferencingAnalyzer"],
+            name: "LumaEngineTests", dependencies: ["LumaEngine", "LumaTruth", "DifferencingAnalyzer"],
             path: "Tests/LumaEngineTests"),
         .testTarget(
             name: "TrajectoryTests", dependencies: ["TrajectoryAnalyzer", "LumaEngine", "LumaImaging", "LumaSynth"],

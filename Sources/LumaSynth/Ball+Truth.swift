@@ -1,3 +1,5 @@
+import LumaTruth
+
 // Ball truth: which frames show which flight segment, and how each segment ends.
 
 extension Ball {

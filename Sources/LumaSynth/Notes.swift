@@ -1,3 +1,5 @@
+import LumaTruth
+
 /// Writes the human-readable `GroundTruth.notes`: how the scene was made and what is in it.
 enum Notes {
     /// `value` with exactly `decimals` decimals, e.g. `fixed(2.345, 2) == "2.35"` (no Foundation,

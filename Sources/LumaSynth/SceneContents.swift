@@ -1,3 +1,5 @@
+import LumaTruth
+
 /// What the generator put into a scene, in **pixel units with a top-left origin** (y down), for
 /// tests that look at pixels: where the floor line and the post are, how big and how contrasted
 /// each ball is, which object plays which part.

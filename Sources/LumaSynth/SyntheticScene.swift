@@ -1,3 +1,5 @@
+import LumaTruth
+
 /// A deterministic synthetic recording from a fixed camera, with exact ground truth: the test
 /// fixture for every analyzer.
 ///

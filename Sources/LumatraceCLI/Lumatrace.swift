@@ -21,7 +21,8 @@ public struct Lumatrace: ParsableCommand {
             Analyzers: run `lumatrace analyzers` to list them and their options.
             """,
         version: LumatraceVersion.engine,
-        subcommands: [Record.self, Synth.self, Info.self, Replay.self, Export.self, Recover.self, Verify.self, Analyzers.self]
+        subcommands: [Record.self, Synth.self, Info.self, Replay.self, Export.self, Recover.self, Verify.self, Diff.self, Score.self,
+                      Regress.self, Truth.self, Analyzers.self]
     )
 
     public init() {}

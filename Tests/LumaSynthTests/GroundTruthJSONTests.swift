@@ -1,5 +1,6 @@
 import Foundation
 import LumaSynth
+import LumaTruth
 import Testing
 
 @Suite("Truth files: canonical JSON that any decoder reads back")

@@ -1,4 +1,5 @@
 import LumaSynth
+import LumaTruth
 
 /// A scene with test-friendly defaults: small frames keep debug-build tests fast.
 func makeScene(

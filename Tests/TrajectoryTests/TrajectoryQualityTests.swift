@@ -1,5 +1,6 @@
 import Foundation
 import LumaSynth
+import LumaTruth
 import Testing
 import TrajectoryAnalyzer
 

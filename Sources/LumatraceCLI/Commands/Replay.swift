@@ -93,23 +93,7 @@ struct Replay: ParsableCommand {
     func resolveSetups(registry: AnalyzerRegistry) throws -> [AnalyzerSetup] {
         let defaultROI = roi.flatMap(NormalizedRect.init(parsing:)) ?? .full
         let defaultSpacing = spacing ?? 0
-        var overrides: [String: [(key: String, value: String)]] = [:]
-        for s in settings {
-            guard let eq = s.firstIndex(of: "="), let dot = s[..<eq].firstIndex(of: ".") else {
-                throw CLIError("--set '\(s)' is not NAME.KEY=VALUE (e.g. differencing.threshold=15)")
-            }
-            var value = String(s[s.index(after: eq)...])
-            if value.hasPrefix("@") {
-                // The file's text becomes the value, so the log header holds it, not the path.
-                let path = String(value.dropFirst())
-                guard let data = FileManager.default.contents(atPath: path), data.count <= 16 << 20,
-                      let text = String(data: data, encoding: .utf8) else {
-                    throw CLIError("--set \(s[..<eq]): cannot read '\(path)' (a UTF-8 text file of at most 16 MiB)")
-                }
-                value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            }
-            overrides[String(s[..<dot]), default: []].append((String(s[s.index(after: dot)..<eq]), value))
-        }
+        let overrides = try OptionOverrides(settings)
         var setups: [AnalyzerSetup] = []
         if let pipeline {
             setups = try PipelineFile.read(pipeline, registry: registry)
@@ -122,12 +106,10 @@ struct Replay: ParsableCommand {
         for name in names where !setups.contains(where: { $0.name == name }) {
             setups.append(try AnalyzerSetup.resolve(registry.descriptor(named: name), overrides: [], spacing: defaultSpacing, roi: defaultROI))
         }
-        for (name, list) in overrides {
-            guard let i = setups.firstIndex(where: { $0.name == name }) else {
-                throw CLIError("--set \(name).…: analyzer '\(name)' is not part of this replay (add --analyzer \(name))")
-            }
-            try setups[i].apply(list, with: registry.descriptor(named: name))
+        if let missing = overrides.analyzers.first(where: { name in !setups.contains { $0.name == name } }) {
+            throw CLIError("--set \(missing).…: analyzer '\(missing)' is not part of this replay (add --analyzer \(missing))")
         }
+        try overrides.apply(to: &setups, registry: registry)
         return setups
     }
 }

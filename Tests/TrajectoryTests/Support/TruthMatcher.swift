@@ -1,4 +1,5 @@
 import LumaSynth
+import LumaTruth
 import TrajectoryAnalyzer
 
 /// Scores found trajectories against a synthetic scene's truth segments.

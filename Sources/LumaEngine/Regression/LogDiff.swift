@@ -1,0 +1,344 @@
+/// A semantic comparison of two event logs of the same recording: which observations were added,
+/// lost or changed beyond a tolerance, not which lines differ.
+///
+/// Observations are paired by id first and then by overlap in time and space, so a trajectory
+/// that only changed its ordinal (because a new one was found earlier) is the same trajectory:
+/// - trajectories pair when they share frames whose points lie within
+///   ``Tolerances/matchPixels`` (or twice the ball's radius, if larger); a pair is *changed* when
+///   a shared point moved more than ``Tolerances/pointPixels``, the path gained or lost frames,
+///   its confidence changed more than ``Tolerances/confidence``, or it ends for another reason;
+/// - tracks pair by id, or by a mean IoU of at least 0.5 over shared frames; a pair is *changed*
+///   when a box drifts below ``Tolerances/iou`` against the old box, the track is live on other
+///   frames, its confidence changes more than the tolerance, or it is lost or recovered at
+///   other frames;
+/// - differencing statistics differ when a frame's changed fraction moves more than
+///   ``Tolerances/changedFraction`` or its blob count changes (one entry per analyzer);
+/// - events of other kinds differ when a frame's payloads differ beyond 1e-6 (one entry per kind).
+///
+/// Each difference is reported once, with the frames it spans and what changed.
+public struct LogDiff: Sendable {
+    /// How far apart two observations may be and still count as the same.
+    public struct Tolerances: Sendable, Equatable {
+        /// A trajectory point may move this far (pixels) and still count as unchanged.
+        public var pointPixels = 1.0
+        /// Points this close (pixels) pair two trajectories in the first place.
+        public var matchPixels = 10.0
+        /// A track's box counts as drifting when its IoU with the old box falls below this.
+        public var iou = 0.9
+        /// Confidence changes up to this are not reported.
+        public var confidence = 0.05
+        /// A differencing frame's changed fraction may move this much.
+        public var changedFraction = 0.001
+
+        public init() {}
+    }
+
+    /// One difference between the logs.
+    public struct Change: Sendable, Equatable {
+        public enum Kind: String, Sendable {
+            case added, lost, changed
+        }
+        public var kind: Kind
+        /// `trajectory`, `track`, `rectangleTrack`, `differencing` or `ANALYZER.KIND`.
+        public var subject: String
+        /// The observation's id in the new log (in the old one for `lost`); the analyzer for
+        /// statistics.
+        public var id: String
+        public var frames: ClosedRange<Int>
+        /// What changed, in words (`points moved in 8 of 19 frames, up to 3.2 px`).
+        public var details: [String]
+    }
+
+    public var tolerances: Tolerances
+    /// Analyzer options that differ between the two headers, as `name.key: old → new`.
+    public var settingChanges: [String]
+    public var changes: [Change]
+
+    public var isSame: Bool { changes.isEmpty }
+
+    /// Compares `old` with `new`. Throws when they are not logs of the same recording, unless
+    /// `force` is set.
+    public init(old: EventLog, new: EventLog, tolerances: Tolerances = Tolerances(), force: Bool = false) throws(EventLogError) {
+        if !force, old.header.recordingDigest != new.header.recordingDigest {
+            throw EventLogError(path: new.path, line: 1, reason: """
+                is a log of another recording (\(new.header.recordingFile), frames digest \(new.header.recordingDigest.prefix(12))…) \
+                than \(old.path) (\(old.header.recordingFile), \(old.header.recordingDigest.prefix(12))…); use --force to compare anyway
+                """)
+        }
+        self.tolerances = tolerances
+        settingChanges = Self.settingChanges(old.header, new.header)
+        let (a, b) = (LoggedObservations(old), LoggedObservations(new))
+        let pixels = (Double(new.header.width), Double(new.header.height))
+        var changes = TrajectoryComparison(tolerances: tolerances, pixels: pixels).changes(a.trajectories, b.trajectories)
+        changes += TrackComparison(tolerances: tolerances).changes(a.tracks, b.tracks)
+        changes += Self.differencingChanges(a.differencing, b.differencing, tolerances: tolerances)
+        changes += Self.otherChanges(a.otherEvents, b.otherEvents)
+        self.changes = changes
+    }
+
+    // MARK: - Settings
+
+    static func settingChanges(_ a: EventLogHeader, _ b: EventLogHeader) -> [String] {
+        var out: [String] = []
+        for x in a.analyzers where !b.analyzers.contains(where: { $0.name == x.name }) { out.append("\(x.name): removed") }
+        for y in b.analyzers {
+            guard let x = a.analyzers.first(where: { $0.name == y.name }) else {
+                out.append("\(y.name): added")
+                continue
+            }
+            if x.version != y.version { out.append("\(y.name).version: \(x.version) → \(y.version)") }
+            if x.frameAnalysisSpacing != y.frameAnalysisSpacing {
+                out.append("\(y.name).frameAnalysisSpacing: \(JSONValue.format(x.frameAnalysisSpacing)) → \(JSONValue.format(y.frameAnalysisSpacing))")
+            }
+            if x.regionOfInterest != y.regionOfInterest { out.append("\(y.name).regionOfInterest: \(x.regionOfInterest) → \(y.regionOfInterest)") }
+            let keys = (x.configuration.objectValue ?? []).map(\.key) + (y.configuration.objectValue ?? []).map(\.key)
+            var seen: Set<String> = []
+            for key in keys where seen.insert(key).inserted {
+                let (u, v) = (x.configuration[key], y.configuration[key])
+                if u != v { out.append("\(y.name).\(key): \(u?.serialized ?? "(none)") → \(v?.serialized ?? "(none)")") }
+            }
+        }
+        if (a.firstFrame, a.lastFrame) != (b.firstFrame, b.lastFrame) {
+            out.append("frames: \(a.firstFrame)…\(a.lastFrame) → \(b.firstFrame)…\(b.lastFrame)")
+        }
+        return out
+    }
+
+    // MARK: - Differencing and other events
+
+    static func differencingChanges(_ a: [(analyzer: String, frames: [Int: LoggedDifferencing])],
+                                    _ b: [(analyzer: String, frames: [Int: LoggedDifferencing])],
+                                    tolerances: Tolerances) -> [Change] {
+        var out: [Change] = []
+        for name in Self.names(a.map(\.analyzer), b.map(\.analyzer)) {
+            let x = a.first { $0.analyzer == name }?.frames ?? [:], y = b.first { $0.analyzer == name }?.frames ?? [:]
+            var differing: [Int] = [], largest = 0.0, blobFrames = 0, missing = 0
+            for frame in Set(x.keys).union(y.keys).sorted() {
+                guard let u = x[frame], let v = y[frame] else {
+                    missing += 1
+                    differing.append(frame)
+                    continue
+                }
+                let delta = abs(u.changedFraction - v.changedFraction)
+                if delta > tolerances.changedFraction || u.blobs != v.blobs {
+                    differing.append(frame)
+                    largest = max(largest, delta)
+                    if u.blobs != v.blobs { blobFrames += 1 }
+                }
+            }
+            guard let first = differing.first, let last = differing.last else { continue }
+            var details = ["statistics differ in \(differing.count) frames"]
+            if largest > tolerances.changedFraction { details.append("changed fraction up to \(JSONValue.format(largest)) apart") }
+            if blobFrames > 0 { details.append("blob count differs in \(blobFrames) frames") }
+            if missing > 0 { details.append("\(missing) frames analyzed in only one log") }
+            out.append(Change(kind: .changed, subject: "differencing", id: name, frames: first...last, details: details))
+        }
+        return out
+    }
+
+    static func otherChanges(_ a: [(name: String, frames: [Int: [JSONValue]])], _ b: [(name: String, frames: [Int: [JSONValue]])]) -> [Change] {
+        var out: [Change] = []
+        for name in Self.names(a.map(\.name), b.map(\.name)) {
+            let x = a.first { $0.name == name }?.frames ?? [:], y = b.first { $0.name == name }?.frames ?? [:]
+            let differing = Set(x.keys).union(y.keys).sorted().filter { frame in
+                let (u, v) = (x[frame] ?? [], y[frame] ?? [])
+                return u.count != v.count || zip(u, v).contains { !Self.nearlyEqual($0, $1) }
+            }
+            guard let first = differing.first, let last = differing.last else { continue }
+            let (countA, countB) = (x.values.reduce(0) { $0 + $1.count }, y.values.reduce(0) { $0 + $1.count })
+            var details = ["events differ in \(differing.count) frames"]
+            if countA != countB { details.append("\(countA) → \(countB) events") }
+            out.append(Change(kind: .changed, subject: name, id: name, frames: first...last, details: details))
+        }
+        return out
+    }
+
+    /// Equal JSON, with numbers equal to within 1e-6 (their printed precision).
+    static func nearlyEqual(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { nearlyEqual($0, $1) }
+        case (.object(let x), .object(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && nearlyEqual($0.value, $1.value) }
+        default:
+            if let u = a.doubleValue, let v = b.doubleValue { return abs(u - v) <= 1.5e-6 }
+            return a == b
+        }
+    }
+
+    /// Names of both lists, in first-seen order.
+    static func names(_ a: [String], _ b: [String]) -> [String] {
+        var seen: Set<String> = []
+        return (a + b).filter { seen.insert($0).inserted }
+    }
+}
+
+// MARK: - Trajectories
+
+struct TrajectoryComparison {
+    var tolerances: LogDiff.Tolerances
+    /// Frame width and height, for distances in pixels.
+    var pixels: (Double, Double)
+
+    func changes(_ old: [LoggedTrajectory], _ new: [LoggedTrajectory]) -> [LogDiff.Change] {
+        // Agreement of every old/new pair: shared frames, and those within the match distance.
+        var candidates: [(sameId: Bool, agreeing: Int, i: Int, j: Int)] = []
+        for (i, a) in old.enumerated() {
+            let byFrame = Dictionary(a.points.map { (Int($0[0]), $0) }, uniquingKeysWith: { x, _ in x })
+            for (j, b) in new.enumerated() where b.firstFrame <= a.lastFrame && a.firstFrame <= b.lastFrame {
+                var agreeing = 0
+                for q in b.points {
+                    guard let p = byFrame[Int(q[0])] else { continue }
+                    let radius = max(p.count > 3 ? p[3] : 0, q.count > 3 ? q[3] : 0) * pixels.0
+                    if distance(p, q) <= max(tolerances.matchPixels, 2 * radius) { agreeing += 1 }
+                }
+                if agreeing > 0 { candidates.append((a.id == b.id, agreeing, i, j)) }
+            }
+        }
+        candidates.sort { ($0.sameId ? 1 : 0, $0.agreeing, -$0.i, -$0.j) > ($1.sameId ? 1 : 0, $1.agreeing, -$1.i, -$1.j) }
+        var pairOfOld = [Int?](repeating: nil, count: old.count), usedNew = [Bool](repeating: false, count: new.count)
+        for c in candidates where pairOfOld[c.i] == nil && !usedNew[c.j] {
+            pairOfOld[c.i] = c.j
+            usedNew[c.j] = true
+        }
+        var out: [LogDiff.Change] = []
+        for (i, a) in old.enumerated() {
+            guard let j = pairOfOld[i] else {
+                out.append(.init(kind: .lost, subject: "trajectory", id: a.id, frames: a.firstFrame...a.lastFrame,
+                                 details: ["\(a.points.count) points, confidence \(DecimalText.fixed(a.confidence)), ended: \(a.reason)"]))
+                continue
+            }
+            let b = new[j], details = compare(a, b)
+            if !details.isEmpty {
+                out.append(.init(kind: .changed, subject: "trajectory", id: b.id,
+                                 frames: min(a.firstFrame, b.firstFrame)...max(a.lastFrame, b.lastFrame), details: details))
+            }
+        }
+        for (j, b) in new.enumerated() where !usedNew[j] {
+            out.append(.init(kind: .added, subject: "trajectory", id: b.id, frames: b.firstFrame...b.lastFrame,
+                             details: ["\(b.points.count) points, confidence \(DecimalText.fixed(b.confidence)), ended: \(b.reason)"]))
+        }
+        return out.sorted { ($0.frames.lowerBound, $0.id) < ($1.frames.lowerBound, $1.id) }
+    }
+
+    private func compare(_ a: LoggedTrajectory, _ b: LoggedTrajectory) -> [String] {
+        var details: [String] = []
+        let byFrame = Dictionary(a.points.map { (Int($0[0]), $0) }, uniquingKeysWith: { x, _ in x })
+        var moved = 0, shared = 0, largest = 0.0
+        for q in b.points {
+            guard let p = byFrame[Int(q[0])] else { continue }
+            shared += 1
+            let d = distance(p, q)
+            if d > tolerances.pointPixels {
+                moved += 1
+                largest = max(largest, d)
+            }
+        }
+        if moved > 0 { details.append("points moved in \(moved) of \(shared) frames, up to \(DecimalText.fixed(largest, 1)) px") }
+        if (a.firstFrame, a.lastFrame, a.points.count) != (b.firstFrame, b.lastFrame, b.points.count) {
+            details.append("path \(a.firstFrame)…\(a.lastFrame) (\(a.points.count) points) → \(b.firstFrame)…\(b.lastFrame) (\(b.points.count) points)")
+        }
+        if abs(a.confidence - b.confidence) > tolerances.confidence {
+            details.append("confidence \(DecimalText.fixed(a.confidence)) → \(DecimalText.fixed(b.confidence))")
+        }
+        let (x, y) = (a.observationConfidence, b.observationConfidence)
+        let onlyOld = x.keys.filter { y[$0] == nil }.count, onlyNew = y.keys.filter { x[$0] == nil }.count
+        let confidenceFrames = x.keys.filter { f in y[f].map { abs($0 - x[f]!) > tolerances.confidence } ?? false }.count
+        if onlyOld > 0 || onlyNew > 0 { details.append("observed in \(x.count) → \(y.count) frames") }
+        if confidenceFrames > 0 { details.append("observation confidence differs in \(confidenceFrames) frames") }
+        if a.reason != b.reason { details.append("ends by \(a.reason) → \(b.reason)") }
+        return details
+    }
+
+    private func distance(_ p: [Double], _ q: [Double]) -> Double {
+        let dx = (p[1] - q[1]) * pixels.0, dy = (p[2] - q[2]) * pixels.1
+        return (dx * dx + dy * dy).squareRoot()
+    }
+}
+
+// MARK: - Tracks
+
+struct TrackComparison {
+    var tolerances: LogDiff.Tolerances
+
+    func changes(_ old: [LoggedTrack], _ new: [LoggedTrack]) -> [LogDiff.Change] {
+        var candidates: [(sameId: Bool, overlap: Double, i: Int, j: Int)] = []
+        for (i, a) in old.enumerated() {
+            for (j, b) in new.enumerated() where a.kind == b.kind {
+                let shared = a.boxes.keys.filter { b.boxes[$0] != nil }
+                if a.id == b.id {
+                    candidates.append((true, 1, i, j))
+                } else if !shared.isEmpty {
+                    let mean = shared.reduce(0.0) { $0 + intersectionOverUnion(a.boxes[$1]!, b.boxes[$1]!) } / Double(shared.count)
+                    if mean >= 0.5 { candidates.append((false, mean, i, j)) }
+                }
+            }
+        }
+        candidates.sort { ($0.sameId ? 1 : 0, $0.overlap, -$0.i, -$0.j) > ($1.sameId ? 1 : 0, $1.overlap, -$1.i, -$1.j) }
+        var pairOfOld = [Int?](repeating: nil, count: old.count), usedNew = [Bool](repeating: false, count: new.count)
+        for c in candidates where pairOfOld[c.i] == nil && !usedNew[c.j] {
+            pairOfOld[c.i] = c.j
+            usedNew[c.j] = true
+        }
+        var out: [LogDiff.Change] = []
+        for (i, a) in old.enumerated() {
+            guard let j = pairOfOld[i] else {
+                out.append(.init(kind: .lost, subject: a.kind, id: a.id, frames: span(a), details: [summary(a)]))
+                continue
+            }
+            let b = new[j], details = compare(a, b)
+            if !details.isEmpty {
+                let (x, y) = (span(a), span(b))
+                out.append(.init(kind: .changed, subject: b.kind, id: b.id,
+                                 frames: min(x.lowerBound, y.lowerBound)...max(x.upperBound, y.upperBound), details: details))
+            }
+        }
+        for (j, b) in new.enumerated() where !usedNew[j] {
+            out.append(.init(kind: .added, subject: b.kind, id: b.id, frames: span(b), details: [summary(b)]))
+        }
+        return out.sorted { ($0.frames.lowerBound, $0.subject, $0.id) < ($1.frames.lowerBound, $1.subject, $1.id) }
+    }
+
+    private func compare(_ a: LoggedTrack, _ b: LoggedTrack) -> [String] {
+        var details: [String] = []
+        var drifting: [Int] = [], lowest = 1.0, confidenceFrames = 0, largestConfidence = 0.0
+        for frame in a.frames {
+            guard let u = a.boxes[frame], let v = b.boxes[frame] else { continue }
+            let iou = intersectionOverUnion(u, v)
+            if iou < tolerances.iou {
+                drifting.append(frame)
+                lowest = min(lowest, iou)
+            }
+            let delta = abs((a.confidences[frame] ?? 0) - (b.confidences[frame] ?? 0))
+            if delta > tolerances.confidence {
+                confidenceFrames += 1
+                largestConfidence = max(largestConfidence, delta)
+            }
+        }
+        if let first = drifting.first {
+            details.append("box drifts in \(drifting.count) frames from frame \(first), IoU with the old box down to \(DecimalText.fixed(lowest))")
+        }
+        let (x, y) = (a.frames, b.frames)
+        if x != y {
+            let onlyOld = Set(x).subtracting(y).count, onlyNew = Set(y).subtracting(x).count
+            details.append("live \(x.first ?? 0)…\(x.last ?? 0) (\(x.count) frames) → \(y.first ?? 0)…\(y.last ?? 0) (\(y.count) frames)"
+                + (onlyOld + onlyNew > 0 ? ": \(onlyOld) frames only in the old log, \(onlyNew) only in the new" : ""))
+        }
+        if confidenceFrames > 0 {
+            details.append("confidence differs in \(confidenceFrames) frames, by up to \(DecimalText.fixed(largestConfidence))")
+        }
+        if a.lostAt != b.lostAt { details.append("lost at frames \(list(a.lostAt)) → \(list(b.lostAt))") }
+        if a.recoveredAt != b.recoveredAt { details.append("recovered at frames \(list(a.recoveredAt)) → \(list(b.recoveredAt))") }
+        return details
+    }
+
+    private func span(_ t: LoggedTrack) -> ClosedRange<Int> {
+        let frames = t.frames + t.lostAt + t.recoveredAt
+        return (frames.min() ?? 0)...(frames.max() ?? 0)
+    }
+
+    private func summary(_ t: LoggedTrack) -> String {
+        (t.label.map { "\($0), " } ?? "") + "\(t.boxes.count) frames" + (t.lostAt.isEmpty ? "" : ", lost \(t.lostAt.count)×")
+    }
+
+    private func list(_ frames: [Int]) -> String { frames.isEmpty ? "none" : frames.map(String.init).joined(separator: ", ") }
+}

@@ -1,0 +1,155 @@
+/// What a log says about objects over time, gathered from its events: the shapes that
+/// ``LogDiff`` compares and ``LogScore`` scores.
+///
+/// Events are recognised by their kind, whichever analyzer emitted them, so a plugin that emits
+/// the same kinds with the same payload keys is diffed and scored like the built-ins:
+/// - `trajectory.end` (`id`, `points` `[[frame, x, y, radius], …]`, `confidence`, `reason`) is one
+///   trajectory; `trajectory` events (`id`, `confidence`) add its per-frame confidence;
+/// - `track`, `rectangleTrack` (`id`, `boundingBox` `[x, y, w, h]` or four corners, `confidence`),
+///   `track.lost` and `track.recovered` (`id`) make up tracks;
+/// - `diff` (`changedFraction`, `blobs`) are frame-differencing statistics;
+/// - every other kind is kept per frame as raw payloads and compared as JSON.
+public struct LoggedObservations: Sendable {
+    public var trajectories: [LoggedTrajectory] = []
+    public var tracks: [LoggedTrack] = []
+    /// Per analyzer emitting `diff` events: frame → statistics.
+    public var differencing: [(analyzer: String, frames: [Int: LoggedDifferencing])] = []
+    /// Events of any other kind, per `analyzer.kind` in log order: frame → payloads.
+    public var otherEvents: [(name: String, frames: [Int: [JSONValue]])] = []
+
+    public init(_ log: EventLog) {
+        var trajectoryIndex: [String: Int] = [:]
+        var observationConfidence: [String: [Int: Double]] = [:]
+        var trackIndex: [String: Int] = [:]
+        func track(_ id: String, analyzer: String, kind: String) -> Int {
+            let key = kind + " " + id
+            if let i = trackIndex[key] { return i }
+            tracks.append(LoggedTrack(id: id, analyzer: analyzer, kind: kind))
+            trackIndex[key] = tracks.count - 1
+            return tracks.count - 1
+        }
+        for event in log.events {
+            let data = event.data
+            switch event.kind {
+            case "trajectory.end":
+                guard let id = data["id"]?.stringValue else { continue }
+                let points = data["points"]?.arrayValue?.compactMap { $0.arrayValue?.compactMap(\.doubleValue) }.filter { $0.count >= 3 } ?? []
+                trajectoryIndex[id] = trajectories.count
+                trajectories.append(LoggedTrajectory(id: id, analyzer: event.analyzer, points: points,
+                                                     confidence: data["confidence"]?.doubleValue ?? 0,
+                                                     reason: data["reason"]?.stringValue ?? "", endFrame: event.frame))
+            case "trajectory":
+                guard let id = data["id"]?.stringValue else { continue }
+                observationConfidence[id, default: [:]][event.frame] = data["confidence"]?.doubleValue ?? 0
+            case "track", "rectangleTrack":
+                guard let id = data["id"]?.stringValue, let box = Self.box(of: data) else { continue }
+                let i = track(id, analyzer: event.analyzer, kind: event.kind)
+                tracks[i].label = tracks[i].label ?? data["label"]?.stringValue
+                tracks[i].boxes[event.frame] = box
+                tracks[i].confidences[event.frame] = data["confidence"]?.doubleValue ?? 0
+            case "track.lost":
+                guard let id = data["id"]?.stringValue else { continue }
+                tracks[track(id, analyzer: event.analyzer, kind: "track")].lostAt.append(event.frame)
+            case "track.recovered":
+                guard let id = data["id"]?.stringValue else { continue }
+                tracks[track(id, analyzer: event.analyzer, kind: "track")].recoveredAt.append(event.frame)
+            case "diff":
+                let statistics = LoggedDifferencing(changedFraction: data["changedFraction"]?.doubleValue ?? 0,
+                                                      blobs: data["blobs"]?.arrayValue?.count ?? 0)
+                if let i = differencing.firstIndex(where: { $0.analyzer == event.analyzer }) {
+                    differencing[i].frames[event.frame] = statistics
+                } else {
+                    differencing.append((event.analyzer, [event.frame: statistics]))
+                }
+            default:
+                let name = event.analyzer + "." + event.kind
+                if let i = otherEvents.firstIndex(where: { $0.name == name }) {
+                    otherEvents[i].frames[event.frame, default: []].append(data)
+                } else {
+                    otherEvents.append((name, [event.frame: [data]]))
+                }
+            }
+        }
+        for (id, confidences) in observationConfidence {
+            if let i = trajectoryIndex[id] { trajectories[i].observationConfidence = confidences }
+        }
+    }
+
+    /// `[x, y, w, h]` from a `boundingBox`, or the bounding box of four corners.
+    static func box(of data: JSONValue) -> [Double]? {
+        if let b = data["boundingBox"]?.arrayValue?.compactMap(\.doubleValue), b.count == 4 { return b }
+        let corners = ["topLeft", "topRight", "bottomRight", "bottomLeft"].compactMap { data[$0]?.arrayValue?.compactMap(\.doubleValue) }
+        guard corners.count == 4, corners.allSatisfy({ $0.count == 2 }) else { return nil }
+        let xs = corners.map { $0[0] }, ys = corners.map { $0[1] }
+        return [xs.min()!, ys.min()!, xs.max()! - xs.min()!, ys.max()! - ys.min()!]
+    }
+}
+
+/// One trajectory of a log, from its `trajectory.end` event.
+public struct LoggedTrajectory: Sendable, Equatable {
+    public var id: String
+    public var analyzer: String
+    /// `[frame, x, y, radius]` (normalized, lower-left origin; radius a fraction of the width).
+    public var points: [[Double]]
+    public var confidence: Double
+    /// Why it ended (`bounce`, `exit`, `lost`, `end`).
+    public var reason: String
+    /// The frame of the `trajectory.end` event.
+    public var endFrame: Int
+    /// Confidence of each `trajectory` observation, by frame.
+    public var observationConfidence: [Int: Double] = [:]
+
+    public init(id: String, analyzer: String, points: [[Double]], confidence: Double, reason: String, endFrame: Int,
+                observationConfidence: [Int: Double] = [:]) {
+        self.id = id
+        self.analyzer = analyzer
+        self.points = points
+        self.confidence = confidence
+        self.reason = reason
+        self.endFrame = endFrame
+        self.observationConfidence = observationConfidence
+    }
+
+    public var firstFrame: Int { points.first.map { Int($0[0]) } ?? endFrame }
+    public var lastFrame: Int { points.last.map { Int($0[0]) } ?? endFrame }
+}
+
+/// One track of a log: its box and confidence in every frame it was live, and when it was lost
+/// and recovered.
+public struct LoggedTrack: Sendable, Equatable {
+    public var id: String
+    public var analyzer: String
+    /// `track` or `rectangleTrack`.
+    public var kind: String
+    public var label: String?
+    /// Frame → `[x, y, w, h]` (normalized, lower-left origin).
+    public var boxes: [Int: [Double]] = [:]
+    public var confidences: [Int: Double] = [:]
+    public var lostAt: [Int] = []
+    public var recoveredAt: [Int] = []
+
+    public init(id: String, analyzer: String, kind: String) {
+        self.id = id
+        self.analyzer = analyzer
+        self.kind = kind
+    }
+
+    /// The frames with a box, ascending.
+    public var frames: [Int] { boxes.keys.sorted() }
+}
+
+/// What a `diff` event says about one frame.
+public struct LoggedDifferencing: Sendable, Equatable {
+    public var changedFraction: Double
+    public var blobs: Int
+}
+
+/// Intersection over union of two `[x, y, w, h]` boxes, 0...1; 0 when both are empty.
+/// Clamped to 1: rounding can push identical boxes a hair above it, which would count them as
+/// a success at OTB's threshold 1, where nothing may pass.
+public func intersectionOverUnion(_ a: [Double], _ b: [Double]) -> Double {
+    let ix = max(0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0]))
+    let iy = max(0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
+    let union = a[2] * a[3] + b[2] * b[3] - ix * iy
+    return union > 0 ? min(1, ix * iy / union) : 0
+}

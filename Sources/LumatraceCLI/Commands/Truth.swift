@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import LumaFormat
+import LumaTruth
+
+struct Truth: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Ground truth files: import other datasets' labels, check a file against a recording.",
+        discussion: """
+            A truth file (JSON) holds, per recording, ball segments ([[frame, x, y, radius], ...]) and
+            object tracks ([[frame, x, y, w, h], ...]), normalized with a lower-left origin, plus notes on
+            how it was made. `lumatrace synth --truth` writes one; `lumatrace score` and `regress` read them.
+              lumatrace truth import otb groundtruth_rect.txt --recording crossing.luma -o crossing.truth.json
+              lumatrace truth import vot groundtruth.txt --size 640x480 -o ball1.truth.json
+              lumatrace truth import tracknet Label.csv --recording rally.luma --ball-radius 6 -o rally.truth.json
+              lumatrace truth check crossing.truth.json --recording crossing.luma
+            """,
+        subcommands: [Import.self, Check.self])
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Convert OTB, VOT or TrackNet labels into a truth file.",
+            discussion: """
+                Formats (values separated by commas, tabs or spaces; LF or CRLF lines):
+                  otb       groundtruth_rect.txt: x,y,w,h per frame, 1-based pixels; 0,0,0,0 or NaN = no target
+                  vot       groundtruth.txt: polygon x1,y1,...,x4,y4 (→ its bounding box) or x,y,w,h, 0-based pixels
+                  tracknet  CSV with a header: frame, visibility, x, y (pixel centre); visibility 0 = not visible.
+                            Runs of visible frames become ball segments (a gap over --max-gap frames splits them);
+                            the labels have no radius, so --ball-radius gives it.
+                The frame size comes from --recording (which also bounds the frames) or --size.
+                """)
+
+        @Argument(help: "Label format: otb, vot or tracknet.")
+        var format: String
+
+        @Argument(help: "The label file.")
+        var labels: String
+
+        @Option(help: "The recording the labels describe (gives the frame size and count).")
+        var recording: String?
+
+        @Option(help: "Frame size WIDTHxHEIGHT, when there is no --recording.")
+        var size: String?
+
+        @Option(help: "The recording frame of the first label line (OTB, VOT).")
+        var firstFrame = 0
+
+        @Option(help: "TrackNet: the ball's radius in pixels (> 0).")
+        var ballRadius = 5.0
+
+        @Option(help: "TrackNet: a gap of more than this many frames without the ball starts a new segment (0...1000).")
+        var maxGap = 2
+
+        @Option(name: .shortAndLong, help: "The truth file to write (*.truth.json).")
+        var output: String
+
+        @Flag(help: "Replace an existing output file.")
+        var force = false
+
+        func validate() throws {
+            guard TruthImport.Format(rawValue: format) != nil else {
+                throw ValidationError("format '\(format)' is not one of: " + TruthImport.Format.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            guard (recording == nil) != (size == nil) else { throw ValidationError("give exactly one of --recording and --size") }
+            guard firstFrame >= 0 else { throw ValidationError("--first-frame \(firstFrame) is negative") }
+            guard ballRadius > 0, ballRadius.isFinite else { throw ValidationError("--ball-radius \(ballRadius) must be a positive number of pixels") }
+            guard (0...1000).contains(maxGap) else { throw ValidationError("--max-gap \(maxGap) is outside 0...1000") }
+        }
+
+        func run() throws {
+            try reportingErrors {
+                if !force, FileManager.default.fileExists(atPath: output) {
+                    throw CLIError("\(output) exists; use --force to replace it")
+                }
+                var geometry: TruthImport.Geometry
+                if let recording {
+                    let reader = try RecordingReader(path: recording)
+                    geometry = TruthImport.Geometry(width: reader.header.width, height: reader.header.height, frames: reader.frameCount)
+                } else {
+                    let parts = size!.lowercased().split(separator: "x").map { Int($0) }
+                    guard parts.count == 2, let w = parts[0], let h = parts[1], (1...16384).contains(w), (1...16384).contains(h) else {
+                        throw CLIError("--size '\(size!)' is not WIDTHxHEIGHT with each 1...16384, e.g. 640x360")
+                    }
+                    geometry = TruthImport.Geometry(width: w, height: h)
+                }
+                geometry.firstFrame = firstFrame
+                geometry.ballRadius = ballRadius
+                geometry.maximumGap = maxGap
+                guard let data = FileManager.default.contents(atPath: labels) else { throw CLIError("\(labels): cannot read the label file") }
+                guard data.count <= GroundTruth.maximumFileBytes, let text = String(data: data, encoding: .utf8) else {
+                    throw CLIError("\(labels): not a UTF-8 text file of at most \(GroundTruth.maximumFileBytes) bytes")
+                }
+                let truth = try GroundTruth.imported(TruthImport.Format(rawValue: format)!, from: text, path: labels, geometry: geometry)
+                do {
+                    try Data(truth.canonicalJSON().utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+                } catch {
+                    throw CLIError("\(output): cannot write: \(error.localizedDescription)")
+                }
+                let boxes = truth.objectTracks.reduce(0) { $0 + $1.points.count }, balls = truth.ballSegments.reduce(0) { $0 + $1.points.count }
+                print("\(labels) → \(output): " + (truth.ballSegments.isEmpty ? "\(boxes) boxes" : "\(truth.ballSegments.count) ball segments, \(balls) points")
+                    + ", \(truth.width)x\(truth.height), \(truth.frames) frames")
+            }
+        }
+    }
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check a truth file, and that it fits a recording.",
+            discussion: "Exit status 0 when it is usable; otherwise one line names the problem.")
+
+        @Argument(help: "The truth file.")
+        var truth: String
+
+        @Option(help: "The recording it describes.")
+        var recording: String?
+
+        func run() throws {
+            try reportingErrors {
+                let t = try GroundTruth.read(truth)
+                if let recording {
+                    let reader = try RecordingReader(path: recording)
+                    try t.check(againstFrames: reader.frameCount, width: reader.header.width, height: reader.header.height, path: truth)
+                }
+                print("\(truth): \(t.width)x\(t.height), \(t.frames) frames, \(t.ballSegments.count) ball segments, \(t.objectTracks.count) object tracks"
+                    + (recording.map { "; fits \($0)" } ?? ""))
+            }
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import LumaEngine
+import LumaFormat
+
+/// The replay a golden log's header describes, ready to run again (`verify`, `regress`).
+struct GoldenReplay {
+    let golden: EventLog
+    let recordingPath: String
+    let reader: RecordingReader
+    /// The analyzers and options of the header, with any `--set` overrides applied.
+    let setups: [AnalyzerSetup]
+    /// Analyzers whose version differs from the one that wrote the golden log.
+    let versionNotes: [String]
+
+    /// Finds the recording (`recording`, or the header's file name next to the log), checks that
+    /// its frames are the ones the log was made from, and resolves the header's analyzers.
+    init(golden: EventLog, recording: String? = nil, overrides: OptionOverrides = OptionOverrides(),
+         registry: AnalyzerRegistry) throws {
+        self.golden = golden
+        let header = golden.header
+        let path = recording ?? URL(fileURLWithPath: golden.path).deletingLastPathComponent().appendingPathComponent(header.recordingFile).path
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CLIError("\(golden.path): its recording \(header.recordingFile) is not next to it (looked for \(path)); pass --recording")
+        }
+        recordingPath = path
+        reader = try RecordingReader(path: path)
+        let digest = try reader.framesDigest().hexString
+        guard digest == header.recordingDigest else {
+            throw CLIError("\(path) is not the recording \(golden.path) was made from (frames digest \(digest.prefix(12))…, the log says \(header.recordingDigest.prefix(12))…)")
+        }
+        var setups: [AnalyzerSetup] = []
+        var notes: [String] = []
+        for a in header.analyzers {
+            let descriptor = try registry.descriptor(named: a.name)
+            if descriptor.version != a.version {
+                notes.append("analyzer \(a.name) is version \(descriptor.version), \(golden.path) was written by version \(a.version); differences are expected")
+            }
+            var s = a
+            s.version = descriptor.version
+            try s.validate(with: descriptor)
+            setups.append(s)
+        }
+        try overrides.apply(to: &setups, registry: registry)
+        self.setups = setups
+        versionNotes = notes
+    }
+
+    /// Replays into `logPath`. A golden log that itself records an analyzer failure must fail the
+    /// same way (the caller's comparison checks how); any other failure is an error.
+    func run(to logPath: String, jobs: Int, registry: AnalyzerRegistry) throws {
+        let header = golden.header
+        let options = ReplayOptions(frames: header.firstFrame...header.lastFrame, skipDamaged: header.skipDamaged,
+                                    jobs: jobs, recordingName: header.recordingFile)
+        do {
+            _ = try LumaEngine.Replay.run(reader, setups: setups, registry: registry, options: options, logPath: logPath)
+        } catch {
+            guard case .analyzerFailed = error, golden.footer?["end"]?["failure"] != nil else { throw error }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import LumaEngine
+
+/// Analyzer options given on the command line as `--set NAME.KEY=VALUE` (`replay`, `regress`).
+/// A VALUE of `@FILE` is the text of FILE, so the log header holds the value itself, not a path.
+struct OptionOverrides {
+    /// Per analyzer, in the order first named: the keys and values to set.
+    private(set) var byAnalyzer: [(name: String, settings: [(key: String, value: String)])] = []
+
+    var analyzers: [String] { byAnalyzer.map(\.name) }
+    var isEmpty: Bool { byAnalyzer.isEmpty }
+
+    /// No overrides.
+    init() {}
+
+    init(_ settings: [String]) throws {
+        for s in settings {
+            guard let eq = s.firstIndex(of: "="), let dot = s[..<eq].firstIndex(of: "."), dot > s.startIndex else {
+                throw CLIError("--set '\(s)' is not NAME.KEY=VALUE (e.g. differencing.threshold=15)")
+            }
+            var value = String(s[s.index(after: eq)...])
+            if value.hasPrefix("@") {
+                let path = String(value.dropFirst())
+                guard let data = FileManager.default.contents(atPath: path), data.count <= 16 << 20,
+                      let text = String(data: data, encoding: .utf8) else {
+                    throw CLIError("--set \(s[..<eq]): cannot read '\(path)' (a UTF-8 text file of at most 16 MiB)")
+                }
+                value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            let name = String(s[..<dot]), setting = (key: String(s[s.index(after: dot)..<eq]), value: value)
+            if let i = byAnalyzer.firstIndex(where: { $0.name == name }) {
+                byAnalyzer[i].settings.append(setting)
+            } else {
+                byAnalyzer.append((name, [setting]))
+            }
+        }
+    }
+
+    /// Applies the settings to the setups of the analyzers they name (others are left alone),
+    /// checking each value against the analyzer's options.
+    func apply(to setups: inout [AnalyzerSetup], registry: AnalyzerRegistry) throws {
+        for (name, settings) in byAnalyzer {
+            guard let i = setups.firstIndex(where: { $0.name == name }) else { continue }
+            try setups[i].apply(settings, with: registry.descriptor(named: name))
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import LumaEngine
+import Testing
+
+/// The bundled golden logs, edited the way a detector change would change them, then written out
+/// and read back like any log.
+enum EditedLog {
+    static let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Recordings")
+
+    static func golden(_ name: String) throws -> EventLog {
+        try EventLog.read(recordings.appendingPathComponent("\(name).events.jsonl").path)
+    }
+
+    /// `log` with its events replaced by `edit`'s, written by the log writer (fresh footer).
+    static func edited(_ log: EventLog, _ edit: (inout [LoggedEvent]) -> Void) throws -> EventLog {
+        var events = log.events
+        edit(&events)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lumatrace-diff-\(getpid())-\(UUID().uuidString.prefix(8)).events.jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try EventLogWriter(path: path, header: log.header)
+        for e in events { try writer.write(e) }
+        try writer.finish(framesReplayed: log.header.lastFrame - log.header.firstFrame + 1)
+        return try EventLog.read(path)
+    }
+
+    /// The payload with `key` replaced.
+    static func setting(_ data: JSONValue, _ key: String, _ value: JSONValue) -> JSONValue {
+        guard case .object(var members) = data, let i = members.firstIndex(where: { $0.key == key }) else { return data }
+        members[i].value = value
+        return .object(members)
+    }
+
+    /// The first `trajectory.end` event's trajectory id.
+    static func firstTrajectoryId(_ log: EventLog) -> String {
+        log.events.first { $0.kind == "trajectory.end" }!.data["id"]!.stringValue!
+    }
+}
+
+@Suite("lumatrace diff: a semantic comparison of two logs")
+struct LogDiffTests {
+    @Test("a log compared with itself has no differences", arguments: ["balls-synth", "tracking-synth", "toss-real"])
+    func sameLog(name: String) throws {
+        let log = try EditedLog.golden(name)
+        let diff = try LogDiff(old: log, new: log)
+        #expect(diff.isSame)
+        #expect(diff.changes.isEmpty)
+        #expect(diff.settingChanges.isEmpty)
+    }
+
+    @Test("moving three points of one trajectory by 3 px is one change of that trajectory")
+    func pointMoved() throws {
+        let old = try EditedLog.golden("balls-synth")
+        let id = EditedLog.firstTrajectoryId(old)
+        let width = Double(old.header.width)
+        let new = try EditedLog.edited(old) { events in
+            let i = events.firstIndex { $0.kind == "trajectory.end" && $0.data["id"]?.stringValue == id }!
+            var points = events[i].data["points"]!.arrayValue!
+            for k in 2..<5 {
+                var p = points[k].arrayValue!
+                p[1] = .double(p[1].doubleValue! + 3 / width)
+                points[k] = .array(p)
+            }
+            events[i].data = EditedLog.setting(events[i].data, "points", .array(points))
+        }
+        let diff = try LogDiff(old: old, new: new)
+        #expect(diff.changes.count == 1)
+        let change = try #require(diff.changes.first)
+        #expect(change.kind == .changed)
+        #expect(change.subject == "trajectory")
+        #expect(change.id == id)
+        #expect(change.details == ["points moved in 3 of \(old.events.first { $0.data["id"]?.stringValue == id && $0.kind == "trajectory.end" }!.data["points"]!.arrayValue!.count) frames, up to 3.0 px"])
+    }
+
+    @Test("a point moved less than the tolerance is no difference")
+    func pointWithinTolerance() throws {
+        let old = try EditedLog.golden("balls-synth")
+        let id = EditedLog.firstTrajectoryId(old)
+        let new = try EditedLog.edited(old) { events in
+            let i = events.firstIndex { $0.kind == "trajectory.end" && $0.data["id"]?.stringValue == id }!
+            var points = events[i].data["points"]!.arrayValue!
+            var p = points[0].arrayValue!
+            p[2] = .double(p[2].doubleValue! + 0.5 / Double(old.header.height))
+            points[0] = .array(p)
+            events[i].data = EditedLog.setting(events[i].data, "points", .array(points))
+        }
+        #expect(try LogDiff(old: old, new: new).isSame)
+    }
+
+    @Test("removing a trajectory is reported once as lost, adding it once as added")
+    func trajectoryRemovedAndAdded() throws {
+        let full = try EditedLog.golden("balls-synth")
+        let id = EditedLog.firstTrajectoryId(full)
+        let without = try EditedLog.edited(full) { $0.removeAll { $0.data["id"]?.stringValue == id } }
+
+        let removed = try LogDiff(old: full, new: without)
+        #expect(removed.changes.map(\.kind) == [.lost])
+        #expect(removed.changes.first?.id == id)
+
+        let added = try LogDiff(old: without, new: full)
+        #expect(added.changes.map(\.kind) == [.added])
+        #expect(added.changes.first?.id == id)
+    }
+
+    @Test("a trajectory that only got another id (renumbered) is the same trajectory")
+    func renumbered() throws {
+        let old = try EditedLog.golden("balls-synth")
+        let id = EditedLog.firstTrajectoryId(old)
+        let new = try EditedLog.edited(old) { events in
+            for i in events.indices where events[i].data["id"]?.stringValue == id {
+                events[i].data = EditedLog.setting(events[i].data, "id", .string("00000000-0000-5000-8000-000000000000"))
+            }
+        }
+        #expect(try LogDiff(old: old, new: new).isSame)
+    }
+
+    @Test("a track whose box drifts from frame 40 is one change naming the frames and the lowest IoU")
+    func trackDrift() throws {
+        let old = try EditedLog.golden("tracking-synth")
+        let id = old.events.first { $0.kind == "track" }!.data["id"]!.stringValue!
+        let new = try EditedLog.edited(old) { events in
+            for i in events.indices where events[i].kind == "track" && events[i].frame >= 40 && events[i].data["id"]?.stringValue == id {
+                var box = events[i].data["boundingBox"]!.arrayValue!.map { $0.doubleValue! }
+                box[0] += box[2] / 2  // half a box to the right: IoU 1/3
+                events[i].data = EditedLog.setting(events[i].data, "boundingBox", .array(box.map(JSONValue.double)))
+            }
+        }
+        let diff = try LogDiff(old: old, new: new)
+        #expect(diff.changes.count == 1)
+        let change = try #require(diff.changes.first)
+        #expect(change.kind == .changed && change.subject == "track" && change.id == id)
+        #expect(change.details == ["box drifts in 50 frames from frame 40, IoU with the old box down to 0.33"])
+    }
+
+    @Test("changed differencing statistics are one change for the analyzer")
+    func differencingChanged() throws {
+        let old = try EditedLog.golden("balls-synth")
+        let new = try EditedLog.edited(old) { events in
+            for i in events.indices where events[i].kind == "diff" && (10...12).contains(events[i].frame) {
+                events[i].data = EditedLog.setting(events[i].data, "changedFraction", .double(0.5))
+            }
+        }
+        let diff = try LogDiff(old: old, new: new)
+        #expect(diff.changes.count == 1)
+        #expect(diff.changes.first?.subject == "differencing")
+        #expect(diff.changes.first?.frames == 10...12)
+        #expect(diff.changes.first?.details.first == "statistics differ in 3 frames")
+    }
+
+    @Test("logs of different recordings are refused, unless forced")
+    func differentRecordings() throws {
+        let (a, b) = (try EditedLog.golden("balls-synth"), try EditedLog.golden("tracking-synth"))
+        #expect {
+            try LogDiff(old: a, new: b)
+        } throws: { error in
+            "\(error)".contains("is a log of another recording") && "\(error)".contains("--force")
+        }
+        let forced = try LogDiff(old: a, new: b, force: true)
+        #expect(!forced.isSame)
+    }
+}

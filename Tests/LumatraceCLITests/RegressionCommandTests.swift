@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+
+/// `diff`, `score`, `regress` and `truth` as a user runs them.
+@Suite("Regression commands: diff, score, regress, truth")
+struct RegressionCommandTests {
+    static let recordings = CLI.packageRoot.appendingPathComponent("Recordings")
+
+    /// A copy of the bundled recordings (all, or those named) with their goldens and truth.
+    func copyOfRecordings(_ names: [String]? = nil) throws -> String {
+        let folder = CLI.temporaryDirectory()
+        for file in try FileManager.default.contentsOfDirectory(atPath: Self.recordings.path) where !file.hasPrefix(".") {
+            let stem = String(file.prefix { $0 != "." })
+            guard names?.contains(stem) ?? true, file != "README.md" else { continue }
+            try FileManager.default.copyItem(atPath: Self.recordings.appendingPathComponent(file).path, toPath: folder + "/" + file)
+        }
+        return folder
+    }
+
+    @Test("regress over the bundled recordings passes: every golden re-runs identically")
+    func regressPasses() throws {
+        let folder = try copyOfRecordings()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let r = try CLI.run(["regress", folder])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("3 recordings: 3 unchanged, 0 changed"))
+        for name in ["balls-synth", "toss-real", "tracking-synth"] {
+            #expect(r.stdout.contains("\(name).events.jsonl"))
+        }
+        // Nothing left behind in the folder.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { !$0.hasPrefix(".") })
+    }
+
+    @Test("a changed trajectory option fails regress with a table of score changes and the differences")
+    func regressFailsOnChange() throws {
+        let folder = try copyOfRecordings(["balls-synth", "toss-real"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let r = try CLI.run(["regress", folder, "--set", "trajectory.trajectoryLength=15"])
+        #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("recording") == true && lines.first?.contains("trajectory F1") == true)
+        let balls = try #require(lines.first { $0.hasPrefix("balls-synth.events.jsonl") })
+        #expect(balls.contains("216 → 169") && balls.contains("0.952 → 0.900 (-0.052)"))
+        #expect(lines.contains("    trajectory.trajectoryLength: 10 → 15"))
+        #expect(lines.contains { $0.contains("lost") && $0.contains("trajectory") && $0.contains("80…89") })
+        #expect(lines.last == "2 recordings: 0 unchanged, 2 changed")
+    }
+
+    @Test("regress output is byte-identical with --jobs 1 and --jobs 3")
+    func regressDeterministic() throws {
+        let folder = try copyOfRecordings(["balls-synth", "toss-real"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let one = try CLI.run(["regress", folder, "--jobs", "1", "--set", "trajectory.trajectoryLength=12"])
+        let three = try CLI.run(["regress", folder, "--jobs", "3", "--set", "trajectory.trajectoryLength=12"])
+        #expect(one.status == 1 && three.status == 1)
+        #expect(one.stdout == three.stdout)
+        let json1 = try CLI.run(["regress", folder, "--jobs", "1", "--json"]), json3 = try CLI.run(["regress", folder, "--jobs", "3", "--json"])
+        #expect(json1.stdout == json3.stdout && json1.stdout.hasPrefix("{\"folder\":"))
+    }
+
+    @Test("regress --update rewrites the goldens that changed, lists them, and then regress passes")
+    func regressUpdate() throws {
+        let folder = try copyOfRecordings(["balls-synth", "toss-real"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let u = try CLI.run(["regress", folder, "--update", "--set", "differencing.threshold=40"])
+        #expect(u.status == 0, "\(u.stdout)\(u.stderr)")
+        #expect(u.stdout.contains("updated: balls-synth.events.jsonl, toss-real.events.jsonl"))
+        let again = try CLI.run(["regress", folder])
+        #expect(again.status == 0, "\(again.stdout)")
+        #expect(try String(contentsOfFile: folder + "/balls-synth.events.jsonl", encoding: .utf8).contains("\"threshold\":40"))
+    }
+
+    @Test("regress refuses an option for an analyzer no golden runs, and a folder without goldens")
+    func regressRefuses() throws {
+        let folder = try copyOfRecordings(["toss-real"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let r = try CLI.run(["regress", folder, "--set", "tracking.trackingLevel=fast"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("no golden log in the folder runs analyzer 'tracking'"))
+        let empty = CLI.temporaryDirectory()
+        let e = try CLI.run(["regress", empty])
+        #expect(e.status == 2 && e.stderr.contains("holds no golden logs"))
+    }
+
+    @Test("diff exits 0 for the same log, 1 for a different one, 2 for a truncated one naming file and line")
+    func diffExitCodes() throws {
+        let golden = Self.recordings.appendingPathComponent("balls-synth.events.jsonl").path
+        let same = try CLI.run(["diff", golden, golden])
+        #expect(same.status == 0 && same.stdout.contains("same: no differences"))
+
+        let folder = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let other = folder + "/balls-synth.events.jsonl"
+        #expect(try CLI.run(["replay", Self.recordings.appendingPathComponent("balls-synth.luma").path, "--analyzer", "differencing",
+                             "--analyzer", "trajectory", "--set", "trajectory.trajectoryLength=15", "-o", other]).status == 0)
+        let different = try CLI.run(["diff", golden, other, "--json"])
+        #expect(different.status == 1)
+        #expect(different.stdout.contains("\"same\":false") && different.stdout.contains("\"lost\":1"))
+
+        var text = try String(contentsOfFile: golden, encoding: .utf8)
+        text.removeLast(40)
+        let truncated = folder + "/truncated.events.jsonl"
+        try text.write(toFile: truncated, atomically: true, encoding: .utf8)
+        let bad = try CLI.run(["diff", golden, truncated])
+        #expect(bad.status == 2)
+        let lineCount = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        #expect(bad.stderr == "lumatrace: error: \(truncated):\(lineCount): last line is cut off (no newline): the log is truncated\n")
+    }
+
+    @Test("score prints the table for the bundled recordings and refuses truth past the recording's end")
+    func scoreCommand() throws {
+        let log = Self.recordings.appendingPathComponent("tracking-synth.events.jsonl").path
+        let truth = Self.recordings.appendingPathComponent("tracking-synth.truth.json").path
+        let r = try CLI.run(["score", log, "--truth", truth])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("success AUC") && r.stdout.contains("object4"))
+        let json = try CLI.run(["score", log, "--truth", truth, "--json"])
+        #expect(json.stdout.contains("\"tracking\":{\"successAUC\":"))
+
+        let folder = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let long = folder + "/long.truth.json"
+        let labels = folder + "/labels.txt"
+        try String(repeating: "10,10,20,20\n", count: 95).write(toFile: labels, atomically: true, encoding: .utf8)
+        let imported = try CLI.run(["truth", "import", "otb", labels, "--size", "320x180", "-o", long])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let refused = try CLI.run(["score", log, "--truth", long])
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "lumatrace: error: \(long): object track object1 has a point at frame 94, past the recording's last frame 89\n")
+    }
+
+    @Test("truth import from OTB labels fits the recording it was given, and refuses labels past its end")
+    func truthImport() throws {
+        let folder = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let recording = Self.recordings.appendingPathComponent("tracking-synth.luma").path
+        let labels = folder + "/labels.txt"
+        try String(repeating: "10\t10\t20\t20\r\n", count: 90).write(toFile: labels, atomically: true, encoding: .utf8)
+        let ok = try CLI.run(["truth", "import", "otb", labels, "--recording", recording, "-o", folder + "/t.truth.json"])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(ok.stdout.contains("90 boxes, 320x180, 90 frames"))
+        let check = try CLI.run(["truth", "check", folder + "/t.truth.json", "--recording", recording])
+        #expect(check.status == 0 && check.stdout.contains("fits"))
+
+        try String(repeating: "10,10,20,20\n", count: 91).write(toFile: labels, atomically: true, encoding: .utf8)
+        let past = try CLI.run(["truth", "import", "otb", labels, "--recording", recording, "-o", folder + "/u.truth.json"])
+        #expect(past.status == 1)
+        #expect(past.stderr == "lumatrace: error: \(labels):91: labels frame 90, past the recording's last frame 89\n")
+        let format = try CLI.run(["truth", "import", "coco", labels, "--size", "10x10", "-o", folder + "/v.truth.json"])
+        #expect(format.status != 0 && format.stderr.contains("format 'coco' is not one of: otb, vot, tracknet"))
+    }
+}
