@@ -18,6 +18,11 @@ public struct Lumatrace: ParsableCommand {
               lumatrace replay clip.luma --analyzer differencing -o clip.events.jsonl
               lumatrace verify clip.events.jsonl                  # re-run from the log header, byte-compare
 
+            Regression testing of a detector change:
+              lumatrace diff golden.events.jsonl new.events.jsonl # what was added, lost or changed
+              lumatrace score clip.events.jsonl --truth clip.truth.json
+              lumatrace regress Recordings/                       # re-run, diff and score every golden log
+
             Analyzers: run `lumatrace analyzers` to list them and their options.
             """,
         version: LumatraceVersion.engine,

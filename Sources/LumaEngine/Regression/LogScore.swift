@@ -4,7 +4,7 @@ import LumaTruth
 /// segments, tracks against its object tracks.
 ///
 /// Only truth frames inside the log's replayed range (`replay.from…to` in its header) count.
-public struct LogScore: Sendable, Equatable {
+public struct LogScore: Sendable {
     /// `nil` when the truth has no ball segments.
     public var trajectories: TrajectoryScore?
     /// `nil` when the truth has no object tracks.
@@ -40,7 +40,7 @@ public struct LogScore: Sendable, Equatable {
 /// Recall = found / segments, precision = correct / trajectories, F1 their harmonic mean (each
 /// 1 when there is nothing to find or nothing was reported). Point error is measured in pixels
 /// over every shared frame of every correct trajectory.
-public struct TrajectoryScore: Sendable, Equatable {
+public struct TrajectoryScore: Sendable {
     /// Truth segments long enough to count, and how many of them were found.
     public var segments = 0
     public var found = 0
@@ -54,6 +54,10 @@ public struct TrajectoryScore: Sendable, Equatable {
     /// Segment ids not found, and ids of trajectories that are not correct.
     public var missed: [String] = []
     public var falseAlarms: [String] = []
+    /// Each correct trajectory's id, with the id of the segment it follows.
+    public var followed: [(trajectory: String, segment: String)] = []
+    /// Each incorrect trajectory's id, with the segment it agrees with most and on how many frames.
+    public var closest: [(trajectory: String, segment: String?, agreeing: Int)] = []
 
     public var recall: Double { segments == 0 ? 1 : Double(found) / Double(segments) }
     public var precision: Double { trajectories == 0 ? 1 : Double(correct) / Double(trajectories) }
@@ -84,13 +88,15 @@ public struct TrajectoryScore: Sendable, Equatable {
         }
         var foundBy = [Int](repeating: 0, count: truthSegments.count)
         for (ti, t) in reported.enumerated() {
-            guard let si = truthSegments.indices.max(by: { (agreeing[ti][$0], -$0) < (agreeing[ti][$1], -$1) }),
-                  shared[ti][si] > 0,
+            let best = truthSegments.indices.max(by: { (agreeing[ti][$0], -$0) < (agreeing[ti][$1], -$1) })
+            guard let si = best, shared[ti][si] > 0,
                   Double(agreeing[ti][si]) >= 0.8 * Double(shared[ti][si]), 2 * shared[ti][si] >= t.points.count else {
                 falseAlarms.append(t.id)
+                closest.append((t.id, best.map { truthSegments[$0].id }, best.map { agreeing[ti][$0] } ?? 0))
                 continue
             }
             correct += 1
+            followed.append((t.id, truthSegments[si].id))
             errors += pairErrors[ti][si]
             if 2 * agreeing[ti][si] >= truthSegments[si].points.count { foundBy[si] += 1 }
         }

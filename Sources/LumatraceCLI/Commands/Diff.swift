@@ -6,15 +6,19 @@ struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Compare two event logs of the same recording: observations added, lost or changed.",
         discussion: """
-            A semantic diff, not a text diff: trajectories and tracks are paired by id and by overlap
-            in time and space, then compared within tolerances; each difference is listed once.
+            A semantic diff, not a text diff: trajectories and tracks are paired by
+            id and by overlap in time and space, then compared within tolerances;
+            each difference is listed once.
+
               lumatrace diff golden.events.jsonl new.events.jsonl
-              lumatrace diff golden.events.jsonl new.events.jsonl --point-tolerance 2 --json
-            Reported: trajectories added / lost / changed (points moved more than --point-tolerance
-            pixels, frames gained or lost, confidence changed more than --confidence-tolerance, another
-            end reason); tracks added / lost / changed (boxes whose IoU with the old box falls below
-            --iou-tolerance, other live frames, confidence, losses); differencing statistics; any other
-            event kind frame by frame. Analyzer options that differ between the headers are listed too.
+              lumatrace diff golden.events.jsonl new.events.jsonl --json
+
+            Trajectories added / lost / changed: points moved more than
+            --point-tolerance pixels, frames gained or lost, confidence moved more
+            than --confidence-tolerance, another end reason. Tracks added / lost /
+            changed: boxes whose IoU with the old box falls below --iou-tolerance,
+            other live frames, confidence, losses. Differencing statistics and any
+            other event kind frame by frame. Changed analyzer options are listed.
             Exit status: 0 same within the tolerances, 1 different, 2 error.
             """)
 

@@ -7,16 +7,19 @@ struct Regress: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Re-run every golden log in a folder, diff it and score it: did a detector change help or hurt?",
         discussion: """
-            For each NAME.events.jsonl in FOLDER whose recording (named in its header) is there too: replay
-            the analyzers and options of the golden header, compare the new log with the golden one
-            (like `lumatrace diff`), and, when RECORDING-STEM.truth.json is there, score both against it
-            (like `lumatrace score`). One summary table, then the differences of each changed recording.
+            For each NAME.events.jsonl in FOLDER whose recording (named in its header)
+            is there too: replay the analyzers and options of the golden header,
+            compare the new log with the golden one (like `lumatrace diff`) and, when
+            RECORDING-STEM.truth.json is there, score both (like `lumatrace score`).
+            One summary table, then the differences of each changed recording.
+
               lumatrace regress Recordings/
-              lumatrace regress Recordings/ --set trajectory.trajectoryLength=15   # what would this option do?
-              lumatrace regress Recordings/ --update                              # bless the new logs
-            Recordings run in parallel (--jobs); the output does not depend on how many.
-            Exit status: 0 every log identical (or within the tolerances), 1 some differ (0 with --update,
-            which rewrites them and lists them), 2 error.
+              lumatrace regress Recordings/ --set trajectory.trajectoryLength=15
+              lumatrace regress Recordings/ --update      # bless the new logs
+
+            Recordings run in parallel (--jobs); the output does not depend on it.
+            Exit status: 0 every log identical or within the tolerances, 1 some
+            differ (0 with --update, which rewrites and lists them), 2 error.
             """)
 
     @Argument(help: "The folder of recordings and golden logs.")

@@ -7,16 +7,19 @@ struct Score: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Score an event log against ground truth: trajectory recall/precision/F1, tracking success AUC.",
         discussion: """
-              lumatrace score Recordings/balls-synth.events.jsonl --truth Recordings/balls-synth.truth.json
+              lumatrace score balls.events.jsonl --truth balls.truth.json
               lumatrace score crossing.events.jsonl --truth crossing.truth.json --json
-            Trajectories (from trajectory.end events) against the truth's ball segments: a segment is
-            found when a trajectory follows it (points within 2 px + half the ball's radius on at least
-            80% of their shared frames, covering half the segment); recall, precision, F1, and the point
-            error of correct trajectories (median and 90th percentile, pixels). Segments shorter than
-            --minimum-segment-frames are not counted as missed.
-            Tracks (track events) against the truth's object tracks, one-pass like OTB: success AUC
-            (IoU thresholds 0, 0.05, …, 1), precision at 20 px, and the number of track.lost events.
-            Truth files are JSON (`lumatrace truth import` converts OTB, VOT and TrackNet labels).
+
+            Trajectories (trajectory.end events) against the truth's ball segments:
+            a segment is found when a trajectory follows it (points within 2 px +
+            half the ball's radius on 80% of their shared frames, covering half the
+            segment). Prints recall, precision, F1 and the point error of correct
+            trajectories (median, 90th percentile, pixels). Segments shorter than
+            --minimum-segment-frames are not counted.
+            Tracks (track events) against the truth's object tracks, one-pass like
+            OTB: success AUC (IoU thresholds 0, 0.05, …, 1), precision at 20 px and
+            the number of track.lost events.
+            `lumatrace truth import` converts OTB, VOT and TrackNet labels to truth.
             """)
 
     @Argument(help: "The event log to score.")

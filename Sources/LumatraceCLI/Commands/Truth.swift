@@ -7,13 +7,15 @@ struct Truth: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Ground truth files: import other datasets' labels, check a file against a recording.",
         discussion: """
-            A truth file (JSON) holds, per recording, ball segments ([[frame, x, y, radius], ...]) and
-            object tracks ([[frame, x, y, w, h], ...]), normalized with a lower-left origin, plus notes on
-            how it was made. `lumatrace synth --truth` writes one; `lumatrace score` and `regress` read them.
-              lumatrace truth import otb groundtruth_rect.txt --recording crossing.luma -o crossing.truth.json
-              lumatrace truth import vot groundtruth.txt --size 640x480 -o ball1.truth.json
-              lumatrace truth import tracknet Label.csv --recording rally.luma --ball-radius 6 -o rally.truth.json
-              lumatrace truth check crossing.truth.json --recording crossing.luma
+            A truth file (JSON) holds, per recording, ball segments
+            ([[frame, x, y, radius], ...]) and object tracks ([[frame, x, y, w, h],
+            ...]), normalized with a lower-left origin, and notes on how it was made.
+            `synth --truth` writes one; `score` and `regress` read them.
+
+              lumatrace truth import otb groundtruth_rect.txt --recording c.luma -o c.truth.json
+              lumatrace truth import vot groundtruth.txt --size 1280x720 -o b.truth.json
+              lumatrace truth import tracknet Label.csv --size 1280x720 --ball-radius 6 -o r.truth.json
+              lumatrace truth check c.truth.json --recording c.luma
             """,
         subcommands: [Import.self, Check.self])
 
@@ -21,13 +23,16 @@ struct Truth: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Convert OTB, VOT or TrackNet labels into a truth file.",
             discussion: """
-                Formats (values separated by commas, tabs or spaces; LF or CRLF lines):
-                  otb       groundtruth_rect.txt: x,y,w,h per frame, 1-based pixels; 0,0,0,0 or NaN = no target
-                  vot       groundtruth.txt: polygon x1,y1,...,x4,y4 (→ its bounding box) or x,y,w,h, 0-based pixels
-                  tracknet  CSV with a header: frame, visibility, x, y (pixel centre); visibility 0 = not visible.
-                            Runs of visible frames become ball segments (a gap over --max-gap frames splits them);
-                            the labels have no radius, so --ball-radius gives it.
-                The frame size comes from --recording (which also bounds the frames) or --size.
+                Values are separated by commas, tabs or spaces; lines by LF or CRLF.
+                  otb       x,y,w,h per frame, 1-based pixels; 0,0,0,0 or NaN: no target
+                  vot       polygon x1,y1,...,x4,y4 (its bounding box is kept) or
+                            x,y,w,h, 0-based pixels
+                  tracknet  CSV with a header, then frame, visibility, x, y (pixel
+                            centre); visibility 0 = not visible. Runs of visible
+                            frames become ball segments (a gap over --max-gap frames
+                            splits them); --ball-radius gives the radius.
+                The frame size comes from --recording (which also bounds the frames)
+                or --size.
                 """)
 
         @Argument(help: "Label format: otb, vot or tracknet.")

@@ -1,17 +1,10 @@
+import LumaEngine
 import LumaSynth
 import LumaTruth
 import TrajectoryAnalyzer
 
-/// Scores found trajectories against a synthetic scene's truth segments.
-///
-/// Two paths are compared frame by frame where both have a point; a frame *agrees* when the points
-/// are within `2 px + half the ball's radius`. Each found trajectory belongs to the truth segment it
-/// agrees with most often; it is **correct** when it agrees there on at least 80% of the frames both
-/// have, and those are at least half its points (real truth leaves out frames where the ball is
-/// hard to see; a synthetic truth has every frame, so there the two are the same).
-/// A truth segment with at least `minimumVisible` frames is **found** when a correct trajectory
-/// belonging to it agrees on at least half of the segment's frames. Point error is measured, in
-/// pixels, over every shared frame of every correct trajectory.
+/// Scores found trajectories against truth segments with the library's rule (``TrajectoryScore``:
+/// the one `lumatrace score` uses), and keeps what the quality sweep prints for diagnosis.
 struct TruthMatcher {
     var minimumVisible = 10
 
@@ -23,7 +16,7 @@ struct TruthMatcher {
         /// Segments found by more than one correct trajectory (the extra ones).
         var fragments = 0
         var errors: [Double] = []
-        /// Segments not found, and trajectories not correct, by id (for diagnosis).
+        /// Segments not found, and trajectories not correct, described for diagnosis.
         var missed: [String] = []
         var wrong: [String] = []
         /// For correct trajectories: "truth end → reported reason" counts.
@@ -51,62 +44,30 @@ struct TruthMatcher {
     }
 
     func score(_ found: [TrajectoryEnd], truth: GroundTruth) -> Score {
-        let w = Double(truth.width), h = Double(truth.height)
-        var score = Score()
-        score.trajectories = found.count
-        // Truth points by frame, per segment.
-        let segments = truth.ballSegments
-        var agreeing = [[Int]](repeating: [Int](repeating: 0, count: segments.count), count: found.count)
-        var pairErrors = [[[Double]]](repeating: [[Double]](repeating: [], count: segments.count), count: found.count)
-        var shared = [[Int]](repeating: [Int](repeating: 0, count: segments.count), count: found.count)
-        for (si, s) in segments.enumerated() {
-            var byFrame: [Int: [Double]] = [:]
-            for p in s.points { byFrame[Int(p[0])] = p }
-            for (ti, t) in found.enumerated() {
-                for p in t.points {
-                    guard let q = byFrame[Int(p[0])] else { continue }
-                    let dx = (p[1] - q[1]) * w, dy = (p[2] - q[2]) * h
-                    let d = (dx * dx + dy * dy).squareRoot()
-                    pairErrors[ti][si].append(d)
-                    shared[ti][si] += 1
-                    if d <= 2 + 0.5 * q[3] * w { agreeing[ti][si] += 1 }
-                }
-            }
+        let logged = found.map {
+            LoggedTrajectory(id: $0.id, analyzer: "trajectory", points: $0.points, confidence: $0.confidence, reason: $0.reason.rawValue,
+                             endFrame: Int($0.points.last?[0] ?? 0))
         }
-        var foundBy = [Int](repeating: 0, count: segments.count)
-        for (ti, t) in found.enumerated() {
-            guard let si = segments.indices.max(by: { (agreeing[ti][$0], -$0) < (agreeing[ti][$1], -$1) }) else {
-                score.wrong.append(t.id)
-                continue
-            }
-            if Double(agreeing[ti][si]) >= 0.8 * Double(shared[ti][si]), 2 * shared[ti][si] >= t.points.count {
-                score.correct += 1
-                score.errors += pairErrors[ti][si]
-                score.reasons["\(segments[si].end) → \(t.reason.rawValue)", default: 0] += 1
-                if Double(agreeing[ti][si]) >= 0.5 * Double(segments[si].points.count) { foundBy[si] += 1 }
-            } else {
-                score.wrong.append("\(t.id.prefix(8)) (\(t.points.count) points from frame \(Int(t.points[0][0])), best \(segments[si].id) agrees \(agreeing[ti][si]))")
-            }
+        let s = TrajectoryScore(logged, segments: truth.ballSegments, pixels: (Double(truth.width), Double(truth.height)),
+                                minimumSegmentFrames: minimumVisible)
+        var score = Score(segments: s.segments, found: s.found, trajectories: s.trajectories, correct: s.correct,
+                          fragments: s.fragments, errors: s.errors)
+        let segments = Dictionary(truth.ballSegments.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let trajectories = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for (trajectory, segment) in s.followed {
+            score.reasons["\(segments[segment]!.end) → \(trajectories[trajectory]!.reason.rawValue)", default: 0] += 1
         }
-        for (si, s) in segments.enumerated() where s.points.count >= minimumVisible {
-            score.segments += 1
-            if foundBy[si] > 0 {
-                score.found += 1
-                score.fragments += foundBy[si] - 1
-            } else {
-                score.missed.append("\(s.id) (\(s.points.count) frames from \(Int(s.points[0][0])), \(s.end))")
-            }
+        score.missed = s.missed.map { id in
+            let p = segments[id]!.points
+            return "\(id) (\(p.count) frames from \(Int(p[0][0])), \(segments[id]!.end))"
+        }
+        score.wrong = s.closest.map { c in
+            let t = trajectories[c.trajectory]!
+            return "\(t.id.prefix(8)) (\(t.points.count) points from frame \(Int(t.points[0][0]))"
+                + (c.segment.map { ", best \($0) agrees \(c.agreeing))" } ?? ")")
         }
         return score
     }
 }
 
-func fixed(_ v: Double, _ decimals: Int) -> String {
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let n = (v * scale).rounded()
-    let whole = Int(abs(n) / scale)
-    var fraction = String(Int(abs(n).truncatingRemainder(dividingBy: scale)))
-    while fraction.count < decimals { fraction = "0" + fraction }
-    return (n < 0 ? "-" : "") + "\(whole)" + (decimals > 0 ? "." + fraction : "")
-}
+func fixed(_ v: Double, _ decimals: Int) -> String { DecimalText.fixed(v, decimals) }
