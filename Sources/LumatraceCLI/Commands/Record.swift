@@ -107,11 +107,20 @@ struct Record: ParsableCommand {
             do {
                 ticks = try pixels.withUnsafeMutableBufferPointer { try source.nextFrame(into: $0) }
             } catch {
-                failure = error
+                // A signal ends the stream mid-frame: that frame was never complete, which is where
+                // recording stops, not an error.
+                if !stop.isSet { failure = error }
                 break
             }
             guard let ticks else { break }
-            try writer.append(pixels, ticks: ticks)
+            do {
+                try writer.append(pixels, ticks: ticks)
+            } catch {
+                // The file cannot take more (a full disk, say): it cannot take an index either, but
+                // every chunk written before is complete and checksummed.
+                throw CLIError("\(error) — recording stopped at frame \(writer.frameCount); the complete chunks before it are "
+                    + "in \(output): `lumatrace recover \(output) -o OTHER.luma` (on a disk with space) indexes them")
+            }
             progress.update(writer.frameCount, source.expectedFrameCount ?? 0)
         }
         progress.finish()

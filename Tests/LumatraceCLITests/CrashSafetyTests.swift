@@ -1,0 +1,271 @@
+import Foundation
+import LumaEngine
+import LumaFormat
+import Testing
+
+/// A live recorder fed over a pipe, at a steady rate, by a thread of the test: frames are
+/// generated from their index, so what the recorder kept can be compared with what was sent.
+final class LiveFeed: @unchecked Sendable {
+    static let (width, height) = (320, 240)  // 76.8 kB: more than a pipe buffer, so at most one frame is in flight
+
+    let recorder = Process()
+    private let pipe = Pipe()
+    private let errors = Pipe()
+    private let lock = NSLock()
+    private var sent = 0
+    private var stopped = false
+
+    /// A pattern twice the frame size, which frames are windows of.
+    private static let pattern: [UInt8] = {
+        var state: UInt32 = 12345
+        return (0..<(2 * width * height)).map { j in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return UInt8(truncatingIfNeeded: j / 7 + Int(state >> 29))
+        }
+    }()
+
+    /// Frame `i` of the stream: a window of the pattern that moves 7 bytes a frame (cheap to make
+    /// in a debug build, different in every frame, not trivially compressible).
+    static func frame(_ i: Int) -> [UInt8] {
+        let start = (i * 7) % (width * height)
+        return Array(pattern[start..<(start + width * height)])
+    }
+
+    /// Frames written to the pipe completely.
+    var framesSent: Int { lock.withLock { sent } }
+
+    init(output: String, arguments: [String] = [], frameInterval: TimeInterval = 0.004) throws {
+        signal(SIGPIPE, SIG_IGN)  // writes after the recorder died must fail, not kill the test
+        recorder.executableURL = URL(fileURLWithPath: CLI.binary)
+        recorder.arguments = ["record", "-", "--live", "-o", output] + arguments
+        recorder.standardInput = pipe
+        recorder.standardOutput = FileHandle.nullDevice
+        recorder.standardError = errors
+        try recorder.run()
+        let fd = pipe.fileHandleForWriting.fileDescriptor
+        Thread.detachNewThread { [self] in
+            if !write(fd, Array("YUV4MPEG2 W\(Self.width) H\(Self.height) F30:1 Ip A1:1 Cmono\n".utf8)) { return }
+            var i = 0
+            while !lock.withLock({ stopped }) {
+                guard write(fd, Array("FRAME\n".utf8) + Self.frame(i)) else { return }
+                i += 1
+                lock.withLock { sent = i }
+                Thread.sleep(forTimeInterval: frameInterval)
+            }
+        }
+    }
+
+    private func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { return false }
+            offset += n
+        }
+        return true
+    }
+
+    /// What the recorder wrote on stderr (once it has exited).
+    var errorText: String { String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+
+    /// Stops feeding and closes the pipe (end of stream).
+    func stop() {
+        lock.withLock { stopped = true }
+        try? pipe.fileHandleForWriting.close()
+    }
+}
+
+/// SplitMix64: the kill schedule is random but the same on every run.
+struct KillSchedule {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// Uniform in `range`.
+    mutating func seconds(in range: ClosedRange<Double>) -> Double {
+        range.lowerBound + Double(next() >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
+    }
+}
+
+/// Checks a recording against the frames the feed sent: every frame byte-identical, timestamps
+/// 0, 1, 2, … (30 fps, timescale 30). Returns how many frames it holds.
+func checkFramesMatchFeed(_ path: String) throws -> (frames: Int, largestChunk: Int) {
+    let reader = try RecordingReader(path: path)
+    let decoder = reader.makeDecoder()
+    for c in reader.chunks {
+        let chunk = try decoder.decode(c)
+        for k in 0..<chunk.count {
+            let i = c.firstFrame + k
+            #expect(chunk.frame(k) == LiveFeed.frame(i), "frame \(i) of \(path) differs from the frame sent")
+        }
+    }
+    return (reader.frameCount, reader.chunks.map(\.frameCount).max() ?? 0)
+}
+
+@Suite("Nothing lost: killed recorders and replays, full disks", .serialized)
+struct CrashSafetyTests {
+    /// Kills in the quick run (CI); `LUMATRACE_KILLS=50 swift test --filter CrashSafety` for the long one.
+    static let kills = Int(ProcessInfo.processInfo.environment["LUMATRACE_KILLS"] ?? "") ?? 4
+
+    @Test("a recorder killed with SIGKILL at random moments keeps every frame up to the last complete chunk, byte-identical")
+    func killedRecorder() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var schedule = KillSchedule(state: 20261123)
+        var worstLost = 0, worstChunk = 0, recoveredTotal = 0
+        for k in 0..<Self.kills {
+            let output = "\(dir)/killed-\(k).luma"
+            let feed = try LiveFeed(output: output, arguments: ["--chunk-seconds", "0.2"])
+            Thread.sleep(forTimeInterval: schedule.seconds(in: 0.4...2.5))
+            kill(feed.recorder.processIdentifier, SIGKILL)
+            feed.recorder.waitUntilExit()
+            let sent = feed.framesSent
+            feed.stop()
+            // A killed recorder leaves no index: `recover` rewrites it, keeping every complete chunk.
+            let recover = try CLI.run(["recover", output])
+            #expect(recover.status == 0, "kill \(k): \(recover.stderr)")
+            let (kept, largestChunk) = try checkFramesMatchFeed(output)
+            recoveredTotal += kept
+            #expect(kept <= sent)
+            // What is lost: the chunk being filled, plus at most the frame still in the pipe.
+            let lost = sent - kept
+            #expect(lost <= largestChunk + 1, "kill \(k): \(lost) frames lost, chunks hold up to \(largestChunk)")
+            worstLost = max(worstLost, lost)
+            worstChunk = max(worstChunk, largestChunk)
+            try? FileManager.default.removeItem(atPath: output)
+        }
+        print("killed recorder: \(Self.kills) SIGKILLs survived, \(recoveredTotal) frames recovered, worst loss \(worstLost) frames (chunks of up to \(worstChunk) frames, plus the frame in the pipe)")
+    }
+
+    @Test("SIGTERM and SIGINT close the recording properly: indexed, nothing lost of what arrived", arguments: [SIGTERM, SIGINT])
+    func terminatedRecorder(signal: Int32) throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let output = "\(dir)/terminated.luma"
+        let feed = try LiveFeed(output: output, arguments: ["--chunk-seconds", "0.2"])
+        Thread.sleep(forTimeInterval: 1.0)
+        kill(feed.recorder.processIdentifier, signal)
+        feed.recorder.waitUntilExit()
+        let sent = feed.framesSent
+        feed.stop()
+        #expect(feed.recorder.terminationStatus == 0)
+        let reader = try RecordingReader(path: output)
+        #expect(reader.hasIndex)
+        let (kept, _) = try checkFramesMatchFeed(output)
+        #expect(kept > 0 && sent - kept <= 1, "\(sent) frames sent, \(kept) recorded")
+    }
+
+    @Test("a full disk stops the recorder with a clear error; every complete chunk before it is recovered")
+    func fullDisk() throws {
+        let mountPoint = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: mountPoint) }
+        let mount = try CLI.runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint])
+        guard mount.status == 0 else {
+            print("skipped: cannot mount a small tmpfs (needs root): \(mount.stderr)")
+            return
+        }
+        defer { _ = try? CLI.runTool("/bin/umount", [mountPoint]) }
+        let output = "\(mountPoint)/full.luma"
+        let feed = try LiveFeed(output: output, arguments: ["--chunk-seconds", "0.2"], frameInterval: 0.001)
+        feed.recorder.waitUntilExit()
+        let sent = feed.framesSent
+        feed.stop()
+        #expect(feed.recorder.terminationStatus != 0, "the recorder must fail when the disk is full")
+        let message = feed.errorText
+        #expect(message.hasPrefix("lumatrace: error: \(output): write failed: No space left on device"))
+        #expect(message.contains("lumatrace recover \(output) -o OTHER.luma"))
+        let recovered = CLI.temporaryDirectory() + "/recovered.luma"
+        let recover = try CLI.run(["recover", output, "-o", recovered])
+        #expect(recover.status == 0, "\(recover.stderr)")
+        let (kept, largestChunk) = try checkFramesMatchFeed(recovered)
+        #expect(kept > 0)
+        #expect(sent - kept <= largestChunk + 1, "\(sent) frames sent, \(kept) recovered, chunks of up to \(largestChunk)")
+        print("full disk (1 MiB tmpfs): \(sent) frames sent, \(kept) recovered")
+    }
+
+    @Test("a replay killed mid-way leaves a valid partial log (no footer) and never replaces the good log")
+    func killedReplay() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let recording = "\(dir)/long.luma"
+        #expect(try CLI.run(["synth", "tracking", "--size", "320x180", "--frames", "300", "--seed", "3", "-o", recording]).status == 0)
+        let log = "\(dir)/long.events.jsonl"
+        let good = "a good log from an earlier replay\n"
+        try good.write(toFile: log, atomically: true, encoding: .utf8)
+
+        let replay = Process()
+        replay.executableURL = URL(fileURLWithPath: CLI.binary)
+        replay.arguments = ["replay", recording, "--analyzer", "differencing", "--analyzer", "trajectory", "--jobs", "1", "-o", log]
+        replay.standardOutput = FileHandle.nullDevice
+        replay.standardError = FileHandle.nullDevice
+        try replay.run()
+        let partial = "\(dir)/.long.events.jsonl.partial"
+        // Kill once some events are on disk.
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, ((try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int) ?? 0) < 30_000 {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        kill(replay.processIdentifier, SIGKILL)
+        replay.waitUntilExit()
+
+        #expect(try String(contentsOfFile: log, encoding: .utf8) == good, "the good log was replaced")
+        let bytes = try #require(FileManager.default.contents(atPath: partial))
+        var lines = bytes.split(separator: 10, omittingEmptySubsequences: false)
+        if lines.last?.isEmpty == false { lines.removeLast() }  // the line being written when it was killed
+        if lines.last?.isEmpty == true { lines.removeLast() }
+        #expect(lines.count > 10)
+        for (i, line) in lines.enumerated() {
+            let json = try JSONParser.parse(Array(line))
+            #expect(json["end"] == nil, "line \(i + 1) is a footer in a killed replay's log")
+        }
+        let complete = lines.map { Array($0) + [10] }.flatMap { $0 }
+        let read = try EventLog.parse(complete, path: partial)
+        #expect(!read.isComplete)
+        #expect(read.events.count == lines.count - 1)
+    }
+
+    @Test("a damaged chunk: info names it, replay stops naming it, --skip-damaged replays around it and logs the gap")
+    func damagedRecording() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let recording = "\(dir)/damaged.luma"
+        // 90 frames in chunks of 0.5 s (15 frames).
+        let writer = try RecordingWriter(path: recording, header: RecordingHeader(width: 160, height: 90, timescale: 30, rateNumerator: 30),
+                                         options: .fixedDuration(0.5))
+        for i in 0..<90 {
+            var f = [UInt8](repeating: 40, count: 160 * 90)
+            for y in 30..<40 { for x in (i + 10)..<(i + 20) { f[y * 160 + x] = 200 } }
+            try writer.append(f, ticks: Int64(i))
+        }
+        try writer.close()
+        let reader = try RecordingReader(path: recording)
+        try #require(reader.chunks.count == 6)
+        let victim = reader.chunks[1]
+        let handle = try #require(FileHandle(forUpdatingAtPath: recording))
+        let offset = victim.offset + UInt64(40)
+        try handle.seek(toOffset: offset)
+        var byte = try #require(try handle.read(upToCount: 1))
+        byte[0] ^= 0x10
+        try handle.seek(toOffset: offset)
+        try handle.write(contentsOf: byte)
+        try handle.close()
+        let frames = "\(victim.firstFrame)...\(victim.firstFrame + victim.frameCount - 1)"
+
+        let info = try CLI.run(["info", recording])
+        #expect(info.stdout.contains("chunk 1") && info.stdout.contains(frames), "\(info.stdout)")
+        let stopped = try CLI.run(["replay", recording, "--analyzer", "differencing", "-o", "\(dir)/a.events.jsonl"])
+        #expect(stopped.status != 0)
+        #expect(stopped.stderr.contains("chunk 1 (frames \(frames)) is damaged") && stopped.stderr.contains("--skip-damaged"))
+        let skipped = try CLI.run(["replay", recording, "--analyzer", "differencing", "--skip-damaged", "-o", "\(dir)/b.events.jsonl"])
+        #expect(skipped.status == 0, "\(skipped.stderr)")
+        let log = try EventLog.read("\(dir)/b.events.jsonl")
+        let gaps = log.events.filter { $0.analyzer == "engine" }
+        #expect(gaps.count == 1)
+        #expect(gaps.first?.frame == victim.firstFrame)
+        #expect(!log.events.contains { $0.analyzer == "differencing" && (victim.firstFrame..<victim.firstFrame + victim.frameCount).contains($0.frame) })
+    }
+}
