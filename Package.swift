@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "TrajectoryAnalyzer", targets: ["TrajectoryAnalyzer"]),
         .library(name: "TrackingAnalyzer", targets: ["TrackingAnalyzer"]),
         .library(name: "RectanglesAnalyzer", targets: ["RectanglesAnalyzer"]),
+        .library(name: "ExternalAnalyzer", targets: ["ExternalAnalyzer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -81,12 +82,17 @@ let package = Package(
             name: "RectanglesAnalyzer",
             dependencies: ["LumaEngine", "LumaImaging"],
             path: "Plugins/Rectangles"),
+        // Analyzers in any language: a subprocess speaking a small protocol over stdin/stdout.
+        .target(
+            name: "ExternalAnalyzer",
+            dependencies: ["LumaEngine"],
+            path: "Plugins/External"),
 
         // MARK: - Command line
         .target(
             name: "LumatraceCLI",
             dependencies: [
-                "LumaFormat", "LumaEngine", "LumaSynth", "LumaTruth", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer", "RectanglesAnalyzer",
+                "LumaFormat", "LumaEngine", "LumaSynth", "LumaTruth", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer", "RectanglesAnalyzer", "ExternalAnalyzer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/LumatraceCLI"),

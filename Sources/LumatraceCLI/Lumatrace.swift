@@ -4,6 +4,7 @@ import LumaEngine
 import TrajectoryAnalyzer
 import TrackingAnalyzer
 import RectanglesAnalyzer
+import ExternalAnalyzer
 
 /// The `lumatrace` command. Out-of-tree plugin packages build their own `lumatrace` with
 /// `Lumatrace.main(analyzers: Lumatrace.builtinAnalyzers + [AnalyzerDescriptor(MyAnalyzer.self)])`.
@@ -38,6 +39,7 @@ public struct Lumatrace: ParsableCommand {
         AnalyzerDescriptor(TrajectoryAnalyzer.self),
         AnalyzerDescriptor(TrackingAnalyzer.self),
         AnalyzerDescriptor(RectanglesAnalyzer.self),
+        AnalyzerDescriptor(ExternalAnalyzer.self),
     ]
 
     nonisolated(unsafe) static var registry = AnalyzerRegistry(builtinAnalyzers)

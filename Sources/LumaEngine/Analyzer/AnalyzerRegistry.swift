@@ -8,6 +8,9 @@ public struct AnalyzerDescriptor: Sendable {
     public let defaultConfiguration: JSONValue
     /// One line of help per option key, in declaration order.
     public let optionHelp: [(key: String, help: String)]
+    /// Whether the defaults alone are a valid configuration. Analyzers that need an option first
+    /// (e.g. `external`, which needs a command) do not run when `replay` runs "every analyzer".
+    public let runsWithDefaults: Bool
 
     let decodeAndValidate: @Sendable (JSONValue) throws -> JSONValue
     let instantiate: @Sendable (JSONValue, AnalyzerContext) throws -> AnalyzerInstance
@@ -18,6 +21,7 @@ public struct AnalyzerDescriptor: Sendable {
         summary = A.summary
         defaultConfiguration = (try? JSONValueEncoder.encode(A.Configuration())) ?? .object([])
         optionHelp = A.Configuration.optionHelp.map { (key: $0.key, help: $0.value) }
+        runsWithDefaults = (try? A.Configuration().validate()) != nil
         decodeAndValidate = { json in
             let configuration = try json.decode(A.Configuration.self)
             try configuration.validate()

@@ -12,7 +12,7 @@ struct Replay: ParsableCommand {
               lumatrace replay clip.luma --roi 0,0.5,1,0.5 --spacing 0.1        # every analyzer: top half, 10 frames/s
               lumatrace replay clip.luma --pipeline pipeline.json                 # analyzers and options from a file
               lumatrace replay clip.luma --pipeline golden.events.jsonl           # ...or from a log's header
-            Without --analyzer or --pipeline every built-in analyzer runs. A pipeline file is
+            Without --analyzer or --pipeline every built-in analyzer that needs no option runs. A pipeline file is
             {"analyzers":[{"name":"differencing","frameAnalysisSpacing":0,"regionOfInterest":[0,0,1,1],
             "configuration":{"threshold":15}}]}, listing only the options it changes.
             The log is byte-identical for the same recording and settings, whatever --jobs is.
@@ -100,16 +100,19 @@ struct Replay: ParsableCommand {
             for i in setups.indices {
                 if spacing != nil { setups[i].frameAnalysisSpacing = defaultSpacing }
                 if roi != nil { setups[i].regionOfInterest = defaultROI }
+                try setups[i].apply(overrides.settings(for: setups[i].name), with: registry.descriptor(named: setups[i].name))
             }
         }
-        let names = analyzers.isEmpty && pipeline == nil ? registry.names : analyzers
+        let everyAnalyzer = registry.descriptors.filter(\.runsWithDefaults).map(\.name)
+        let names = analyzers.isEmpty && pipeline == nil ? everyAnalyzer : analyzers
         for name in names where !setups.contains(where: { $0.name == name }) {
-            setups.append(try AnalyzerSetup.resolve(registry.descriptor(named: name), overrides: [], spacing: defaultSpacing, roi: defaultROI))
+            // With its --set options at once: some analyzers have no valid defaults (external needs a command).
+            setups.append(try AnalyzerSetup.resolve(registry.descriptor(named: name), overrides: overrides.settings(for: name),
+                                                    spacing: defaultSpacing, roi: defaultROI))
         }
         if let missing = overrides.analyzers.first(where: { name in !setups.contains { $0.name == name } }) {
             throw CLIError("--set \(missing).…: analyzer '\(missing)' is not part of this replay (add --analyzer \(missing))")
         }
-        try overrides.apply(to: &setups, registry: registry)
         return setups
     }
 }

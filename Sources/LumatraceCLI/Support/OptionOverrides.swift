@@ -36,6 +36,11 @@ struct OptionOverrides {
         }
     }
 
+    /// The settings for one analyzer, in the order given.
+    func settings(for analyzer: String) -> [(key: String, value: String)] {
+        byAnalyzer.first { $0.name == analyzer }?.settings ?? []
+    }
+
     /// Applies the settings to the setups of the analyzers they name (others are left alone),
     /// checking each value against the analyzer's options.
     func apply(to setups: inout [AnalyzerSetup], registry: AnalyzerRegistry) throws {

@@ -1,0 +1,113 @@
+import LumaEngine
+
+/// Runs an analyzer written in any language as a subprocess, speaking ``ExternalProtocol`` over
+/// its stdin and stdout: Lumatrace sends a hello with the stream and options, then every analyzed
+/// frame; the program answers each frame with its events and a done line.
+///
+///     lumatrace replay clip.luma --analyzer external \
+///       --set external.command="python3 Plugins/BrightnessHistogram/brightness_histogram.py" \
+///       --set external.options='{"every":10}'
+///
+/// The program's events go into the log like any analyzer's, in the same order. The program must
+/// be deterministic itself (no clocks or unseeded randomness in what it emits). A program that
+/// crashes, hangs past `timeout`, or writes anything but protocol lines stops the replay with an
+/// error naming the frame; the log written so far stays valid.
+public struct ExternalAnalyzer: Analyzer {
+    public static let name = "external"
+    public static let version = "1"
+    public static let summary = "runs an analyzer program in any language over stdin/stdout (see ExternalProtocol)"
+
+    /// Starting (an interpreter, say) and finishing get at least this many seconds, whatever `timeout`.
+    static let minimumStartTime = 10.0
+
+    private let program: ExternalProcess
+    private let timeout: Double
+    private let timescale: Int64
+
+    public init(configuration: ExternalConfiguration, context: AnalyzerContext) throws {
+        program = try ExternalProcess(command: configuration.command)
+        timeout = configuration.timeout
+        timescale = context.stream.timescale
+        let deadline = Deadline(seconds: max(timeout, Self.minimumStartTime))
+        try ExternalProtocol.hello(context, options: configuration.options).withUnsafeBytes {
+            try program.write($0, deadline: deadline, during: "at its hello")
+        }
+        let line = try program.readLine(deadline: deadline, during: "at its hello")
+        let answer = try parse(line, during: "at its hello")
+        if let message = answer["error"]?.stringValue { throw ExternalAnalyzerError("`\(configuration.command)` refused to start: \(message)") }
+        guard answer["ready"]?.boolValue == true else {
+            throw ExternalAnalyzerError("`\(configuration.command)` answered the hello with \(Self.excerpt(line)), expected {\"ready\":true}")
+        }
+    }
+
+    public mutating func analyze(_ frame: Frame, into events: inout EventSink) throws {
+        let deadline = Deadline(seconds: timeout)
+        let step = "at frame \(frame.index)"
+        try ExternalProtocol.header(magic: ExternalProtocol.frameMagic, width: frame.width, height: frame.height, index: frame.index,
+                                    ticks: frame.timestamp.ticks, timescale: timescale).withUnsafeBytes {
+            try program.write($0, deadline: deadline, during: step)
+        }
+        try program.write(UnsafeRawBufferPointer(frame.pixels), deadline: deadline, during: step)
+        try collectEvents(until: .int(Int64(frame.index)), deadline: deadline, during: step, into: &events)
+    }
+
+    public mutating func finish(into events: inout EventSink) throws {
+        let deadline = Deadline(seconds: max(timeout, Self.minimumStartTime))
+        try ExternalProtocol.header(magic: ExternalProtocol.endMagic, width: 0, height: 0, index: 0, ticks: 0, timescale: 0).withUnsafeBytes {
+            try program.write($0, deadline: deadline, during: "at the end")
+        }
+        try collectEvents(until: .string("end"), deadline: deadline, during: "at the end", into: &events)
+        try program.finish(deadline: deadline)
+    }
+
+    /// Reads event lines until `{"done": done}`.
+    private func collectEvents(until done: JSONValue, deadline: Deadline, during step: String, into events: inout EventSink) throws {
+        var count = 0
+        while true {
+            let line = try program.readLine(deadline: deadline, during: step)
+            let answer = try parse(line, during: step)
+            if let d = answer["done"] {
+                guard d == done || (d.intValue != nil && d.intValue == done.intValue) else {
+                    throw ExternalAnalyzerError("`\(program.command)` answered \(step) with {\"done\":\(d.serialized)}, expected {\"done\":\(done.serialized)}")
+                }
+                return
+            }
+            if let message = answer["error"]?.stringValue { throw ExternalAnalyzerError("`\(program.command)` reported an error: \(message)") }
+            guard let kind = answer["kind"]?.stringValue, Self.isValidKind(kind), let data = answer["data"] else {
+                throw ExternalAnalyzerError("`\(program.command)` wrote \(Self.excerpt(line)) \(step): not an event {\"kind\":\"…\",\"data\":{…}}, "
+                    + "a {\"done\":…} or an {\"error\":\"…\"} line (kinds are 1–64 letters, digits, '.', '_' or '-')")
+            }
+            count += 1
+            guard count <= 100_000 else { throw ExternalAnalyzerError("`\(program.command)` wrote over 100000 events \(step)") }
+            events.emit(kind, json: data)
+        }
+    }
+
+    private func parse(_ line: ArraySlice<UInt8>, during step: String) throws(ExternalAnalyzerError) -> JSONValue {
+        do {
+            let value = try JSONParser.parse(Array(line))
+            guard case .object = value else { throw ExternalAnalyzerError("") }
+            return value
+        } catch {
+            throw ExternalAnalyzerError("`\(program.command)` wrote \(Self.excerpt(line)) \(step), which is not a JSON object line "
+                + "(print diagnostics to stderr, not stdout)")
+        }
+    }
+
+    static func isValidKind(_ kind: String) -> Bool {
+        (1...64).contains(kind.utf8.count) && kind.utf8.allSatisfy { c in
+            (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c == 46 || c == 95 || c == 45
+        }
+    }
+
+    static func excerpt(_ line: ArraySlice<UInt8>) -> String {
+        let text = String(decoding: line.prefix(80), as: UTF8.self)
+        return "'" + text + (line.count > 80 ? "…" : "") + "'"
+    }
+}
+
+/// Why an external analyzer program failed; the engine adds the analyzer name and frame.
+public struct ExternalAnalyzerError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    init(_ description: String) { self.description = description }
+}

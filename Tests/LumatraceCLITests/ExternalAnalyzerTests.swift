@@ -1,0 +1,112 @@
+import Foundation
+import LumaEngine
+import Testing
+
+/// Analyzers in other languages, through the `external` analyzer's stdin/stdout protocol.
+@Suite("The external analyzer: plugins in any language")
+struct ExternalAnalyzerTests {
+    static let recording = CLI.packageRoot.appendingPathComponent("Recordings/toss-real.luma").path
+    static let example = "python3 " + CLI.packageRoot.appendingPathComponent("Plugins/BrightnessHistogram/brightness_histogram.py").path
+
+    /// A Python program speaking the protocol that misbehaves at frame 3 in the way `fault` says
+    /// (`crash`, `hang`, `garbage`, `wrong-done`), and otherwise emits one `tick` event per frame.
+    static func faultyProgram(_ fault: String, in dir: String) throws -> String {
+        let path = "\(dir)/faulty_\(fault.replacingOccurrences(of: "-", with: "_")).py"
+        try """
+            import json, struct, sys, time
+            stdin = sys.stdin.buffer
+            json.loads(stdin.readline())
+            print(json.dumps({"ready": True}), flush=True)
+            while True:
+                magic, w, h, _, index, ticks, scale = struct.unpack("<4sIIIqqq", stdin.read(40))
+                if magic == b"LTEN":
+                    print(json.dumps({"done": "end"}), flush=True)
+                    break
+                stdin.read(w * h)
+                if index == 3:
+                    if "\(fault)" == "crash": sys.exit(3)
+                    if "\(fault)" == "hang": time.sleep(60)
+                    if "\(fault)" == "garbage": print("frame 3 looks fine to me", flush=True)
+                    if "\(fault)" == "wrong-done": print(json.dumps({"done": 4}), flush=True)
+                print(json.dumps({"kind": "tick", "data": {"frame": index}}), flush=True)
+                print(json.dumps({"done": index}), flush=True)
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        return "python3 \(path)"
+    }
+
+    @Test("the Python brightness histogram runs end to end: events every N frames, deterministic, verified")
+    func pythonExample() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var logs: [String] = []
+        for jobs in ["1", "4"] {
+            let log = "\(dir)/b\(jobs).events.jsonl"
+            let r = try CLI.run(["replay", Self.recording, "--analyzer", "differencing", "--analyzer", "external",
+                                 "--set", "external.command=\(Self.example)", "--set", "external.options={\"every\":10,\"bins\":8}",
+                                 "--jobs", jobs, "-o", log])
+            #expect(r.status == 0, "\(r.stderr)")
+            logs.append(try String(contentsOfFile: log, encoding: .utf8))
+        }
+        #expect(logs[0] == logs[1], "the log depends on --jobs")
+        let log = try EventLog.read("\(dir)/b1.events.jsonl")
+        let brightness = log.events.filter { $0.analyzer == "external" }
+        #expect(brightness.map(\.frame) == [0, 10, 20, 30, 40, 50])
+        for event in brightness {
+            #expect(event.kind == "brightness")
+            let histogram = try #require(event.data["histogram"]?.arrayValue?.compactMap { $0.doubleValue })
+            #expect(histogram.count == 8)
+            #expect(abs(histogram.reduce(0, +) - 1) < 1e-5)
+            let mean = try #require(event.data["mean"]?.doubleValue)
+            #expect(mean > 0 && mean < 255)
+        }
+        let verify = try CLI.run(["verify", "\(dir)/b1.events.jsonl", "--recording", Self.recording])
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+    }
+
+    @Test("a program that crashes, hangs, writes garbage or answers the wrong frame stops the replay naming analyzer and frame; the log so far stays valid",
+          arguments: [("crash", "exited with status 3"), ("hang", "did not answer at frame 3 within the timeout"),
+                      ("garbage", "wrote 'frame 3 looks fine to me' at frame 3, which is not a JSON object line"),
+                      ("wrong-done", "answered at frame 3 with {\"done\":4}, expected {\"done\":3}")])
+    func faultyProgram(fault: String, message: String) throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let log = "\(dir)/faulty.events.jsonl"
+        let r = try CLI.run(["replay", Self.recording, "--analyzer", "differencing", "--analyzer", "external",
+                             "--set", "external.command=\(try Self.faultyProgram(fault, in: dir))", "--set", "external.timeout=2",
+                             "--jobs", "1", "-o", log])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("analyzer external failed at frame 3: "), "\(r.stderr)")
+        #expect(r.stderr.contains(message), "\(r.stderr)")
+        let written = try EventLog.read(log)
+        #expect(written.footer?["end"]?["failure"]?["analyzer"]?.stringValue == "external")
+        #expect(written.events.filter { $0.kind == "tick" }.map(\.frame) == [0, 1, 2])
+        #expect(written.events.contains { $0.analyzer == "differencing" && $0.frame == 2 })
+        #expect(!written.events.contains { $0.frame > 3 })
+    }
+
+    @Test("a program that refuses its options, one that does not exist, and a missing command are clear errors")
+    func startFailures() throws {
+        let refusing = try CLI.run(["replay", Self.recording, "--analyzer", "external", "--set", "external.command=\(Self.example)",
+                                    "--set", "external.options={\"every\":0}", "-o", "/dev/null"])
+        #expect(refusing.status != 0)
+        #expect(refusing.stderr.contains("refused to start: options: every must be an integer >= 1"), "\(refusing.stderr)")
+
+        let missing = try CLI.run(["replay", Self.recording, "--analyzer", "external", "--set", "external.command=no-such-program-here",
+                                   "-o", "/dev/null"])
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("analyzer external failed to start") && missing.stderr.contains("exited with status 127"), "\(missing.stderr)")
+
+        let empty = try CLI.run(["replay", Self.recording, "--analyzer", "external", "-o", "/dev/null"])
+        #expect(empty.status != 0 && empty.stderr.contains("option external.command: is empty"), "\(empty.stderr)")
+    }
+
+    @Test("replay without --analyzer runs every analyzer that needs no option, so not external")
+    func notRunByDefault() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try CLI.run(["replay", Self.recording, "--to", "3", "-o", "\(dir)/all.events.jsonl"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let header = try EventLog.read("\(dir)/all.events.jsonl").header
+        #expect(header.analyzers.map(\.name) == ["differencing", "trajectory", "tracking", "rectangles"])
+    }
+}
