@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "LumaImaging", targets: ["LumaImaging"]),
         .library(name: "LumaSynth", targets: ["LumaSynth"]),
         .library(name: "LumaTruth", targets: ["LumaTruth"]),
+        .library(name: "LumaRender", targets: ["LumaRender"]),
         .library(name: "LumatraceCLI", targets: ["LumatraceCLI"]),
         .library(name: "TrajectoryAnalyzer", targets: ["TrajectoryAnalyzer"]),
         .library(name: "TrackingAnalyzer", targets: ["TrackingAnalyzer"]),
@@ -65,6 +66,9 @@ let package = Package(
             dependencies: ["LumaFormat", "LumaTruth", .product(name: "Crypto", package: "swift-crypto")],
             path: "Sources/LumaEngine"),
 
+        // Drawing event logs over frames (render, report): RGB pictures, overlays, PNG via libpng.
+        .target(name: "LumaRender", dependencies: ["LumaEngine", "CImageGlue"], path: "Sources/LumaRender"),
+
         // MARK: - Analyzer plugins: ordinary targets that see only LumaEngine and LumaImaging
         .target(
             name: "DifferencingAnalyzer",
@@ -92,7 +96,7 @@ let package = Package(
         .target(
             name: "LumatraceCLI",
             dependencies: [
-                "LumaFormat", "LumaEngine", "LumaSynth", "LumaTruth", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer", "RectanglesAnalyzer", "ExternalAnalyzer",
+                "LumaFormat", "LumaEngine", "LumaSynth", "LumaTruth", "LumaRender", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer", "RectanglesAnalyzer", "ExternalAnalyzer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/LumatraceCLI"),
@@ -115,7 +119,7 @@ let package = Package(
             name: "TrackingTests", dependencies: ["TrackingAnalyzer", "RectanglesAnalyzer", "LumaEngine", "LumaSynth"],
             path: "Tests/TrackingTests"),
         .testTarget(
-            name: "LumatraceCLITests", dependencies: ["lumatrace", "LumaFormat", "LumaEngine"],
+            name: "LumatraceCLITests", dependencies: ["lumatrace", "LumaFormat", "LumaEngine", "LumaRender"],
             path: "Tests/LumatraceCLITests"),
     ],
     swiftLanguageModes: [.v6]

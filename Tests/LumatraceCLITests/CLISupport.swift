@@ -29,14 +29,16 @@ enum CLI {
     }
 
     @discardableResult
-    static func run(_ arguments: [String], stdin: Data? = nil, cwd: String? = nil) throws -> Result {
-        try runTool(binary, arguments, stdin: stdin, cwd: cwd)
+    static func run(_ arguments: [String], stdin: Data? = nil, cwd: String? = nil, environment: [String: String]? = nil) throws -> Result {
+        try runTool(binary, arguments, stdin: stdin, cwd: cwd, environment: environment)
     }
 
-    static func runTool(_ tool: String, _ arguments: [String], stdin: Data? = nil, cwd: String? = nil) throws -> Result {
+    static func runTool(_ tool: String, _ arguments: [String], stdin: Data? = nil, cwd: String? = nil,
+                        environment: [String: String]? = nil) throws -> Result {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: tool)
         p.arguments = arguments
+        if let environment { p.environment = environment }
         if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
         let out = Pipe(), err = Pipe(), input = Pipe()
         p.standardOutput = out

@@ -1,6 +1,6 @@
 #ifndef LUMATRACE_CIMAGEGLUE_H
 #define LUMATRACE_CIMAGEGLUE_H
-// Plain-C front end to libpng and libjpeg for LumaFormat's image-file decoding.
+// Plain-C front end to libpng and libjpeg: image-file decoding for LumaFormat, PNG writing for LumaRender.
 //
 // Both libraries report errors by longjmp, which must never cross a Swift frame. Every setjmp and
 // longjmp lives in glue.c; these functions always return normally with a status code and, on
@@ -46,6 +46,19 @@ int lt_png_read_info(const uint8_t *data, size_t size, uint32_t *w, uint32_t *h,
 /// `outcap` must equal width * height.
 int lt_png_decode_luma(const uint8_t *data, size_t size, uint8_t *out, size_t outcap,
                        char *err, size_t errcap);
+
+/// Decodes a PNG to 8-bit RGB, 3 bytes per pixel (gray replicated, 16-bit by the high byte,
+/// alpha dropped). `outcap` must equal width * height * 3.
+int lt_png_decode_rgb(const uint8_t *data, size_t size, uint8_t *out, size_t outcap,
+                      char *err, size_t errcap);
+
+/// Encodes 8-bit RGB (3 bytes per pixel, top row first) as a PNG in memory at zlib `level` 0...9.
+/// On LT_OK, *out is a malloc'ed buffer of *outsize bytes that the caller releases with lt_free.
+int lt_png_encode_rgb(const uint8_t *rgb, uint32_t width, uint32_t height, int level,
+                      uint8_t **out, size_t *outsize, char *err, size_t errcap);
+
+/// Releases a buffer returned by lt_png_encode_rgb.
+void lt_free(void *pointer);
 
 /// Reads the JPEG header (up to the first scan). On success or LT_ERR_LIMIT, *w and *h are set.
 int lt_jpeg_read_info(const uint8_t *data, size_t size, uint32_t *w, uint32_t *h,

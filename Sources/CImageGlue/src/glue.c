@@ -140,8 +140,9 @@ static inline uint8_t lt_luma(const uint8_t *rgb) {
     return (uint8_t)((77u * rgb[0] + 150u * rgb[1] + 29u * rgb[2] + 128u) >> 8);
 }
 
-int lt_png_decode_luma(const uint8_t *data, size_t size, uint8_t *out, size_t outcap,
-                       char *err, size_t errcap) {
+// Decodes to `outch` channels per pixel: 1 (luma) or 3 (RGB, gray replicated).
+static int lt_png_decode(const uint8_t *data, size_t size, uint8_t *out, size_t outcap, size_t outch,
+                         char *err, size_t errcap) {
     lt_set_message(err, errcap, NULL, "");
     uint32_t pw = 0, ph = 0;
     int pre = lt_png_precheck(data, size, &pw, &ph, err, errcap);
@@ -171,9 +172,9 @@ int lt_png_decode_luma(const uint8_t *data, size_t size, uint8_t *out, size_t ou
         status = lt_limit_error(width, height, err, errcap);
         png_longjmp(png, 1);
     }
-    if ((size_t)width * height != outcap) {
+    if ((size_t)width * height * outch != outcap) {
         status = LT_ERR_ARGUMENT;
-        lt_set_message(err, errcap, NULL, "output buffer size is not width * height");
+        lt_set_message(err, errcap, NULL, "output buffer size is not width * height * channels");
         png_longjmp(png, 1);
     }
     int interlaced = png_get_interlace_type(png, info) != PNG_INTERLACE_NONE;
@@ -209,10 +210,14 @@ int lt_png_decode_luma(const uint8_t *data, size_t size, uint8_t *out, size_t ou
         for (uint32_t r = 0; r < rows; r++) {
             png_read_row(png, row, NULL);
             uint32_t y = interlaced ? PNG_ROW_FROM_PASS_ROW(r, pass) : r;
-            uint8_t *dst = out + (size_t)y * width;
+            uint8_t *dst = out + (size_t)y * width * outch;
             for (uint32_t i = 0; i < cols; i++) {
                 uint32_t x = interlaced ? PNG_COL_FROM_PASS_COL(i, pass) : i;
-                dst[x] = channels == 1 ? row[i] : lt_luma(row + (size_t)i * 3);
+                if (outch == 1) {
+                    dst[x] = channels == 1 ? row[i] : lt_luma(row + (size_t)i * 3);
+                } else {
+                    for (size_t c = 0; c < 3; c++) dst[(size_t)x * 3 + c] = channels == 1 ? row[i] : row[(size_t)i * 3 + c];
+                }
             }
         }
     }
@@ -224,6 +229,86 @@ int lt_png_decode_luma(const uint8_t *data, size_t size, uint8_t *out, size_t ou
     png_destroy_read_struct(&png, &info, NULL);
     return LT_OK;
 }
+
+int lt_png_decode_luma(const uint8_t *data, size_t size, uint8_t *out, size_t outcap,
+                       char *err, size_t errcap) {
+    return lt_png_decode(data, size, out, outcap, 1, err, errcap);
+}
+
+int lt_png_decode_rgb(const uint8_t *data, size_t size, uint8_t *out, size_t outcap,
+                      char *err, size_t errcap) {
+    return lt_png_decode(data, size, out, outcap, 3, err, errcap);
+}
+
+// MARK: - PNG writing
+
+typedef struct {
+    uint8_t *data;
+    size_t size;
+    size_t capacity;
+    int failed;
+    char *err;
+    size_t errcap;
+} lt_png_sink;
+
+static void lt_png_write(png_structp png, png_bytep bytes, size_t n) {
+    lt_png_sink *sink = (lt_png_sink *)png_get_io_ptr(png);
+    if (sink->size + n > sink->capacity) {
+        size_t capacity = sink->capacity ? sink->capacity : 65536;
+        while (capacity < sink->size + n) capacity *= 2;
+        uint8_t *grown = (uint8_t *)realloc(sink->data, capacity);
+        if (grown == NULL) {
+            sink->failed = 1;
+            png_error(png, "out of memory for the encoded PNG");
+        }
+        sink->data = grown;
+        sink->capacity = capacity;
+    }
+    memcpy(sink->data + sink->size, bytes, n);
+    sink->size += n;
+}
+
+static void lt_png_flush(png_structp png) { (void)png; }
+
+static void lt_png_write_error(png_structp png, png_const_charp msg) {
+    lt_png_sink *sink = (lt_png_sink *)png_get_error_ptr(png);
+    lt_set_message(sink->err, sink->errcap, "PNG encoder: ", msg);
+    png_longjmp(png, 1);
+}
+
+int lt_png_encode_rgb(const uint8_t *rgb, uint32_t width, uint32_t height, int level,
+                      uint8_t **out, size_t *outsize, char *err, size_t errcap) {
+    *out = NULL;
+    *outsize = 0;
+    lt_set_message(err, errcap, NULL, "");
+    if (!lt_dimensions_ok(width, height)) return lt_limit_error(width, height, err, errcap);
+    lt_png_sink sink = {NULL, 0, 0, 0, err, errcap};
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &sink, lt_png_write_error, lt_png_warning);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (png == NULL || info == NULL) {
+        png_destroy_write_struct(&png, &info);
+        lt_set_message(err, errcap, NULL, "out of memory creating the PNG writer");
+        return LT_ERR_CORRUPT;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        free(sink.data);
+        return LT_ERR_CORRUPT;
+    }
+    png_set_write_fn(png, &sink, lt_png_write, lt_png_flush);
+    png_set_compression_level(png, level < 0 ? 6 : (level > 9 ? 9 : level));
+    png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    for (uint32_t y = 0; y < height; y++) png_write_row(png, (png_const_bytep)(rgb + (size_t)y * width * 3));
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    *out = sink.data;
+    *outsize = sink.size;
+    return LT_OK;
+}
+
+void lt_free(void *pointer) { free(pointer); }
 
 // MARK: - JPEG
 

@@ -133,9 +133,10 @@ struct VideoSource: FrameSource {
 /// Finding and running the external tools video import needs.
 enum Tools {
     /// The full path of `tool` on PATH, or an error that says how to install it.
-    static func require(_ tool: String) throws -> String {
+    static func require(_ tool: String, for purpose: String = "to read video files",
+                        otherwise: String = "or convert the video to Y4M elsewhere and record that") throws -> String {
         if let found = find(tool) { return found }
-        throw CLIError("\(tool) is not installed, and it is needed to read video files. Install it with `sudo apt-get install ffmpeg` (Debian/Ubuntu), or convert the video to Y4M elsewhere and record that")
+        throw CLIError("\(tool) is not installed, and it is needed \(purpose). Install it with `sudo apt-get install ffmpeg` (Debian/Ubuntu), \(otherwise)")
     }
 
     static func find(_ tool: String) -> String? {

@@ -1,0 +1,188 @@
+import ArgumentParser
+import Foundation
+import LumaEngine
+import LumaFormat
+import LumaRender
+
+struct Render: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Draw an event log over its recording's frames: PNG frames, a contact sheet, a GIF or an MP4.",
+        discussion: """
+            The output is chosen by its name:
+              lumatrace render clip.luma --events clip.events.jsonl -o frames/      # a PNG per frame
+              lumatrace render clip.luma --events clip.events.jsonl -o sheet.png    # contact sheet
+              lumatrace render clip.luma --events clip.events.jsonl -o clip.gif     # needs ffmpeg
+              lumatrace render clip.luma --events clip.events.jsonl -o clip.mp4 --from 2s --to 6s
+
+            Drawn as in Apple's Vision samples: trajectory points in red and the fitted
+            path in green, regions of interest in blue, tracked boxes one colour per
+            track (solid when confidence > 0.5, dashed below), rectangles in magenta,
+            differencing blobs in yellow. A contact sheet shows every --every'th frame
+            (default: at most 24 tiles) with its frame number.
+            """)
+
+    @Argument(help: "The .luma recording.")
+    var recording: String
+
+    @Option(help: "The event log to draw (made from this recording).")
+    var events: String
+
+    @Option(name: .shortAndLong, help: "A folder (ends with /), a .png contact sheet, a .gif or an .mp4.")
+    var output: String
+
+    @Option(help: "First frame: an index (120) or a time (4.5s).")
+    var from: FramePosition?
+
+    @Option(help: "Last frame, inclusive: an index or a time.")
+    var to: FramePosition?
+
+    @Option(help: "Draw every Nth frame (1...100000; contact sheet default: at most 24 tiles).")
+    var every: Int?
+
+    @Option(help: "Contact sheet columns (1...32).")
+    var columns = 4
+
+    @Flag(help: "Draw a log of another recording anyway, and replace existing output.")
+    var force = false
+
+    enum Kind { case folder, sheet, gif, mp4 }
+
+    func validate() throws {
+        if let every, !(1...100_000).contains(every) { throw ValidationError("--every \(every) is outside 1...100000") }
+        guard (1...32).contains(columns) else { throw ValidationError("--columns \(columns) is outside 1...32") }
+    }
+
+    /// The kind of output, from its name; checked before any frame is decoded.
+    static func kind(of output: String) throws -> Kind {
+        var isFolder: ObjCBool = false
+        if output.hasSuffix("/") || (FileManager.default.fileExists(atPath: output, isDirectory: &isFolder) && isFolder.boolValue) { return .folder }
+        switch URL(fileURLWithPath: output).pathExtension.lowercased() {
+        case "png": return .sheet
+        case "gif": return .gif
+        case "mp4": return .mp4
+        case "": return .folder
+        case let other: throw CLIError("-o \(output): cannot write .\(other); give a folder (ending in /), a .png contact sheet, a .gif or an .mp4")
+        }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let kind = try Self.kind(of: output)
+            let parent = URL(fileURLWithPath: output).deletingLastPathComponent().path
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder), isFolder.boolValue else {
+                throw CLIError("-o \(output): the folder \(parent) does not exist")
+            }
+            if kind != .folder, !force, FileManager.default.fileExists(atPath: output) {
+                throw CLIError("\(output): already exists; pass --force to overwrite it")
+            }
+            let ffmpeg = kind == .gif || kind == .mp4
+                ? try Tools.require("ffmpeg", for: "to write GIF and MP4", otherwise: "or render PNG frames (-o folder/) instead") : nil
+            let log = try EventLog.read(events)
+            let reader = try RecordingReader(path: recording)
+            if !force {
+                let digest = try reader.framesDigest().hexString
+                guard digest == log.header.recordingDigest else {
+                    throw CLIError("\(events) is a log of another recording (\(log.header.recordingFile), frames digest \(log.header.recordingDigest.prefix(12))…), not of \(recording) (\(digest.prefix(12))…); pass --force to draw it anyway")
+                }
+            }
+            let range = try FramePosition.range(from: from, to: to, in: reader)
+            let overlay = EventOverlay(log: log)
+            let step = every ?? (kind == .sheet ? max(1, (range.count + 23) / 24) : 1)
+            let frames = Array(stride(from: range.lowerBound, through: range.upperBound, by: step))
+            var drawn = 0
+            switch kind {
+            case .folder:
+                try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+                try Self.forEachDrawnFrame(frames, reader: reader, overlay: overlay) { index, image in
+                    try PNGFile.write(image, to: URL(fileURLWithPath: output).appendingPathComponent(String(format: "frame-%06d.png", index)).path)
+                    drawn += 1
+                }
+            case .sheet:
+                let sheet = ContactSheet(frameWidth: reader.header.width, frameHeight: reader.header.height, count: frames.count, columns: columns)
+                var canvas = sheet.canvas()
+                var tile = 0
+                try Self.forEachDrawnFrame(frames, reader: reader, overlay: overlay) { index, image in
+                    sheet.place(image, label: "\(index)", tile: tile, on: &canvas)
+                    tile += 1
+                    drawn += 1
+                }
+                try PNGFile.write(canvas, to: output)
+            case .gif, .mp4:
+                let pipe = try VideoPipe(ffmpeg: ffmpeg!, output: output, width: reader.header.width, height: reader.header.height,
+                                         rate: reader.header.nominalFrameRate / Double(step), gif: kind == .gif)
+                do {
+                    try Self.forEachDrawnFrame(frames, reader: reader, overlay: overlay) { _, image in
+                        try pipe.write(image)
+                        drawn += 1
+                    }
+                } catch {
+                    pipe.abandon()
+                    throw error
+                }
+                try pipe.finish()
+            }
+            print("drew \(drawn) frames of \(recording) with \(log.events.count) events → \(output)")
+        }
+    }
+
+    /// Decodes `frames` (ascending) and calls `body` with each one drawn over, showing progress.
+    static func forEachDrawnFrame(_ frames: [Int], reader: RecordingReader, overlay: EventOverlay,
+                                  _ body: (Int, RGBImage) throws -> Void) throws {
+        let decoder = reader.makeDecoder()
+        let progress = ProgressBar("rendering")
+        defer { progress.finish() }
+        for (n, index) in frames.enumerated() {
+            let frame = try decoder.frame(at: index)
+            var image = frame.pixels.withUnsafeBufferPointer { RGBImage(luma: $0, width: reader.header.width, height: reader.header.height) }
+            overlay.draw(frame: index, on: &image)
+            try body(index, image)
+            progress.update(n + 1, frames.count)
+        }
+    }
+}
+
+/// Frames piped to ffmpeg as raw RGB, encoded as an animated GIF (with a palette made for the clip)
+/// or an H.264 MP4.
+final class VideoPipe {
+    private let process = Process()
+    private let input = Pipe()
+    private let errors = Pipe()
+    private let output: String
+
+    init(ffmpeg: String, output: String, width: Int, height: Int, rate: Double, gif: Bool) throws {
+        self.output = output
+        process.executableURL = URL(fileURLWithPath: ffmpeg)
+        let filter = gif ? "split[a][b];[a]palettegen=stats_mode=diff[p];[b][p]paletteuse" : "pad=ceil(iw/2)*2:ceil(ih/2)*2"
+        let codec = gif ? ["-loop", "0"] : ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "20"]
+        process.arguments = ["-v", "error", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(width)x\(height)",
+                             "-r", String(format: "%.6f", max(rate, 0.01)), "-i", "-", "-vf", filter] + codec + ["-y", output]
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+    }
+
+    func write(_ image: RGBImage) throws {
+        do { try input.fileHandleForWriting.write(contentsOf: image.pixels) } catch {
+            throw CLIError("\(output): ffmpeg stopped taking frames: \(message())")
+        }
+    }
+
+    func finish() throws {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CLIError("\(output): ffmpeg failed (status \(process.terminationStatus)): \(message())") }
+    }
+
+    func abandon() {
+        try? input.fileHandleForWriting.close()
+        process.terminate()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: output)
+    }
+
+    private func message() -> String {
+        String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
+    }
+}
