@@ -42,6 +42,9 @@ struct Render: ParsableCommand {
     @Option(help: "Contact sheet columns (1...32).")
     var columns = 4
 
+    @Option(help: "Contact sheet width in pixels at most (200...16384); frames are shrunk by whole factors to fit.")
+    var sheetWidth = 1600
+
     @Flag(help: "Draw a log of another recording anyway, and replace existing output.")
     var force = false
 
@@ -50,6 +53,7 @@ struct Render: ParsableCommand {
     func validate() throws {
         if let every, !(1...100_000).contains(every) { throw ValidationError("--every \(every) is outside 1...100000") }
         guard (1...32).contains(columns) else { throw ValidationError("--columns \(columns) is outside 1...32") }
+        guard (200...16384).contains(sheetWidth) else { throw ValidationError("--sheet-width \(sheetWidth) is outside 200...16384") }
     }
 
     /// The kind of output, from its name; checked before any frame is decoded.
@@ -99,7 +103,8 @@ struct Render: ParsableCommand {
                     drawn += 1
                 }
             case .sheet:
-                let sheet = ContactSheet(frameWidth: reader.header.width, frameHeight: reader.header.height, count: frames.count, columns: columns)
+                let sheet = ContactSheet(frameWidth: reader.header.width, frameHeight: reader.header.height, count: frames.count, columns: columns,
+                                         maximumWidth: sheetWidth)
                 var canvas = sheet.canvas()
                 var tile = 0
                 try Self.forEachDrawnFrame(frames, reader: reader, overlay: overlay) { index, image in

@@ -1,0 +1,85 @@
+import LumaEngine
+
+/// A small line-and-point chart as inline SVG (no scripts, no external files): axes with a few
+/// labelled ticks, then series of points and polylines in data coordinates.
+public struct SVGPlot {
+    public struct Series {
+        public var color: RGBImage.Color
+        public var points: [(x: Double, y: Double)]
+        /// Drawn as a line (`true`) or as dots.
+        public var line: Bool
+        public var label: String?
+
+        public init(color: RGBImage.Color, points: [(x: Double, y: Double)], line: Bool, label: String? = nil) {
+            self.color = color
+            self.points = points
+            self.line = line
+            self.label = label
+        }
+    }
+
+    public var title: String
+    public var xLabel: String
+    public var yLabel: String
+    public var series: [Series] = []
+    public var width = 520.0
+    public var height = 260.0
+    /// Fixed y range (e.g. 0...1 for confidence); otherwise from the data.
+    public var yRange: ClosedRange<Double>?
+
+    public init(title: String, xLabel: String, yLabel: String, yRange: ClosedRange<Double>? = nil) {
+        self.title = title
+        self.xLabel = xLabel
+        self.yLabel = yLabel
+        self.yRange = yRange
+    }
+
+    public var svg: String {
+        let all = series.flatMap(\.points).filter { $0.x.isFinite && $0.y.isFinite }
+        let (left, right, top, bottom) = (56.0, 12.0, 28.0, 40.0)
+        let x0 = all.map(\.x).min() ?? 0, x1 = max(all.map(\.x).max() ?? 1, x0 + 1e-9)
+        let yr = yRange ?? ((all.map(\.y).min() ?? 0)...max(all.map(\.y).max() ?? 1, (all.map(\.y).min() ?? 0) + 1e-9))
+        func px(_ x: Double) -> Double { left + (x - x0) / (x1 - x0) * (width - left - right) }
+        func py(_ y: Double) -> Double { height - bottom - (y - yr.lowerBound) / (yr.upperBound - yr.lowerBound) * (height - top - bottom) }
+        func n(_ v: Double) -> String { DecimalText.fixed(v, 1) }
+        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" font-family=\"sans-serif\" font-size=\"11\">"
+        out += "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>"
+        out += "<text x=\"\(n(width / 2))\" y=\"16\" text-anchor=\"middle\" font-size=\"13\">\(escapeHTML(title))</text>"
+        out += "<line x1=\"\(n(left))\" y1=\"\(n(height - bottom))\" x2=\"\(n(width - right))\" y2=\"\(n(height - bottom))\" stroke=\"#444\"/>"
+        out += "<line x1=\"\(n(left))\" y1=\"\(n(top))\" x2=\"\(n(left))\" y2=\"\(n(height - bottom))\" stroke=\"#444\"/>"
+        for k in 0...4 {
+            let xv = x0 + (x1 - x0) * Double(k) / 4, yv = yr.lowerBound + (yr.upperBound - yr.lowerBound) * Double(k) / 4
+            out += "<text x=\"\(n(px(xv)))\" y=\"\(n(height - bottom + 14))\" text-anchor=\"middle\">\(DecimalText.fixed(xv, 2))</text>"
+            out += "<text x=\"\(n(left - 4))\" y=\"\(n(py(yv) + 4))\" text-anchor=\"end\">\(DecimalText.fixed(yv, 2))</text>"
+            out += "<line x1=\"\(n(left))\" y1=\"\(n(py(yv)))\" x2=\"\(n(width - right))\" y2=\"\(n(py(yv)))\" stroke=\"#eee\"/>"
+        }
+        out += "<text x=\"\(n(width / 2))\" y=\"\(n(height - 6))\" text-anchor=\"middle\">\(escapeHTML(xLabel))</text>"
+        out += "<text x=\"12\" y=\"\(n(height / 2))\" text-anchor=\"middle\" transform=\"rotate(-90 12 \(n(height / 2)))\">\(escapeHTML(yLabel))</text>"
+        for s in series {
+            let color = "rgb(\(s.color.r),\(s.color.g),\(s.color.b))"
+            let points = s.points.filter { $0.x.isFinite && $0.y.isFinite }
+            if s.line {
+                out += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.5\" points=\""
+                out += points.map { "\(n(px($0.x))),\(n(py(min(max($0.y, yr.lowerBound), yr.upperBound))))" }.joined(separator: " ") + "\"/>"
+            } else {
+                for p in points where yr.contains(p.y) { out += "<circle cx=\"\(n(px(p.x)))\" cy=\"\(n(py(p.y)))\" r=\"2.5\" fill=\"\(color)\"/>" }
+            }
+        }
+        return out + "</svg>"
+    }
+}
+
+/// Text made safe to put inside HTML or SVG.
+public func escapeHTML(_ text: String) -> String {
+    var out = ""
+    for c in text {
+        switch c {
+        case "&": out += "&amp;"
+        case "<": out += "&lt;"
+        case ">": out += "&gt;"
+        case "\"": out += "&quot;"
+        default: out.append(c)
+        }
+    }
+    return out
+}
