@@ -95,6 +95,29 @@ struct CommandLineTests {
         }
     }
 
+    @Test("a progress bar with frames/s appears on a terminal, and nothing on stderr otherwise", arguments: ["replay", "render", "verify"])
+    func progress(command: String) throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let recordings = CLI.packageRoot.appendingPathComponent("Recordings")
+        let recording = recordings.appendingPathComponent("balls-synth.luma").path
+        let log = recordings.appendingPathComponent("balls-synth.events.jsonl").path
+        let arguments = switch command {
+        case "replay": ["replay", recording, "--analyzer", "differencing", "-o", "\(dir)/p.events.jsonl"]
+        case "render": ["render", recording, "--events", log, "-o", "\(dir)/frames/", "--to", "20"]
+        default: ["verify", log]
+        }
+        let plain = try CLI.run(arguments)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(plain.stderr.isEmpty, "stderr is not a terminal, yet: \(plain.stderr)")
+        guard let script = CLI.tool("script") else { print("skipped: `script` (util-linux) is not installed"); return }
+        // `script` runs the command on a pseudo-terminal and copies what it shows.
+        let quoted = ([CLI.binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let terminal = try CLI.runTool(script, ["-qec", quoted, "/dev/null"])
+        #expect(terminal.status == 0)
+        #expect(terminal.stdout.contains("frames/s"), "\(terminal.stdout)")
+    }
+
     @Test("every numeric or named option refuses a bad value naming the option and what is allowed")
     func optionRanges() throws {
         let dir = CLI.temporaryDirectory()

@@ -37,7 +37,8 @@ struct Verify: ParsableCommand {
         for note in replay.versionNotes { print("note: \(note)") }
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("lumatrace-verify-\(getpid()).events.jsonl").path
         defer { try? FileManager.default.removeItem(atPath: temporary) }
-        try replay.run(to: temporary, jobs: min(ProcessInfo.processInfo.activeProcessorCount, 8), registry: registry)
+        try replay.run(to: temporary, jobs: min(ProcessInfo.processInfo.activeProcessorCount, 8), registry: registry,
+                       progress: ProgressBar("verifying"))
         let old = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
         let new = try String(contentsOfFile: temporary, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
         for i in 0..<max(old.count, new.count) {

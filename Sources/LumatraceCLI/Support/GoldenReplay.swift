@@ -47,10 +47,11 @@ struct GoldenReplay {
 
     /// Replays into `logPath`. A golden log that itself records an analyzer failure must fail the
     /// same way (the caller's comparison checks how); any other failure is an error.
-    func run(to logPath: String, jobs: Int, registry: AnalyzerRegistry) throws {
+    func run(to logPath: String, jobs: Int, registry: AnalyzerRegistry, progress: ProgressBar? = nil) throws {
         let header = golden.header
         let options = ReplayOptions(frames: header.firstFrame...header.lastFrame, skipDamaged: header.skipDamaged,
-                                    jobs: jobs, recordingName: header.recordingFile)
+                                    jobs: jobs, recordingName: header.recordingFile, progress: { progress?.update($0, $1) })
+        defer { progress?.finish() }
         do {
             _ = try LumaEngine.Replay.run(reader, setups: setups, registry: registry, options: options, logPath: logPath)
         } catch {
