@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "LumaSynth", targets: ["LumaSynth"]),
         .library(name: "LumaTruth", targets: ["LumaTruth"]),
         .library(name: "LumaRender", targets: ["LumaRender"]),
+        .library(name: "AnalyzerHarness", targets: ["AnalyzerHarness"]),
         .library(name: "LumatraceCLI", targets: ["LumatraceCLI"]),
         .library(name: "TrajectoryAnalyzer", targets: ["TrajectoryAnalyzer"]),
         .library(name: "TrackingAnalyzer", targets: ["TrackingAnalyzer"]),
@@ -66,6 +67,8 @@ let package = Package(
             dependencies: ["LumaFormat", "LumaTruth", .product(name: "Crypto", package: "swift-crypto")],
             path: "Sources/LumaEngine"),
 
+        // The test bench for analyzer plugins: replays frames through one analyzer, checks its conformance.
+        .target(name: "AnalyzerHarness", dependencies: ["LumaEngine"], path: "Sources/AnalyzerHarness"),
         // Drawing event logs over frames (render, report): RGB pictures, overlays, PNG via libpng.
         .target(name: "LumaRender", dependencies: ["LumaEngine", "CImageGlue"], path: "Sources/LumaRender"),
 
@@ -104,6 +107,10 @@ let package = Package(
 
         // MARK: - Tests
         .testTarget(name: "LumaFormatTests", dependencies: ["LumaFormat"], path: "Tests/LumaFormatTests"),
+        .testTarget(
+            name: "AnalyzerHarnessTests",
+            dependencies: ["AnalyzerHarness", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer", "RectanglesAnalyzer", "ExternalAnalyzer"],
+            path: "Tests/AnalyzerHarnessTests"),
         .testTarget(name: "LumaTruthTests", dependencies: ["LumaTruth"], path: "Tests/LumaTruthTests"),
         .testTarget(name: "LumaSynthTests", dependencies: ["LumaSynth"], path: "Tests/LumaSynthTests"),
         .testTarget(name: "LumaImagingTests", dependencies: ["LumaImaging"], path: "Tests/LumaImagingTests"),

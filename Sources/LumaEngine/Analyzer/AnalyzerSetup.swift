@@ -11,6 +11,14 @@ public struct AnalyzerSetup: Equatable, Sendable {
     /// The analyzer's own options, all of them, as JSON.
     public var configuration: JSONValue
 
+    public init(name: String, version: String, frameAnalysisSpacing: Double, regionOfInterest: NormalizedRect, configuration: JSONValue) {
+        self.name = name
+        self.version = version
+        self.frameAnalysisSpacing = frameAnalysisSpacing
+        self.regionOfInterest = regionOfInterest
+        self.configuration = configuration
+    }
+
     /// The names of the settings every analyzer has, handled by the engine.
     public static let engineOptions = ["frameAnalysisSpacing", "regionOfInterest"]
 

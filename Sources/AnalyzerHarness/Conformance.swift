@@ -1,0 +1,72 @@
+import Foundation
+import LumaEngine
+
+extension AnalyzerHarness {
+    /// Checks the rules every analyzer must keep, and throws a ``HarnessFailure`` naming the first
+    /// one broken:
+    /// 1. **Deterministic**: the same frames give byte-identical logs twice in a row, and with one
+    ///    thread or four.
+    /// 2. **Configuration round-trips**: encoding the configuration to JSON and decoding it gives
+    ///    the same JSON, so a log header re-runs the same analyzer (`lumatrace verify`).
+    /// 3. **Invalid options are refused**: each `(key, value)` in `invalidOptions` (as `--set`
+    ///    would give it), and a value of the wrong type for every number or flag option, must be
+    ///    refused with an error naming the option.
+    /// 4. **Events stay in the replay**: every event is stamped with a replayed frame, in order, so
+    ///    nothing comes before the first frame; `finish` ran exactly once (the footer counts one
+    ///    completed replay).
+    ///
+    /// `frames` defaults to 40 frames of a square moving across a 96×64 picture.
+    public func checkConformance(frames: [HarnessFrame]? = nil, invalidOptions: [(key: String, value: String)] = []) throws {
+        let frames = frames ?? (0..<40).map { HarnessFrame.square(96, 64, x: 2 * $0, y: 20 + $0 / 4, size: 8) }
+        try withRecording(of: frames) { path in
+            // 1. Determinism.
+            let logs = try [(1, "first"), (1, "second"), (4, "four-thread")].map { jobs, name -> (String, [String]) in
+                let log = try self.log(recording: path, jobs: jobs)
+                return (name, log.events.map { $0.json.serialized })
+            }
+            for (name, lines) in logs.dropFirst() where lines != logs[0].1 {
+                let at = zip(lines, logs[0].1).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(lines.count, logs[0].1.count)
+                throw HarnessFailure("\(A.name) is not deterministic: the \(name) run differs from the first at event \(at + 1)")
+            }
+            // 4. Events within the replayed frames, in order; a complete footer.
+            let log = try self.log(recording: path)
+            var last = 0
+            for e in log.events {
+                guard e.frame >= last, e.frame < frames.count else {
+                    throw HarnessFailure("\(A.name) emitted a \(e.kind) event stamped frame \(e.frame) after frame \(last), outside 0...\(frames.count - 1)")
+                }
+                last = e.frame
+            }
+            guard log.isComplete, log.footer?["end"]?["frames"]?.intValue == frames.count else {
+                throw HarnessFailure("\(A.name): the replay did not complete over all \(frames.count) frames")
+            }
+        }
+        // 2. Round trip.
+        let json = try JSONValueEncoder.encode(configuration)
+        let again = try JSONValueEncoder.encode(try json.decode(A.Configuration.self))
+        guard json == again else {
+            throw HarnessFailure("\(A.name)'s configuration does not round-trip through JSON: \(json.serialized) became \(again.serialized)")
+        }
+        // 3. Refusals.
+        let descriptor = AnalyzerDescriptor(A.self)
+        var wrongTyped: [(key: String, value: String)] = []
+        for member in json.objectValue ?? [] {
+            switch member.value {
+            case .int, .double, .number, .bool: wrongTyped.append((member.key, "not-a-\(member.key)-value"))
+            default: continue
+            }
+        }
+        for (key, value) in invalidOptions + wrongTyped {
+            var setup = AnalyzerSetup(name: A.name, version: A.version, frameAnalysisSpacing: 0, regionOfInterest: .full, configuration: json)
+            do {
+                try setup.apply([(key, value)], with: descriptor)
+            } catch {
+                guard error.option.contains(A.name) else {
+                    throw HarnessFailure("\(A.name).\(key)=\(value) was refused, but the error does not name the option: \(error)")
+                }
+                continue
+            }
+            throw HarnessFailure("\(A.name).\(key)=\(value) was accepted; it must be refused with an error naming the option")
+        }
+    }
+}

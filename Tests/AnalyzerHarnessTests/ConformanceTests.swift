@@ -1,0 +1,75 @@
+import AnalyzerHarness
+import DifferencingAnalyzer
+import ExternalAnalyzer
+import Foundation
+import LumaEngine
+import RectanglesAnalyzer
+import Testing
+import TrackingAnalyzer
+import TrajectoryAnalyzer
+
+/// Every built-in analyzer passes the conformance check plugin authors run on theirs.
+@Suite("Conformance of the built-in analyzers (AnalyzerHarness)")
+struct ConformanceTests {
+    @Test("differencing") func differencing() throws {
+        try AnalyzerHarness(DifferencingAnalyzer.self).checkConformance(invalidOptions: [("threshold", "0"), ("mode", "sideways")])
+    }
+
+    @Test("trajectory") func trajectory() throws {
+        try AnalyzerHarness(TrajectoryAnalyzer.self).checkConformance(invalidOptions: [("trajectoryLength", "1"), ("filter", "maybe")])
+    }
+
+    @Test("tracking, seeded on the moving square") func tracking() throws {
+        var configuration = TrackingConfiguration()
+        configuration.seeds = "square=0.0,0.53,0.1,0.14"
+        try AnalyzerHarness(TrackingAnalyzer.self, configuration: configuration)
+            .checkConformance(invalidOptions: [("trackingLevel", "medium"), ("seeds", "1,2,3"), ("lostThreshold", "0")])
+    }
+
+    @Test("rectangles") func rectangles() throws {
+        try AnalyzerHarness(RectanglesAnalyzer.self).checkConformance(invalidOptions: [("minimumAspectRatio", "2")])
+    }
+
+    @Test("external, running the Python example") func external() throws {
+        var configuration = ExternalConfiguration()
+        configuration.command = "python3 " + URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Plugins/BrightnessHistogram/brightness_histogram.py").path
+        configuration.options = .object([.init("every", .int(5))])
+        try AnalyzerHarness(ExternalAnalyzer.self, configuration: configuration)
+            .checkConformance(invalidOptions: [("timeout", "0"), ("command", "")])
+    }
+
+    @Test("the harness feeds frames in memory and decodes typed events")
+    func harnessRun() throws {
+        let frames = (0..<12).map { HarnessFrame.square(64, 48, x: 3 * $0, y: 10, size: 6) }
+        let events = try AnalyzerHarness(DifferencingAnalyzer.self).run(frames: frames)
+        #expect(events.map(\.frame) == Array(1..<12), "one diff event per frame after the first")
+        let first = try #require(events.first)
+        #expect(first.kind == "diff")
+        let blobs = try #require(first.payload["blobs"]?.arrayValue)
+        #expect(blobs.count == 2, "the square where it left and where it arrived")
+    }
+
+    @Test("a broken analyzer fails the check with the rule it broke")
+    func catchesNondeterminism() throws {
+        #expect {
+            try AnalyzerHarness(CoinFlip.self).checkConformance()
+        } throws: { "\($0)".contains("coin-flip is not deterministic") }
+    }
+}
+
+/// Emits a different value on every run: what the determinism rule catches.
+struct CoinFlip: Analyzer {
+    struct Configuration: AnalyzerConfiguration { init() {} }
+    static let name = "coin-flip"
+    static let version = "1"
+    nonisolated(unsafe) static var runs = 0
+    let run: Int
+    init(configuration: Configuration, context: AnalyzerContext) throws {
+        CoinFlip.runs += 1
+        run = CoinFlip.runs
+    }
+    mutating func analyze(_ frame: Frame, into events: inout EventSink) throws {
+        if frame.index == 0 { events.emit("flip", json: .int(Int64(run))) }
+    }
+}
