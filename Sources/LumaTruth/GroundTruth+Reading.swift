@@ -35,6 +35,10 @@ extension GroundTruth {
             if let size = attributes[.size] as? Int, size > maximumFileBytes {
                 throw TruthError(path: path, reason: "truth file is \(size) bytes, over the \(maximumFileBytes)-byte limit")
             }
+            // Said before reading: Foundation's reader leaks a buffer on an empty file (found by fuzzing).
+            if let size = attributes[.size] as? Int, size == 0 {
+                throw TruthError(path: path, reason: "empty file (0 bytes): not a truth file")
+            }
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch let e as TruthError {
             throw e
@@ -84,7 +88,8 @@ extension GroundTruth {
                 ?? objectTracks.first { $0.points.contains { Int($0[0]) == last } }.map { "object track \($0.id)" } ?? "a point"
             throw TruthError(path: path, reason: "\(owner) has a point at frame \(last), past the recording's last frame \(frameCount - 1)")
         }
-        if width * self.height != height * self.width {
+        // Full-width products: the sizes come from files and must not overflow.
+        if width.multipliedFullWidth(by: self.height) != height.multipliedFullWidth(by: self.width) {
             throw TruthError(path: path, reason: "truth is for \(self.width)x\(self.height) frames, the recording is \(width)x\(height) (a different aspect ratio)")
         }
     }
@@ -96,8 +101,8 @@ extension GroundTruth {
             guard p.count == values, p.allSatisfy(\.isFinite) else {
                 throw TruthError(path: path, reason: "\(owner): point \(i + 1) is not \(shape) with finite numbers")
             }
-            let frame = Int(p[0])
-            guard Double(frame) == p[0], frame >= 0 else {
+            // `Int(exactly:)`: a finite number past Int's range (1e300) is refused, not a trap.
+            guard let frame = Int(exactly: p[0]), frame >= 0 else {
                 throw TruthError(path: path, reason: "\(owner): point \(i + 1) has frame \(p[0]), not a frame index")
             }
             guard frame > previous else {

@@ -166,6 +166,15 @@ struct EventLogReadingTests {
         check(lines[0].replacingOccurrences(of: "\"version\":1", with: "\"version\":9") + "\n", "x.jsonl:1: event log format version 9 is not supported")
         check(([lines[0], lines[2], lines[1]] + lines.dropFirst(3)).joined(separator: "\n") + "\n", "x.jsonl:3: events are out of frame order")
         check(([lines[0]] + lines.dropFirst(2)).joined(separator: "\n") + "\n", "x.jsonl:6: footer digest does not match")
+        // Found by fuzzing: a negative size in the header trapped on its conversion to UInt64.
+        let bytes = try #require(lines[0].range(of: #""bytes":[0-9]+"#, options: .regularExpression))
+        check(lines[0].replacingCharacters(in: bytes, with: "\"bytes\":-1") + "\n", "x.jsonl:1: header has recording.bytes -1, expected at least 0")
+        let width = try #require(lines[0].range(of: #""width":[0-9]+"#, options: .regularExpression))
+        check(lines[0].replacingCharacters(in: width, with: "\"width\":0") + "\n", "x.jsonl:1: header has recording.width 0, expected at least 1")
+        // An empty file is refused before it is read (Foundation's reader leaks on an empty file).
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("lumatrace-engine-\(getpid())-empty.events.jsonl").path
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        #expect(throws: EventLogError(path: empty, line: nil, reason: "empty file: not an event log")) { _ = try EventLog.read(empty) }
         // A log cut at a line boundary is valid but incomplete.
         let partial = try EventLog.parse(Array((lines.dropLast().joined(separator: "\n") + "\n").utf8), path: "x.jsonl")
         #expect(!partial.isComplete)

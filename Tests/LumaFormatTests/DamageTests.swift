@@ -117,5 +117,28 @@ struct DamageTests {
         #expect(reader.damage.first?.chunk == 2)
         #expect(try Self.checkNoWrongFrame(path, frames) == 60 - chunks[2].frameCount)
     }
-}
 
+    @Test("a file cut inside its second reference copy recovers to a file that opens with its index (found by fuzzing)")
+    func cutInsideReferenceCopy() throws {
+        let (path, _, chunks, _) = try Self.makeRecording()
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        // The second reference copy ends where the first chunk starts: cut it 10 bytes short, so
+        // the index that recovery appends would lie inside the copy's declared payload.
+        let cut = Int(chunks[0].offset) - 10
+        let copy = temporaryPath("cut-reference.luma")
+        try Data(bytes.prefix(cut)).write(to: URL(fileURLWithPath: copy))
+        #expect(try RecordingReader(path: copy).chunks.isEmpty)
+
+        let output = temporaryPath("cut-reference-recovered.luma")
+        let report = try RecordingRecovery.recover(copy, output: output)
+        #expect(report.framesKept == 0)
+        let recovered = try RecordingReader(path: output)
+        #expect(recovered.hasIndex)
+        #expect(recovered.chunks.isEmpty)
+        #expect(recovered.damage.isEmpty)
+        #expect(recovered.verify().isEmpty)
+        // Only the header and the intact first copy are kept.
+        #expect(report.fileSize < UInt64(cut))
+        #expect(try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int == Int(report.fileSize))
+    }
+}

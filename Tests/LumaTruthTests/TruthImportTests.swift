@@ -102,6 +102,11 @@ struct TruthImportTests {
         #expect {
             try truth.check(againstFrames: 30, width: 100, height: 100, path: "t.truth.json")
         } throws: { "\($0)" == "t.truth.json: object track object1 has a point at frame 40, past the recording's last frame 29" }
+        // Sizes from a file whose products overflow are compared, not trapped on.
+        let huge = GroundTruth(width: Int.max, height: 3, frames: 50, notes: "")
+        #expect {
+            try huge.check(againstFrames: 50, width: 100, height: 100, path: "t.truth.json")
+        } throws: { "\($0)".contains("a different aspect ratio") }
     }
 
     @Test("truth files: canonical JSON reads back equal; broken ones are refused with a reason")
@@ -116,10 +121,13 @@ struct TruthImportTests {
 
         let cases: [(String, String)] = [
             ("{\"format\": \"lumatrace-truth\"", "not valid JSON"),
+            ("", "empty file (0 bytes): not a truth file"),
             ("{\"hello\": 1}", "not a Lumatrace truth file"),
             (truth.canonicalJSON().replacingOccurrences(of: "\"version\": 1", with: "\"version\": 7"), "version 7 is not supported"),
             (truth.canonicalJSON().replacingOccurrences(of: "[1, 0.04", with: "[0, 0.04"), "frame 0 comes after frame 0"),
             (truth.canonicalJSON().replacingOccurrences(of: "[1, 0.04, 0.76, 0.1, 0.2]", with: "[1, 0.04, 0.76]"), "is not [frame, x, y, w, h]"),
+            // Found by fuzzing: a frame number past Int's range trapped on its conversion.
+            (truth.canonicalJSON().replacingOccurrences(of: "[1, 0.04", with: "[1e300, 0.04"), "point 2 has frame 1e+300, not a frame index"),
         ]
         for (text, reason) in cases {
             let path = folder.appendingPathComponent("bad.truth.json").path

@@ -69,6 +69,12 @@ public struct EventLogHeader: Equatable, Sendable {
             guard let v else { throw EventLogError(path: source, line: 1, reason: "header has no valid \(what)") }
             return v
         }
+        /// An integer field that no recording can have below `minimum` (a size, a count).
+        func need(_ v: Int?, _ what: String, atLeast minimum: Int) throws(EventLogError) -> Int {
+            let v = try need(v, what)
+            guard v >= minimum else { throw EventLogError(path: source, line: 1, reason: "header has \(what) \(v), expected at least \(minimum)") }
+            return v
+        }
         guard json["format"]?.stringValue == EventLogHeader.format else {
             throw EventLogError(path: source, line: 1, reason: "not a Lumatrace event log (the first line has no \"format\":\"\(EventLogHeader.format)\")")
         }
@@ -78,12 +84,12 @@ public struct EventLogHeader: Equatable, Sendable {
         }
         let rec = try need(json["recording"], "recording")
         recordingFile = try need(rec["file"]?.stringValue, "recording.file")
-        recordingBytes = UInt64(try need(rec["bytes"]?.intValue, "recording.bytes"))
+        recordingBytes = UInt64(try need(rec["bytes"]?.intValue, "recording.bytes", atLeast: 0))
         recordingDigest = try need(rec["sha256"]?.stringValue, "recording.sha256")
-        frameCount = try need(rec["frames"]?.intValue, "recording.frames")
-        width = try need(rec["width"]?.intValue, "recording.width")
-        height = try need(rec["height"]?.intValue, "recording.height")
-        timescale = Int64(try need(rec["timescale"]?.intValue, "recording.timescale"))
+        frameCount = try need(rec["frames"]?.intValue, "recording.frames", atLeast: 0)
+        width = try need(rec["width"]?.intValue, "recording.width", atLeast: 1)
+        height = try need(rec["height"]?.intValue, "recording.height", atLeast: 1)
+        timescale = Int64(try need(rec["timescale"]?.intValue, "recording.timescale", atLeast: 1))
         engineVersion = try need(json["engine"]?["version"]?.stringValue, "engine.version")
         let replay = try need(json["replay"], "replay")
         firstFrame = try need(replay["from"]?.intValue, "replay.from")

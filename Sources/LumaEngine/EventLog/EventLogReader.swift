@@ -22,6 +22,10 @@ public struct EventLog: Sendable {
             if let size = attributes[.size] as? Int, size > maximumBytes {
                 throw EventLogError(path: path, line: nil, reason: "log is \(size) bytes, over the \(maximumBytes)-byte limit")
             }
+            // Said before reading: Foundation's reader leaks a buffer on an empty file.
+            if let size = attributes[.size] as? Int, size == 0 {
+                throw EventLogError(path: path, line: nil, reason: "empty file: not an event log")
+            }
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch let e as EventLogError {
             throw e

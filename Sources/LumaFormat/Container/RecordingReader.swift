@@ -37,6 +37,8 @@ public final class RecordingReader: @unchecked Sendable {
 
     let file: FileHandleIO
     let reference: [UInt8]?
+    /// Offset just past the header and the intact reference copies: where chunks may begin.
+    let chunksStart: UInt64
     private let indexedDigest: [UInt8]?
 
     /// Total frames, counting those in damaged chunks between intact ones.
@@ -60,17 +62,21 @@ public final class RecordingReader: @unchecked Sendable {
         }
         header = try RecordingHeader.deserialize(fields: headerRecord.fields, path: path)
 
-        // Reference frame copies follow the header.
+        // Reference frame copies follow the header. An intact trailer bounds them: a copy cut short
+        // by a crash must not seem to run on into the index that `recover` appended after it.
+        let indexOffset = RecordingReader.trailerIndexOffset(file, fileSize: fileSize)
         var position = headerRecord.end
         var reference: [UInt8]?
         var decoder = ZstdDecompressor()
-        while case .success(let r) = RecordingReader.readRecord(file, at: position, fileSize: fileSize), r.kind == .reference {
+        while case .success(let r) = RecordingReader.readRecord(file, at: position, fileSize: fileSize), r.kind == .reference,
+              r.end <= indexOffset ?? fileSize {
             position = r.end
             if reference == nil { reference = RecordingReader.decodeReference(r, file: file, frameSize: header.frameSize, decoder: &decoder) }
         }
         self.reference = reference
+        chunksStart = position
 
-        if let index = RecordingReader.readIndex(file, fileSize: fileSize, after: position) {
+        if let indexOffset, let index = RecordingReader.readIndex(file, fileSize: fileSize, at: indexOffset, after: position) {
             chunks = index.chunks
             indexedDigest = index.framesDigest
             hasIndex = true
@@ -235,10 +241,15 @@ public final class RecordingReader: @unchecked Sendable {
                                        payloadOffset: fieldsEnd, payloadLength: payloadLength))
     }
 
-    private static func readIndex(_ file: FileHandleIO, fileSize: UInt64, after start: UInt64) -> RecordingIndex? {
-        guard fileSize >= start + UInt64(Trailer.size),
-              let trailer = try? file.read(at: fileSize - UInt64(Trailer.size), count: Trailer.size),
-              let indexOffset = Trailer.indexOffset(from: trailer), indexOffset >= start,
+    /// Where the trailer says the index starts, or `nil` without an intact trailer.
+    private static func trailerIndexOffset(_ file: FileHandleIO, fileSize: UInt64) -> UInt64? {
+        guard fileSize >= UInt64(Trailer.size),
+              let trailer = try? file.read(at: fileSize - UInt64(Trailer.size), count: Trailer.size) else { return nil }
+        return Trailer.indexOffset(from: trailer)
+    }
+
+    private static func readIndex(_ file: FileHandleIO, fileSize: UInt64, at indexOffset: UInt64, after start: UInt64) -> RecordingIndex? {
+        guard fileSize >= start + UInt64(Trailer.size), indexOffset >= start,
               case .success(let r) = readRecord(file, at: indexOffset, fileSize: fileSize), r.kind == .index,
               r.end == fileSize - UInt64(Trailer.size) else { return nil }
         return RecordingIndex.parse(r.fields, fileSize: fileSize)

@@ -32,9 +32,9 @@ public enum RecordingRecovery {
         if reader.hasIndex && damage.isEmpty && output == nil {
             return Report(wasIntact: true, framesKept: reader.frameCount, chunksKept: kept.count, damage: [], bytesCut: 0, fileSize: reader.fileSize)
         }
-        // Everything up to the end of the last intact chunk stays as it is.
-        let headerEnd = reader.chunks.first?.offset ?? reader.fileSize
-        let cut = kept.last?.recordEnd ?? min(headerEnd, reader.fileSize)
+        // Everything up to the end of the last intact chunk stays as it is; with no intact chunk,
+        // everything after the header and the intact reference copies goes.
+        let cut = kept.last?.recordEnd ?? reader.chunksStart
         let index = RecordingIndex(frameCount: kept.last.map { $0.firstFrame + $0.frameCount } ?? 0, chunks: kept, framesDigest: digest.finalize())
         var tail = RecordLayout.envelope(.index, fields: index.serialized(), payloadLength: 0)
         tail += Trailer.bytes(indexOffset: cut)
