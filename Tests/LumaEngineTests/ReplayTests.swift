@@ -173,7 +173,7 @@ struct EventLogReadingTests {
         check(lines[0].replacingCharacters(in: width, with: "\"width\":0") + "\n", "x.jsonl:1: header has recording.width 0, expected at least 1")
         // An empty file is refused before it is read (Foundation's reader leaks on an empty file).
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("lumatrace-engine-\(getpid())-empty.events.jsonl").path
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        _ = FileManager.default.createFile(atPath: empty, contents: Data())
         #expect(throws: EventLogError(path: empty, line: nil, reason: "empty file: not an event log")) { _ = try EventLog.read(empty) }
         // A log cut at a line boundary is valid but incomplete.
         let partial = try EventLog.parse(Array((lines.dropLast().joined(separator: "\n") + "\n").utf8), path: "x.jsonl")

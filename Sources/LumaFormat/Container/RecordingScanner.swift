@@ -74,8 +74,11 @@ struct RecordingScanner {
     }
 
     /// Offset of the next place after `position` where a chunk or index magic appears, or the file size.
+    /// Reads in blocks that start small and double (up to 1 MiB), so the cost follows the distance
+    /// to the next candidate: a hostile file packed with near-miss records costs a few KiB per
+    /// record, not a megabyte each.
     private func nextCandidate(after position: UInt64) -> UInt64 {
-        let block = 1 << 20
+        var block = 4096
         var offset = position + 1
         let chunkMagic = RecordKind.chunk.magic, indexMagic = RecordKind.index.magic
         while offset < fileSize {
@@ -89,6 +92,7 @@ struct RecordingScanner {
                 }
             }
             offset += UInt64(block)
+            block = min(2 * block, 1 << 20)
         }
         return fileSize
     }
