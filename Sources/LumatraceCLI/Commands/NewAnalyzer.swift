@@ -1,0 +1,238 @@
+import ArgumentParser
+import Foundation
+
+struct NewAnalyzer: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "new-analyzer",
+        abstract: "Create a Swift package with a working example analyzer plugin, its tests, and its own lumatrace.",
+        discussion: """
+              lumatrace new-analyzer Glare                 # ./Glare: analyzer `glare`
+              cd Glare && swift build && swift test
+              swift run lumatrace-glare replay clip.luma --analyzer glare --analyzer trajectory
+
+            The package has the example analyzer (a brightness-change detector: edit it
+            into yours), a test that uses AnalyzerHarness (events on frames made in
+            memory, and the one-line conformance check), and an executable that is
+            lumatrace with the built-in analyzers plus yours. It depends on this
+            Lumatrace checkout by path (--lumatrace to use another).
+            See docs/writing-an-analyzer.md in the Lumatrace repository.
+            """)
+
+    @Argument(help: "The analyzer's type name, e.g. Glare (letters and digits, starting with a capital).")
+    var name: String
+
+    @Option(help: "The folder to create the package in (default: ./NAME).")
+    var path: String?
+
+    @Option(help: "The Lumatrace package to depend on: a checkout's path (default: the one this lumatrace was built from).")
+    var lumatrace: String?
+
+    /// The checkout this binary was built from: the package root, three levels above this file.
+    static let buildCheckout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
+
+    func validate() throws {
+        guard let first = name.unicodeScalars.first, ("A"..."Z").contains(first),
+              name.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) }),
+              name.count <= 48 else {
+            throw ValidationError("'\(name)' is not a type name: letters and digits, starting with a capital, e.g. Glare")
+        }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let folder = path ?? name
+            let checkout = lumatrace ?? Self.buildCheckout
+            guard FileManager.default.fileExists(atPath: checkout + "/Package.swift") else {
+                throw CLIError("\(checkout) is not a Lumatrace checkout (no Package.swift); pass --lumatrace PATH")
+            }
+            if FileManager.default.fileExists(atPath: folder) { throw CLIError("\(folder) already exists; choose another --path") }
+            let template = AnalyzerTemplate(typeName: name, checkout: URL(fileURLWithPath: checkout).standardizedFileURL.path)
+            for (file, text) in template.files {
+                let url = URL(fileURLWithPath: folder).appendingPathComponent(file)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try text.write(to: url, atomically: true, encoding: .utf8)
+            }
+            print("created \(folder): analyzer `\(template.analyzerName)` (\(template.typeName)Analyzer), its tests, and lumatrace-\(template.analyzerName)")
+            print("next: cd \(folder) && swift build && swift test")
+        }
+    }
+}
+
+/// The files of a new analyzer package.
+struct AnalyzerTemplate {
+    let typeName: String
+    let checkout: String
+
+    /// `Glare` → `glare`, `HeadTracker` → `head-tracker`.
+    var analyzerName: String {
+        var out = ""
+        for (i, c) in typeName.enumerated() {
+            if c.isUppercase, i > 0 { out += "-" }
+            out += c.lowercased()
+        }
+        return out
+    }
+
+    var files: [(String, String)] {
+        [("Package.swift", package), ("Sources/\(typeName)/\(typeName)Analyzer.swift", analyzer),
+         ("Sources/lumatrace-\(analyzerName)/main.swift", main), ("Tests/\(typeName)Tests/\(typeName)Tests.swift", tests),
+         ("README.md", readme), (".gitignore", ".build/\n")]
+    }
+
+    var package: String {
+        """
+        // swift-tools-version: 6.0
+        // An analyzer plugin for Lumatrace, made by `lumatrace new-analyzer \(typeName)`.
+        import PackageDescription
+
+        let package = Package(
+            name: "\(typeName)",
+            platforms: [.macOS(.v14)],
+            dependencies: [
+                .package(name: "Lumatrace", path: "\(checkout)"),
+            ],
+            targets: [
+                // The analyzer: sees only Lumatrace's public plugin API (LumaEngine, LumaImaging).
+                .target(name: "\(typeName)", dependencies: [
+                    .product(name: "LumaEngine", package: "Lumatrace"),
+                    .product(name: "LumaImaging", package: "Lumatrace"),
+                ]),
+                // lumatrace with the built-in analyzers plus this one.
+                .executableTarget(name: "lumatrace-\(analyzerName)", dependencies: [
+                    "\(typeName)", .product(name: "LumatraceCLI", package: "Lumatrace"),
+                ]),
+                .testTarget(name: "\(typeName)Tests", dependencies: [
+                    "\(typeName)", .product(name: "AnalyzerHarness", package: "Lumatrace"),
+                ]),
+            ],
+            swiftLanguageModes: [.v6]
+        )
+
+        """
+    }
+
+    var analyzer: String {
+        """
+        import LumaEngine
+
+        /// Reports sudden changes of brightness (a light switched on, a cloud, a camera's exposure
+        /// jump): a `brightness.change` event whenever the mean luma of the region of interest moves
+        /// by more than `threshold` grey levels from the previous analyzed frame.
+        ///
+        /// The example of `lumatrace new-analyzer`: replace it with your own detector. The rules
+        /// (see LumaEngine's `Analyzer`): deterministic output, no clocks, no unseeded randomness,
+        /// normalized coordinates with a lower-left origin, and bump `version` when events change.
+        public struct \(typeName)Analyzer: Analyzer {
+            public static let name = "\(analyzerName)"
+            public static let version = "1"
+            public static let summary = "brightness changes of more than a threshold between analyzed frames"
+
+            /// The options, each with a default; set them with `--set \(analyzerName).KEY=VALUE`.
+            public struct Configuration: AnalyzerConfiguration {
+                /// Grey levels the mean must move to count as a change (0.1...255).
+                public var threshold = 8.0
+
+                public init() {}
+
+                public static var optionHelp: KeyValuePairs<String, String> {
+                    ["threshold": "grey levels the mean must move between analyzed frames, 0.1...255 (default 8)"]
+                }
+
+                public func validate() throws(OptionError) {
+                    guard threshold.isFinite, (0.1...255).contains(threshold) else { throw .outOfRange("threshold", threshold, allowed: "0.1...255") }
+                }
+            }
+
+            /// What a `brightness.change` event holds.
+            public struct Change: Codable, Sendable, Equatable {
+                public var before: Double
+                public var after: Double
+            }
+
+            private let configuration: Configuration
+            private let region: (x0: Int, y0: Int, x1: Int, y1: Int)
+            private var previous: Double?
+
+            public init(configuration: Configuration, context: AnalyzerContext) throws {
+                self.configuration = configuration
+                let b = context.regionOfInterest.pixelBounds(width: context.stream.width, height: context.stream.height)
+                region = (b.x0, b.y0, b.x1, b.y1)
+            }
+
+            public mutating func analyze(_ frame: Frame, into events: inout EventSink) throws {
+                var sum = 0
+                for y in region.y0..<region.y1 {
+                    let row = frame.row(y)
+                    for x in region.x0..<region.x1 { sum += Int(row[x]) }
+                }
+                let mean = Double(sum) / Double(max(1, (region.x1 - region.x0) * (region.y1 - region.y0)))
+                if let previous, abs(mean - previous) > configuration.threshold {
+                    try events.emit("brightness.change", Change(before: previous, after: mean))
+                }
+                previous = mean
+            }
+        }
+
+        """
+    }
+
+    var main: String {
+        """
+        import LumatraceCLI
+        import LumaEngine
+        import \(typeName)
+
+        // lumatrace, with the built-in analyzers and \(analyzerName).
+        Lumatrace.main(analyzers: Lumatrace.builtinAnalyzers + [AnalyzerDescriptor(\(typeName)Analyzer.self)])
+
+        """
+    }
+
+    var tests: String {
+        """
+        import AnalyzerHarness
+        import Testing
+        import \(typeName)
+
+        @Suite("\(typeName)Analyzer")
+        struct \(typeName)Tests {
+            @Test("a jump in brightness is one change event, at the frame it happens")
+            func jump() throws {
+                let frames = (0..<10).map { HarnessFrame.filled(64, 48, value: $0 < 6 ? 50 : 120) }
+                let events = try AnalyzerHarness(\(typeName)Analyzer.self).run(frames: frames)
+                #expect(events.map(\\.frame) == [6])
+                let change = try events[0].decode(\(typeName)Analyzer.Change.self)
+                #expect(change.before == 50 && change.after == 120)
+            }
+
+            @Test("it keeps the rules every analyzer keeps")
+            func conformance() throws {
+                try AnalyzerHarness(\(typeName)Analyzer.self).checkConformance(invalidOptions: [("threshold", "0")])
+            }
+        }
+
+        """
+    }
+
+    var readme: String {
+        """
+        # \(typeName)
+
+        A Lumatrace analyzer plugin (`\(analyzerName)`), made by `lumatrace new-analyzer \(typeName)`.
+
+        ```sh
+        swift build && swift test
+        swift run lumatrace-\(analyzerName) replay clip.luma --analyzer \(analyzerName) --analyzer trajectory
+        swift run lumatrace-\(analyzerName) analyzers \(analyzerName)      # its options
+        ```
+
+        - `Sources/\(typeName)/\(typeName)Analyzer.swift`: the analyzer (an example brightness-change detector to edit).
+        - `Tests/\(typeName)Tests`: tests with `AnalyzerHarness`, including the conformance check.
+        - `Sources/lumatrace-\(analyzerName)`: `lumatrace` with the built-in analyzers plus this one.
+
+        Lumatrace is used from `\(checkout)`; change the path in `Package.swift` to move it.
+
+        """
+    }
+}
