@@ -34,14 +34,14 @@ enum TrackingBench {
     static func run(settings: BenchSettings, scratch: String) -> Int32 {
         do {
             let tools = try FFmpegTools.locate(scratch: scratch, needsPeerEncoders: false)
-            let pythons = try TrajectoryBench.opencvPythons(tools: tools)
+            let pythons = settings.onlyLumatrace ? [] : try TrajectoryBench.opencvPythons(tools: tools)
             var sequences = try [
                 otb(settings.dataDirectory + "/otb-crossing", name: "otb-crossing"),
                 vot(settings.dataDirectory + "/vot2015-ball1", name: "vot2015-ball1"),
             ]
             for seed in syntheticSeeds { sequences.append(try synthetic(seed: seed)) }
             log("lumatrace-bench tracking: \(settings.runs) run\(settings.runs == 1 ? "" : "s") per measurement; OpenCV peers: "
-                + pythons.map(\.path).joined(separator: ", "))
+                + (settings.onlyLumatrace ? "none (--only-lumatrace)" : pythons.map(\.path).joined(separator: ", ")))
             var all: [(sequence: TrackingSequence, scores: [TrackerScore])] = []
             for s in sequences {
                 log("\(s.name): \(s.frameCount) frames \(s.width)x\(s.height)")
@@ -49,12 +49,14 @@ enum TrackingBench {
                 for level in TrackingConfiguration.Level.allCases {
                     scores.append(try measureLumatrace(s, level: level, runs: settings.runs))
                 }
-                scores += try measurePeers(s, pythons: pythons, runs: settings.runs, scratch: scratch, tools: tools)
+                if !settings.onlyLumatrace {
+                    scores += try measurePeers(s, pythons: pythons, runs: settings.runs, scratch: scratch, tools: tools)
+                }
                 all.append((s, scores))
                 if !settings.jsonOnly { print(table(title: s.name, scores)) }
             }
             printTotals(all, jsonOnly: settings.jsonOnly)
-            if let real = sequences.first(where: { $0.name == "vot2015-ball1" }) {
+            if !settings.onlyLumatrace, let real = sequences.first(where: { $0.name == "vot2015-ball1" }) {
                 try measureScaling(real, runs: settings.runs, jsonOnly: settings.jsonOnly)
             }
         } catch {
@@ -275,6 +277,9 @@ enum TrackingBench {
             let rows = [["  average over \(all.count) sequences", "AUC", "P@20px", "frames/s"]]
                 + names.map { ["  " + $0, fixed(mean($0, \.auc), 3), fixed(mean($0, \.precision20), 3), fixed(mean($0, \.framesPerSecond), 1)] }
             print(aligned(rows, rightAligned: [1, 2, 3]).joined(separator: "\n"))
+        }
+        // The targets compare with the peers: none without them (--only-lumatrace).
+        if !jsonOnly && names.contains("KCF") {
             print("\n  targets (issue 4):")
             var checks: [(String, Bool)] = []
             checks.append(("accurate AUC ≥ CSRT's on average (\(fixed(mean("accurate", \.auc), 3)) vs \(fixed(mean("CSRT", \.auc), 3)))",

@@ -7,7 +7,7 @@ import LumaFormat
 let usage = """
     USAGE: Benchmarks/run [--runs N] [--data DIR] [--only synthetic|vtest|cdnet]... [--level N] [--chunk-seconds S] [--json]
            Benchmarks/run trajectory [--runs N] [--data DIR] [--only 720p|1080p]... [--level N] [--chunk-seconds S] [--json]
-           Benchmarks/run tracking [--runs N] [--data DIR] [--json]
+           Benchmarks/run tracking [--runs N] [--data DIR] [--only-lumatrace] [--json]
 
     Measures, on the same frames and in one run, memcpy, Lumatrace record and decode (one thread,
     in-process) and ffmpeg's FFV1 and x264-lossless (one thread each, as subprocesses), and prints
@@ -39,6 +39,8 @@ let usage = """
     version per tracker), each seeded with the same first-frame box, on otb-crossing, vot2015-ball1
     (its polygons as axis-aligned boxes) and 10 `synth tracking` scenes (seeds 1-10, first object):
     OTB success AUC, precision at 20 px, frames/s, per sequence and on average, with issue 4's targets.
+    --only-lumatrace measures only Lumatrace's levels (no OpenCV peers, no targets, no scaling table):
+    a quick loop while tuning the tracker.
 
     Needs ffmpeg and ffprobe with libx264 (`sudo apt-get install ffmpeg`). Scratch files go to
     /dev/shm when it exists (else the temp dir) and are removed at the end.
@@ -64,6 +66,9 @@ struct BenchSettings {
     var trajectory = false
     /// `tracking`: measure the tracking analyzer against OpenCV's trackers instead of the codecs.
     var tracking = false
+    /// `--only-lumatrace` for `tracking`: measure Lumatrace's levels only, without the OpenCV
+    /// peers and the scaling table.
+    var onlyLumatrace = false
     /// `--only` for `trajectory`: the sizes to measure (empty: all).
     var onlySizes: [TrajectorySize] = []
     /// Where scratch files live, for the report: "/dev/shm" or the temp dir.
@@ -122,6 +127,7 @@ struct BenchSettings {
                 guard let s = Double(v), s > 0, s.isFinite else { throw InputError("--chunk-seconds needs a number of seconds > 0, got '\(v)'") }
                 settings.chunkSeconds = s
             case "--json": settings.jsonOnly = true
+            case "--only-lumatrace": settings.onlyLumatrace = true
             default: throw InputError("unknown argument '\(flag)' (see --help)")
             }
         }
