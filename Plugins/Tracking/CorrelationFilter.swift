@@ -96,19 +96,31 @@ struct CorrelationFilter {
         // Kernel of the sample with itself, then α = ŷ / (k̂ + λ).
         kernelHat(againstModel: false)
         let r = isTrained ? rate : 1
-        for i in 0..<n {
-            let k = planeHat[i]
-            let d = ComplexFloat(k.re + lambda, k.im)
-            let a = Self.divide(labels[i], d)
-            alpha[i] = ComplexFloat(alpha[i].re + (a.re - alpha[i].re) * r, alpha[i].im + (a.im - alpha[i].im) * r)
+        let lambda = lambda
+        planeHat.withUnsafeBufferPointer { kHat in
+            labels.withUnsafeBufferPointer { y in
+                alpha.withUnsafeMutableBufferPointer { alpha in
+                    for i in 0..<n {
+                        let k = kHat[i]
+                        let d = ComplexFloat(k.re + lambda, k.im)
+                        let a = Self.divide(y[i], d)
+                        alpha[i] = ComplexFloat(alpha[i].re + (a.re - alpha[i].re) * r, alpha[i].im + (a.im - alpha[i].im) * r)
+                    }
+                }
+            }
         }
-        for i in 0..<(n * channels) {
-            let s = sampleFeatures[i], m = modelFeatures[i]
-            modelFeatures[i] = ComplexFloat(m.re + (s.re - m.re) * r, m.im + (s.im - m.im) * r)
-        }
-        // ‖model‖² from its transform (Parseval).
+        // The blend, and ‖model‖² from its transform (Parseval).
         var norm: Float = 0
-        for v in modelFeatures { norm += v.re * v.re + v.im * v.im }
+        sampleFeatures.withUnsafeBufferPointer { sample in
+            modelFeatures.withUnsafeMutableBufferPointer { model in
+                for i in 0..<(n * channels) {
+                    let s = sample[i], m = model[i]
+                    let v = ComplexFloat(m.re + (s.re - m.re) * r, m.im + (s.im - m.im) * r)
+                    model[i] = v
+                    norm += v.re * v.re + v.im * v.im
+                }
+            }
+        }
         modelSquaredNorm = norm / Float(n)
         isTrained = true
     }
@@ -121,14 +133,30 @@ struct CorrelationFilter {
         loadSample(features)
         kernelHat(againstModel: true)
         let n = cellsX * cellsY
-        for i in 0..<n { planeHat[i] = Self.multiply(alpha[i], planeHat[i]) }
-        planeHat.withUnsafeBufferPointer { i in plane.withUnsafeMutableBufferPointer { fft.inverse(i, into: $0) } }
+        let (cellsX, cellsY) = (cellsX, cellsY)
+        let fft = fft
         let scale = fft.inverseScale
-        var best = 0
-        for i in 0..<n {
-            response[i] = plane[i].re * scale
-            if response[i] > response[best] { best = i }
+        return alpha.withUnsafeBufferPointer { alpha in
+            planeHat.withUnsafeMutableBufferPointer { planeHat in
+                plane.withUnsafeMutableBufferPointer { plane in
+                    response.withUnsafeMutableBufferPointer { response in
+                        for i in 0..<n { planeHat[i] = Self.multiply(alpha[i], planeHat[i]) }
+                        fft.inverse(UnsafeBufferPointer(planeHat), into: plane)
+                        var best = 0
+                        for i in 0..<n {
+                            response[i] = plane[i].re * scale
+                            if response[i] > response[best] { best = i }
+                        }
+                        return Self.peak(UnsafeBufferPointer(response), at: best, cellsX: cellsX, cellsY: cellsY)
+                    }
+                }
+            }
         }
+    }
+
+    /// The peak at `best` of a response: its displacement (sub-cell), height and peak-to-sidelobe ratio.
+    private static func peak(_ response: UnsafeBufferPointer<Float>, at best: Int, cellsX: Int, cellsY: Int)
+        -> (dx: Double, dy: Double, peak: Double, sidelobe: Double) {
         let px = best % cellsX, py = best / cellsX
         let peak = Double(response[best])
         // Sub-cell peak: a parabola through the peak and its two (cyclic) neighbours on each axis.
@@ -169,16 +197,20 @@ struct CorrelationFilter {
     private mutating func loadSample(_ features: UnsafeBufferPointer<Float>) {
         let n = cellsX * cellsY
         precondition(features.count >= n * channels, "features hold channels × cells values")
+        let fft = fft
         var norm: Float = 0
-        for c in 0..<channels {
-            for i in 0..<n {
-                let v = features[c * n + i] * window[i]
-                norm += v * v
-                plane[i] = ComplexFloat(v)
-            }
-            plane.withUnsafeBufferPointer { i in
-                sampleFeatures.withUnsafeMutableBufferPointer { o in
-                    fft.forward(i, into: UnsafeMutableBufferPointer(rebasing: o[(c * n)..<((c + 1) * n)]))
+        window.withUnsafeBufferPointer { window in
+            plane.withUnsafeMutableBufferPointer { plane in
+                sampleFeatures.withUnsafeMutableBufferPointer { sample in
+                    for c in 0..<channels {
+                        let channel = features.baseAddress! + c * n
+                        for i in 0..<n {
+                            let v = channel[i] * window[i]
+                            norm += v * v
+                            plane[i] = ComplexFloat(v)
+                        }
+                        fft.forward(UnsafeBufferPointer(plane), into: UnsafeMutableBufferPointer(rebasing: sample[(c * n)..<((c + 1) * n)]))
+                    }
                 }
             }
         }
@@ -189,26 +221,43 @@ struct CorrelationFilter {
     /// into `planeHat`: k(τ) = exp(−max(0, ‖x‖² + ‖z‖² − 2·(x ⋆ z)(τ)) / (σ² · cells · channels)).
     private mutating func kernelHat(againstModel: Bool) {
         let n = cellsX * cellsY
-        for i in 0..<n { planeHat[i] = .zero }
-        for c in 0..<channels {
-            let base = c * n
-            for i in 0..<n {
-                let x = againstModel ? modelFeatures[base + i] : sampleFeatures[base + i]
-                let z = sampleFeatures[base + i]
-                // conj(x) · z
-                planeHat[i].re += x.re * z.re + x.im * z.im
-                planeHat[i].im += x.re * z.im - x.im * z.re
-            }
-        }
-        planeHat.withUnsafeBufferPointer { i in plane.withUnsafeMutableBufferPointer { fft.inverse(i, into: $0) } }
+        let channels = channels
+        let fft = fft
         let xx = againstModel ? modelSquaredNorm : sampleSquaredNorm
+        let zz = sampleSquaredNorm
         let scale = fft.inverseScale
         let denominator = kernelSigma * kernelSigma * Float(n * channels)
-        for i in 0..<n {
-            let d = max(0, xx + sampleSquaredNorm - 2 * plane[i].re * scale)
-            plane[i] = ComplexFloat(PortableExp.exp(-d / denominator))
+        // x is the model or, against itself, the sample.
+        func correlate(_ x: UnsafeBufferPointer<ComplexFloat>, _ z: UnsafeBufferPointer<ComplexFloat>,
+                       _ planeHat: UnsafeMutableBufferPointer<ComplexFloat>, _ plane: UnsafeMutableBufferPointer<ComplexFloat>) {
+            planeHat.update(repeating: .zero)
+            for c in 0..<channels {
+                let base = c * n
+                for i in 0..<n {
+                    let x = x[base + i], z = z[base + i]
+                    // conj(x) · z
+                    planeHat[i].re += x.re * z.re + x.im * z.im
+                    planeHat[i].im += x.re * z.im - x.im * z.re
+                }
+            }
+            fft.inverse(UnsafeBufferPointer(planeHat), into: plane)
+            for i in 0..<n {
+                let d = max(0, xx + zz - 2 * plane[i].re * scale)
+                plane[i] = ComplexFloat(PortableExp.exp(-d / denominator))
+            }
+            fft.forward(UnsafeBufferPointer(plane), into: planeHat)
         }
-        plane.withUnsafeBufferPointer { i in planeHat.withUnsafeMutableBufferPointer { fft.forward(i, into: $0) } }
+        sampleFeatures.withUnsafeBufferPointer { z in
+            planeHat.withUnsafeMutableBufferPointer { planeHat in
+                plane.withUnsafeMutableBufferPointer { plane in
+                    if againstModel {
+                        modelFeatures.withUnsafeBufferPointer { x in correlate(x, z, planeHat, plane) }
+                    } else {
+                        correlate(z, z, planeHat, plane)
+                    }
+                }
+            }
+        }
     }
 
     @inline(__always) private static func multiply(_ a: ComplexFloat, _ b: ComplexFloat) -> ComplexFloat {

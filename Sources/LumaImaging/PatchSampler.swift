@@ -15,17 +15,15 @@ public enum PatchSampler {
         let x0 = centreX - sourceWidth / 2 + stepX / 2 - 0.5
         let y0 = centreY - sourceHeight / 2 + stepY / 2 - 0.5
         let maxX = width - 1, maxY = height - 1
-        // Columns are the same on every row: work them out once.
-        var columns = [(left: Int, right: Int, weight: Float)]()
-        columns.reserveCapacity(outputWidth)
-        for i in 0..<outputWidth {
-            let x = min(max(x0 + Double(i) * stepX, 0), Double(maxX))
-            let left = Int(x)
-            columns.append((left, min(left + 1, maxX), Float(x - Double(left))))
-        }
-        let f = frame.baseAddress!
-        let out = output.baseAddress!
-        columns.withUnsafeBufferPointer { cols in
+        // Columns are the same on every row: work them out once (on the stack: no allocation).
+        withUnsafeTemporaryAllocation(of: (left: Int, right: Int, weight: Float).self, capacity: outputWidth) { cols in
+            for i in 0..<outputWidth {
+                let x = min(max(x0 + Double(i) * stepX, 0), Double(maxX))
+                let left = Int(x)
+                cols[i] = (left, min(left + 1, maxX), Float(x - Double(left)))
+            }
+            let f = frame.baseAddress!
+            let out = output.baseAddress!
             for j in 0..<outputHeight {
                 let y = min(max(y0 + Double(j) * stepY, 0), Double(maxY))
                 let top = Int(y)
