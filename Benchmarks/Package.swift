@@ -21,6 +21,7 @@ let package = Package(
                 .product(name: "LumaEngine", package: "Lumatrace"),
                 .product(name: "TrajectoryAnalyzer", package: "Lumatrace"),
                 .product(name: "TrackingAnalyzer", package: "Lumatrace"),
+                .product(name: "ExternalAnalyzer", package: "Lumatrace"),
             ],
             path: "Sources/lumatrace-bench"),
     ],

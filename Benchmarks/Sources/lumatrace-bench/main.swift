@@ -8,6 +8,7 @@ let usage = """
     USAGE: Benchmarks/run [--runs N] [--data DIR] [--only synthetic|vtest|cdnet]... [--level N] [--chunk-seconds S] [--json]
            Benchmarks/run trajectory [--runs N] [--data DIR] [--only 720p|1080p]... [--level N] [--chunk-seconds S] [--json]
            Benchmarks/run tracking [--runs N] [--data DIR] [--only-lumatrace] [--json]
+           Benchmarks/run external [--runs N]
 
     Measures, on the same frames and in one run, memcpy, Lumatrace record and decode (one thread,
     in-process) and ffmpeg's FFV1 and x264-lossless (one thread each, as subprocesses), and prints
@@ -42,6 +43,10 @@ let usage = """
     --only-lumatrace measures only Lumatrace's levels (no OpenCV peers, no targets, no scaling table):
     a quick loop while tuning the tracker.
 
+    external (or --external): the external analyzer's subprocess protocol at 720p (300 synthetic frames,
+    one thread): the Python brightness histogram and a protocol-only Python program, against the same
+    histogram as an in-process Swift analyzer.
+
     Needs ffmpeg and ffprobe with libx264 (`sudo apt-get install ffmpeg`). Scratch files go to
     /dev/shm when it exists (else the temp dir) and are removed at the end.
     """
@@ -66,6 +71,8 @@ struct BenchSettings {
     var trajectory = false
     /// `tracking`: measure the tracking analyzer against OpenCV's trackers instead of the codecs.
     var tracking = false
+    /// `external`: measure the external analyzer's protocol instead of the codecs.
+    var external = false
     /// `--only-lumatrace` for `tracking`: measure Lumatrace's levels only, without the OpenCV
     /// peers and the scaling table.
     var onlyLumatrace = false
@@ -117,6 +124,7 @@ struct BenchSettings {
             case "--data": settings.dataDirectory = try value(flag)
             case "trajectory", "--trajectory": settings.trajectory = true
             case "tracking", "--tracking": settings.tracking = true
+            case "external", "--external": settings.external = true
             case "--only": onlyNames += try value(flag).split(separator: ",").map(String.init)
             case "--level":
                 let v = try value(flag)
@@ -254,6 +262,9 @@ func main() -> Int32 {
 
     if settings.tracking {
         return TrackingBench.run(settings: settings, scratch: scratch)
+    }
+    if settings.external {
+        return ExternalBench.run(settings: settings, scratch: scratch)
     }
     if settings.trajectory {
         do { try checkWriterOptions(settings, scratch: scratch) } catch {
