@@ -16,17 +16,19 @@ let package = Package(
         .package(name: "Lumatrace", path: ".."),
     ],
     targets: [
+        // The harness's own plumbing: writing the input to a file for readers that take a path.
+        .target(name: "FuzzSupport", path: "Sources/FuzzSupport"),
         .executableTarget(
             name: "FuzzRecording",
-            dependencies: [.product(name: "LumaFormat", package: "Lumatrace")],
+            dependencies: ["FuzzSupport", .product(name: "LumaFormat", package: "Lumatrace")],
             path: "Sources/FuzzRecording"),
         .executableTarget(
             name: "FuzzY4M",
-            dependencies: [.product(name: "LumaFormat", package: "Lumatrace")],
+            dependencies: ["FuzzSupport", .product(name: "LumaFormat", package: "Lumatrace")],
             path: "Sources/FuzzY4M"),
         .executableTarget(
             name: "FuzzImage",
-            dependencies: [.product(name: "LumaFormat", package: "Lumatrace")],
+            dependencies: ["FuzzSupport", .product(name: "LumaFormat", package: "Lumatrace")],
             path: "Sources/FuzzImage"),
         .executableTarget(
             name: "FuzzEventLog",
@@ -34,7 +36,7 @@ let package = Package(
             path: "Sources/FuzzEventLog"),
         .executableTarget(
             name: "FuzzTruth",
-            dependencies: [.product(name: "LumaTruth", package: "Lumatrace")],
+            dependencies: ["FuzzSupport", .product(name: "LumaTruth", package: "Lumatrace")],
             path: "Sources/FuzzTruth"),
     ]
 )

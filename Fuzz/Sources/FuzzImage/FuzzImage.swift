@@ -2,24 +2,12 @@
 // chosen by magic bytes, from memory and through the file reader. Any error thrown is fine; a trap,
 // a sanitizer report, a hang or a huge allocation is a finding.
 // Build and run with `Fuzz/run FuzzImage` (see Fuzz/README.md).
+import FuzzSupport
 import Glibc
 import LumaFormat
 
-/// One fixed input path per fuzzer process, in memory (/dev/shm).
-private let inputPath = "/dev/shm/lumatrace-fuzz-\(getpid()).img"
+private let inputPath = fuzzInputPath("img")
 
-/// Writes the fuzzer's bytes to `path`, replacing what was there.
-private func write(_ start: UnsafeRawPointer, _ count: Int, to path: String) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { fatalError("cannot create \(path): \(String(cString: strerror(errno)))") }
-    var done = 0
-    while done < count {
-        let n = Glibc.write(fd, start + done, count - done)
-        guard n > 0 else { fatalError("cannot write \(path): \(String(cString: strerror(errno)))") }
-        done += n
-    }
-    close(fd)
-}
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
@@ -30,7 +18,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
                      "\(image.width)x\(image.height) image with \(image.pixels.count) pixels")
     }
     // The same bytes through the file reader must give the same answer.
-    write(start, count, to: inputPath)
+    writeFuzzInput(start, count, to: inputPath)
     let fromFile = Result { () throws(ImageDecodingError) in try ImageFileDecoder.decodeLuma(contentsOf: inputPath) }
     switch (fromMemory, fromFile) {
     case (.success(let a), .success(let b)): precondition(a == b, "the file reader decodes differently")

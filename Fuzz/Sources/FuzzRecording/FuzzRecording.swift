@@ -3,29 +3,17 @@
 // and recovery into a second file, which must then open with an index and decode what it kept.
 // Any error thrown is fine; a trap, a sanitizer report, a hang or a huge allocation is a finding.
 // Build and run with `Fuzz/run FuzzRecording` (see Fuzz/README.md).
+import FuzzSupport
 import Glibc
 import LumaFormat
 
-/// One fixed input path and one recovery output per fuzzer process, in memory (/dev/shm).
-private let inputPath = "/dev/shm/lumatrace-fuzz-\(getpid()).luma"
+private let inputPath = fuzzInputPath("luma")
 private let recoveredPath = "/dev/shm/lumatrace-fuzz-\(getpid())-recovered.luma"
 
-/// Writes the fuzzer's bytes to `path`, replacing what was there.
-private func write(_ start: UnsafeRawPointer, _ count: Int, to path: String) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { fatalError("cannot create \(path): \(String(cString: strerror(errno)))") }
-    var done = 0
-    while done < count {
-        let n = Glibc.write(fd, start + done, count - done)
-        guard n > 0 else { fatalError("cannot write \(path): \(String(cString: strerror(errno)))") }
-        done += n
-    }
-    close(fd)
-}
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    write(start, count, to: inputPath)
+    writeFuzzInput(start, count, to: inputPath)
     guard let reader = try? RecordingReader(path: inputPath) else { return 0 }
 
     // Every chunk, then single frames and time lookups (which read one chunk's frame table).

@@ -2,28 +2,17 @@
 // read frames into a buffer of the declared size until the end or an error, as `lumatrace record`
 // does. Any error thrown is fine; a trap, a sanitizer report or a hang is a finding.
 // Build and run with `Fuzz/run FuzzY4M` (see Fuzz/README.md).
+import FuzzSupport
 import Glibc
 import LumaFormat
 
 /// One fixed input path per fuzzer process, in memory (/dev/shm).
-private let inputPath = "/dev/shm/lumatrace-fuzz-\(getpid()).y4m"
+private let inputPath = fuzzInputPath("y4m")
 
-/// Writes the fuzzer's bytes to `path`, replacing what was there.
-private func write(_ start: UnsafeRawPointer, _ count: Int, to path: String) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { fatalError("cannot create \(path): \(String(cString: strerror(errno)))") }
-    var done = 0
-    while done < count {
-        let n = Glibc.write(fd, start + done, count - done)
-        guard n > 0 else { fatalError("cannot write \(path): \(String(cString: strerror(errno)))") }
-        done += n
-    }
-    close(fd)
-}
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    write(start, count, to: inputPath)
+    writeFuzzInput(start, count, to: inputPath)
     guard let stream = try? ByteStream.open(inputPath), let reader = try? Y4MReader(stream: stream) else { return 0 }
     let info = reader.info
     precondition((1...RecordingHeader.maximumDimension).contains(info.width) && (1...RecordingHeader.maximumDimension).contains(info.height))

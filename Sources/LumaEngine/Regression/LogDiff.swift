@@ -172,6 +172,19 @@ public struct LogDiff: Sendable {
     }
 }
 
+/// Pairs old with new observations, best candidates first: the same id before any other, then the
+/// higher score, then the earlier ones (so ties break the same way on every run). Returns each old
+/// observation's partner and which new ones were taken.
+func greedyPairs(_ candidates: [(sameId: Bool, score: Double, i: Int, j: Int)], old: Int, new: Int) -> (pairOfOld: [Int?], usedNew: [Bool]) {
+    let ordered = candidates.sorted { ($0.sameId ? 1 : 0, $0.score, -$0.i, -$0.j) > ($1.sameId ? 1 : 0, $1.score, -$1.i, -$1.j) }
+    var pairOfOld = [Int?](repeating: nil, count: old), usedNew = [Bool](repeating: false, count: new)
+    for c in ordered where pairOfOld[c.i] == nil && !usedNew[c.j] {
+        pairOfOld[c.i] = c.j
+        usedNew[c.j] = true
+    }
+    return (pairOfOld, usedNew)
+}
+
 // MARK: - Trajectories
 
 struct TrajectoryComparison {
@@ -194,12 +207,7 @@ struct TrajectoryComparison {
                 if agreeing > 0 { candidates.append((a.id == b.id, agreeing, i, j)) }
             }
         }
-        candidates.sort { ($0.sameId ? 1 : 0, $0.agreeing, -$0.i, -$0.j) > ($1.sameId ? 1 : 0, $1.agreeing, -$1.i, -$1.j) }
-        var pairOfOld = [Int?](repeating: nil, count: old.count), usedNew = [Bool](repeating: false, count: new.count)
-        for c in candidates where pairOfOld[c.i] == nil && !usedNew[c.j] {
-            pairOfOld[c.i] = c.j
-            usedNew[c.j] = true
-        }
+        let (pairOfOld, usedNew) = greedyPairs(candidates.map { ($0.sameId, Double($0.agreeing), $0.i, $0.j) }, old: old.count, new: new.count)
         var out: [LogDiff.Change] = []
         for (i, a) in old.enumerated() {
             guard let j = pairOfOld[i] else {
@@ -261,7 +269,7 @@ struct TrackComparison {
     var tolerances: LogDiff.Tolerances
 
     func changes(_ old: [LoggedTrack], _ new: [LoggedTrack]) -> [LogDiff.Change] {
-        var candidates: [(sameId: Bool, overlap: Double, i: Int, j: Int)] = []
+        var candidates: [(sameId: Bool, score: Double, i: Int, j: Int)] = []
         for (i, a) in old.enumerated() {
             for (j, b) in new.enumerated() where a.kind == b.kind {
                 let shared = a.boxes.keys.filter { b.boxes[$0] != nil }
@@ -273,12 +281,7 @@ struct TrackComparison {
                 }
             }
         }
-        candidates.sort { ($0.sameId ? 1 : 0, $0.overlap, -$0.i, -$0.j) > ($1.sameId ? 1 : 0, $1.overlap, -$1.i, -$1.j) }
-        var pairOfOld = [Int?](repeating: nil, count: old.count), usedNew = [Bool](repeating: false, count: new.count)
-        for c in candidates where pairOfOld[c.i] == nil && !usedNew[c.j] {
-            pairOfOld[c.i] = c.j
-            usedNew[c.j] = true
-        }
+        let (pairOfOld, usedNew) = greedyPairs(candidates, old: old.count, new: new.count)
         var out: [LogDiff.Change] = []
         for (i, a) in old.enumerated() {
             guard let j = pairOfOld[i] else {

@@ -72,24 +72,12 @@ struct Render: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let kind = try Self.kind(of: output)
-            let parent = URL(fileURLWithPath: output).deletingLastPathComponent().path
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder), isFolder.boolValue else {
-                throw CLIError("-o \(output): the folder \(parent) does not exist")
-            }
-            if kind != .folder, !force, FileManager.default.fileExists(atPath: output) {
-                throw CLIError("\(output): already exists; pass --force to overwrite it")
-            }
+            try OutputChecks.requireWritable(output, force: force, isFile: kind != .folder)
             let ffmpeg = kind == .gif || kind == .mp4
                 ? try Tools.require("ffmpeg", for: "to write GIF and MP4", otherwise: "or render PNG frames (-o folder/) instead") : nil
             let log = try EventLog.read(events)
             let reader = try RecordingReader(path: recording)
-            if !force {
-                let digest = try reader.framesDigest().hexString
-                guard digest == log.header.recordingDigest else {
-                    throw CLIError("\(events) is a log of another recording (\(log.header.recordingFile), frames digest \(log.header.recordingDigest.prefix(12))…), not of \(recording) (\(digest.prefix(12))…); pass --force to draw it anyway")
-                }
-            }
+            try OutputChecks.requireSameRecording(log, reader: reader, recording: recording, force: force)
             let range = try FramePosition.range(from: from, to: to, in: reader)
             let overlay = EventOverlay(log: log)
             let step = every ?? (kind == .sheet ? max(1, (range.count + 23) / 24) : 1)

@@ -37,21 +37,13 @@ struct Report: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let parent = URL(fileURLWithPath: output).deletingLastPathComponent().path
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder), isFolder.boolValue else {
-                throw CLIError("-o \(output): the folder \(parent) does not exist")
-            }
             guard ["html", "htm"].contains(URL(fileURLWithPath: output).pathExtension.lowercased()) else {
                 throw CLIError("-o \(output): a report is an .html file")
             }
-            if !force, FileManager.default.fileExists(atPath: output) { throw CLIError("\(output): already exists; pass --force to overwrite it") }
+            try OutputChecks.requireWritable(output, force: force)
             let log = try EventLog.read(events)
             let reader = try RecordingReader(path: recording)
-            let digest = try reader.framesDigest().hexString
-            if !force, digest != log.header.recordingDigest {
-                throw CLIError("\(events) is a log of another recording (\(log.header.recordingFile), frames digest \(log.header.recordingDigest.prefix(12))…), not of \(recording) (\(digest.prefix(12))…); pass --force to use it anyway")
-            }
+            let digest = try OutputChecks.requireSameRecording(log, reader: reader, recording: recording, force: force)
             let groundTruth = try truth.map { try Score.readTruth($0, for: log) }
             let page = try ReportPage(recording: recording, reader: reader, digest: digest, logPath: events, log: log,
                                       truthPath: truth, truth: groundTruth).html()
