@@ -41,9 +41,14 @@ public struct AnalyzerHarness<A: Analyzer>: Sendable where A.Configuration: Send
 
     /// Replays a recording into a full event log (header, events, footer), as `lumatrace replay` writes it.
     public func log(recording path: String, frames: ClosedRange<Int>? = nil, jobs: Int = 1) throws -> EventLog {
+        try log(recording: path, frames: frames, jobs: jobs, probed: false)
+    }
+
+    /// With `probed`, the analyzer runs inside a ``CallProbe`` that counts the engine's calls.
+    func log(recording path: String, frames: ClosedRange<Int>? = nil, jobs: Int = 1, probed: Bool) throws -> EventLog {
         let logPath = Self.temporaryPath("events.jsonl")
         defer { try? FileManager.default.removeItem(atPath: logPath) }
-        let registry = AnalyzerRegistry([AnalyzerDescriptor(A.self)])
+        let registry = AnalyzerRegistry([probed ? AnalyzerDescriptor(CallProbe<A>.self) : AnalyzerDescriptor(A.self)])
         let descriptor = try registry.descriptor(named: A.name)
         var setup = AnalyzerSetup(name: A.name, version: A.version, frameAnalysisSpacing: frameAnalysisSpacing,
                                   regionOfInterest: regionOfInterest, configuration: try JSONValueEncoder.encode(configuration))

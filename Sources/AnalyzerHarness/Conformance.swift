@@ -11,9 +11,9 @@ extension AnalyzerHarness {
     /// 3. **Invalid options are refused**: each `(key, value)` in `invalidOptions` (as `--set`
     ///    would give it), and a value of the wrong type for every number or flag option, must be
     ///    refused with an error naming the option.
-    /// 4. **Events stay in the replay**: every event is stamped with a replayed frame, in order, so
-    ///    nothing comes before the first frame; `finish` ran exactly once (the footer counts one
-    ///    completed replay).
+    /// 4. **Called as promised, events inside the replay**: the analyzer is created once, sees every
+    ///    frame, and `finish` is called exactly once, after the last frame; every event is stamped
+    ///    with a replayed frame, in order, so nothing comes before the first frame.
     ///
     /// `frames` defaults to 40 frames of a square moving across a 96×64 picture.
     public func checkConformance(frames: [HarnessFrame]? = nil, invalidOptions: [(key: String, value: String)] = []) throws {
@@ -28,7 +28,12 @@ extension AnalyzerHarness {
                 let at = zip(lines, logs[0].1).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(lines.count, logs[0].1.count)
                 throw HarnessFailure("\(A.name) is not deterministic: the \(name) run differs from the first at event \(at + 1)")
             }
-            // 4. Events within the replayed frames, in order; a complete footer.
+            // 4. Calls (through a probe around the analyzer), then events within the replayed frames.
+            let calls = try CallLedger.shared.measure(A.name) { _ = try self.log(recording: path, probed: true) }
+            guard calls == CallLedger.Counts(starts: 1, frames: frames.count, finishes: 1, callsAfterFinish: 0) else {
+                throw HarnessFailure("\(A.name) was called \(calls.starts)× init, \(calls.frames)× analyze for \(frames.count) frames, "
+                    + "\(calls.finishes)× finish, \(calls.callsAfterFinish)× after finish; expected 1, \(frames.count), 1, 0")
+            }
             let log = try self.log(recording: path)
             var last = 0
             for e in log.events {
