@@ -95,6 +95,7 @@ final class ExternalProcess: @unchecked Sendable {
             }
             usleep(2000)
         }
+        process.waitUntilExit()  // returns at once; lets Foundation release its watch on the child
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             throw ExternalAnalyzerError("`\(command)` \(exitDescription())")
         }
