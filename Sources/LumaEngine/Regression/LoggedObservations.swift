@@ -35,9 +35,14 @@ public struct LoggedObservations: Sendable {
                 guard let id = data["id"]?.stringValue else { continue }
                 let points = data["points"]?.arrayValue?.compactMap { $0.arrayValue?.compactMap(\.doubleValue) }.filter { $0.count >= 3 } ?? []
                 trajectoryIndex[id] = trajectories.count
-                trajectories.append(LoggedTrajectory(id: id, analyzer: event.analyzer, points: points,
-                                                     confidence: data["confidence"]?.doubleValue ?? 0,
-                                                     reason: data["reason"]?.stringValue ?? "", endFrame: event.frame))
+                var trajectory = LoggedTrajectory(id: id, analyzer: event.analyzer, points: points,
+                                                  confidence: data["confidence"]?.doubleValue ?? 0,
+                                                  reason: data["reason"]?.stringValue ?? "", endFrame: event.frame)
+                if let x = data["timeFit"]?["x"]?.arrayValue?.compactMap(\.doubleValue),
+                   let y = data["timeFit"]?["y"]?.arrayValue?.compactMap(\.doubleValue), x.count == 2, y.count == 3 {
+                    trajectory.timeFit = LoggedTrajectory.TimeFit(x: x, y: y)
+                }
+                trajectories.append(trajectory)
             case "trajectory":
                 guard let id = data["id"]?.stringValue else { continue }
                 observationConfidence[id, default: [:]][event.frame] = data["confidence"]?.doubleValue ?? 0
@@ -98,6 +103,14 @@ public struct LoggedTrajectory: Sendable, Equatable {
     public var endFrame: Int
     /// Confidence of each `trajectory` observation, by frame.
     public var observationConfidence: [Int: Double] = [:]
+    /// The path in time from the end event, when it has one.
+    public var timeFit: TimeFit?
+
+    /// `x(t) = x[0] + x[1]·t`, `y(t) = y[0] + y[1]·t + y[2]·t²`, `t` in seconds from the first detection.
+    public struct TimeFit: Sendable, Equatable {
+        public var x: [Double]
+        public var y: [Double]
+    }
 
     public init(id: String, analyzer: String, points: [[Double]], confidence: Double, reason: String, endFrame: Int,
                 observationConfidence: [Int: Double] = [:]) {

@@ -168,20 +168,12 @@ struct ReportPage {
 
     /// The time fit sampled from the trajectory's first to its last point, in normalized coordinates.
     private func fittedPath(_ t: LoggedTrajectory, samples: Int = 40) -> [(x: Double, y: Double)] {
-        guard let fit = fit(of: t) else { return [] }
+        guard let fit = t.timeFit else { return [] }
         let span = Double(t.lastFrame - t.firstFrame) / rate
         return (0...samples).map { k in
             let s = span * Double(k) / Double(samples)
             return (fit.x[0] + fit.x[1] * s, fit.y[0] + fit.y[1] * s + fit.y[2] * s * s)
         }
-    }
-
-    /// `timeFit` of the trajectory's end event (time from its first detection).
-    private func fit(of t: LoggedTrajectory) -> (x: [Double], y: [Double])? {
-        guard let end = log.events.first(where: { $0.kind == "trajectory.end" && $0.data["id"]?.stringValue == t.id }),
-              let x = end.data["timeFit"]?["x"]?.arrayValue?.compactMap(\.doubleValue),
-              let y = end.data["timeFit"]?["y"]?.arrayValue?.compactMap(\.doubleValue), x.count == 2, y.count == 3 else { return nil }
-        return (x, y)
     }
 
     private func trajectoryPlots(_ trajectories: [LoggedTrajectory]) -> String {
@@ -196,7 +188,7 @@ struct ReportPage {
             plot.height = 220
             let start = Double(t.firstFrame) / rate
             let span = Double(t.lastFrame - t.firstFrame) / rate
-            if let fit = fit(of: t) {
+            if let fit = t.timeFit {
                 plot.series.append(.init(color: .projected, points: (0...40).map { k in
                     let s = span * Double(k) / 40
                     return (start + s, fit.y[0] + fit.y[1] * s + fit.y[2] * s * s)
