@@ -18,6 +18,7 @@ let package = Package(
             dependencies: [
                 .product(name: "LumaFormat", package: "Lumatrace"),
                 .product(name: "LumaSynth", package: "Lumatrace"),
+                .product(name: "LumaTruth", package: "Lumatrace"),
                 .product(name: "LumaEngine", package: "Lumatrace"),
                 .product(name: "TrajectoryAnalyzer", package: "Lumatrace"),
                 .product(name: "TrackingAnalyzer", package: "Lumatrace"),

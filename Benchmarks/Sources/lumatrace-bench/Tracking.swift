@@ -5,6 +5,7 @@ import Foundation
 import LumaEngine
 import LumaFormat
 import LumaSynth
+import LumaTruth
 import TrackingAnalyzer
 
 /// One sequence: gray frames in memory and the true box per frame (pixels, top-left origin).
@@ -69,22 +70,25 @@ enum TrackingBench {
     // MARK: - Sequences
 
     static func otb(_ folder: String, name: String) throws -> TrackingSequence {
-        let (frames, w, h, count) = try decodeFolder(folder + "/img")
-        let truth = try parseBoxes(folder + "/groundtruth_rect.txt").map { [$0[0] - 1, $0[1] - 1, $0[2], $0[3]] }
-        guard truth.count == count else { throw InputError("\(folder): \(truth.count) truth boxes for \(count) frames") }
-        return TrackingSequence(name: name, width: w, height: h, frames: frames, truth: truth, isReal: true)
+        try labelled(folder, images: "img", labels: "groundtruth_rect.txt", format: .otb, name: name)
     }
 
-    /// VOT polygons (8 values) become their axis-aligned bounding box.
+    /// VOT polygons become their axis-aligned bounding box (the truth importer does it).
     static func vot(_ folder: String, name: String) throws -> TrackingSequence {
-        let (frames, w, h, count) = try decodeFolder(folder + "/imgs")
-        let truth = try parseBoxes(folder + "/groundtruth.txt").map { v -> [Double] in
-            guard v.count == 8 else { return v }
-            let xs = stride(from: 0, to: 8, by: 2).map { v[$0] }, ys = stride(from: 1, to: 8, by: 2).map { v[$0] }
-            return [xs.min()!, ys.min()!, xs.max()! - xs.min()!, ys.max()! - ys.min()!]
+        try labelled(folder, images: "imgs", labels: "groundtruth.txt", format: .vot, name: name)
+    }
+
+    /// A folder of frames with one label line per frame, read by `lumatrace truth import`'s importer.
+    static func labelled(_ folder: String, images: String, labels: String, format: TruthImport.Format,
+                         name: String) throws -> TrackingSequence {
+        let (frames, w, h, count) = try decodeFolder(folder + "/" + images)
+        let path = folder + "/" + labels
+        let truth = try GroundTruth.imported(format, from: String(contentsOfFile: path, encoding: .utf8), path: path,
+                                             geometry: TruthImport.Geometry(width: w, height: h, frames: count))
+        guard let object = truth.objectTracks.first, object.points.count == count else {
+            throw InputError("\(path): the benchmark needs a target box on each of the \(count) frames")
         }
-        guard truth.count == count else { throw InputError("\(folder): \(truth.count) truth boxes for \(count) frames") }
-        return TrackingSequence(name: name, width: w, height: h, frames: frames, truth: truth, isReal: true)
+        return TrackingSequence(name: name, width: w, height: h, frames: frames, truth: pixelBoxes(object, w, h), isReal: true)
     }
 
     /// A `synth tracking` scene (640×360, 150 frames, seed `seed`); its first object is the target.
@@ -95,10 +99,15 @@ enum TrackingBench {
         let first = Int(object.points[0][0])
         var frames: [UInt8] = []
         for i in first..<s.frameCount { frames += scene.frame(i) }
-        let (w, h) = (Double(s.width), Double(s.height))
-        let truth = object.points.map { p in [p[1] * w, (1 - p[2] - p[4]) * h, p[3] * w, p[4] * h] }
         return TrackingSequence(name: "synth-\(seed)", width: s.width, height: s.height, frames: frames,
-                                truth: Array(truth.prefix(s.frameCount - first)), isReal: false)
+                                truth: Array(pixelBoxes(object, s.width, s.height).prefix(s.frameCount - first)), isReal: false)
+    }
+
+    /// Truth boxes (normalized, lower-left origin) as pixel boxes with a top-left origin, what the
+    /// OpenCV trackers take and give.
+    static func pixelBoxes(_ object: ObjectTrack, _ width: Int, _ height: Int) -> [[Double]] {
+        let (w, h) = (Double(width), Double(height))
+        return object.points.map { p in [p[1] * w, (1 - p[2] - p[4]) * h, p[3] * w, p[4] * h] }
     }
 
     static func decodeFolder(_ folder: String) throws -> (frames: [UInt8], width: Int, height: Int, count: Int) {
@@ -106,18 +115,6 @@ enum TrackingBench {
         var frames: [UInt8] = []
         for i in sequence.files.indices { frames += try sequence.decode(i).pixels }
         return (frames, sequence.width, sequence.height, sequence.files.count)
-    }
-
-    /// Boxes or polygons, one per line, separated by commas, tabs or spaces (CRLF allowed).
-    static func parseBoxes(_ path: String) throws -> [[Double]] {
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        return try text.split(whereSeparator: \.isNewline).enumerated().map { n, line in
-            let values = line.split(whereSeparator: { $0 == "," || $0 == "\t" || $0 == " " || $0 == "\r" }).map { Double($0) }
-            guard values.count == 4 || values.count == 8, values.allSatisfy({ $0 != nil }) else {
-                throw InputError("\(path): line \(n + 1) is not 4 or 8 numbers")
-            }
-            return values.map { $0! }
-        }
     }
 
     // MARK: - Measuring
@@ -241,21 +238,19 @@ enum TrackingBench {
 
     // MARK: - Scores
 
+    /// OTB success AUC and precision at 20 px, with the rules `lumatrace score` uses
+    /// (``intersectionOverUnion``, ``TrackingScore/successAUC(_:)``).
     static func score(_ tracker: String, boxes: [[Double]], truth: [[Double]], fps: Double, losses: Int) -> TrackerScore {
         let n = min(boxes.count, truth.count)
         var ious: [Double] = [], hits20 = 0
         for i in 0..<n {
             let (a, b) = (boxes[i], truth[i])
-            let ix = max(0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])), iy = max(0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
-            let union = a[2] * a[3] + b[2] * b[3] - ix * iy
-            ious.append(union > 0 ? ix * iy / union : 0)
+            ious.append(intersectionOverUnion(a, b))
             let dx = a[0] + a[2] / 2 - b[0] - b[2] / 2, dy = a[1] + a[3] / 2 - b[1] - b[3] / 2
             if (dx * dx + dy * dy).squareRoot() <= 20 { hits20 += 1 }
         }
-        // OTB success AUC: mean over IoU thresholds 0, 0.05, …, 1 of the share of frames above it.
-        let thresholds = (0...20).map { Double($0) / 20 }
-        let auc = thresholds.map { t in Double(ious.filter { $0 > t }.count) / Double(max(n, 1)) }.reduce(0, +) / Double(thresholds.count)
-        return TrackerScore(tracker: tracker, auc: auc, precision20: Double(hits20) / Double(max(n, 1)), framesPerSecond: fps, losses: losses)
+        return TrackerScore(tracker: tracker, auc: TrackingScore.successAUC(ious), precision20: Double(hits20) / Double(max(n, 1)),
+                            framesPerSecond: fps, losses: losses)
     }
 
     static func table(title: String, _ scores: [TrackerScore]) -> String {
