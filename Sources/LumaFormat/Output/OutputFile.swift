@@ -1,0 +1,243 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A result file being written: an event log, a recording, an export, a report.
+///
+/// Every command writes its results through this type, which enforces the rules that keep a user's
+/// data safe:
+/// - the output is never one of the command's inputs, a folder, or a device that would be
+///   replaced by a file;
+/// - the bytes go to a temporary sibling (`.NAME.PID-N.partial`) and reach the final name only in
+///   ``commit()``, by a rename, after an `fsync`: a failure or a kill never leaves a half-written
+///   result under the final name, and an existing result is replaced only by a complete one;
+/// - an existing result is replaced only when `replacingExisting` (the user's `--force`);
+/// - one process at a time writes a given output (``OutputLock``);
+/// - where `streams` allows it, a character device or FIFO (or `-`, standard output) is written
+///   directly, never replaced.
+///
+/// ```swift
+/// let out = try OutputFile.create("clip.y4m", replacingExisting: force, inputs: [recording], streams: .allowed)
+/// try out.write(header)
+/// try out.commit()      // or out.abandon(); dropping it uncommitted abandons it too
+/// ```
+public final class OutputFile {
+    /// Whether a result may go to a stream (a device, a FIFO, standard output).
+    public enum StreamPolicy: Sendable {
+        /// Streams are written directly, from the first byte to the last.
+        case allowed
+        /// This result needs a regular file; `why` completes the refusal ("a recording's index…").
+        case refused(why: String)
+    }
+
+    /// The path the user named.
+    public let path: String
+    /// Where the bytes go until ``commit()``; `nil` when writing straight to a stream.
+    public let temporaryPath: String?
+    private var fd: Int32
+    private let replacing: Bool
+    private var lock: OutputLock?
+    private var finished = false
+
+    private init(path: String, temporaryPath: String?, fd: Int32, replacing: Bool, lock: OutputLock?) {
+        self.path = path
+        self.temporaryPath = temporaryPath
+        self.fd = fd
+        self.replacing = replacing
+        self.lock = lock
+    }
+
+    deinit { if !finished { abandon() } }
+
+    /// Whether the output is a stream (device, FIFO, standard output) written in place.
+    public var isStream: Bool { temporaryPath == nil }
+
+    /// Checks `path` and opens its temporary file (or the stream). Nothing at `path` changes yet.
+    ///
+    /// - Parameters:
+    ///   - replacingExisting: an existing regular file at `path` may be replaced (at ``commit()``).
+    ///   - inputs: files the command reads; `path` must not be any of them (links included).
+    ///   - streams: whether `-`, a character device or a FIFO may receive the result.
+    public static func create(_ path: String, replacingExisting: Bool, inputs: [String] = [],
+                              streams: StreamPolicy) throws(OutputError) -> OutputFile {
+        if path == "-" {
+            guard case .allowed = streams else {
+                if case .refused(let why) = streams { throw OutputError.notAFile(path: path, found: "standard output", why: why) }
+                throw OutputError.notAFile(path: path, found: "standard output", why: "")
+            }
+            return OutputFile(path: path, temporaryPath: nil, fd: 1, replacing: false, lock: nil)
+        }
+        let status = try checkDestination(path, replacingExisting: replacingExisting, inputs: inputs, wanted: "a file")
+        if status.isStream {
+            guard case .allowed = streams else {
+                if case .refused(let why) = streams { throw OutputError.notAFile(path: path, found: status.noun, why: why) }
+                throw OutputError.notAFile(path: path, found: status.noun, why: "")
+            }
+            let fd = open(path, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw OutputError.io(path: path, reason: "cannot open for writing: \(errnoText())") }
+            return OutputFile(path: path, temporaryPath: nil, fd: fd, replacing: false, lock: nil)
+        }
+        let lock = try OutputLock.claim(path)
+        // Checked again under the claim: another lumatrace may have finished writing it meanwhile.
+        _ = try checkDestination(path, replacingExisting: replacingExisting, inputs: inputs, wanted: "a file")
+        let parts = PathParts(path)
+        while true {
+            let temporary = parts.hiddenSibling(".\(TemporaryName.next()).partial")
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd >= 0 { return OutputFile(path: path, temporaryPath: temporary, fd: fd, replacing: replacingExisting, lock: lock) }
+            if errno != EEXIST { throw OutputError.io(path: path, reason: "cannot create \(temporary): \(errnoText())") }
+        }
+    }
+
+    /// The checks shared by files and folders: the folder exists, the path is not an input, and an
+    /// existing entry is of the wanted kind and may be replaced. Returns what is there.
+    static func checkDestination(_ path: String, replacingExisting: Bool, inputs: [String],
+                                 wanted: String) throws(OutputError) -> PathStatus {
+        let folder = PathParts(path).folder
+        guard PathStatus.of(folder).kind == .folder else { throw OutputError.folderMissing(path: path, folder: folder) }
+        let status = PathStatus.of(path)
+        for input in inputs where input != "-" && status.isSameFile(as: PathStatus.of(input)) {
+            throw OutputError.isInput(path: path, input: input)
+        }
+        switch status.kind {
+        case .missing:
+            break
+        case .unreadable(let reason):
+            throw OutputError.io(path: path, reason: reason)
+        case .danglingLink:
+            throw OutputError.wrongKind(path: path, found: status.noun, wanted: wanted)
+        case .regularFile:
+            if wanted != "a file" { throw OutputError.wrongKind(path: path, found: status.noun, wanted: wanted) }
+            if !replacingExisting { throw OutputError.exists(path: path) }
+        case .folder:
+            if wanted != "a folder" { throw OutputError.wrongKind(path: path, found: status.noun, wanted: wanted) }
+        case .characterDevice, .fifo:
+            break  // the caller decides whether a stream will do
+        case .blockDevice, .socket:
+            throw OutputError.notAFile(path: path, found: status.noun, why: "lumatrace writes results only to files")
+        }
+        return status
+    }
+
+    // MARK: - Writing
+
+    /// Writes all of `bytes`. A full disk or any other failure throws, naming the output.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+        guard let base = bytes.baseAddress, !finished else {
+            if finished { throw OutputError.io(path: path, reason: "is already closed") }
+            return
+        }
+        var done = 0
+        while done < bytes.count {
+            let n = Glibc.write(fd, base + done, bytes.count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw OutputError.io(path: path, reason: "write failed: \(errnoText())" + (isStream ? "" : " (nothing is written under this name)"))
+            }
+            done += n
+        }
+    }
+
+    public func write(_ bytes: [UInt8]) throws(OutputError) {
+        var failure: OutputError?
+        bytes.withUnsafeBytes { raw in
+            do throws(OutputError) { try write(raw) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    public func write(_ text: String) throws(OutputError) { try write(Array(text.utf8)) }
+
+    /// The open descriptor, for writers that seek or use positioned writes (the recording writer).
+    var fileDescriptor: Int32 { fd }
+
+    /// Closes our descriptor so another program (ffmpeg) can write ``temporaryPath`` itself;
+    /// ``commit()`` then syncs and renames what it wrote.
+    public func handOverToAnotherWriter() {
+        if fd > 2 { close(fd) }
+        fd = -1
+    }
+
+    // MARK: - Finishing
+
+    /// Makes the result durable and puts it under its final name: `fsync`, then a rename that
+    /// replaces an existing file only if `replacingExisting` was given (otherwise a file that
+    /// appeared meanwhile is an error and is left alone).
+    public func commit() throws(OutputError) {
+        guard !finished else { return }
+        finished = true
+        defer { lock?.release(); lock = nil }
+        guard let temporary = temporaryPath else {
+            if fd > 2 { close(fd) }
+            return
+        }
+        do throws(OutputError) {
+            if fd < 0 { fd = open(temporary, O_RDONLY | O_CLOEXEC) }
+            guard fd >= 0, fsync(fd) == 0 else { throw OutputError.io(path: path, reason: "cannot sync the result to disk: \(errnoText())") }
+            close(fd)
+            fd = -1
+            let now = try Self.checkDestination(path, replacingExisting: replacing, inputs: [], wanted: "a file")
+            guard now.kind == .missing || now.kind == .regularFile else {
+                throw OutputError.notAFile(path: path, found: now.noun, why: "it appeared while the result was written; it is left alone")
+            }
+            if replacing {
+                guard rename(temporary, path) == 0 else { throw OutputError.io(path: path, reason: "cannot move the result into place: \(errnoText())") }
+            } else {
+                try Self.placeWithoutReplacing(temporary, at: path)
+            }
+            Self.syncFolder(of: path)
+        } catch {
+            if fd >= 0 { close(fd) }
+            fd = -1
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    /// Gives up: removes the temporary file; the final name is untouched. Idempotent.
+    public func abandon() {
+        guard !finished else { return }
+        finished = true
+        if fd > 2 { close(fd) }
+        fd = -1
+        if let temporaryPath { unlink(temporaryPath) }
+        lock?.release()
+        lock = nil
+    }
+
+    /// Gives up, but keeps what was written at ``temporaryPath`` (returned) for the user to look
+    /// at, e.g. the log of a replay that failed while a good log sits at the final name.
+    public func keepAside() -> String? {
+        guard !finished else { return nil }
+        finished = true
+        if fd > 2 { fsync(fd); close(fd) }
+        fd = -1
+        lock?.release()
+        lock = nil
+        return temporaryPath
+    }
+
+    /// `link` + `unlink`: unlike `rename`, fails (EEXIST) if something appeared at `path`.
+    static func placeWithoutReplacing(_ temporary: String, at path: String) throws(OutputError) {
+        if link(temporary, path) == 0 {
+            unlink(temporary)
+            return
+        }
+        let error = errno
+        if error == EEXIST { throw OutputError.exists(path: path) }
+        // File systems without hard links (some FUSE and network mounts): check, then rename.
+        guard PathStatus.of(path).kind == .missing else { throw OutputError.exists(path: path) }
+        guard rename(temporary, path) == 0 else { throw OutputError.io(path: path, reason: "cannot move the result into place: \(errnoText())") }
+    }
+
+    /// Makes a rename durable (best effort: some file systems cannot sync a folder).
+    static func syncFolder(of path: String) {
+        let fd = open(PathParts(path).folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
+    }
+}

@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A result that is a folder of files (rendered PNG frames, exported PGM frames).
+///
+/// The files are written into a temporary sibling folder and the folder takes the final name only
+/// in ``commit()``, so a failure leaves nothing half-written under that name. An existing folder is
+/// replaced only with `replacingExisting`, and only if every entry in it is one this command would
+/// write (`owns`): a folder holding anything else (a recording, a user's files) is never replaced.
+/// An existing empty folder is simply filled.
+public final class OutputFolder {
+    /// The folder the user named.
+    public let path: String
+    /// Where the files go until ``commit()``.
+    public let temporaryPath: String
+    private let owns: (String) -> Bool
+    private var lock: OutputLock?
+    private var finished = false
+
+    private init(path: String, temporaryPath: String, owns: @escaping (String) -> Bool, lock: OutputLock) {
+        self.path = path
+        self.temporaryPath = temporaryPath
+        self.owns = owns
+        self.lock = lock
+    }
+
+    deinit { if !finished { abandon() } }
+
+    /// Checks `path` and creates the temporary folder. Nothing at `path` changes yet.
+    ///
+    /// - Parameter owns: whether a file name is one this command writes (e.g. `frame-000012.png`).
+    public static func create(_ path: String, replacingExisting: Bool, inputs: [String] = [],
+                              owns: @escaping (String) -> Bool) throws(OutputError) -> OutputFolder {
+        try checkExisting(path, replacingExisting: replacingExisting, inputs: inputs, owns: owns)
+        let lock = try OutputLock.claim(path)
+        try checkExisting(path, replacingExisting: replacingExisting, inputs: inputs, owns: owns)
+        let parts = PathParts(path)
+        while true {
+            let temporary = parts.hiddenSibling(".\(TemporaryName.next()).partial")
+            if mkdir(temporary, 0o755) == 0 { return OutputFolder(path: path, temporaryPath: temporary, owns: owns, lock: lock) }
+            if errno != EEXIST { throw OutputError.io(path: path, reason: "cannot create \(temporary): \(errnoText())") }
+        }
+    }
+
+    private static func checkExisting(_ path: String, replacingExisting: Bool, inputs: [String],
+                                      owns: (String) -> Bool) throws(OutputError) {
+        let status = try OutputFile.checkDestination(path, replacingExisting: replacingExisting, inputs: inputs, wanted: "a folder")
+        switch status.kind {
+        case .missing:
+            return
+        case .folder:
+            let entries = try entries(of: path)
+            if entries.isEmpty { return }
+            if let foreign = entries.first(where: { !owns($0) }) { throw OutputError.foreignFolder(path: path, example: foreign) }
+            if !replacingExisting { throw OutputError.exists(path: path) }
+        default:
+            throw OutputError.wrongKind(path: path, found: status.noun, wanted: "a folder")
+        }
+    }
+
+    /// The names in `folder` (not `.` and `..`).
+    static func entries(of folder: String) throws(OutputError) -> [String] {
+        guard let dir = opendir(folder) else { throw OutputError.io(path: folder, reason: "cannot list: \(errnoText())") }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// The temporary path of the file `name` inside the folder being written.
+    public func filePath(_ name: String) -> String { temporaryPath + "/" + name }
+
+    /// Writes the file `name` into the folder, whole, or throws naming the output.
+    public func write(_ bytes: [UInt8], to name: String) throws(OutputError) {
+        let file = filePath(name)
+        let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw OutputError.io(path: path + "/" + name, reason: "cannot create: \(errnoText())") }
+        defer { close(fd) }
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw OutputError.io(path: path + "/" + name, reason: "write failed: \(errnoText()) (nothing is written under \(path))")
+            }
+            done += n
+        }
+    }
+
+    /// Syncs every file, then puts the folder under its final name. An existing folder (checked to
+    /// hold only files this command writes) is swapped out and removed after the new one is in place.
+    public func commit() throws(OutputError) {
+        guard !finished else { return }
+        finished = true
+        defer { lock?.release(); lock = nil }
+        do throws(OutputError) {
+            for name in try Self.entries(of: temporaryPath) {
+                let fd = open(filePath(name), O_RDONLY | O_CLOEXEC)
+                guard fd >= 0, fsync(fd) == 0 else {
+                    if fd >= 0 { close(fd) }
+                    throw OutputError.io(path: path, reason: "cannot sync \(name) to disk: \(errnoText())")
+                }
+                close(fd)
+            }
+            OutputFile.syncFolder(of: filePath("x"))
+            if PathStatus.of(path).kind == .folder {
+                try Self.checkExisting(path, replacingExisting: true, inputs: [], owns: owns)
+                let old = PathParts(path).hiddenSibling(".\(TemporaryName.next()).old")
+                guard rename(path, old) == 0 else { throw OutputError.io(path: path, reason: "cannot move the old folder aside: \(errnoText())") }
+                guard rename(temporaryPath, path) == 0 else {
+                    let error = errno
+                    rename(old, path)
+                    throw OutputError.io(path: path, reason: "cannot move the result into place: \(errnoText(error))")
+                }
+                Self.remove(old)
+            } else {
+                guard rename(temporaryPath, path) == 0 else {
+                    throw OutputError.io(path: path, reason: "cannot move the result into place: \(errnoText())")
+                }
+            }
+            OutputFile.syncFolder(of: path)
+        } catch {
+            Self.remove(temporaryPath)
+            throw error
+        }
+    }
+
+    /// Removes the temporary folder; the final name is untouched. Idempotent.
+    public func abandon() {
+        guard !finished else { return }
+        finished = true
+        Self.remove(temporaryPath)
+        lock?.release()
+        lock = nil
+    }
+
+    /// Removes a folder this type made (flat: it holds files only).
+    private static func remove(_ folder: String) {
+        for name in (try? entries(of: folder)) ?? [] { unlink(folder + "/" + name) }
+        rmdir(folder)
+    }
+}

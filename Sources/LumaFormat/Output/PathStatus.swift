@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What is at a path right now, as far as writing a result there is concerned.
+struct PathStatus: Equatable {
+    enum Kind: Equatable {
+        case missing
+        case regularFile
+        case folder
+        case characterDevice
+        case blockDevice
+        case fifo
+        case socket
+        /// A symbolic link whose target does not exist.
+        case danglingLink
+        /// stat failed for another reason (permissions, a link loop).
+        case unreadable(String)
+    }
+
+    var kind: Kind
+    /// Device and inode (of the link's target): the same pair means the same file.
+    var identity: (device: UInt64, inode: UInt64)?
+
+    static func == (a: PathStatus, b: PathStatus) -> Bool {
+        a.kind == b.kind && a.identity?.device == b.identity?.device && a.identity?.inode == b.identity?.inode
+    }
+
+    /// The status of `path`, following symbolic links.
+    static func of(_ path: String) -> PathStatus {
+        var st = stat()
+        if stat(path, &st) != 0 {
+            let error = errno
+            if error == ENOENT {
+                var link = stat()
+                return PathStatus(kind: lstat(path, &link) == 0 ? .danglingLink : .missing, identity: nil)
+            }
+            return PathStatus(kind: .unreadable(String(cString: strerror(error))), identity: nil)
+        }
+        let identity = (UInt64(st.st_dev), UInt64(st.st_ino))
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: return PathStatus(kind: .regularFile, identity: identity)
+        case S_IFDIR: return PathStatus(kind: .folder, identity: identity)
+        case S_IFCHR: return PathStatus(kind: .characterDevice, identity: identity)
+        case S_IFBLK: return PathStatus(kind: .blockDevice, identity: identity)
+        case S_IFIFO: return PathStatus(kind: .fifo, identity: identity)
+        default: return PathStatus(kind: .socket, identity: identity)
+        }
+    }
+
+    /// Whether `self` and `other` are the same existing file.
+    func isSameFile(as other: PathStatus) -> Bool {
+        guard let a = identity, let b = other.identity else { return false }
+        return a.device == b.device && a.inode == b.inode
+    }
+
+    /// A device or FIFO: a stream that is written to, never replaced.
+    var isStream: Bool { kind == .characterDevice || kind == .fifo }
+
+    /// "a folder", "a character device", … for messages.
+    var noun: String {
+        switch kind {
+        case .missing: return "missing"
+        case .regularFile: return "a file"
+        case .folder: return "a folder"
+        case .characterDevice: return "a character device"
+        case .blockDevice: return "a block device"
+        case .fifo: return "a FIFO"
+        case .socket: return "a socket"
+        case .danglingLink: return "a symbolic link to nothing"
+        case .unreadable(let reason): return "not readable (\(reason))"
+        }
+    }
+}
+
+/// A path split into its folder and its last component, as `open` and `rename` see them.
+struct PathParts {
+    var folder: String
+    var name: String
+
+    init(_ path: String) {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        if let slash = trimmed.lastIndex(of: "/") {
+            folder = slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+            name = String(trimmed[trimmed.index(after: slash)...])
+        } else {
+            folder = "."
+            name = String(trimmed)
+        }
+    }
+
+    /// A sibling of the path: `folder/.name<suffix>`, hidden from plain `ls`.
+    func hiddenSibling(_ suffix: String) -> String {
+        (folder == "/" ? "/" : folder + "/") + "." + name + suffix
+    }
+}
+
+/// A name for a temporary sibling that no other process uses: pid plus a per-process counter.
+enum TemporaryName {
+    private static let counter = Counter()
+
+    static func next() -> String { "\(getpid())-\(counter.next())" }
+
+    private final class Counter: @unchecked Sendable {
+        private var value = 0
+        private let lock = NSLockLite()
+        func next() -> Int {
+            lock.withLock {
+                value += 1
+                return value
+            }
+        }
+    }
+}
+
+func errnoText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
