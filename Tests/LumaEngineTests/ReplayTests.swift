@@ -106,7 +106,7 @@ struct ReplayTests {
         do {
             _ = try Replay.run(RecordingReader(path: rec), setups: setups, registry: testRegistry, options: ReplayOptions(), logPath: out)
         } catch { message = "\(error)" }
-        #expect(message == "analyzer brightness failed at frame 6: option probe: deliberate failure")
+        #expect(message == "analyzer brightness failed at frame 6: option probe: deliberate failure (the log up to the failure is in \(out), marked incomplete)")
         let log = try EventLog.read(out)
         #expect(!log.isComplete)
         #expect(log.events.map(\.frame).max() == 5)

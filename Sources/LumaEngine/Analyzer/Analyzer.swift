@@ -35,10 +35,17 @@ public protocol Analyzer: SendableMetatype {
 
     /// Flushes observations still open after the last frame. Called exactly once.
     mutating func finish(into events: inout EventSink) throws
+
+    /// The program this configuration starts, for analyzers that run one (`external`: its command);
+    /// `nil` (the default) for analyzers that run only their own code. A configuration read from a
+    /// file (a pipeline, a log's header) that starts a program runs only when the user allows it
+    /// for that run, and the refusal shows this text.
+    static func program(in configuration: Configuration) -> String?
 }
 
 extension Analyzer {
     public static var summary: String { "" }
+    public static func program(in configuration: Configuration) -> String? { nil }
     public mutating func finish(into events: inout EventSink) throws {}
 }
 

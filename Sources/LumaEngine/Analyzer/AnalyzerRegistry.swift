@@ -12,6 +12,10 @@ public struct AnalyzerDescriptor: Sendable {
     /// (e.g. `external`, which needs a command) do not run when `replay` runs "every analyzer".
     public let runsWithDefaults: Bool
 
+    /// The program a configuration starts (see ``Analyzer/program(in:)``), or `nil`.
+    public func program(in configuration: JSONValue) -> String? { findProgram(configuration) }
+
+    let findProgram: @Sendable (JSONValue) -> String?
     let decodeAndValidate: @Sendable (JSONValue) throws -> JSONValue
     let instantiate: @Sendable (JSONValue, AnalyzerContext) throws -> AnalyzerInstance
 
@@ -22,6 +26,7 @@ public struct AnalyzerDescriptor: Sendable {
         defaultConfiguration = (try? JSONValueEncoder.encode(A.Configuration())) ?? .object([])
         optionHelp = A.Configuration.optionHelp.map { (key: $0.key, help: $0.value) }
         runsWithDefaults = (try? A.Configuration().validate()) != nil
+        findProgram = { json in (try? json.decode(A.Configuration.self)).flatMap { A.program(in: $0) } }
         decodeAndValidate = { json in
             let configuration = try json.decode(A.Configuration.self)
             try configuration.validate()

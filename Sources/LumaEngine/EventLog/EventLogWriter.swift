@@ -1,37 +1,41 @@
 import Crypto
 import Foundation
+import LumaFormat
 
 /// Writes an event log: header line, event lines, footer line.
 ///
-/// The log is written to a temporary file beside the destination and renamed into place only when
-/// it is finished, so an existing good log is never replaced by a half-written one. A process killed
-/// mid-replay leaves the temporary file: valid JSON Lines up to its last complete line, and no footer.
+/// The log goes through ``OutputFile``: it is written to a temporary sibling and renamed into place
+/// only when finished, so an existing good log is never replaced by a half-written one, and only
+/// when `replacingExisting` (the user's `--force`). A process killed mid-replay leaves the temporary
+/// file (`.NAME.PID-N.partial`): valid JSON Lines up to its last complete line, and no footer.
+/// `-`, a FIFO or a device receive the log as a stream, line by line.
 public final class EventLogWriter {
     public let path: String
-    public let temporaryPath: String
-    private let handle: FileHandle
+    /// Where the log is written until ``finish(framesReplayed:failure:)``; `nil` for a stream.
+    public var temporaryPath: String? { output.temporaryPath }
+    private let output: OutputFile
     private var buffer: [UInt8] = []
     private var hasher = SHA256()
     private var counts: [(analyzer: String, kind: String, count: Int)] = []
     private let analyzerOrder: [String]
     public private(set) var eventCount = 0
+    /// Where the log of a failed replay was kept, when a log already sat at ``path`` (an existing
+    /// log is replaced only by a complete one).
+    public private(set) var failedLogKeptAt: String?
 
-    public init(path: String, header: EventLogHeader) throws(EventLogError) {
+    /// Starts the log at `path`. Refuses an existing file unless `replacingExisting`, and any of
+    /// `inputs` (the recording, a pipeline file) as the destination.
+    public init(path: String, header: EventLogHeader, replacingExisting: Bool = false,
+                inputs: [String] = []) throws(OutputError) {
         self.path = path
-        let url = URL(fileURLWithPath: path)
-        temporaryPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial").path
         analyzerOrder = ["engine"] + header.analyzers.map(\.name)
-        guard FileManager.default.createFile(atPath: temporaryPath, contents: nil),
-              let h = FileHandle(forWritingAtPath: temporaryPath) else {
-            throw EventLogError(path: path, line: nil, reason: "cannot create the log (is the folder there and writable?)")
-        }
-        handle = h
+        output = try OutputFile.create(path, replacingExisting: replacingExisting, inputs: inputs, streams: .allowed)
         append(line: header.json.serialized, hashed: false)
         try flush()
     }
 
     /// Appends one event line. Events must arrive in log order: (frame, analyzer order, sequence).
-    public func write(_ event: LoggedEvent) throws(EventLogError) {
+    public func write(_ event: LoggedEvent) throws(OutputError) {
         append(line: event.json.serialized, hashed: true)
         eventCount += 1
         if let i = counts.firstIndex(where: { $0.analyzer == event.analyzer && $0.kind == event.kind }) {
@@ -39,33 +43,37 @@ public final class EventLogWriter {
         } else {
             counts.append((event.analyzer, event.kind, 1))
         }
-        if buffer.count > 1 << 16 { try flush() }
+        if buffer.count > 1 << 16 || output.isStream && buffer.count > 0 && event.frame != lastFrame { try flush() }
+        lastFrame = event.frame
     }
+    private var lastFrame = 0
 
     /// Writes the footer and moves the log into place.
+    ///
+    /// With a `failure`, the log (complete up to the failure, its footer saying so) takes the final
+    /// name only if nothing is there; otherwise it stays at its temporary path
+    /// (``failedLogKeptAt``) and the existing log is untouched.
     @discardableResult
-    public func finish(framesReplayed: Int, failure: JSONValue? = nil) throws(EventLogError) -> EventLogFooter {
+    public func finish(framesReplayed: Int, failure: JSONValue? = nil) throws(OutputError) -> EventLogFooter {
         let order = Dictionary(uniqueKeysWithValues: analyzerOrder.enumerated().map { ($1, $0) })
         let sorted = counts.sorted { (order[$0.analyzer] ?? .max, $0.kind) < (order[$1.analyzer] ?? .max, $1.kind) }
         let footer = EventLogFooter(complete: failure == nil, framesReplayed: framesReplayed, eventCount: eventCount,
                                     counts: sorted, eventsDigest: Array(hasher.finalize()).hexString, failure: failure)
         append(line: footer.json.serialized, hashed: false)
         try flush()
-        do {
-            try handle.synchronize()
-            try handle.close()
-            if FileManager.default.fileExists(atPath: path) { try FileManager.default.removeItem(atPath: path) }
-            try FileManager.default.moveItem(atPath: temporaryPath, toPath: path)
-        } catch {
-            throw EventLogError(path: path, line: nil, reason: "cannot move the finished log into place: \(error.localizedDescription)")
+        if failure == nil {
+            try output.commit()
+        } else if output.destinationExists {
+            failedLogKeptAt = output.keepAside()
+        } else {
+            try output.commit(replacingExisting: false)
         }
         return footer
     }
 
     /// Removes the temporary file (after a failure that left nothing worth keeping).
     public func abandon() {
-        try? handle.close()
-        try? FileManager.default.removeItem(atPath: temporaryPath)
+        output.abandon()
     }
 
     private func append(line: String, hashed: Bool) {
@@ -75,11 +83,9 @@ public final class EventLogWriter {
         if hashed { buffer[start...].withUnsafeBytes { hasher.update(bufferPointer: $0) } }
     }
 
-    private func flush() throws(EventLogError) {
+    private func flush() throws(OutputError) {
         guard !buffer.isEmpty else { return }
-        do { try handle.write(contentsOf: buffer) } catch {
-            throw EventLogError(path: temporaryPath, line: nil, reason: "write failed: \(error.localizedDescription)")
-        }
+        try output.write(buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -16,6 +16,10 @@ public struct ReplayOptions: Sendable {
     public var progress: (@Sendable (Int, Int) -> Void)?
     /// The file name recorded in the log header (defaults to the recording's last path component).
     public var recordingName: String?
+    /// An existing log at the destination may be replaced (by a complete log only): `--force`.
+    public var replaceExistingLog = false
+    /// Files besides the recording that the replay reads (a pipeline file): never the destination.
+    public var otherInputs: [String] = []
 
     public init(frames: ClosedRange<Int>? = nil, skipDamaged: Bool = false, jobs: Int = 1,
                 debugOutputDirectory: String? = nil, recordingName: String? = nil,
@@ -70,7 +74,7 @@ public enum Replay {
             } catch let e as OptionError {
                 throw .option(e)
             } catch {
-                throw .analyzerFailed(analyzer: setup.name, frame: nil, message: "\(error)")
+                throw .analyzerFailed(analyzer: setup.name, frame: nil, message: "\(error)", incompleteLog: nil)
             }
         }
 
@@ -80,7 +84,10 @@ public enum Replay {
                                     engineVersion: LumatraceVersion.engine, firstFrame: range.lowerBound,
                                     lastFrame: range.upperBound, skipDamaged: options.skipDamaged, analyzers: setups)
         let log: EventLogWriter
-        do throws(EventLogError) { log = try EventLogWriter(path: logPath, header: header) } catch { throw .log(error) }
+        do throws(OutputError) {
+            log = try EventLogWriter(path: logPath, header: header, replacingExisting: options.replaceExistingLog,
+                                     inputs: [reader.path] + options.otherInputs)
+        } catch { throw .output(error) }
 
         var state = LoopState(reader: reader, runners: runners, log: log, range: range, options: options)
         do {
@@ -91,16 +98,20 @@ public enum Replay {
                 .init("frame", .int(Int64(failure.frame))),
                 .init("message", .string(failure.message)),
             ])
-            do throws(EventLogError) { _ = try log.finish(framesReplayed: state.framesDone, failure: failureJSON) } catch { throw .log(error) }
-            throw .analyzerFailed(analyzer: failure.analyzer, frame: failure.frame, message: failure.message)
+            do throws(OutputError) { _ = try log.finish(framesReplayed: state.framesDone, failure: failureJSON) } catch { throw .output(error) }
+            throw .analyzerFailed(analyzer: failure.analyzer, frame: failure.frame, message: failure.message,
+                                  incompleteLog: log.failedLogKeptAt.map { .keptAside($0, existing: logPath) } ?? .placed(logPath))
         } catch let e as ReplayError {
             log.abandon()
             throw e
+        } catch let e as OutputError {
+            log.abandon()
+            throw .output(e)
         } catch {
             log.abandon()
             throw .log(EventLogError(path: logPath, line: nil, reason: "\(error)"))
         }
-        do throws(EventLogError) { return try log.finish(framesReplayed: state.framesDone) } catch { throw .log(error) }
+        do throws(OutputError) { return try log.finish(framesReplayed: state.framesDone) } catch { throw .output(error) }
     }
 }
 
@@ -172,7 +183,7 @@ private struct LoopState {
             case .failure(let e):
                 let lost = max(entry.firstFrame, range.lowerBound)..<min(entry.firstFrame + entry.frameCount, range.upperBound + 1)
                 guard options.skipDamaged else { throw ReplayError.damaged(e) }
-                try gap(lost, ticks: entry.firstTicks, reason: e.description)
+                try gap(lost, ticks: entry.firstTicks, reason: Self.damageReason(e))
                 expected = lost.upperBound
                 continue
             }
@@ -233,6 +244,19 @@ private struct LoopState {
     }
 
     /// Logs frames that cannot be replayed, stamped with the time of the nearest known frame.
+    /// What is wrong with a chunk, in words that do not depend on how the recording's path was
+    /// typed (`./clip.luma` and `clip.luma` must give the same log).
+    static func damageReason(_ error: LumaFormatError) -> String {
+        switch error {
+        case .damagedChunk(_, let chunk, let frames, let reason): return "chunk \(chunk) (frames \(frames)) is damaged: \(reason)"
+        case .io(_, let reason): return reason
+        default:
+            let text = error.description
+            guard let colon = text.range(of: ": ") else { return text }
+            return String(text[colon.upperBound...])
+        }
+    }
+
     mutating func gap(_ frames: Range<Int>, ticks: Int64, reason: String) throws {
         guard !frames.isEmpty else { return }
         guard options.skipDamaged else {

@@ -1,12 +1,25 @@
+import LumaFormat
+
 /// Why a replay could not run or finish.
-public enum ReplayError: Error, CustomStringConvertible, Sendable {
+public enum ReplayError: Error, Equatable, CustomStringConvertible, Sendable {
     case option(OptionError)
     case recording(LumaFormatError)
     /// A chunk is damaged and `--skip-damaged` was not given.
     case damaged(LumaFormatError)
     case log(EventLogError)
-    /// An analyzer threw: at start (`frame == nil`), on a frame, or in `finish`.
-    case analyzerFailed(analyzer: String, frame: Int?, message: String)
+    /// The log could not be written where asked (exists, is the input, a full disk, …).
+    case output(OutputError)
+    /// An analyzer threw: at start (`frame == nil`, no log written), on a frame, or in `finish`
+    /// (the log up to the failure is kept, see ``IncompleteLog``).
+    case analyzerFailed(analyzer: String, frame: Int?, message: String, incompleteLog: IncompleteLog?)
+
+    /// Where the log of a replay that failed part-way went.
+    public enum IncompleteLog: Sendable, Equatable {
+        /// At the destination, which was free; its footer says the replay did not complete.
+        case placed(String)
+        /// Beside the destination, because a log was already there (it is untouched).
+        case keptAside(String, existing: String)
+    }
 
     public var description: String {
         switch self {
@@ -14,9 +27,16 @@ public enum ReplayError: Error, CustomStringConvertible, Sendable {
         case .recording(let e): return e.description
         case .damaged(let e): return "\(e.description); pass --skip-damaged to replay around it (the gap is logged)"
         case .log(let e): return e.description
-        case .analyzerFailed(let analyzer, let frame, let message):
-            if let frame { return "analyzer \(analyzer) failed at frame \(frame): \(message)" }
-            return "analyzer \(analyzer) failed to start: \(message)"
+        case .output(let e): return e.description
+        case .analyzerFailed(let analyzer, let frame, let message, let log):
+            guard let frame else { return "analyzer \(analyzer) failed to start: \(message)" }
+            let failure = "analyzer \(analyzer) failed at frame \(frame): \(message)"
+            switch log {
+            case .placed(let path): return failure + " (the log up to the failure is in \(path), marked incomplete)"
+            case .keptAside(let path, let existing):
+                return failure + " (\(existing) is untouched; this run's incomplete log is \(path))"
+            case nil: return failure
+            }
         }
     }
 }

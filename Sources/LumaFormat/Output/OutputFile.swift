@@ -51,6 +51,9 @@ public final class OutputFile {
 
     deinit { if !finished { abandon() } }
 
+    /// Whether something is at ``path`` now (a result this one would replace).
+    public var destinationExists: Bool { !isStream && PathStatus.of(path).kind != .missing }
+
     /// Whether the output is a stream (device, FIFO, standard output) written in place.
     public var isStream: Bool { temporaryPath == nil }
 
@@ -165,8 +168,12 @@ public final class OutputFile {
     /// Makes the result durable and puts it under its final name: `fsync`, then a rename that
     /// replaces an existing file only if `replacingExisting` was given (otherwise a file that
     /// appeared meanwhile is an error and is left alone).
-    public func commit() throws(OutputError) {
+    ///
+    /// - Parameter replacingExisting: overrides the choice made at ``create(_:replacingExisting:inputs:streams:)``
+    ///   (e.g. `false` for a result that is not to replace a good one, such as a failed replay's log).
+    public func commit(replacingExisting: Bool? = nil) throws(OutputError) {
         guard !finished else { return }
+        let replacing = replacingExisting ?? self.replacing
         finished = true
         defer { lock?.release(); lock = nil }
         guard let temporary = temporaryPath else {

@@ -39,6 +39,9 @@ struct Regress: ParsableCommand {
 
     @OptionGroup var tolerance: ToleranceOptions
 
+    @Flag(help: ArgumentHelp(stringLiteral: ProgramPermission.flagHelp))
+    var allowExternal = false
+
     func validate() throws {
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs \(jobs) is outside 1...256") }
     }
@@ -48,7 +51,8 @@ struct Regress: ParsableCommand {
         do {
             let overrides = try OptionOverrides(settings)
             let goldens = try Self.goldenLogs(in: folder)
-            results = try Self.run(goldens, overrides: overrides, jobs: jobs, tolerances: tolerance.tolerances, update: update)
+            results = try Self.run(goldens, overrides: overrides, jobs: jobs, tolerances: tolerance.tolerances, update: update,
+                                   allowPrograms: allowExternal)
         } catch {
             FileHandle.standardError.write(Data("lumatrace: error: \(error)\n".utf8))
             throw ExitCode(2)
@@ -76,9 +80,13 @@ struct Regress: ParsableCommand {
 
     /// Runs every golden on `jobs` threads; results come back in the goldens' order.
     static func run(_ goldens: [String], overrides: OptionOverrides, jobs: Int, tolerances: LogDiff.Tolerances,
-                    update: Bool) throws -> [RegressionResult] {
+                    update: Bool, allowPrograms: Bool) throws -> [RegressionResult] {
         // Each override must name an analyzer some golden runs, or it is a typo.
         let headers = try goldens.map { try EventLog.read($0).header }
+        // Every golden that would start a program is refused before anything runs.
+        for (golden, header) in zip(goldens, headers) {
+            try ProgramPermission.require(header.analyzers, from: golden, registry: Lumatrace.registry, allowed: allowPrograms)
+        }
         for name in overrides.analyzers where !headers.contains(where: { $0.analyzers.contains { $0.name == name } }) {
             throw CLIError("--set \(name).…: no golden log in the folder runs analyzer '\(name)'")
         }
@@ -86,7 +94,8 @@ struct Regress: ParsableCommand {
         let next = Counter()
         DispatchQueue.concurrentPerform(iterations: min(jobs, goldens.count)) { _ in
             while let i = next.take(below: goldens.count) {
-                slots.store(RegressionResult.measure(goldens[i], ordinal: i, overrides: overrides, tolerances: tolerances, update: update), at: i)
+                slots.store(RegressionResult.measure(goldens[i], ordinal: i, overrides: overrides, tolerances: tolerances, update: update,
+                                                     allowPrograms: allowPrograms), at: i)
             }
         }
         return slots.results
@@ -154,7 +163,7 @@ struct RegressionResult: Sendable {
     }
 
     static func measure(_ goldenPath: String, ordinal: Int, overrides: OptionOverrides, tolerances: LogDiff.Tolerances,
-                        update: Bool) -> RegressionResult {
+                        update: Bool, allowPrograms: Bool) -> RegressionResult {
         let url = URL(fileURLWithPath: goldenPath)
         var result = RegressionResult(name: url.lastPathComponent)
         let newPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).regress-\(getpid())-\(ordinal)").path
@@ -162,7 +171,7 @@ struct RegressionResult: Sendable {
         do {
             let golden = try EventLog.read(goldenPath)
             let registry = Lumatrace.registry
-            let replay = try GoldenReplay(golden: golden, overrides: overrides, registry: registry)
+            let replay = try GoldenReplay(golden: golden, overrides: overrides, registry: registry, allowPrograms: allowPrograms)
             result.notes = replay.versionNotes
             try replay.run(to: newPath, jobs: 1, registry: registry)
             let new = try EventLog.read(newPath)

@@ -36,8 +36,14 @@ struct Replay: ParsableCommand {
     @Option(help: "Default regionOfInterest for every analyzer: x,y,width,height normalized with a lower-left origin.")
     var roi: String?
 
-    @Option(name: .shortAndLong, help: "The event log to write (default: RECORDING with .events.jsonl).")
+    @Option(name: .shortAndLong, help: "The event log to write (default: RECORDING's name with .events.jsonl, in the current folder); - for standard output.")
     var output: String?
+
+    @Flag(help: "Replace an existing log (only once the new one is complete; a failed replay never replaces it).")
+    var force = false
+
+    @Flag(help: ArgumentHelp(stringLiteral: ProgramPermission.flagHelp))
+    var allowExternal = false
 
     @Option(help: "First frame: an index (120) or a time (4.5s).")
     var from: FramePosition?
@@ -74,8 +80,10 @@ struct Replay: ParsableCommand {
             if let dump { try FileManager.default.createDirectory(atPath: dump, withIntermediateDirectories: true) }
             let logPath = output ?? URL(fileURLWithPath: recording).deletingPathExtension().lastPathComponent + ".events.jsonl"
             let progress = ProgressBar("replaying")
-            let options = ReplayOptions(frames: range, skipDamaged: skipDamaged, jobs: jobs, debugOutputDirectory: dump,
+            var options = ReplayOptions(frames: range, skipDamaged: skipDamaged, jobs: jobs, debugOutputDirectory: dump,
                                         progress: { progress.update($0, $1) })
+            options.replaceExistingLog = force
+            options.otherInputs = pipeline.map { [$0] } ?? []
             let footer: EventLogFooter
             do {
                 footer = try LumaEngine.Replay.run(reader, setups: setups, registry: registry, options: options, logPath: logPath)
@@ -84,9 +92,11 @@ struct Replay: ParsableCommand {
                 throw error
             }
             progress.finish()
-            print("replayed \(footer.framesReplayed) frames of \(recording) → \(logPath)")
-            print("events: \(footer.eventCount)")
-            for c in footer.counts { print("  \(c.analyzer).\(c.kind)".padding(toLength: 32, withPad: " ", startingAt: 0) + "\(c.count)") }
+            // With the log on standard output, the summary goes to stderr so the stream stays JSON Lines.
+            let say: (String) -> Void = logPath == "-" ? { FileHandle.standardError.write(Data(($0 + "\n").utf8)) } : { print($0) }
+            say("replayed \(footer.framesReplayed) frames of \(recording) → \(logPath == "-" ? "standard output" : logPath)")
+            say("events: \(footer.eventCount)")
+            for c in footer.counts { say("  \(c.analyzer).\(c.kind)".padding(toLength: 32, withPad: " ", startingAt: 0) + "\(c.count)") }
         }
     }
 
@@ -97,6 +107,7 @@ struct Replay: ParsableCommand {
         var setups: [AnalyzerSetup] = []
         if let pipeline {
             setups = try PipelineFile.read(pipeline, registry: registry)
+            try ProgramPermission.require(setups, from: pipeline, registry: registry, allowed: allowExternal)
             for i in setups.indices {
                 if spacing != nil { setups[i].frameAnalysisSpacing = defaultSpacing }
                 if roi != nil { setups[i].regionOfInterest = defaultROI }

@@ -19,6 +19,9 @@ struct Verify: ParsableCommand {
     @Option(help: "The recording, when it is not next to the log under its header name.")
     var recording: String?
 
+    @Flag(help: ArgumentHelp(stringLiteral: ProgramPermission.flagHelp))
+    var allowExternal = false
+
     func run() throws {
         do {
             try verify()
@@ -33,9 +36,9 @@ struct Verify: ParsableCommand {
     private func verify() throws {
         let golden = try EventLog.read(log)
         let registry = Lumatrace.registry
-        let replay = try GoldenReplay(golden: golden, recording: recording, registry: registry)
+        let replay = try GoldenReplay(golden: golden, recording: recording, registry: registry, allowPrograms: allowExternal)
         for note in replay.versionNotes { print("note: \(note)") }
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("lumatrace-verify-\(getpid()).events.jsonl").path
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("lumatrace-verify-\(getpid())-\(UUID().uuidString.prefix(8)).events.jsonl").path
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         try replay.run(to: temporary, jobs: min(ProcessInfo.processInfo.activeProcessorCount, 8), registry: registry,
                        progress: ProgressBar("verifying"))

@@ -14,8 +14,10 @@ struct GoldenReplay {
 
     /// Finds the recording (`recording`, or the header's file name next to the log), checks that
     /// its frames are the ones the log was made from, and resolves the header's analyzers.
+    /// A header that starts a program (an `external` analyzer's command) is refused unless
+    /// `allowPrograms` (`--allow-external`).
     init(golden: EventLog, recording: String? = nil, overrides: OptionOverrides = OptionOverrides(),
-         registry: AnalyzerRegistry) throws {
+         registry: AnalyzerRegistry, allowPrograms: Bool) throws {
         self.golden = golden
         let header = golden.header
         let path = recording ?? URL(fileURLWithPath: golden.path).deletingLastPathComponent().appendingPathComponent(header.recordingFile).path
@@ -40,6 +42,7 @@ struct GoldenReplay {
             try s.validate(with: descriptor)
             setups.append(s)
         }
+        try ProgramPermission.require(setups, from: golden.path, registry: registry, allowed: allowPrograms)
         try overrides.apply(to: &setups, registry: registry)
         self.setups = setups
         versionNotes = notes
