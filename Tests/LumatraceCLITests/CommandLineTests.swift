@@ -103,8 +103,8 @@ struct CommandLineTests {
         let recording = recordings.appendingPathComponent("balls-synth.luma").path
         let log = recordings.appendingPathComponent("balls-synth.events.jsonl").path
         let arguments = switch command {
-        case "replay": ["replay", recording, "--analyzer", "differencing", "-o", "\(dir)/p.events.jsonl"]
-        case "render": ["render", recording, "--events", log, "-o", "\(dir)/frames/", "--to", "20"]
+        case "replay": ["replay", recording, "--analyzer", "differencing", "-o", "\(dir)/p.events.jsonl", "--force"]
+        case "render": ["render", recording, "--events", log, "-o", "\(dir)/frames/", "--to", "20", "--force"]
         default: ["verify", log]
         }
         let plain = try CLI.run(arguments)

@@ -199,11 +199,12 @@ struct CrashSafetyTests {
 
         let replay = Process()
         replay.executableURL = URL(fileURLWithPath: CLI.binary)
-        replay.arguments = ["replay", recording, "--analyzer", "differencing", "--analyzer", "trajectory", "--jobs", "1", "-o", log]
+        replay.arguments = ["replay", recording, "--analyzer", "differencing", "--analyzer", "trajectory", "--jobs", "1", "-o", log, "--force"]
         replay.standardOutput = FileHandle.nullDevice
         replay.standardError = FileHandle.nullDevice
         try replay.run()
-        let partial = "\(dir)/.long.events.jsonl.partial"
+        // The log is written to a temporary sibling named by the writer's process id.
+        let partial = "\(dir)/.long.events.jsonl.\(replay.processIdentifier)-1.partial"
         // Kill once some events are on disk.
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline, ((try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int) ?? 0) < 30_000 {

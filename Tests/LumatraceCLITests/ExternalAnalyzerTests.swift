@@ -59,7 +59,10 @@ struct ExternalAnalyzerTests {
             let mean = try #require(event.data["mean"]?.doubleValue)
             #expect(mean > 0 && mean < 255)
         }
-        let verify = try CLI.run(["verify", "\(dir)/b1.events.jsonl", "--recording", Self.recording])
+        let refused = try CLI.run(["verify", "\(dir)/b1.events.jsonl", "--recording", Self.recording])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("would run a program: `python3 "), "\(refused.stderr)")
+        let verify = try CLI.run(["verify", "\(dir)/b1.events.jsonl", "--recording", Self.recording, "--allow-external"])
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
     }
 

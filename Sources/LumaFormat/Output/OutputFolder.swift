@@ -34,6 +34,8 @@ public final class OutputFolder {
     /// - Parameter owns: whether a file name is one this command writes (e.g. `frame-000012.png`).
     public static func create(_ path: String, replacingExisting: Bool, inputs: [String] = [],
                               owns: @escaping (String) -> Bool) throws(OutputError) -> OutputFolder {
+        var path = path
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
         try checkExisting(path, replacingExisting: replacingExisting, inputs: inputs, owns: owns)
         let lock = try OutputLock.claim(path)
         try checkExisting(path, replacingExisting: replacingExisting, inputs: inputs, owns: owns)

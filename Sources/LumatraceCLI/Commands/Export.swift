@@ -42,41 +42,38 @@ struct Export: ParsableCommand {
             let progress = ProgressBar("exporting")
             switch format {
             case .y4m:
-                let sink: FileHandle
-                if let output, output != "-" {
-                    if FileManager.default.fileExists(atPath: output) && !force { throw LumaFormatError.outputExists(path: output) }
-                    guard FileManager.default.createFile(atPath: output, contents: nil), let f = FileHandle(forWritingAtPath: output) else {
-                        throw CLIError("\(output): cannot create the file")
-                    }
-                    sink = f
-                } else {
-                    if isatty(1) != 0 { throw CLIError("refusing to write a Y4M stream to a terminal; pipe it (| ffmpeg -i - out.mp4) or pass -o FILE") }
-                    sink = FileHandle.standardOutput
+                let target = output ?? "-"
+                if target == "-", isatty(1) != 0 {
+                    throw CLIError("refusing to write a Y4M stream to a terminal; pipe it (| ffmpeg -i - out.mp4) or pass -o FILE")
                 }
+                let sink = try OutputFile.create(target, replacingExisting: force, inputs: [recording], streams: .allowed)
                 let writer = Y4MWriter(width: h.width, height: h.height)
-                sink.write(Data(writer.header(rateNumerator: h.rateNumerator, rateDenominator: h.rateDenominator)))
+                try sink.write(writer.header(rateNumerator: h.rateNumerator, rateDenominator: h.rateDenominator))
                 try forEachFrame(reader, decoder, range) { index, _, pixels in
-                    sink.write(Data(Y4MWriter.frameMarker))
-                    sink.write(Data(buffer: pixels))
+                    try sink.write(Y4MWriter.frameMarker)
+                    try sink.write(UnsafeRawBufferPointer(pixels))
                     progress.update(index - range.lowerBound + 1, range.count)
                 }
-                try sink.synchronizeIfFile()
+                try sink.commit()
             case .pgm:
-                guard let output else { throw CLIError("--format pgm needs -o FOLDER") }
-                try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+                guard let output, output != "-" else { throw CLIError("--format pgm needs -o FOLDER") }
+                let folder = try OutputFolder.create(output, replacingExisting: force, inputs: [recording], owns: Self.isExportedFile)
                 var times = "# frame seconds (exact timestamps of the exported frames)\n"
                 try forEachFrame(reader, decoder, range) { index, ticks, pixels in
-                    let path = "\(output)/frame-\(String(format: "%06d", index)).pgm"
-                    if !force && FileManager.default.fileExists(atPath: path) { throw LumaFormatError.outputExists(path: path) }
-                    let file = PGMCodec.encode(width: h.width, height: h.height, pixels: pixels)
-                    guard FileManager.default.createFile(atPath: path, contents: Data(file)) else { throw CLIError("\(path): cannot write") }
+                    try folder.write(PGMCodec.encode(width: h.width, height: h.height, pixels: pixels), to: String(format: "frame-%06d.pgm", index))
                     times += "\(index) \(Timestamp(ticks: ticks, timescale: h.timescale).fixedDecimalSeconds())\n"
                     progress.update(index - range.lowerBound + 1, range.count)
                 }
-                try Data(times.utf8).write(to: URL(fileURLWithPath: "\(output)/timestamps.txt"))
+                try folder.write(Array(times.utf8), to: "timestamps.txt")
+                try folder.commit()
             }
             progress.finish()
         }
+    }
+
+    /// The files an exported PGM folder holds. A folder with anything else is never replaced.
+    static func isExportedFile(_ name: String) -> Bool {
+        name == "timestamps.txt" || (name.hasPrefix("frame-") && name.hasSuffix(".pgm") && name.dropFirst(6).dropLast(4).allSatisfy(\.isNumber))
     }
 
     private func forEachFrame(_ reader: RecordingReader, _ decoder: ChunkDecoder, _ range: ClosedRange<Int>,
@@ -95,8 +92,3 @@ struct Export: ParsableCommand {
     }
 }
 
-extension FileHandle {
-    func synchronizeIfFile() throws {
-        if self !== FileHandle.standardOutput { try synchronize(); try close() }
-    }
-}

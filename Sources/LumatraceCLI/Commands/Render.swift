@@ -72,9 +72,15 @@ struct Render: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let kind = try Self.kind(of: output)
-            try OutputChecks.requireWritable(output, force: force, isFile: kind != .folder)
             let ffmpeg = kind == .gif || kind == .mp4
                 ? try Tools.require("ffmpeg", for: "to write GIF and MP4", otherwise: "or render PNG frames (-o folder/) instead") : nil
+            // The output is claimed before any frame is decoded; it takes its name only when complete.
+            let inputs = [recording, events]
+            let folder = kind == .folder
+                ? try OutputFolder.create(output, replacingExisting: force, inputs: inputs, owns: Self.isRenderedFrame) : nil
+            let file = kind == .folder ? nil
+                : try OutputFile.create(output, replacingExisting: force, inputs: inputs,
+                                        streams: kind == .sheet ? .allowed : .refused(why: "ffmpeg writes GIF and MP4 to a file"))
             let log = try EventLog.read(events)
             let reader = try RecordingReader(path: recording)
             try OutputChecks.requireSameRecording(log, reader: reader, recording: recording, force: force)
@@ -85,11 +91,11 @@ struct Render: ParsableCommand {
             var drawn = 0
             switch kind {
             case .folder:
-                try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
                 try Self.forEachDrawnFrame(frames, reader: reader, overlay: overlay) { index, image in
-                    try PNGFile.write(image, to: URL(fileURLWithPath: output).appendingPathComponent(String(format: "frame-%06d.png", index)).path)
+                    try folder!.write(PNGFile.encode(image), to: String(format: "frame-%06d.png", index))
                     drawn += 1
                 }
+                try folder!.commit()
             case .sheet:
                 let sheet = ContactSheet(frameWidth: reader.header.width, frameHeight: reader.header.height, count: frames.count, columns: columns,
                                          maximumWidth: sheetWidth)
@@ -100,9 +106,12 @@ struct Render: ParsableCommand {
                     tile += 1
                     drawn += 1
                 }
-                try PNGFile.write(canvas, to: output)
+                try file!.write(PNGFile.encode(canvas))
+                try file!.commit()
             case .gif, .mp4:
-                let pipe = try VideoPipe(ffmpeg: ffmpeg!, output: output, width: reader.header.width, height: reader.header.height,
+                file!.handOverToAnotherWriter()
+                let pipe = try VideoPipe(ffmpeg: ffmpeg!, output: output, writingTo: file!.temporaryPath!,
+                                         width: reader.header.width, height: reader.header.height,
                                          rate: reader.header.nominalFrameRate / Double(step), gif: kind == .gif)
                 do {
                     try Self.forEachDrawnFrame(frames, reader: reader, overlay: overlay) { _, image in
@@ -114,9 +123,15 @@ struct Render: ParsableCommand {
                     throw error
                 }
                 try pipe.finish()
+                try file!.commit()
             }
             print("drew \(drawn) frames of \(recording) with \(log.events.count) events → \(output)")
         }
+    }
+
+    /// The files a rendered folder holds: `frame-NNNNNN.png`. A folder with anything else is never replaced.
+    static func isRenderedFrame(_ name: String) -> Bool {
+        name.hasPrefix("frame-") && name.hasSuffix(".png") && name.dropFirst(6).dropLast(4).allSatisfy(\.isNumber)
     }
 
     /// Decodes `frames` (ascending) and calls `body` with each one drawn over, showing progress.
@@ -143,13 +158,16 @@ final class VideoPipe {
     private let errors = Pipe()
     private let output: String
 
-    init(ffmpeg: String, output: String, width: Int, height: Int, rate: Double, gif: Bool) throws {
+    /// Starts ffmpeg writing `temporary` (the ``OutputFile``'s, renamed to `output` once complete).
+    init(ffmpeg: String, output: String, writingTo temporary: String, width: Int, height: Int, rate: Double, gif: Bool) throws {
         self.output = output
+        signal(SIGPIPE, SIG_IGN)  // ffmpeg dying (a full disk) makes our writes fail with a message, not kill us
         process.executableURL = URL(fileURLWithPath: ffmpeg)
         let filter = gif ? "split[a][b];[a]palettegen=stats_mode=diff[p];[b][p]paletteuse" : "pad=ceil(iw/2)*2:ceil(ih/2)*2"
         let codec = gif ? ["-loop", "0"] : ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "20"]
-        process.arguments = ["-v", "error", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(width)x\(height)",
-                             "-r", String(format: "%.6f", max(rate, 0.01)), "-i", "-", "-vf", filter] + codec + ["-y", output]
+        process.arguments = ["-v", "error", "-xerror", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(width)x\(height)",
+                             "-r", String(format: "%.6f", max(rate, 0.01)), "-i", "-", "-vf", filter] + codec
+            + ["-f", gif ? "gif" : "mp4", "-y", temporary]
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
@@ -172,7 +190,6 @@ final class VideoPipe {
         try? input.fileHandleForWriting.close()
         process.terminate()
         process.waitUntilExit()
-        try? FileManager.default.removeItem(atPath: output)
     }
 
     private func message() -> String {

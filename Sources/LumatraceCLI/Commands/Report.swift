@@ -40,16 +40,16 @@ struct Report: ParsableCommand {
             guard ["html", "htm"].contains(URL(fileURLWithPath: output).pathExtension.lowercased()) else {
                 throw CLIError("-o \(output): a report is an .html file")
             }
-            try OutputChecks.requireWritable(output, force: force)
+            let file = try OutputFile.create(output, replacingExisting: force, inputs: [recording, events] + (truth.map { [$0] } ?? []),
+                                             streams: .allowed)
             let log = try EventLog.read(events)
             let reader = try RecordingReader(path: recording)
             let digest = try OutputChecks.requireSameRecording(log, reader: reader, recording: recording, force: force)
             let groundTruth = try truth.map { try Score.readTruth($0, for: log) }
             let page = try ReportPage(recording: recording, reader: reader, digest: digest, logPath: events, log: log,
                                       truthPath: truth, truth: groundTruth).html()
-            do { try Data(page.utf8).write(to: URL(fileURLWithPath: output), options: .atomic) } catch {
-                throw CLIError("\(output): cannot write: \(error.localizedDescription)")
-            }
+            try file.write(page)
+            try file.commit()
             print("report on \(recording) (\(log.events.count) events) → \(output) (\(page.utf8.count) bytes)")
         }
     }

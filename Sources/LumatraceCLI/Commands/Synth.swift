@@ -61,7 +61,7 @@ struct Synth: ParsableCommand {
                 let option = ["frameCount": "--frames", "framesPerSecond": "--fps", "width": "--size", "height": "--size"][error.setting] ?? "--\(error.setting)"
                 throw CLIError("\(option): \(error.message)")
             }
-            if let truth, FileManager.default.fileExists(atPath: truth), !force { throw LumaFormatError.outputExists(path: truth) }
+            let truthFile = try truth.map { try OutputFile.create($0, replacingExisting: force, streams: .allowed) }
 
             let header = RecordingHeader(width: w, height: h, timescale: Int64(fps), rateNumerator: fps, rateDenominator: 1,
                                          metadata: ["source": "synth", "synth.scene": kind.rawValue, "synth.seed": String(seed),
@@ -92,8 +92,9 @@ struct Synth: ParsableCommand {
             }
             progress.finish()
             let summary = try writer.close()
-            if let truth {
-                try Data(synthetic.truth.canonicalJSON().utf8).write(to: URL(fileURLWithPath: truth))
+            if let truthFile {
+                try truthFile.write(synthetic.truth.canonicalJSON())
+                try truthFile.commit()
             }
             print("synthesized \(kind.rawValue) (seed \(seed)): \(summary.frameCount) frames \(w)x\(h) → \(output) (\(summary.fileSize) bytes)"
                   + (truth.map { ", truth → \($0) (\(synthetic.truth.ballSegments.count) ball segments, \(synthetic.truth.objectTracks.count) object tracks)" } ?? ""))

@@ -74,9 +74,8 @@ struct Truth: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                if !force, FileManager.default.fileExists(atPath: output) {
-                    throw CLIError("\(output) exists; use --force to replace it")
-                }
+                let file = try OutputFile.create(output, replacingExisting: force, inputs: [labels] + (recording.map { [$0] } ?? []),
+                                                 streams: .allowed)
                 var geometry: TruthImport.Geometry
                 if let recording {
                     let reader = try RecordingReader(path: recording)
@@ -96,11 +95,8 @@ struct Truth: ParsableCommand {
                     throw CLIError("\(labels): not a UTF-8 text file of at most \(GroundTruth.maximumFileBytes) bytes")
                 }
                 let truth = try GroundTruth.imported(TruthImport.Format(rawValue: format)!, from: text, path: labels, geometry: geometry)
-                do {
-                    try Data(truth.canonicalJSON().utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-                } catch {
-                    throw CLIError("\(output): cannot write: \(error.localizedDescription)")
-                }
+                try file.write(truth.canonicalJSON())
+                try file.commit()
                 let boxes = truth.objectTracks.reduce(0) { $0 + $1.points.count }, balls = truth.ballSegments.reduce(0) { $0 + $1.points.count }
                 print("\(labels) → \(output): " + (truth.ballSegments.isEmpty ? "\(boxes) boxes" : "\(truth.ballSegments.count) ball segments, \(balls) points")
                     + ", \(truth.width)x\(truth.height), \(truth.frames) frames")

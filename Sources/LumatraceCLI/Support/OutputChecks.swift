@@ -3,20 +3,8 @@ import LumaEngine
 import LumaFormat
 
 /// Checks made before any frame is decoded, by commands that draw a log over its recording.
+/// (Where results may be written is ``OutputFile``'s and ``OutputFolder``'s business.)
 enum OutputChecks {
-    /// The folder that is to hold `output` exists, and an existing `output` file is replaced only
-    /// with `--force`.
-    static func requireWritable(_ output: String, force: Bool, isFile: Bool = true) throws {
-        let parent = URL(fileURLWithPath: output).deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder), isFolder.boolValue else {
-            throw CLIError("-o \(output): the folder \(parent) does not exist")
-        }
-        if isFile, !force, FileManager.default.fileExists(atPath: output) {
-            throw CLIError("\(output): already exists; pass --force to overwrite it")
-        }
-    }
-
     /// Requires the log to have been made from `reader`'s frames, unless `force`; returns the
     /// recording's frames digest.
     @discardableResult

@@ -1,0 +1,217 @@
+import Foundation
+import Testing
+
+/// A small tmpfs mounted for one test: a disk that fills up. Needs root (CI runs as root).
+struct SmallDisk {
+    let path: String
+
+    init(kilobytes: Int) throws {
+        path = CLI.temporaryDirectory()
+        let mount = try CLI.runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", path])
+        guard mount.status == 0 else { throw CLIError("cannot mount a tmpfs at \(path): \(mount.stderr)") }
+    }
+
+    func unmount() { _ = try? CLI.runTool("/bin/umount", [path]) }
+
+    /// Names in the disk's root, hidden ones included.
+    func names() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
+}
+
+struct CLIError: Error, CustomStringConvertible { var description: String; init(_ d: String) { description = d } }
+
+let isRoot = getuid() == 0
+
+@Suite("Outputs never destroy inputs, folders, devices or good results (issue 15, items 1, 4, 6, 8, 16)")
+struct DestructiveOutputTests {
+    static let recording = CLI.packageRoot.appendingPathComponent("Recordings/toss-real.luma").path
+    static let golden = CLI.packageRoot.appendingPathComponent("Recordings/toss-real.events.jsonl").path
+
+    /// A copy of the bundled recording in a fresh folder.
+    func scratch() throws -> (dir: String, recording: String) {
+        let dir = CLI.temporaryDirectory()
+        let copy = dir + "/r.luma"
+        try FileManager.default.copyItem(atPath: Self.recording, toPath: copy)
+        return (dir, copy)
+    }
+
+    func bytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+    func isCharacterDevice(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFCHR
+    }
+
+    /// A crash shows as a signal status (SIGILL 132, SIGTRAP 133, SIGABRT 134, SIGSEGV 139, SIGPIPE 141) or Swift's message.
+    func expectCleanFailure(_ result: CLI.Result, naming text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(result.status == 1 || result.status == 2, "status \(result.status): \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(!result.stderr.contains("Fatal error"), "\(result.stderr)", sourceLocation: sourceLocation)
+        #expect(result.stderr.contains(text), "\(result.stderr)", sourceLocation: sourceLocation)
+    }
+
+    @Test("replay -o its own recording is refused; the recording is untouched")
+    func replayOntoItsRecording() throws {
+        let (dir, rec) = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let before = bytes(rec)
+        for force in [[], ["--force"]] {
+            let r = try CLI.run(["replay", rec, "--analyzer", "differencing", "-o", rec] + force)
+            expectCleanFailure(r, naming: "is this command's input")
+        }
+        let link = dir + "/link.luma"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: rec)
+        expectCleanFailure(try CLI.run(["replay", rec, "--analyzer", "differencing", "-o", link, "--force"]), naming: "is the same file as the input")
+        #expect(bytes(rec) == before)
+    }
+
+    @Test("replay -o a folder is refused; the folder and its files stay")
+    func replayOntoAFolder() throws {
+        let (dir, rec) = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/results/deep", withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: dir + "/results/deep/notes.txt"))
+        expectCleanFailure(try CLI.run(["replay", rec, "--analyzer", "differencing", "-o", dir + "/results", "--force"]), naming: "is a folder")
+        #expect(bytes(dir + "/results/deep/notes.txt") == Data("mine".utf8))
+    }
+
+    @Test("writing to /dev/null writes into the device, never replaces the node",
+          .enabled(if: isRoot, "only root could replace /dev/null, so only root can show it is not replaced"))
+    func devicesStayDevices() throws {
+        let (dir, rec) = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let truthLabels = dir + "/labels.txt"
+        try Data("10,10,20,20\n".utf8).write(to: URL(fileURLWithPath: truthLabels))
+        let commands: [[String]] = [
+            ["replay", rec, "--analyzer", "differencing", "-o", "/dev/null"],
+            ["replay", rec, "--analyzer", "differencing", "-o", "/dev/null", "--force"],
+            ["export", rec, "--format", "y4m", "-o", "/dev/null", "--force"],
+            ["report", rec, "--events", Self.golden, "-o", "/dev/null", "--force"],
+            ["truth", "import", "otb", truthLabels, "--size", "640x360", "-o", "/dev/null", "--force"],
+        ]
+        for command in commands {
+            let r = try CLI.run(command)
+            #expect(isCharacterDevice("/dev/null"), "\(command.joined(separator: " ")) replaced /dev/null (\(r.stderr))")
+            if command[0] == "report" {
+                // A report must be an .html file: refused by name, before anything is written.
+                #expect(r.status == 1)
+            } else {
+                #expect(r.status == 0, "\(command.joined(separator: " ")): \(r.stderr)")
+            }
+        }
+    }
+
+    @Test("-o - streams the event log to standard output; the summary goes to stderr")
+    func logToStandardOutput() throws {
+        let r = try CLI.run(["replay", Self.recording, "--analyzer", "differencing", "-o", "-"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("{\"format\":\"lumatrace.events\"") == true)
+        #expect(lines.last?.hasPrefix("{\"end\":") == true)
+        #expect(r.stderr.contains("replayed 60 frames"))
+        #expect(!FileManager.default.fileExists(atPath: "-"))
+    }
+
+    @Test("a failed replay never replaces an existing log, even with --force; it says where its own log is")
+    func failedReplayKeepsGoodLog() throws {
+        let (dir, rec) = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let log = dir + "/r.events.jsonl"
+        #expect(try CLI.run(["replay", rec, "--analyzer", "differencing", "-o", log]).status == 0)
+        let good = bytes(log)
+        // An external analyzer that answers its hello and dies at the third frame.
+        let script = dir + "/dies.py"
+        try Data("""
+            import sys, json, struct
+            sys.stdin.buffer.readline()
+            print(json.dumps({"ready": True}), flush=True)
+            while True:
+                magic, w, h, _, index, _, _ = struct.unpack("<4sIIIqqq", sys.stdin.buffer.read(40))
+                if magic != b"LTFR" or index == 2:
+                    sys.exit(7)
+                sys.stdin.buffer.read(w * h)
+                print(json.dumps({"done": index}), flush=True)
+
+            """.utf8).write(to: URL(fileURLWithPath: script))
+        let r = try CLI.run(["replay", rec, "--analyzer", "differencing", "--analyzer", "external",
+                             "--set", "external.command=python3 \(script)", "-o", log, "--force"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("analyzer external failed"), "\(r.stderr)")
+        #expect(r.stderr.contains("\(log) is untouched"), "\(r.stderr)")
+        #expect(bytes(log) == good)
+    }
+
+    @Test("a pipeline file or a log header that names a program never runs it without --allow-external")
+    func programsInFilesAreNotRun() throws {
+        let (dir, rec) = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.copyItem(atPath: rec, toPath: dir + "/toss-real.luma")
+        let marker = dir + "/PWNED"
+        let pipeline = dir + "/pipeline.json"
+        try Data(#"{"analyzers":[{"name":"external","configuration":{"command":"touch \#(marker); exit 1"}}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: pipeline))
+        let replay = try CLI.run(["replay", rec, "--pipeline", pipeline, "-o", dir + "/p.events.jsonl"])
+        expectCleanFailure(replay, naming: "would run a program: `touch \(marker); exit 1`")
+
+        // A golden log whose header names a program: verify and regress refuse it too.
+        let golden = try String(contentsOfFile: Self.golden, encoding: .utf8)
+        var lines = golden.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let hostile = #"{"name":"external","version":"1","frameAnalysisSpacing":0,"regionOfInterest":[0,0,1,1],"configuration":{"command":"touch \#(marker); exit 1","options":{},"timeout":30}}"#
+        lines[0] = lines[0].replacingOccurrences(of: #""analyzers":["#, with: #""analyzers":["# + hostile + ",")
+        try lines.joined(separator: "\n").write(toFile: dir + "/r.events.jsonl", atomically: true, encoding: .utf8)
+        expectCleanFailure(try CLI.run(["verify", dir + "/r.events.jsonl"]), naming: "would run a program")
+        expectCleanFailure(try CLI.run(["regress", dir]), naming: "would run a program")
+        #expect(!FileManager.default.fileExists(atPath: marker), "a command from a file ran")
+    }
+
+    @Test("two replays to one log at once: the second is refused at once, the first finishes whole")
+    func concurrentReplays() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let rec = dir + "/long.luma"
+        #expect(try CLI.run(["synth", "tracking", "--size", "320x180", "--frames", "300", "--seed", "3", "-o", rec]).status == 0)
+        let log = dir + "/long.events.jsonl"
+        let first = Process()
+        first.executableURL = URL(fileURLWithPath: CLI.binary)
+        first.arguments = ["replay", rec, "--analyzer", "trajectory", "--analyzer", "differencing", "--jobs", "1", "-o", log]
+        first.standardOutput = FileHandle.nullDevice
+        first.standardError = FileHandle.nullDevice
+        try first.run()
+        let lock = dir + "/.long.events.jsonl.lock"
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, !FileManager.default.fileExists(atPath: lock) { Thread.sleep(forTimeInterval: 0.02) }
+        let second = try CLI.run(["replay", rec, "--analyzer", "differencing", "-o", log, "--force"])
+        first.waitUntilExit()
+        expectCleanFailure(second, naming: "another lumatrace process is writing it")
+        #expect(first.terminationStatus == 0)
+        let verify = try CLI.run(["verify", log])
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["long.events.jsonl", "long.luma"])
+    }
+
+    @Test("a full disk: every writer reports it, exits non-zero, and leaves nothing under the final name",
+          .enabled(if: isRoot, "mounting a small tmpfs needs root"))
+    func fullDisk() throws {
+        let disk = try SmallDisk(kilobytes: 16)
+        // Sensor noise makes the MP4 too big for the disk (the real clip's is not).
+        let noisy = CLI.packageRoot.appendingPathComponent("Recordings/balls-synth.luma").path
+        let noisyLog = CLI.packageRoot.appendingPathComponent("Recordings/balls-synth.events.jsonl").path
+        defer { disk.unmount(); try? FileManager.default.removeItem(atPath: disk.path) }
+        let commands: [(name: String, arguments: [String])] = [
+            ("clip.y4m", ["export", Self.recording, "--format", "y4m", "-o", "\(disk.path)/clip.y4m"]),
+            ("frames", ["export", Self.recording, "--format", "pgm", "-o", "\(disk.path)/frames"]),
+            ("sheet.png", ["render", Self.recording, "--events", Self.golden, "-o", "\(disk.path)/sheet.png", "--sheet-width", "4000", "--every", "1"]),
+            ("pngs", ["render", Self.recording, "--events", Self.golden, "-o", "\(disk.path)/pngs/"]),
+            ("clip.gif", ["render", Self.recording, "--events", Self.golden, "-o", "\(disk.path)/clip.gif"]),
+            ("clip.mp4", ["render", noisy, "--events", noisyLog, "-o", "\(disk.path)/clip.mp4"]),
+            ("big.events.jsonl", ["replay", Self.recording, "--analyzer", "differencing", "-o", "\(disk.path)/big.events.jsonl"]),
+            ("scene.truth.json", ["synth", "balls", "--size", "320x180", "--frames", "60", "-o", "\(disk.path)/scene.luma",
+                                  "--truth", "\(disk.path)/scene.truth.json"]),
+        ]
+        for (name, arguments) in commands {
+            let r = try CLI.run(arguments)
+            expectCleanFailure(r, naming: "No space left on device")
+            #expect(!disk.names().contains(name), "\(arguments.joined(separator: " ")) left \(name) on a full disk")
+            #expect(disk.names().filter { $0.hasSuffix(".partial") || $0.hasSuffix(".lock") }.isEmpty,
+                    "\(arguments[0]) left temporary files: \(disk.names())")
+        }
+    }
+}
