@@ -43,7 +43,7 @@ public enum LumaFormatError: Error, Equatable, Sendable, CustomStringConvertible
         case .invalidFrame(let path, let frame, let reason):
             return "\(path): frame \(frame): \(reason)"
         case .outputExists(let path):
-            return "\(path): already exists; pass --force to overwrite it"
+            return "\(path): already exists; pass --force to replace it"
         case .invalidInput(let source, let frame, let reason):
             if let frame { return "\(source): frame \(frame): \(reason)" }
             return "\(source): \(reason)"

@@ -79,7 +79,7 @@ struct CommandLineTests {
         try CLI.run(["record", "in.y4m", "-o", "r.luma"], cwd: dir)
         let cases: [([String], String)] = [
             (["record", "missing.mp4", "-o", "x.luma"], "missing.mp4: no such file or folder"),
-            (["record", "in.y4m", "-o", "r.luma"], "r.luma: already exists; pass --force to overwrite it"),
+            (["record", "in.y4m", "-o", "r.luma"], "r.luma: already exists; pass --force to replace it"),
             (["replay", "r.luma", "--analyzer", "nope"], "unknown analyzer 'nope'"),
             (["replay", "r.luma", "--set", "differencing.threshold=0"], "differencing.threshold: 0 is outside the allowed range 1...254"),
             (["replay", "r.luma", "--roi", "0,0,1.5,1"], "--roi 0,0,1.5,1: the rectangle reaches past the frame"),
@@ -133,9 +133,9 @@ struct CommandLineTests {
             (["synth", "balls", "-o", "s.luma", "--frames", "0"], "--frames"),
             (["synth", "balls", "-o", "s.luma", "--fps", "0"], "--fps"),
             (["synth", "balls", "-o", "s.luma", "--noise=-1"], "--noise"),
-            (["synth", "balls", "-o", "r.luma", "--frames", "2", "--size", "16x16"], "r.luma: already exists; pass --force to overwrite it"),
+            (["synth", "balls", "-o", "r.luma", "--frames", "2", "--size", "16x16"], "r.luma: already exists; pass --force to replace it"),
             (["export", "r.luma", "--format", "gif"], "'gif' is invalid for '--format <format>'"),
-            (["export", "r.luma", "--format", "y4m", "-o", "in.y4m"], "in.y4m: already exists; pass --force to overwrite it"),
+            (["export", "r.luma", "--format", "y4m", "-o", "in.y4m"], "in.y4m: already exists; pass --force to replace it"),
             (["recover", "r.luma", "-o", "in.y4m"], "already exists"),
             (["replay", "r.luma", "--jobs", "0"], "--jobs 0 is outside 1...256"),
             (["replay", "r.luma", "--spacing=-1"], "--spacing -1.0 is outside 0...3600 seconds"),

@@ -30,8 +30,12 @@ public final class ByteStream {
     /// Opens a file, or stdin for `-`.
     public static func open(_ path: String, stopRequested: StopFlag? = nil) throws(LumaFormatError) -> ByteStream {
         if path == "-" { return ByteStream(fileDescriptor: 0, name: "stdin", ownsDescriptor: false, stopRequested: stopRequested) }
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO that has no writer yet must not block (a signal could not end
+        // the wait). Reads then wait in poll, which checks `stopRequested`; Linux reports no hang-up
+        // on a FIFO until a writer has come and gone, so polling waits for the first writer.
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw LumaFormatError.io(path: path, reason: "cannot open: \(String(cString: strerror(errno)))") }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return ByteStream(fileDescriptor: fd, name: path, ownsDescriptor: true, stopRequested: stopRequested)
     }
 
@@ -66,6 +70,13 @@ public final class ByteStream {
             end += n
             return true
         }
+    }
+
+    /// The next `count` bytes (fewer at end of stream) without consuming them: sniffing a stream's
+    /// format loses no bytes.
+    public func peek(_ count: Int) throws(LumaFormatError) -> [UInt8] {
+        while end - start < count, try fill() {}
+        return Array(buffer[start..<min(end, start + count)])
     }
 
     /// Reads up to and including `delimiter`, at most `limit` bytes; `nil` at a clean end of stream.

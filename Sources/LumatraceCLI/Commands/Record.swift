@@ -61,7 +61,12 @@ struct Record: ParsableCommand {
             let signals = SignalTrap(stop: stop)
             defer { signals.restore() }
             let rate = fps.flatMap(FrameRate.init(parsing:))
-            var source = try openSource(rate: rate, stop: stop)
+            var source: any FrameSource
+            do { source = try openSource(rate: rate, stop: stop) } catch {
+                // Ctrl-C while waiting for a stream (a FIFO with no writer yet) ends the wait.
+                if stop.isSet { throw CLIError("\(input): stopped by a signal before any frame arrived; nothing recorded") }
+                throw error
+            }
             try record(&source, stop: stop)
         }
     }
@@ -74,15 +79,37 @@ struct Record: ParsableCommand {
         guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
             throw CLIError("\(input): no such file or folder")
         }
-        if live { throw CLIError("--live reads a Y4M stream: give '-' (stdin) or a .y4m file/FIFO as INPUT") }
         if isDirectory.boolValue {
             if rate == nil { warn("\(input): image folders have no timing; assuming 30 fps (pass --fps to set it)") }
             return try ImageFolderSource(folder: input, rate: rate ?? FrameRate(numerator: 30, denominator: 1))
         }
-        if let head = FileManager.default.contents(atPath: input)?.prefix(9), Array(head) == Array("YUV4MPEG2".utf8) {
+        if let stream = try Self.openIfStream(input, stop: stop) {
+            // A FIFO or device: sniffed without losing a byte, since what was read cannot be read again.
+            guard try stream.peek(9) == Array("YUV4MPEG2".utf8) else {
+                throw CLIError("\(input): is a FIFO or device that does not carry a Y4M stream; let ffmpeg read it: "
+                    + "ffmpeg -i \(input) -f yuv4mpegpipe - | lumatrace record - -o \(output)")
+            }
+            return try Y4MSource(stream: stream, fps: rate, live: live)
+        }
+        if live { throw CLIError("--live reads a Y4M stream: give '-' (stdin) or a .y4m file/FIFO as INPUT") }
+        if Self.startsWithY4MSignature(input) {
             return try Y4MSource(path: input, fps: rate, stop: stop, live: false)
         }
         return try VideoSource(path: input, fps: rate, stop: stop)
+    }
+
+    /// Opens `path` as a stream if it is a FIFO or a character device; `nil` for anything else.
+    static func openIfStream(_ path: String, stop: StopFlag) throws -> ByteStream? {
+        var st = stat()
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFIFO || (st.st_mode & S_IFMT) == S_IFCHR else { return nil }
+        return try ByteStream.open(path, stopRequested: stop)
+    }
+
+    /// Whether a regular file starts with `YUV4MPEG2` (reads those 9 bytes only).
+    static func startsWithY4MSignature(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 9)).map(Array.init) == Array("YUV4MPEG2".utf8)
     }
 
     private func record(_ source: inout any FrameSource, stop: StopFlag) throws {

@@ -10,7 +10,11 @@ struct Y4MSource: FrameSource {
     var expectedFrameCount: Int? { nil }
 
     init(path: String, fps: FrameRate?, stop: StopFlag?, live: Bool) throws {
-        let stream = try ByteStream.open(path, stopRequested: stop)
+        try self.init(stream: ByteStream.open(path, stopRequested: stop), fps: fps, live: live)
+    }
+
+    /// Reads an opened stream (e.g. one whose first bytes were peeked to sniff its format).
+    init(stream: ByteStream, fps: FrameRate?, live: Bool) throws {
         reader = try Y4MReader(stream: stream)
         name = stream.name
         if let fps {
