@@ -117,7 +117,17 @@ struct DestructiveOutputTests {
         let log = dir + "/r.events.jsonl"
         #expect(try CLI.run(["replay", rec, "--analyzer", "differencing", "-o", log]).status == 0)
         let good = bytes(log)
-        // An external analyzer that answers its hello and dies at the third frame.
+        let script = try Self.dyingAnalyzer(in: dir)
+        let r = try CLI.run(["replay", rec, "--analyzer", "differencing", "--analyzer", "external",
+                             "--set", "external.command=python3 \(script)", "-o", log, "--force"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("analyzer external failed"), "\(r.stderr)")
+        #expect(r.stderr.contains("\(log) is untouched"), "\(r.stderr)")
+        #expect(bytes(log) == good)
+    }
+
+    /// An external analyzer (Python) that answers its hello and dies at the third frame.
+    static func dyingAnalyzer(in dir: String) throws -> String {
         let script = dir + "/dies.py"
         try Data("""
             import sys, json, struct
@@ -131,12 +141,39 @@ struct DestructiveOutputTests {
                 print(json.dumps({"done": index}), flush=True)
 
             """.utf8).write(to: URL(fileURLWithPath: script))
+        return script
+    }
+
+    @Test("an incomplete log is never verified, and diff and score say it is incomplete")
+    func incompleteLogs() throws {
+        let (dir, rec) = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let script = try Self.dyingAnalyzer(in: dir)
+        let failed = dir + "/failed.events.jsonl"
         let r = try CLI.run(["replay", rec, "--analyzer", "differencing", "--analyzer", "external",
-                             "--set", "external.command=python3 \(script)", "-o", log, "--force"])
+                             "--set", "external.command=python3 \(script)", "-o", failed])
         #expect(r.status == 1)
-        #expect(r.stderr.contains("analyzer external failed"), "\(r.stderr)")
-        #expect(r.stderr.contains("\(log) is untouched"), "\(r.stderr)")
-        #expect(bytes(log) == good)
+        #expect(r.stderr.contains("the log up to the failure is in \(failed), marked incomplete"), "\(r.stderr)")
+        let verify = try CLI.run(["verify", failed, "--recording", rec, "--allow-external"])
+        #expect(verify.status == 1)
+        #expect(verify.stdout.contains("not verified: \(failed) is incomplete: its replay stopped when analyzer external failed at frame 2"),
+                "\(verify.stdout)\(verify.stderr)")
+
+        // No footer at all: a killed replay's log.
+        let text = try String(contentsOfFile: failed, encoding: .utf8)
+        let cut = dir + "/cut.events.jsonl"
+        try (text.split(separator: "\n").dropLast().joined(separator: "\n") + "\n").write(toFile: cut, atomically: true, encoding: .utf8)
+        let noFooter = try CLI.run(["verify", cut, "--recording", rec])
+        #expect(noFooter.status == 2)
+        #expect(noFooter.stderr.contains("\(cut) has no footer"), "\(noFooter.stderr)")
+
+        let good = dir + "/good.events.jsonl"
+        #expect(try CLI.run(["replay", rec, "--analyzer", "differencing", "-o", good]).status == 0)
+        let diff = try CLI.run(["diff", good, cut])
+        #expect(diff.stderr.contains("warning: \(cut) has no footer"), "\(diff.stderr)")
+        let truth = CLI.packageRoot.appendingPathComponent("Recordings/toss-real.truth.json").path
+        let score = try CLI.run(["score", cut, "--truth", truth])
+        #expect(score.stderr.contains("warning: \(cut) has no footer"), "\(score.stderr)")
     }
 
     @Test("a pipeline file or a log header that names a program never runs it without --allow-external")

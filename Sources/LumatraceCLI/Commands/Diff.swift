@@ -41,6 +41,8 @@ struct Diff: ParsableCommand {
         let header: EventLogHeader
         do {
             let (a, b) = (try EventLog.read(old), try EventLog.read(new))
+            a.warnIfIncomplete()
+            b.warnIfIncomplete()
             header = b.header
             diff = try LogDiff(old: a, new: b, tolerances: tolerance.tolerances, force: force)
         } catch {

@@ -43,6 +43,7 @@ struct Report: ParsableCommand {
             let file = try OutputFile.create(output, replacingExisting: force, inputs: [recording, events] + (truth.map { [$0] } ?? []),
                                              streams: .allowed)
             let log = try EventLog.read(events)
+            log.warnIfIncomplete()
             let reader = try RecordingReader(path: recording)
             let digest = try OutputChecks.requireSameRecording(log, reader: reader, recording: recording, force: force)
             let groundTruth = try truth.map { try Score.readTruth($0, for: log) }

@@ -43,6 +43,7 @@ struct Score: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let events = try EventLog.read(log)
+            events.warnIfIncomplete()
             let truth = try Self.readTruth(truth, for: events)
             let score = LogScore(log: events, truth: truth, minimumSegmentFrames: minimumSegmentFrames)
             if json {

@@ -10,7 +10,8 @@ struct Verify: ParsableCommand {
             The recording is found by the file name in the header, next to the log, unless given.
               lumatrace verify Recordings/balls.events.jsonl
               lumatrace verify old.events.jsonl --recording elsewhere/clip.luma
-            Exit status: 0 identical, 1 different (the first differing line is printed), 2 error.
+            Exit status: 0 identical, 1 different (the first differing line is printed) or incomplete
+            (the log records a failed replay), 2 error (a log with no footer cannot be verified).
             """)
 
     @Argument(help: "The event log to verify.")
@@ -35,6 +36,9 @@ struct Verify: ParsableCommand {
 
     private func verify() throws {
         let golden = try EventLog.read(log)
+        if golden.footer == nil, let missing = golden.incompleteness {
+            throw CLIError("\(missing); there is no complete log to verify")
+        }
         let registry = Lumatrace.registry
         let replay = try GoldenReplay(golden: golden, recording: recording, registry: registry, allowPrograms: allowExternal)
         for note in replay.versionNotes { print("note: \(note)") }
@@ -53,6 +57,11 @@ struct Verify: ParsableCommand {
                 print("  now:    \(b.prefix(300))")
                 throw ExitCode(1)
             }
+        }
+        if let missing = golden.incompleteness {
+            // The replay fails the same way again, byte for byte; but a failed replay is not a result.
+            print("\(log): not verified: \(missing); the replay fails the same way again (\(golden.events.count) events byte-identical)")
+            throw ExitCode(1)
         }
         print("\(log): verified, \(golden.events.count) events byte-identical")
     }

@@ -1,0 +1,23 @@
+import LumaEngine
+
+extension EventLog {
+    /// What is missing from a log that did not finish, or `nil` for a complete log: no footer (the
+    /// replay was killed, or is still running), or a footer that records an analyzer's failure.
+    var incompleteness: String? {
+        if isComplete { return nil }
+        guard let end = footer?["end"] else {
+            return "\(path) has no footer: its replay was killed or has not finished, so it holds only the events up to frame \(events.last?.frame ?? header.firstFrame)"
+        }
+        if let failure = end["failure"] {
+            let analyzer = failure["analyzer"]?.stringValue ?? "?", frame = failure["frame"]?.intValue.map(String.init) ?? "?"
+            let message = failure["message"]?.stringValue ?? ""
+            return "\(path) is incomplete: its replay stopped when analyzer \(analyzer) failed at frame \(frame) (\(message))"
+        }
+        return "\(path) is incomplete: its footer says the replay did not complete"
+    }
+
+    /// Says on stderr, once, that results from this log cover only what it holds.
+    func warnIfIncomplete() {
+        if let incompleteness { warn("warning: \(incompleteness); results cover only what it holds") }
+    }
+}
