@@ -102,6 +102,7 @@ final class ExternalProcess: @unchecked Sendable {
 
     /// Writes all of `bytes`, waiting at most until `deadline` for the program to read them.
     func write(_ bytes: UnsafeRawBufferPointer, deadline: Deadline, during step: String) throws(ExternalAnalyzerError) {
+        try stopIfSignalled(during: step)
         var offset = 0
         while offset < bytes.count {
             let n = Glibc.write(input, bytes.baseAddress! + offset, bytes.count - offset)
@@ -110,6 +111,7 @@ final class ExternalProcess: @unchecked Sendable {
             } else if n < 0, errno == EAGAIN || errno == EINTR {
                 try wait(input, for: Int16(POLLOUT), deadline: deadline, during: step)
             } else {
+                try stopIfSignalled(during: step)
                 throw fail("`\(command)` stopped reading its input \(step): \(exitDescription())")
             }
         }
@@ -130,9 +132,11 @@ final class ExternalProcess: @unchecked Sendable {
             if n > 0 {
                 chunk.withUnsafeBytes { lines.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
             } else if n == 0 {
+                try stopIfSignalled(during: step)
                 throw fail("`\(command)` ended its output \(step): \(exitDescription())")
             } else if errno == EAGAIN || errno == EINTR {
                 if exitedBefore {
+                    try stopIfSignalled(during: step)
                     // A process it started still holds its output open; the program itself is gone.
                     throw fail("`\(command)` ended \(step) without answering: \(exitDescription())")
                 }
@@ -150,9 +154,7 @@ final class ExternalProcess: @unchecked Sendable {
     func finish(deadline: Deadline) throws(ExternalAnalyzerError) {
         closeInput()
         while !reapLeader() {
-            if let signal = ExternalInterruption.signalName {
-                throw fail("`\(command)` was stopped at the end: lumatrace received \(signal)")
-            }
+            try stopIfSignalled(during: "at the end")
             guard !deadline.hasPassed else {
                 throw fail("`\(command)` did not exit within \(deadline.limit) after its last answer; it was stopped")
             }
@@ -199,9 +201,7 @@ final class ExternalProcess: @unchecked Sendable {
 
     /// Waits for `fd` to be ready, in slices short enough to notice a signal soon.
     private func wait(_ fd: Int32, for events: Int16, deadline: Deadline, during step: String) throws(ExternalAnalyzerError) {
-        if let signal = ExternalInterruption.signalName {
-            throw fail("`\(command)` was stopped \(step): lumatrace received \(signal)")
-        }
+        try stopIfSignalled(during: step)
         let milliseconds = deadline.millisecondsLeft
         guard milliseconds > 0 else {
             let what = events == Int16(POLLOUT) ? "did not read its input" : "did not answer"
@@ -209,6 +209,13 @@ final class ExternalProcess: @unchecked Sendable {
         }
         var p = pollfd(fd: fd, events: events, revents: 0)
         _ = poll(&p, 1, Int32(min(milliseconds, 100)))
+    }
+
+    /// After SIGINT or SIGTERM (see ``ExternalInterruption``), ends the group and fails the step.
+    private func stopIfSignalled(during step: String) throws(ExternalAnalyzerError) {
+        if let signal = ExternalInterruption.signalName {
+            throw fail("`\(command)` was stopped \(step): lumatrace received \(signal)")
+        }
     }
 
     /// Reaps the leader if it has exited; whether it has.

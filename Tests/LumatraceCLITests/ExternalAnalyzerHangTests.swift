@@ -86,7 +86,7 @@ struct ExternalAnalyzerHangTests {
         try Self.expectGone(pids, expected: mode == "leaves-child" ? 2 : 1)
     }
 
-    @Test("SIGINT or SIGTERM to lumatrace stops its programs, which a terminal's Ctrl-C does not reach, and the replay fails naming the signal",
+    @Test("SIGINT or SIGTERM to lumatrace stops its programs, even one that ignores TERM, and the replay fails naming the signal",
           arguments: [SIGINT, SIGTERM])
     func signalled(signal: Int32) throws {
         let dir = CLI.temporaryDirectory()
@@ -94,25 +94,29 @@ struct ExternalAnalyzerHangTests {
         let pids = "\(dir)/pids"
         let log = "\(dir)/signalled.events.jsonl"
         let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
-        var sent: Double?
         var programGroup: pid_t = -1
-        let run = try Self.replay(mode: "hangs-at-frame", pids: pids, in: dir, log: log, options: ["--set", "external.timeout=60"],
-                                  asFromAShell: true) { lumatrace, started in
-            // Once the program has started (and is soon hanging at frame 3), stop lumatrace.
-            guard sent == nil, FileManager.default.fileExists(atPath: pids), started.secondsSince > 1 else { return }
-            if let program = try? String(contentsOfFile: pids, encoding: .utf8).split(separator: "\n").compactMap({ pid_t($0) }).first {
-                programGroup = getpgid(program)
-            }
-            kill(lumatrace.processIdentifier, signal)
-            sent = started.secondsSince
-        }
-        let sentAt = try #require(sent, "the program never started")
+        let run = try Self.replay(mode: "ignores-term", pids: pids, in: dir, log: log, options: ["--set", "external.timeout=60"],
+                                  asFromAShell: true, signals: [signal]) { programGroup = $0 }
+        let sentAt = try #require(run.signalledAt, "the program never started")
         // Its own group, which a terminal's Ctrl-C (sent to lumatrace's group) does not reach.
         #expect(programGroup > 0 && programGroup != getpgrp())
         #expect(run.status != nil && run.status != 0, "\(run.stderr)")
         #expect(run.seconds - sentAt < 10, "lumatrace took \(run.seconds - sentAt) s to stop after \(name)")
         #expect(run.stderr.contains("analyzer external failed at frame ") && run.stderr.contains("lumatrace received \(name)"), "\(run.stderr)")
         #expect(try EventLog.read(log).footer?["end"]?["failure"]?["analyzer"]?.stringValue == "external")
+        try Self.expectGone(pids, expected: 1)
+    }
+
+    @Test("a second Ctrl-C does not wait for the grace period: the programs are killed and lumatrace ends by the signal")
+    func signalledTwice() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let pids = "\(dir)/pids"
+        let run = try Self.replay(mode: "ignores-term", pids: pids, in: dir, options: ["--set", "external.timeout=60"],
+                                  asFromAShell: true, signals: [SIGINT, SIGINT])
+        let sentAt = try #require(run.signalledAt, "the program never started")
+        #expect(run.killedBy == SIGINT, "\(run.stderr)")
+        #expect(run.seconds - sentAt < 1.5, "lumatrace took \(run.seconds - sentAt) s to stop after two SIGINTs")
         try Self.expectGone(pids, expected: 1)
     }
 
@@ -197,16 +201,22 @@ struct ExternalAnalyzerHangTests {
     struct BoundedRun {
         /// The exit status, or nil if lumatrace had to be killed after ``patience`` seconds.
         var status: Int32?
+        /// The signal that ended lumatrace, if one did.
+        var killedBy: Int32?
         var stderr: String
         var seconds: Double
+        /// When the test sent its signals, if it had any to send.
+        var signalledAt: Double?
     }
 
     /// Runs `lumatrace replay` over the misbehaving ``program`` with output to files (so nothing a
-    /// stray process holds open can block the test), calling `watch` every 10 ms while it runs.
-    /// `asFromAShell` starts it with SIGINT and SIGTERM unblocked and at their defaults, as a shell
-    /// would (the test runner's threads block them, and a child inherits that).
+    /// stray process holds open can block the test). `signals` are sent to lumatrace, 0.3 s apart,
+    /// once the program has been running for a second (it then hangs at frame 3); `programGroup`
+    /// learns the program's process group just before. `asFromAShell` starts lumatrace with
+    /// SIGINT and SIGTERM unblocked and at their defaults, as a shell would (the test runner's
+    /// threads block them, and a child inherits that).
     static func replay(mode: String, pids: String, in dir: String, log: String? = nil, options: [String], asFromAShell: Bool = false,
-                       watch: (Process, Clock) -> Void = { _, _ in }) throws -> BoundedRun {
+                       signals: [Int32] = [], programGroup: (pid_t) -> Void = { _ in }) throws -> BoundedRun {
         let script = "\(dir)/program.py"
         try program.write(toFile: script, atomically: true, encoding: .utf8)
         let errors = "\(dir)/stderr.txt"
@@ -223,17 +233,31 @@ struct ExternalAnalyzerHangTests {
         p.standardOutput = FileHandle.nullDevice
         p.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
         let started = Clock()
+        var started1s: Clock?
+        var signalledAt: Double?
+        var toSend = signals
         try p.run()
         while p.isRunning, started.secondsSince < patience {
-            watch(p, started)
+            if !toSend.isEmpty {
+                if started1s == nil, let first = try? String(contentsOfFile: pids, encoding: .utf8).split(separator: "\n").first,
+                   let pid = pid_t(first) {
+                    started1s = Clock()
+                    programGroup(getpgid(pid))
+                }
+                if let since = started1s, since.secondsSince > 1 + 0.3 * Double(signals.count - toSend.count) {
+                    kill(p.processIdentifier, toSend.removeFirst())
+                    signalledAt = signalledAt ?? started.secondsSince
+                }
+            }
             usleep(10_000)
         }
         let finishedInTime = !p.isRunning
         if !finishedInTime { kill(p.processIdentifier, SIGKILL) }
         p.waitUntilExit()
         let seconds = started.secondsSince
-        return BoundedRun(status: finishedInTime ? p.terminationStatus : nil,
-                          stderr: (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "", seconds: seconds)
+        let bySignal = p.terminationReason == .uncaughtSignal
+        return BoundedRun(status: finishedInTime ? p.terminationStatus : nil, killedBy: finishedInTime && bySignal ? p.terminationStatus : nil,
+                          stderr: (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "", seconds: seconds, signalledAt: signalledAt)
     }
 
     /// Expects `expected` pids in the file, none of them a live process (a killed orphan may take
