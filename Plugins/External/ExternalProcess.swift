@@ -172,10 +172,9 @@ final class ExternalProcess: @unchecked Sendable {
         closeInput()
         kill(-pid, SIGTERM)
         let grace = Deadline(seconds: Self.gracePeriod)
-        // Until the leader has exited and no process is left in its group (a process whose parent
-        // died is reaped by init, so the group empties).
-        while !(reapLeader() && kill(-pid, 0) != 0), !grace.hasPassed { usleep(2000) }
-        if kill(-pid, 0) == 0 || status == nil { kill(-pid, SIGKILL) }
+        // Until the leader has exited and nothing else in its group runs.
+        while !(reapLeader() && !Self.isRunning(group: pid)), !grace.hasPassed { usleep(5000) }
+        if status == nil || Self.isRunning(group: pid) { kill(-pid, SIGKILL) }
         if status == nil {
             var s: Int32 = 0
             while waitpid(pid, &s, 0) < 0 && errno == EINTR {}
@@ -226,6 +225,31 @@ final class ExternalProcess: @unchecked Sendable {
         let r = waitpid(pid, &s, WNOHANG)
         if r == pid { status = s }
         return status != nil
+    }
+
+    /// Whether a process of `group` still runs. Zombies do not count: they have ended, and those
+    /// whose parent ended too wait for init to reap them, which can take a second or two.
+    private static func isRunning(group: pid_t) -> Bool {
+        guard kill(-group, 0) == 0 else { return false }
+        guard let proc = opendir("/proc") else { return true }
+        defer { closedir(proc) }
+        var stat = [UInt8](repeating: 0, count: 512)
+        while let entry = readdir(proc) {
+            let pid = withUnsafeBytes(of: entry.pointee.d_name) { name in
+                Int32(String(decoding: name.prefix { $0 != 0 }, as: UTF8.self))
+            }
+            guard let pid else { continue }
+            let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            let n = stat.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            close(fd)
+            // "pid (name) state ppid pgrp …"; the name may hold spaces and parentheses.
+            guard n > 0, let nameEnd = stat[..<n].lastIndex(of: UInt8(ascii: ")")) else { continue }
+            let fields = stat[(nameEnd + 1)..<n].split(separator: UInt8(ascii: " "))
+            guard fields.count > 2, let pgrp = Int32(String(decoding: fields[2], as: UTF8.self)) else { continue }
+            if pgrp == group && fields[0].first != UInt8(ascii: "Z") { return true }
+        }
+        return false
     }
 
     /// How the program ended, for messages (it may take a moment to exit after closing stdout).

@@ -260,13 +260,18 @@ struct ExternalAnalyzerHangTests {
                           stderr: (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "", seconds: seconds, signalledAt: signalledAt)
     }
 
-    /// Expects `expected` pids in the file, none of them a live process (a killed orphan may take
-    /// init a moment to reap); kills any left, so that a failing test leaves nothing behind.
+    /// Expects `expected` pids in the file, none of them a running process; kills any left, so that
+    /// a failing test leaves nothing behind. A zombie has ended: once lumatrace has exited, it is
+    /// init's to reap (which can take it a second or two), not lumatrace's.
     static func expectGone(_ pids: String, expected: Int) throws {
         let list = try String(contentsOfFile: pids, encoding: .utf8).split(separator: "\n").compactMap { pid_t($0) }
         #expect(list.count == expected, "pids written: \(list)")
         let until = Clock()
-        func alive(_ pid: pid_t) -> Bool { kill(pid, 0) == 0 || errno != ESRCH }
+        func alive(_ pid: pid_t) -> Bool {
+            guard kill(pid, 0) == 0 || errno != ESRCH else { return false }
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }  // just gone
+            return stat.split(separator: ")").last?.split(separator: " ").first != "Z"
+        }
         while list.contains(where: alive), until.secondsSince < 3 { usleep(10_000) }
         for pid in list where alive(pid) {
             Issue.record("process \(pid) of the program still exists after the replay ended")
