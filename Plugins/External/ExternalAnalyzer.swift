@@ -10,54 +10,72 @@ import LumaEngine
 ///
 /// The program's events go into the log like any analyzer's, in the same order. The program must
 /// be deterministic itself (no clocks or unseeded randomness in what it emits). A program that
-/// crashes, hangs past `timeout`, or writes anything but protocol lines stops the replay with an
-/// error naming the frame; the log written so far stays valid.
+/// crashes, hangs past `timeout`, writes anything but protocol lines, or writes more than
+/// `maximumLineBytes` in a line or `maximumEventsPerFrame` events for a frame stops the replay with
+/// an error naming the frame; the program and every process it started are ended (see
+/// ``ExternalProcess``), and the log written so far stays valid.
 public struct ExternalAnalyzer: Analyzer {
     public static let name = "external"
     public static let version = "1"
     public static let summary = "runs an analyzer program in any language over stdin/stdout (see ExternalProtocol)"
 
-    /// Starting (an interpreter, say) and finishing get at least this many seconds, whatever `timeout`.
-    static let minimumStartTime = 10.0
-
     private let program: ExternalProcess
     private let timeout: Double
+    private let startTimeout: Double
+    private let maximumEventsPerFrame: Int
     private let timescale: Int64
 
     public init(configuration: ExternalConfiguration, context: AnalyzerContext) throws {
-        program = try ExternalProcess(command: configuration.command)
+        program = try ExternalProcess(command: configuration.command, maximumLineBytes: configuration.maximumLineBytes)
         timeout = configuration.timeout
+        startTimeout = max(configuration.timeout, configuration.startTimeout)
+        maximumEventsPerFrame = configuration.maximumEventsPerFrame
         timescale = context.stream.timescale
-        let deadline = Deadline(seconds: max(timeout, Self.minimumStartTime))
-        try ExternalProtocol.hello(context, options: configuration.options).withUnsafeBytes {
-            try program.write($0, deadline: deadline, during: "at its hello")
-        }
-        let line = try program.readLine(deadline: deadline, during: "at its hello")
-        let answer = try parse(line, during: "at its hello")
-        if let message = answer["error"]?.stringValue { throw ExternalAnalyzerError("`\(configuration.command)` refused to start: \(message)") }
-        guard answer["ready"]?.boolValue == true else {
-            throw ExternalAnalyzerError("`\(configuration.command)` answered the hello with \(Self.excerpt(line)), expected {\"ready\":true}")
+        let deadline = Deadline(seconds: startTimeout, setBy: "external.startTimeout")
+        try endingTheProgramOnError {
+            try ExternalProtocol.hello(context, options: configuration.options).withUnsafeBytes {
+                try program.write($0, deadline: deadline, during: "at its hello")
+            }
+            let line = try program.readLine(deadline: deadline, during: "at its hello")
+            let answer = try parse(line, during: "at its hello")
+            if let message = answer["error"]?.stringValue { throw ExternalAnalyzerError("`\(configuration.command)` refused to start: \(message)") }
+            guard answer["ready"]?.boolValue == true else {
+                throw ExternalAnalyzerError("`\(configuration.command)` answered the hello with \(Self.excerpt(line)), expected {\"ready\":true}")
+            }
         }
     }
 
     public mutating func analyze(_ frame: Frame, into events: inout EventSink) throws {
-        let deadline = Deadline(seconds: timeout)
+        let deadline = Deadline(seconds: timeout, setBy: "external.timeout")
         let step = "at frame \(frame.index)"
-        try ExternalProtocol.header(magic: ExternalProtocol.frameMagic, width: frame.width, height: frame.height, index: frame.index,
-                                    ticks: frame.timestamp.ticks, timescale: timescale).withUnsafeBytes {
-            try program.write($0, deadline: deadline, during: step)
+        try endingTheProgramOnError {
+            try ExternalProtocol.header(magic: ExternalProtocol.frameMagic, width: frame.width, height: frame.height, index: frame.index,
+                                        ticks: frame.timestamp.ticks, timescale: timescale).withUnsafeBytes {
+                try program.write($0, deadline: deadline, during: step)
+            }
+            try program.write(UnsafeRawBufferPointer(frame.pixels), deadline: deadline, during: step)
+            try collectEvents(until: .int(Int64(frame.index)), deadline: deadline, during: step, into: &events)
         }
-        try program.write(UnsafeRawBufferPointer(frame.pixels), deadline: deadline, during: step)
-        try collectEvents(until: .int(Int64(frame.index)), deadline: deadline, during: step, into: &events)
     }
 
     public mutating func finish(into events: inout EventSink) throws {
-        let deadline = Deadline(seconds: max(timeout, Self.minimumStartTime))
-        try ExternalProtocol.header(magic: ExternalProtocol.endMagic, width: 0, height: 0, index: 0, ticks: 0, timescale: 0).withUnsafeBytes {
-            try program.write($0, deadline: deadline, during: "at the end")
+        let deadline = Deadline(seconds: startTimeout, setBy: "external.startTimeout")
+        try endingTheProgramOnError {
+            try ExternalProtocol.header(magic: ExternalProtocol.endMagic, width: 0, height: 0, index: 0, ticks: 0, timescale: 0).withUnsafeBytes {
+                try program.write($0, deadline: deadline, during: "at the end")
+            }
+            try collectEvents(until: .string("end"), deadline: deadline, during: "at the end", into: &events)
+            try program.finish(deadline: deadline)
         }
-        try collectEvents(until: .string("end"), deadline: deadline, during: "at the end", into: &events)
-        try program.finish(deadline: deadline)
+    }
+
+    /// Runs `body`; if it throws, ends the program's process group before passing the error on, so
+    /// nothing of a failed program outlives the step that failed.
+    private func endingTheProgramOnError(_ body: () throws -> Void) throws {
+        do { try body() } catch {
+            program.terminate()
+            throw error
+        }
     }
 
     /// Reads event lines until `{"done": done}`.
@@ -78,14 +96,17 @@ public struct ExternalAnalyzer: Analyzer {
                     + "a {\"done\":…} or an {\"error\":\"…\"} line (kinds are 1–64 letters, digits, '.', '_' or '-')")
             }
             count += 1
-            guard count <= 100_000 else { throw ExternalAnalyzerError("`\(program.command)` wrote over 100000 events \(step)") }
+            guard count <= maximumEventsPerFrame else {
+                throw ExternalAnalyzerError("`\(program.command)` wrote over \(maximumEventsPerFrame) events \(step); if it really has that "
+                    + "many, raise external.maximumEventsPerFrame (up to \(ExternalConfiguration.eventsPerFrameRange.upperBound))")
+            }
             events.emit(kind, json: data)
         }
     }
 
-    private func parse(_ line: ArraySlice<UInt8>, during step: String) throws(ExternalAnalyzerError) -> JSONValue {
+    private func parse(_ line: [UInt8], during step: String) throws(ExternalAnalyzerError) -> JSONValue {
         do {
-            let value = try JSONParser.parse(Array(line))
+            let value = try JSONParser.parse(line)
             guard case .object = value else { throw ExternalAnalyzerError("") }
             return value
         } catch {
@@ -100,7 +121,7 @@ public struct ExternalAnalyzer: Analyzer {
         }
     }
 
-    static func excerpt(_ line: ArraySlice<UInt8>) -> String {
+    static func excerpt(_ line: [UInt8]) -> String {
         let text = String(decoding: line.prefix(80), as: UTF8.self)
         return "'" + text + (line.count > 80 ? "…" : "") + "'"
     }

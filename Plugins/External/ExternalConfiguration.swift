@@ -1,6 +1,8 @@
+import Foundation
 import LumaEngine
 
-/// Options of the ``ExternalAnalyzer``: which program to run and what to tell it.
+/// Options of the ``ExternalAnalyzer``: which program to run, what to tell it, and how long and how
+/// much it may answer.
 public struct ExternalConfiguration: AnalyzerConfiguration {
     /// The program, run with `/bin/sh -c` from the current folder, e.g.
     /// `python3 Plugins/BrightnessHistogram/brightness_histogram.py`.
@@ -8,8 +10,21 @@ public struct ExternalConfiguration: AnalyzerConfiguration {
     /// Options handed to the program in its hello line, as a JSON object (e.g. `{"every":10}`).
     public var options = JSONValue.object([])
     /// Seconds the program may take to answer one frame before it is stopped and the replay fails
-    /// naming the frame. Starting and finishing get at least 10 s.
+    /// naming the frame.
     public var timeout = 30.0
+    /// Seconds the program may take to start (answer its hello) and to finish (answer the end and
+    /// exit); never less than ``timeout``. Generous by default: interpreters can be slow to start.
+    public var startTimeout = 10.0
+    /// The longest line the program may write, in bytes: a bound on the memory one event takes.
+    public var maximumLineBytes = 1 << 20
+    /// The most events the program may write for one frame (or at the end). With
+    /// ``maximumLineBytes`` it bounds the memory a frame's events take: by default at most
+    /// 1000 × 1 MiB of JSON text, and 1 MiB for any one event.
+    public var maximumEventsPerFrame = 1000
+
+    static let timeoutRange = 0.1...3600.0
+    static let lineBytesRange = 1024...(256 << 20)
+    static let eventsPerFrameRange = 1...1_000_000
 
     public init() {}
 
@@ -17,7 +32,10 @@ public struct ExternalConfiguration: AnalyzerConfiguration {
         [
             "command": "the program to run with /bin/sh -c (required), e.g. \"python3 my_analyzer.py\"",
             "options": "a JSON object passed to the program in its hello line (default {})",
-            "timeout": "seconds allowed per frame (starting and finishing: at least 10), 0.1...3600 (default 30)",
+            "timeout": "seconds allowed per frame, 0.1...3600 (default 30)",
+            "startTimeout": "seconds allowed to start (answer the hello) and to finish (answer the end and exit), at least timeout, 0.1...3600 (default 10)",
+            "maximumLineBytes": "longest line the program may write, bytes, 1024...268435456 (default 1048576)",
+            "maximumEventsPerFrame": "most events the program may write for one frame, 1...1000000 (default 1000)",
         ]
     }
 
@@ -28,7 +46,16 @@ public struct ExternalConfiguration: AnalyzerConfiguration {
         guard case .object = options else {
             throw OptionError(option: "options", message: "must be a JSON object, e.g. {\"every\":10}")
         }
-        guard timeout.isFinite, (0.1...3600).contains(timeout) else { throw .outOfRange("timeout", timeout, allowed: "0.1...3600") }
+        guard timeout.isFinite, Self.timeoutRange.contains(timeout) else { throw .outOfRange("timeout", timeout, allowed: "0.1...3600") }
+        guard startTimeout.isFinite, Self.timeoutRange.contains(startTimeout) else {
+            throw .outOfRange("startTimeout", startTimeout, allowed: "0.1...3600")
+        }
+        guard Self.lineBytesRange.contains(maximumLineBytes) else {
+            throw .outOfRange("maximumLineBytes", maximumLineBytes, allowed: "1024...268435456")
+        }
+        guard Self.eventsPerFrameRange.contains(maximumEventsPerFrame) else {
+            throw .outOfRange("maximumEventsPerFrame", maximumEventsPerFrame, allowed: "1...1000000")
+        }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -36,5 +63,8 @@ public struct ExternalConfiguration: AnalyzerConfiguration {
         command = try c.decode(String.self, forKey: .command)
         timeout = try c.decode(Double.self, forKey: .timeout)
         options = try c.decode(JSONValue.self, forKey: .options)
+        startTimeout = try c.decode(Double.self, forKey: .startTimeout)
+        maximumLineBytes = try c.decode(Int.self, forKey: .maximumLineBytes)
+        maximumEventsPerFrame = try c.decode(Int.self, forKey: .maximumEventsPerFrame)
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,143 +6,282 @@ import Glibc
 /// line, each step with a deadline, so a program that hangs (or stops reading) cannot hang the
 /// replay. Its stderr is passed through to Lumatrace's.
 ///
+/// The command runs with `/bin/sh -c` as the leader of a new process group, and everything it
+/// starts stays in that group. Ending the program ends the whole group: TERM, then KILL after
+/// ``gracePeriod``, then the leader is reaped. That happens on a timeout, on any failure, on
+/// SIGINT or SIGTERM (see ``ExternalInterruption``), when the program is released, and for
+/// anything its processes left behind after a clean exit; so no process of the program outlives
+/// the replay, and Lumatrace leaves no zombie.
+///
 /// Deadlines read the monotonic clock; they only ever decide whether to give up, never what is
 /// logged.
 final class ExternalProcess: @unchecked Sendable {
     let command: String
-    private let process = Process()
-    private let stdinPipe = Pipe()
-    private let stdoutPipe = Pipe()
-    private var buffer: [UInt8] = []
-    private var scanned = 0
+    /// The shell's pid, which is also the id of the program's process group.
+    let pid: pid_t
+    /// Seconds a program has to exit after TERM before its group gets KILL.
+    static let gracePeriod = 2.0
+
+    private let input: Int32   // our end of the program's stdin
+    private let output: Int32  // our end of the program's stdout
+    private var lines: LineBuffer
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
     private var inputClosed = false
+    /// The leader's wait status, once it has exited and been reaped.
+    private var status: Int32?
+    /// Whether the group has been ended (or has exited and been cleaned up).
+    private var ended = false
 
-    /// The longest stdout line accepted: a bound on memory, whatever the program writes.
-    static let maximumLineBytes = 16 << 20
+    // MARK: - Starting
 
-    init(command: String) throws(ExternalAnalyzerError) {
+    /// Starts `command` with `/bin/sh -c` in a new process group, refusing stdout lines longer than
+    /// `maximumLineBytes`.
+    init(command: String, maximumLineBytes: Int) throws(ExternalAnalyzerError) {
         self.command = command
+        lines = LineBuffer(maximumLineBytes: maximumLineBytes)
         signal(SIGPIPE, SIG_IGN)  // a program that exits early makes writes fail, not kill us
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.standardInput = stdinPipe
-        process.standardOutput = stdoutPipe
-        process.standardError = FileHandle.standardError
-        do { try process.run() } catch {
-            throw ExternalAnalyzerError("cannot start `\(command)`: \(error.localizedDescription)")
+        ExternalInterruption.install()
+        if let signal = ExternalInterruption.signalName {
+            throw ExternalAnalyzerError("`\(command)` was not started: lumatrace received \(signal)")
         }
-        for fd in [stdinPipe.fileHandleForWriting.fileDescriptor, stdoutPipe.fileHandleForReading.fileDescriptor] {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+
+        var toProgram: [Int32] = [-1, -1], fromProgram: [Int32] = [-1, -1]
+        guard pipe(&toProgram) == 0 else { throw Self.systemError("cannot start `\(command)`: pipe") }
+        guard pipe(&fromProgram) == 0 else {
+            close(toProgram[0]); close(toProgram[1])
+            throw Self.systemError("cannot start `\(command)`: pipe")
         }
+        // Not inherited by any other program: each sees the end of its input when we close ours.
+        for fd in toProgram + fromProgram { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toProgram[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromProgram[1], 1)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setpgroup(&attributes, 0)  // a group of its own, led by the shell
+        // Lumatrace ignores SIGPIPE and may handle SIGINT and SIGTERM: the program starts with every
+        // signal at its default and none blocked, so TERM ends it.
+        var everySignal = sigset_t(), noSignal = sigset_t()
+        sigfillset(&everySignal)
+        sigemptyset(&noSignal)
+        posix_spawnattr_setsigdefault(&attributes, &everySignal)
+        posix_spawnattr_setsigmask(&attributes, &noSignal)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let arguments: [UnsafeMutablePointer<CChar>?] = (["/bin/sh", "-c", command] as [String]).map { strdup($0) } + [nil]
+        defer { for a in arguments { free(a) } }
+        var child = pid_t()
+        ExternalInterruption.liveCount.add(1, ordering: .sequentiallyConsistent)
+        let spawned = posix_spawn(&child, "/bin/sh", &actions, &attributes, arguments, environ)
+        close(toProgram[0])
+        close(fromProgram[1])
+        guard spawned == 0 else {
+            ExternalInterruption.liveCount.subtract(1, ordering: .sequentiallyConsistent)
+            close(toProgram[1]); close(fromProgram[0])
+            throw ExternalAnalyzerError("cannot start `\(command)`: /bin/sh: \(String(cString: strerror(spawned)))")
+        }
+        pid = child
+        input = toProgram[1]
+        output = fromProgram[0]
+        ExternalInterruption.liveGroups.withLock { _ = $0.insert(child) }
+        for fd in [input, output] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
     }
 
-    deinit { stop() }
+    deinit {
+        terminate()
+        if !inputClosed { close(input) }
+        close(output)
+    }
+
+    // MARK: - Talking
 
     /// Writes all of `bytes`, waiting at most until `deadline` for the program to read them.
     func write(_ bytes: UnsafeRawBufferPointer, deadline: Deadline, during step: String) throws(ExternalAnalyzerError) {
-        let fd = stdinPipe.fileHandleForWriting.fileDescriptor
+        try stopIfSignalled(during: step)
         var offset = 0
         while offset < bytes.count {
-            let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            let n = Glibc.write(input, bytes.baseAddress! + offset, bytes.count - offset)
             if n > 0 {
                 offset += n
             } else if n < 0, errno == EAGAIN || errno == EINTR {
-                try wait(fd, for: Int16(POLLOUT), deadline: deadline, during: step)
+                try wait(input, for: Int16(POLLOUT), deadline: deadline, during: step)
             } else {
-                throw ExternalAnalyzerError("`\(command)` stopped reading its input \(step): \(exitDescription())")
+                try stopIfSignalled(during: step)
+                throw fail("`\(command)` stopped reading its input \(step): \(exitDescription())")
             }
         }
     }
 
     /// The next stdout line (without its newline), waiting at most until `deadline`.
-    func readLine(deadline: Deadline, during step: String) throws(ExternalAnalyzerError) -> ArraySlice<UInt8> {
-        let fd = stdoutPipe.fileHandleForReading.fileDescriptor
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    func readLine(deadline: Deadline, during step: String) throws(ExternalAnalyzerError) -> [UInt8] {
         while true {
-            if let newline = buffer[scanned...].firstIndex(of: 10) {
-                let line = buffer[scanned..<newline]
-                scanned = newline + 1
-                return line
+            do throws(LineBuffer.LineTooLong) {
+                if let line = try lines.nextLine() { return line }
+            } catch {
+                throw fail("`\(command)` wrote a line over \(lines.maximumLineBytes) bytes \(step); if its events are really that "
+                    + "large, raise external.maximumLineBytes (up to \(ExternalConfiguration.lineBytesRange.upperBound))")
             }
-            if scanned > 0 {
-                buffer.removeFirst(scanned)
-                scanned = 0
-            }
-            guard buffer.count <= Self.maximumLineBytes else {
-                throw ExternalAnalyzerError("`\(command)` wrote a line over \(Self.maximumLineBytes) bytes \(step)")
-            }
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            // Known to have exited before this read: whatever it wrote before exiting is read now.
+            let exitedBefore = reapLeader()
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(output, $0.baseAddress, $0.count) }
             if n > 0 {
-                buffer += chunk[..<n]
+                chunk.withUnsafeBytes { lines.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
             } else if n == 0 {
-                throw ExternalAnalyzerError("`\(command)` ended its output \(step): \(exitDescription())")
+                try stopIfSignalled(during: step)
+                throw fail("`\(command)` ended its output \(step): \(exitDescription())")
             } else if errno == EAGAIN || errno == EINTR {
-                try wait(fd, for: Int16(POLLIN), deadline: deadline, during: step)
+                if exitedBefore {
+                    try stopIfSignalled(during: step)
+                    // A process it started still holds its output open; the program itself is gone.
+                    throw fail("`\(command)` ended \(step) without answering: \(exitDescription())")
+                }
+                try wait(output, for: Int16(POLLIN), deadline: deadline, during: step)
             } else {
-                throw ExternalAnalyzerError("cannot read from `\(command)` \(step): \(String(cString: strerror(errno)))")
+                throw fail("cannot read from `\(command)` \(step): \(String(cString: strerror(errno)))")
             }
         }
     }
 
-    /// Closes the program's input and waits until `deadline` for it to exit with status 0.
+    // MARK: - Ending
+
+    /// Closes the program's input and waits until `deadline` for it to exit with status 0; then ends
+    /// anything its processes left running.
     func finish(deadline: Deadline) throws(ExternalAnalyzerError) {
         closeInput()
-        while process.isRunning {
+        while !reapLeader() {
+            try stopIfSignalled(during: "at the end")
             guard !deadline.hasPassed else {
-                stop()
-                throw ExternalAnalyzerError("`\(command)` did not exit after its last answer (stopped after the timeout)")
+                throw fail("`\(command)` did not exit within \(deadline.limit) after its last answer; it was stopped")
             }
             usleep(2000)
         }
-        process.waitUntilExit()  // returns at once; lets Foundation release its watch on the child
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw ExternalAnalyzerError("`\(command)` \(exitDescription())")
-        }
+        terminate()  // stragglers in its group, if any; the exit status stands
+        guard let status, Self.exitCode(status) == 0 else { throw ExternalAnalyzerError("`\(command)` \(exitDescription())") }
     }
 
-    /// Kills the program if it still runs.
-    func stop() {
+    /// Ends the program's process group if it still runs: TERM, then KILL after ``gracePeriod``,
+    /// and reaps the leader. Safe to call any number of times.
+    func terminate() {
+        guard !ended else { return }
+        ended = true
         closeInput()
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        kill(-pid, SIGTERM)
+        let grace = Deadline(seconds: Self.gracePeriod)
+        // Until the leader has exited and nothing else in its group runs.
+        while !(reapLeader() && !Self.isRunning(group: pid)), !grace.hasPassed { usleep(5000) }
+        if status == nil || Self.isRunning(group: pid) { kill(-pid, SIGKILL) }
+        if status == nil {
+            var s: Int32 = 0
+            while waitpid(pid, &s, 0) < 0 && errno == EINTR {}
+            status = s
         }
+        ExternalInterruption.liveGroups.withLock { _ = $0.remove(pid) }
+        ExternalInterruption.liveCount.subtract(1, ordering: .sequentiallyConsistent)
+    }
+
+    /// Ends the group and returns `error`, for throwing.
+    private func fail(_ message: String) -> ExternalAnalyzerError {
+        terminate()
+        return ExternalAnalyzerError(message)
     }
 
     private func closeInput() {
         guard !inputClosed else { return }
         inputClosed = true
-        try? stdinPipe.fileHandleForWriting.close()
+        close(input)
     }
 
+    // MARK: - Waiting
+
+    /// Waits for `fd` to be ready, in slices short enough to notice a signal soon.
     private func wait(_ fd: Int32, for events: Int16, deadline: Deadline, during step: String) throws(ExternalAnalyzerError) {
+        try stopIfSignalled(during: step)
         let milliseconds = deadline.millisecondsLeft
         guard milliseconds > 0 else {
-            stop()
-            throw ExternalAnalyzerError("`\(command)` did not answer \(step) within the timeout; it was stopped")
+            let what = events == Int16(POLLOUT) ? "did not read its input" : "did not answer"
+            throw fail("`\(command)` \(what) \(step) within the timeout of \(deadline.limit); it was stopped")
         }
         var p = pollfd(fd: fd, events: events, revents: 0)
-        _ = poll(&p, 1, Int32(min(milliseconds, 1000)))
+        _ = poll(&p, 1, Int32(min(milliseconds, 100)))
     }
 
-    /// How the program ended, for messages (it may take a moment to be reaped after closing stdout).
+    /// After SIGINT or SIGTERM (see ``ExternalInterruption``), ends the group and fails the step.
+    private func stopIfSignalled(during step: String) throws(ExternalAnalyzerError) {
+        if let signal = ExternalInterruption.signalName {
+            throw fail("`\(command)` was stopped \(step): lumatrace received \(signal)")
+        }
+    }
+
+    /// Reaps the leader if it has exited; whether it has.
+    @discardableResult
+    private func reapLeader() -> Bool {
+        if status != nil { return true }
+        var s: Int32 = 0
+        let r = waitpid(pid, &s, WNOHANG)
+        if r == pid { status = s }
+        return status != nil
+    }
+
+    /// Whether a process of `group` still runs. Zombies do not count: they have ended, and those
+    /// whose parent ended too wait for init to reap them, which can take a second or two.
+    private static func isRunning(group: pid_t) -> Bool {
+        guard kill(-group, 0) == 0 else { return false }
+        guard let proc = opendir("/proc") else { return true }
+        defer { closedir(proc) }
+        var stat = [UInt8](repeating: 0, count: 512)
+        while let entry = readdir(proc) {
+            let pid = withUnsafeBytes(of: entry.pointee.d_name) { name in
+                Int32(String(decoding: name.prefix { $0 != 0 }, as: UTF8.self))
+            }
+            guard let pid else { continue }
+            let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            let n = stat.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            close(fd)
+            // "pid (name) state ppid pgrp …"; the name may hold spaces and parentheses.
+            guard n > 0, let nameEnd = stat[..<n].lastIndex(of: UInt8(ascii: ")")) else { continue }
+            let fields = stat[(nameEnd + 1)..<n].split(separator: UInt8(ascii: " "))
+            guard fields.count > 2, let pgrp = Int32(String(decoding: fields[2], as: UTF8.self)) else { continue }
+            if pgrp == group && fields[0].first != UInt8(ascii: "Z") { return true }
+        }
+        return false
+    }
+
+    /// How the program ended, for messages (it may take a moment to exit after closing stdout).
     private func exitDescription() -> String {
         let until = Deadline(seconds: 1)
-        while process.isRunning, !until.hasPassed { usleep(2000) }
-        if process.isRunning { return "it is still running" }
-        switch process.terminationReason {
-        case .exit: return "it exited with status \(process.terminationStatus)"
-        case .uncaughtSignal: return "it was killed by signal \(process.terminationStatus)"
-        @unknown default: return "it ended"
-        }
+        while !reapLeader(), !until.hasPassed { usleep(2000) }
+        guard let status else { return "it is still running" }
+        if let code = Self.exitCode(status) { return "it exited with status \(code)" }
+        return "it was killed by signal \(status & 0x7f)"
+    }
+
+    /// The exit code of a wait status, if the process exited (rather than being killed).
+    private static func exitCode(_ status: Int32) -> Int32? {
+        status & 0x7f == 0 ? (status >> 8) & 0xff : nil
+    }
+
+    private static func systemError(_ what: String) -> ExternalAnalyzerError {
+        ExternalAnalyzerError("\(what): \(String(cString: strerror(errno)))")
     }
 }
 
-/// A point in time on the monotonic clock.
+/// A point in time on the monotonic clock, with the limit it came from for messages.
 struct Deadline {
     private let end: Double
+    /// The limit, as a message says it, e.g. `2 s (external.timeout)`.
+    let limit: String
 
-    init(seconds: Double) { end = Self.now() + seconds }
+    init(seconds: Double, setBy option: String? = nil) {
+        end = Self.now() + seconds
+        let amount = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        limit = "\(amount) s" + (option.map { " (\($0))" } ?? "")
+    }
 
     var hasPassed: Bool { Self.now() >= end }
     var millisecondsLeft: Int { max(0, Int(((end - Self.now()) * 1000).rounded(.up))) }

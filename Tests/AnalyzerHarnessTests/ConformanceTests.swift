@@ -36,7 +36,8 @@ struct ConformanceTests {
             .deletingLastPathComponent().appendingPathComponent("Plugins/BrightnessHistogram/brightness_histogram.py").path
         configuration.options = .object([.init("every", .int(5))])
         try AnalyzerHarness(ExternalAnalyzer.self, configuration: configuration)
-            .checkConformance(invalidOptions: [("timeout", "0"), ("command", "")])
+            .checkConformance(invalidOptions: [("timeout", "0"), ("command", ""), ("startTimeout", "0"), ("maximumLineBytes", "100"),
+                                                ("maximumEventsPerFrame", "0")])
     }
 
     @Test("the harness feeds frames in memory and decodes typed events")

@@ -1,0 +1,287 @@
+import Foundation
+import LumaEngine
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A hung or runaway external program can neither hang the replay nor swamp its memory: it is
+/// stopped within its limits, with every process it started, and the replay fails with one line
+/// naming the analyzer, the frame and what happened.
+@Suite("The external analyzer: hung and runaway programs are stopped, with everything they started")
+struct ExternalAnalyzerHangTests {
+    static let recording = ExternalAnalyzerTests.recording
+    /// Small limits, so that each hang costs seconds.
+    static let limits = ["--set", "external.timeout=2", "--set", "external.startTimeout=3"]
+
+    /// A Python program speaking the protocol, which misbehaves as its first argument says and
+    /// appends its pid, and the pid of any process it starts, to the file named by its second.
+    static let program = """
+        import json, os, signal, struct, subprocess, sys, time
+        mode, pids = sys.argv[1], sys.argv[2]
+        def note(pid):
+            with open(pids, "a") as f: f.write(f"{pid}\\n")
+        def send(obj):
+            print(json.dumps(obj), flush=True)
+        def read_exactly(n):
+            data = b""
+            while len(data) < n:
+                more = sys.stdin.buffer.read(n - len(data))
+                if not more: sys.exit(9)
+                data += more
+            return data
+        note(os.getpid())
+        if mode == "ignores-term": signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        if mode == "silent": time.sleep(60)
+        if mode == "never-reads":
+            send({"ready": True})
+            time.sleep(60)
+        sys.stdin.buffer.readline()
+        send({"ready": True})
+        while True:
+            magic, w, h, _, index, ticks, scale = struct.unpack("<4sIIIqqq", read_exactly(40))
+            if magic == b"LTEN":
+                if mode == "hangs-at-end": time.sleep(60)
+                send({"done": "end"})
+                if mode == "lingers": time.sleep(60)
+                break
+            read_exactly(w * h)
+            if index == 3:
+                if mode in ("hangs-at-frame", "ignores-term"): time.sleep(60)
+                if mode == "long-line":
+                    sys.stdout.write("x" * 20_000_000 + "\\n"); sys.stdout.flush(); time.sleep(60)
+                if mode == "leaves-child":
+                    note(subprocess.Popen(["sleep", "60"]).pid)  # keeps our stdout and stderr open
+                    os._exit(0)
+            send({"kind": "tick", "data": {"frame": index}})
+            send({"done": index})
+        """
+
+    // MARK: - Hangs
+
+    @Test("a program that hangs in any way is stopped within its limits, with every process it started",
+          arguments: [
+              ("silent", "failed to start: ", "did not answer at its hello within the timeout of 3 s (external.startTimeout)"),
+              ("never-reads", "failed at frame 0: ", "did not read its input at frame 0 within the timeout of 2 s (external.timeout)"),
+              ("hangs-at-frame", "failed at frame 3: ", "did not answer at frame 3 within the timeout of 2 s (external.timeout)"),
+              ("ignores-term", "failed at frame 3: ", "did not answer at frame 3 within the timeout of 2 s (external.timeout)"),
+              ("long-line", "failed at frame 3: ", "wrote a line over 1048576 bytes at frame 3; if its events are really that large, raise external.maximumLineBytes"),
+              ("leaves-child", "failed at frame 3: ", "ended at frame 3 without answering: it exited with status 0"),
+              ("hangs-at-end", "in finish: ", "did not answer at the end within the timeout of 3 s (external.startTimeout)"),
+              ("lingers", "in finish: ", "did not exit within 3 s (external.startTimeout) after its last answer; it was stopped"),
+          ])
+    func hang(mode: String, failure: String, message: String) throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let pids = "\(dir)/pids"
+        let run = try Self.replay(mode: mode, pids: pids, in: dir, options: Self.limits)
+
+        #expect(run.status != nil, "lumatrace still ran after \(Self.patience) s and was killed")
+        #expect(run.status != 0)
+        #expect(run.seconds < 20, "the replay took \(run.seconds) s")
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("lumatrace: error: analyzer external "), "\(run.stderr)")
+        #expect(run.stderr.contains(failure) && run.stderr.contains(message), "\(run.stderr)")
+        try Self.expectGone(pids, expected: mode == "leaves-child" ? 2 : 1)
+    }
+
+    @Test("SIGINT or SIGTERM to lumatrace stops its programs, even one that ignores TERM, and the replay fails naming the signal",
+          arguments: [SIGINT, SIGTERM])
+    func signalled(signal: Int32) throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let pids = "\(dir)/pids"
+        let log = "\(dir)/signalled.events.jsonl"
+        let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+        var programGroup: pid_t = -1
+        let run = try Self.replay(mode: "ignores-term", pids: pids, in: dir, log: log, options: ["--set", "external.timeout=60"],
+                                  asFromAShell: true, signals: [signal]) { programGroup = $0 }
+        let sentAt = try #require(run.signalledAt, "the program never started")
+        // Its own group, which a terminal's Ctrl-C (sent to lumatrace's group) does not reach.
+        #expect(programGroup > 0 && programGroup != getpgrp())
+        #expect(run.status != nil && run.status != 0, "\(run.stderr)")
+        #expect(run.seconds - sentAt < 10, "lumatrace took \(run.seconds - sentAt) s to stop after \(name)")
+        #expect(run.stderr.contains("analyzer external failed at frame ") && run.stderr.contains("lumatrace received \(name)"), "\(run.stderr)")
+        #expect(try EventLog.read(log).footer?["end"]?["failure"]?["analyzer"]?.stringValue == "external")
+        try Self.expectGone(pids, expected: 1)
+    }
+
+    @Test("a second Ctrl-C does not wait for the grace period: the programs are killed and lumatrace ends by the signal")
+    func signalledTwice() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let pids = "\(dir)/pids"
+        let run = try Self.replay(mode: "ignores-term", pids: pids, in: dir, options: ["--set", "external.timeout=60"],
+                                  asFromAShell: true, signals: [SIGINT, SIGINT])
+        let sentAt = try #require(run.signalledAt, "the program never started")
+        #expect(run.killedBy == SIGINT, "\(run.stderr)")
+        #expect(run.seconds - sentAt < 1.5, "lumatrace took \(run.seconds - sentAt) s to stop after two SIGINTs")
+        try Self.expectGone(pids, expected: 1)
+    }
+
+    // MARK: - Memory bounds
+
+    @Test("a line over external.maximumLineBytes is refused naming the option; raising it lets the event through")
+    func lineBound() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let command = try Self.emitter(events: 1, bytes: 2 << 20, in: dir)
+        let refused = try CLI.run(["replay", Self.recording, "--analyzer", "external", "--set", "external.command=\(command)",
+                                   "--to", "4", "-o", "\(dir)/refused.events.jsonl"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("analyzer external failed at frame 2: ")
+                && refused.stderr.contains("wrote a line over 1048576 bytes at frame 2; if its events are really that large, raise external.maximumLineBytes (up to 268435456)"),
+                "\(refused.stderr)")
+
+        let raised = try CLI.run(["replay", Self.recording, "--analyzer", "external", "--set", "external.command=\(command)",
+                                  "--set", "external.maximumLineBytes=4194304", "--to", "4", "-o", "\(dir)/raised.events.jsonl"])
+        #expect(raised.status == 0, "\(raised.stderr)")
+        let events = try EventLog.read("\(dir)/raised.events.jsonl").events.filter { $0.kind == "big" }
+        #expect(events.map(\.frame) == [2])
+        #expect(events.first?.data["text"]?.stringValue?.utf8.count == 2 << 20)
+    }
+
+    @Test("more events for a frame than external.maximumEventsPerFrame are refused naming the option; raising it lets them through")
+    func eventBound() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let command = try Self.emitter(events: 1001, bytes: 10, in: dir)
+        let refused = try CLI.run(["replay", Self.recording, "--analyzer", "external", "--set", "external.command=\(command)",
+                                   "--to", "4", "-o", "\(dir)/refused.events.jsonl"])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("analyzer external failed at frame 2: ")
+                && refused.stderr.contains("wrote over 1000 events at frame 2; if it really has that many, raise external.maximumEventsPerFrame (up to 1000000)"),
+                "\(refused.stderr)")
+        #expect(try EventLog.read("\(dir)/refused.events.jsonl").events.filter { $0.kind == "big" }.isEmpty)
+
+        let raised = try CLI.run(["replay", Self.recording, "--analyzer", "external", "--set", "external.command=\(command)",
+                                  "--set", "external.maximumEventsPerFrame=1001", "--to", "4", "-o", "\(dir)/raised.events.jsonl"])
+        #expect(raised.status == 0, "\(raised.stderr)")
+        #expect(try EventLog.read("\(dir)/raised.events.jsonl").events.filter { $0.kind == "big" }.count == 1001)
+    }
+
+    @Test("`lumatrace analyzers external` lists the limits with their ranges and defaults")
+    func listed() throws {
+        let r = try CLI.run(["analyzers", "external"])
+        #expect(r.status == 0, "\(r.stderr)")
+        for option in ["startTimeout", "0.1...3600 (default 10)", "maximumLineBytes", "1024...268435456 (default 1048576)",
+                       "maximumEventsPerFrame", "1...1000000 (default 1000)"] {
+            #expect(r.stdout.contains(option), "\(r.stdout)")
+        }
+    }
+
+    // MARK: - Support
+
+    /// A Python program that writes, at frame 2, `events` events whose `text` is `bytes` long.
+    static func emitter(events: Int, bytes: Int, in dir: String) throws -> String {
+        let path = "\(dir)/emitter.py"
+        try """
+            import json, struct, sys
+            stdin = sys.stdin.buffer
+            stdin.readline()
+            print(json.dumps({"ready": True}), flush=True)
+            while True:
+                magic, w, h, _, index, ticks, scale = struct.unpack("<4sIIIqqq", stdin.read(40))
+                if magic == b"LTEN":
+                    print(json.dumps({"done": "end"}), flush=True)
+                    break
+                stdin.read(w * h)
+                if index == 2:
+                    for _ in range(\(events)):
+                        sys.stdout.write(json.dumps({"kind": "big", "data": {"text": "x" * \(bytes)}}) + "\\n")
+                print(json.dumps({"done": index}), flush=True)
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        return "python3 \(path)"
+    }
+
+    /// How long a run may take before the test gives up on it.
+    static let patience = 60.0
+
+    struct BoundedRun {
+        /// The exit status, or nil if lumatrace had to be killed after ``patience`` seconds.
+        var status: Int32?
+        /// The signal that ended lumatrace, if one did.
+        var killedBy: Int32?
+        var stderr: String
+        var seconds: Double
+        /// When the test sent its signals, if it had any to send.
+        var signalledAt: Double?
+    }
+
+    /// Runs `lumatrace replay` over the misbehaving ``program`` with output to files (so nothing a
+    /// stray process holds open can block the test). `signals` are sent to lumatrace, 0.3 s apart,
+    /// once the program has been running for a second (it then hangs at frame 3); `programGroup`
+    /// learns the program's process group just before. `asFromAShell` starts lumatrace with
+    /// SIGINT and SIGTERM unblocked and at their defaults, as a shell would (the test runner's
+    /// threads block them, and a child inherits that).
+    static func replay(mode: String, pids: String, in dir: String, log: String? = nil, options: [String], asFromAShell: Bool = false,
+                       signals: [Int32] = [], programGroup: (pid_t) -> Void = { _ in }) throws -> BoundedRun {
+        let script = "\(dir)/program.py"
+        try program.write(toFile: script, atomically: true, encoding: .utf8)
+        let errors = "\(dir)/stderr.txt"
+        #expect(FileManager.default.createFile(atPath: errors, contents: nil))
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: asFromAShell ? "/usr/bin/env" : CLI.binary)
+        let shell = ["python3", "-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
+                     + "[signal.signal(s, signal.SIG_DFL) for s in (signal.SIGINT, signal.SIGTERM)]; os.execv(sys.argv[1], sys.argv[1:])",
+                     CLI.binary]
+        p.arguments = (asFromAShell ? shell : []) + ["replay", recording, "--analyzer", "differencing", "--analyzer", "external",
+                       "--set", "external.command=python3 \(script) \(mode) \(pids)", "--jobs", "1",
+                       "-o", log ?? "\(dir)/\(mode).events.jsonl"] + options
+        p.standardInput = FileHandle.nullDevice
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+        let started = Clock()
+        var started1s: Clock?
+        var signalledAt: Double?
+        var toSend = signals
+        try p.run()
+        while p.isRunning, started.secondsSince < patience {
+            if !toSend.isEmpty {
+                if started1s == nil, let first = try? String(contentsOfFile: pids, encoding: .utf8).split(separator: "\n").first,
+                   let pid = pid_t(first) {
+                    started1s = Clock()
+                    programGroup(getpgid(pid))
+                }
+                if let since = started1s, since.secondsSince > 1 + 0.3 * Double(signals.count - toSend.count) {
+                    kill(p.processIdentifier, toSend.removeFirst())
+                    signalledAt = signalledAt ?? started.secondsSince
+                }
+            }
+            usleep(10_000)
+        }
+        let finishedInTime = !p.isRunning
+        if !finishedInTime { kill(p.processIdentifier, SIGKILL) }
+        p.waitUntilExit()
+        let seconds = started.secondsSince
+        let bySignal = p.terminationReason == .uncaughtSignal
+        return BoundedRun(status: finishedInTime ? p.terminationStatus : nil, killedBy: finishedInTime && bySignal ? p.terminationStatus : nil,
+                          stderr: (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "", seconds: seconds, signalledAt: signalledAt)
+    }
+
+    /// Expects `expected` pids in the file, none of them a running process; kills any left, so that
+    /// a failing test leaves nothing behind. A zombie has ended: once lumatrace has exited, it is
+    /// init's to reap (which can take it a second or two), not lumatrace's.
+    static func expectGone(_ pids: String, expected: Int) throws {
+        let list = try String(contentsOfFile: pids, encoding: .utf8).split(separator: "\n").compactMap { pid_t($0) }
+        #expect(list.count == expected, "pids written: \(list)")
+        let until = Clock()
+        func alive(_ pid: pid_t) -> Bool {
+            guard kill(pid, 0) == 0 || errno != ESRCH else { return false }
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }  // just gone
+            return stat.split(separator: ")").last?.split(separator: " ").first != "Z"
+        }
+        while list.contains(where: alive), until.secondsSince < 3 { usleep(10_000) }
+        for pid in list where alive(pid) {
+            Issue.record("process \(pid) of the program still exists after the replay ended")
+            kill(pid, SIGKILL)
+        }
+    }
+
+    /// Seconds on the monotonic clock since it was made.
+    struct Clock {
+        private let start = DispatchTime.now()
+        var secondsSince: Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }
+    }
+}
