@@ -12,8 +12,15 @@ public struct AnalyzerDescriptor: Sendable {
     /// (e.g. `external`, which needs a command) do not run when `replay` runs "every analyzer".
     public let runsWithDefaults: Bool
 
-    /// The program a configuration starts (see ``Analyzer/program(in:)``), or `nil`.
-    public func program(in configuration: JSONValue) -> String? { findProgram(configuration) }
+    /// The program a configuration starts (see ``Analyzer/program(in:)``), or `nil`. Keys the
+    /// configuration leaves out take their defaults, as in a replay.
+    public func program(in configuration: JSONValue) -> String? {
+        var merged = defaultConfiguration.objectValue ?? []
+        for m in configuration.objectValue ?? [] {
+            if let i = merged.firstIndex(where: { $0.key == m.key }) { merged[i].value = m.value } else { merged.append(m) }
+        }
+        return findProgram(.object(merged))
+    }
 
     let findProgram: @Sendable (JSONValue) -> String?
     let decodeAndValidate: @Sendable (JSONValue) throws -> JSONValue
