@@ -187,46 +187,108 @@ struct CrashSafetyTests {
         print("full disk (1 MiB tmpfs): \(sent) frames sent, \(kept) recovered")
     }
 
-    @Test("a replay killed mid-way leaves a valid partial log (no footer) and never replaces the good log")
-    func killedReplay() throws {
+    /// Replays killed in the quick run; `LUMATRACE_REPLAY_KILLS=50 swift test --filter CrashSafety` for the long one.
+    static let replayKills = Int(ProcessInfo.processInfo.environment["LUMATRACE_REPLAY_KILLS"] ?? "") ?? 2
+
+    @Test("replays killed at random moments leave a valid partial log (no footer) and never replace the good log, nor leave a lock")
+    func killedReplays() throws {
         let dir = CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let recording = "\(dir)/long.luma"
         #expect(try CLI.run(["synth", "tracking", "--size", "320x180", "--frames", "300", "--seed", "3", "-o", recording]).status == 0)
         let log = "\(dir)/long.events.jsonl"
-        let good = "a good log from an earlier replay\n"
-        try good.write(toFile: log, atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["replay", recording, "--analyzer", "differencing", "-o", log]).status == 0)
+        let good = try #require(FileManager.default.contents(atPath: log))
+        var schedule = KillSchedule(state: 77)
+        var survived = 0, partialEvents = 0
+        for round in 0..<Self.replayKills {
+            let replay = Process()
+            replay.executableURL = URL(fileURLWithPath: CLI.binary)
+            replay.arguments = ["replay", recording, "--analyzer", "differencing", "--analyzer", "trajectory", "--jobs", "1", "-o", log, "--force"]
+            replay.standardOutput = FileHandle.nullDevice
+            replay.standardError = FileHandle.nullDevice
+            try replay.run()
+            // The log is written to a temporary sibling named by the writer's process id.
+            let partial = "\(dir)/.long.events.jsonl.\(replay.processIdentifier)-1.partial"
+            // Kill at a seeded moment once the first events are on disk.
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline, ((try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int) ?? 0) < 2_000 {
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            Thread.sleep(forTimeInterval: schedule.seconds(in: 0...1.5))
+            kill(replay.processIdentifier, SIGKILL)
+            replay.waitUntilExit()
 
-        let replay = Process()
-        replay.executableURL = URL(fileURLWithPath: CLI.binary)
-        replay.arguments = ["replay", recording, "--analyzer", "differencing", "--analyzer", "trajectory", "--jobs", "1", "-o", log, "--force"]
-        replay.standardOutput = FileHandle.nullDevice
-        replay.standardError = FileHandle.nullDevice
-        try replay.run()
-        // The log is written to a temporary sibling named by the writer's process id.
-        let partial = "\(dir)/.long.events.jsonl.\(replay.processIdentifier)-1.partial"
-        // Kill once some events are on disk.
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, ((try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int) ?? 0) < 30_000 {
-            Thread.sleep(forTimeInterval: 0.05)
+            #expect(FileManager.default.contents(atPath: log) == good, "round \(round): the good log was replaced")
+            let bytes = try #require(FileManager.default.contents(atPath: partial))
+            var lines = bytes.split(separator: 10, omittingEmptySubsequences: false)
+            if lines.last?.isEmpty == false { lines.removeLast() }  // the line being written when it was killed
+            if lines.last?.isEmpty == true { lines.removeLast() }
+            #expect(lines.count > 1)
+            for (i, line) in lines.enumerated() {
+                let json = try JSONParser.parse(Array(line))
+                #expect(json["end"] == nil, "round \(round): line \(i + 1) is a footer in a killed replay's log")
+            }
+            let complete = lines.map { Array($0) + [10] }.flatMap { $0 }
+            let read = try EventLog.parse(complete, path: partial)
+            #expect(!read.isComplete)
+            #expect(read.events.count == lines.count - 1)
+            // The kernel dropped the dead writer's claim: the next replay takes the log at once.
+            try FileManager.default.removeItem(atPath: partial)
+            if FileManager.default.contents(atPath: log) == good, !read.isComplete { survived += 1 }
+            partialEvents += read.events.count
         }
-        kill(replay.processIdentifier, SIGKILL)
-        replay.waitUntilExit()
+        let next = try CLI.run(["replay", recording, "--analyzer", "differencing", "-o", log, "--force"])
+        #expect(next.status == 0, "\(next.stderr)")
+        #expect(FileManager.default.contents(atPath: log) == good)
+        print("killed replays: \(survived) of \(Self.replayKills) left the good log untouched and a valid partial log (\(partialEvents) events in the partial logs)")
+    }
 
-        #expect(try String(contentsOfFile: log, encoding: .utf8) == good, "the good log was replaced")
-        let bytes = try #require(FileManager.default.contents(atPath: partial))
-        var lines = bytes.split(separator: 10, omittingEmptySubsequences: false)
-        if lines.last?.isEmpty == false { lines.removeLast() }  // the line being written when it was killed
-        if lines.last?.isEmpty == true { lines.removeLast() }
-        #expect(lines.count > 10)
-        for (i, line) in lines.enumerated() {
-            let json = try JSONParser.parse(Array(line))
-            #expect(json["end"] == nil, "line \(i + 1) is a footer in a killed replay's log")
+    /// Rounds of concurrent writers in the quick run; `LUMATRACE_WRITER_ROUNDS=20` for the long one.
+    static let writerRounds = Int(ProcessInfo.processInfo.environment["LUMATRACE_WRITER_ROUNDS"] ?? "") ?? 1
+
+    @Test("concurrent writers of one log or one recording: one wins whole, the others are refused, nothing is damaged")
+    func concurrentWriters() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let source = "\(dir)/source.luma"
+        #expect(try CLI.run(["synth", "balls", "--size", "320x180", "--frames", "120", "--seed", "5", "-o", source]).status == 0)
+        let y4m = "\(dir)/source.y4m"
+        #expect(try CLI.run(["export", source, "--format", "y4m", "-o", y4m]).status == 0)
+        var refused = 0, won = 0
+        for round in 0..<Self.writerRounds {
+            for (output, arguments) in [("\(dir)/shared.events.jsonl", ["replay", source, "--analyzer", "differencing", "--analyzer", "trajectory"]),
+                                        ("\(dir)/shared.luma", ["record", y4m])] {
+                let writers = (0..<4).map { _ in Process() }
+                let errors = writers.map { _ in Pipe() }
+                for (p, e) in zip(writers, errors) {
+                    p.executableURL = URL(fileURLWithPath: CLI.binary)
+                    p.arguments = arguments + ["-o", output, "--force"]
+                    p.standardOutput = FileHandle.nullDevice
+                    p.standardError = e
+                    try p.run()
+                }
+                for p in writers { p.waitUntilExit() }
+                let texts = errors.map { String(decoding: $0.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+                for (p, text) in zip(writers, texts) where p.terminationStatus != 0 {
+                    #expect(text.contains("another lumatrace process is writing it"), "round \(round): \(text)")
+                    refused += 1
+                }
+                won += writers.filter { $0.terminationStatus == 0 }.count
+                #expect(writers.contains { $0.terminationStatus == 0 }, "round \(round): no writer of \(output) finished")
+                if output.hasSuffix(".luma") {
+                    let info = try CLI.run(["info", output])
+                    #expect(info.status == 0 && info.stdout.contains("damage        none"), "\(info.stdout)\(info.stderr)")
+                    #expect(info.stdout.contains("frames        120"), "\(info.stdout)")
+                } else {
+                    let verify = try CLI.run(["verify", output])
+                    #expect(verify.status == 0, "round \(round): \(verify.stdout)\(verify.stderr)")
+                }
+                let names = try FileManager.default.contentsOfDirectory(atPath: dir)
+                #expect(!names.contains { $0.hasSuffix(".partial") || $0.hasSuffix(".lock") }, "round \(round): left \(names)")
+            }
         }
-        let complete = lines.map { Array($0) + [10] }.flatMap { $0 }
-        let read = try EventLog.parse(complete, path: partial)
-        #expect(!read.isComplete)
-        #expect(read.events.count == lines.count - 1)
+        print("concurrent writers: \(Self.writerRounds * 2) rounds of 4, \(won) finished whole, \(refused) refused naming the other writer, no file damaged")
     }
 
     @Test("a damaged chunk: info names it, replay stops naming it, --skip-damaged replays around it and logs the gap")
