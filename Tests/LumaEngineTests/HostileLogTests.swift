@@ -92,6 +92,7 @@ struct HostileLogTests {
         try handle.close()
         #expect(throws: EventLogError(path: path, line: 1, reason: "line is longer than 16 MiB: not an event log line")) { _ = try EventLog.read(path) }
         #expect(throws: EventLogError(path: "/dev/zero", line: nil, reason: "is a character device, not an event log")) { _ = try EventLog.read("/dev/zero") }
+        #expect(throws: TruthError(path: "/dev/zero", reason: "is a character device, not a truth file")) { _ = try GroundTruth.read("/dev/zero") }
         // A log read through the streaming reader is the same as one parsed whole.
         let golden = EditedLog.recordings.appendingPathComponent("balls-synth.events.jsonl").path
         let whole = try EventLog.parse(Array(try Data(contentsOf: URL(fileURLWithPath: golden))), path: golden)

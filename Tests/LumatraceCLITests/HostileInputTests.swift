@@ -124,6 +124,7 @@ struct HostileInputTests {
         try "YUV4MPEG2 W99999999999999999999 H10 F30:1 Cmono\n".write(toFile: "\(dir)/wide.y4m", atomically: false, encoding: .utf8)
         // A symlink loop, and a 1 GiB log line (a sparse file: no newline, all zeros).
         try FileManager.default.createSymbolicLink(atPath: "\(dir)/loop.y4m", withDestinationPath: "\(dir)/loop.y4m")
+        try FileManager.default.createSymbolicLink(atPath: "\(dir)/loop", withDestinationPath: "\(dir)/loop")
         _ = FileManager.default.createFile(atPath: "\(dir)/long-line.events.jsonl", contents: nil)
         let long = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(dir)/long-line.events.jsonl"))
         try long.truncate(atOffset: 1 << 30)
@@ -148,9 +149,10 @@ struct HostileInputTests {
             Case(arguments: ["record", "\(dir)/frameless.y4m", "-o", "\(dir)/f.luma"], message: "frameless.y4m: no frames to record"),
             Case(arguments: ["record", "\(dir)/wide.y4m", "-o", "\(dir)/g.luma"], message: "W99999999999999999999 H10 is missing or outside"),
             Case(arguments: ["record", "\(dir)/loop.y4m", "-o", "\(dir)/h.luma"], message: "Too many levels of symbolic links"),
-            Case(arguments: ["record", "\(dir)/loop", "-o", "\(dir)/h.luma"], message: "no such file or folder"),
+            Case(arguments: ["record", "\(dir)/loop", "-o", "\(dir)/h.luma"], message: "loop: cannot open: Too many levels of symbolic links"),
             Case(arguments: ["info", "/dev/zero"], message: "/dev/zero: is a character device, not a recording"),
             Case(arguments: ["diff", "/dev/zero", log], message: "/dev/zero: is a character device, not an event log"),
+            Case(arguments: ["score", log, "--truth", "/dev/zero"], message: "/dev/zero: is a character device, not a truth file"),
             Case(arguments: ["diff", "\(dir)/long-line.events.jsonl", log], message: "long-line.events.jsonl:1: line is longer than 16 MiB"),
             Case(arguments: ["info", luma], message: "cannot write to standard output: No space left on device", stdout: "/dev/full"),
         ]
