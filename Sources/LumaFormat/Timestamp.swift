@@ -43,9 +43,28 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     public var description: String { fixedDecimalSeconds() + " s" }
 }
 
+extension Timestamp {
+    /// The largest tick count, positive or negative, a recording may hold: 2^61, about 73 years at
+    /// nanosecond ticks. Readers refuse timestamps beyond it where they enter (chunk fields, the
+    /// index), so the difference of any two timestamps, or one plus a spacing, never overflows.
+    public static let maximumTicks: Int64 = 1 << 61
+}
+
 extension Int64 {
-    /// `ticks` in `timescale` for a time given in seconds, rounded to the nearest tick.
+    /// `ticks` in `timescale` for a time given in seconds, rounded to the nearest tick, or `nil`
+    /// when the time is not finite or lies beyond ``Timestamp/maximumTicks`` (`1e300` seconds).
+    /// Use it for times that come from outside: flags, files.
+    public static func ticks(exactlyForSeconds seconds: Double, timescale: Int64) -> Int64? {
+        let ticks = (seconds * Double(timescale)).rounded()
+        guard ticks.isFinite, abs(ticks) <= Double(Timestamp.maximumTicks) else { return nil }
+        return Int64(ticks)
+    }
+
+    /// `ticks` in `timescale` for a time given in seconds, rounded to the nearest tick and clamped
+    /// to ±``Timestamp/maximumTicks`` (NaN gives 0), so no value can trap.
     public static func ticks(forSeconds seconds: Double, timescale: Int64) -> Int64 {
-        Int64((seconds * Double(timescale)).rounded())
+        if let ticks = ticks(exactlyForSeconds: seconds, timescale: timescale) { return ticks }
+        let scaled = seconds * Double(timescale)
+        return scaled.isNaN ? 0 : (scaled < 0 ? -Timestamp.maximumTicks : Timestamp.maximumTicks)
     }
 }

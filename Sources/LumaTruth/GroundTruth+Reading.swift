@@ -30,6 +30,11 @@ extension GroundTruth {
     /// `[frame, x, y, w, h]`, frames out of order or outside `0..<frames`, and non-finite numbers.
     public static func read(_ path: String) throws(TruthError) -> GroundTruth {
         let data: Data
+        // A device (`/dev/zero`) reports size 0: name it for what it is, not as an empty file.
+        var st = stat()
+        if stat(path, &st) == 0, let kind = Self.notAFile(st.st_mode) {
+            throw TruthError(path: path, reason: "is \(kind), not a truth file")
+        }
         do {
             let attributes = try FileManager.default.attributesOfItem(atPath: path)
             if let size = attributes[.size] as? Int, size > maximumFileBytes {
@@ -112,6 +117,17 @@ extension GroundTruth {
                 throw TruthError(path: path, reason: "\(owner): frame \(frame) is past the file's \(frames) frames")
             }
             previous = frame
+        }
+    }
+
+    /// What a path is when it is not a regular file or a pipe, in words; `nil` when it is one.
+    private static func notAFile(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG, S_IFIFO: return nil
+        case S_IFDIR: return "a folder"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        default: return "not a regular file"
         }
     }
 

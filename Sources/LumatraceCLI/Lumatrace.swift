@@ -47,6 +47,7 @@ public struct Lumatrace: ParsableCommand {
     /// Runs the command line with the given analyzers registered (built-ins by default).
     public static func main(analyzers: [AnalyzerDescriptor]) {
         registry = AnalyzerRegistry(analyzers)
+        StandardOutput.checkAtExit()
         main()
     }
 }

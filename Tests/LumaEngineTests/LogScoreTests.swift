@@ -83,7 +83,7 @@ struct LogScoreTests {
     func bundledRecordings() throws {
         let log = try EditedLog.golden("tracking-synth")
         let truth = try GroundTruth.read(EditedLog.recordings.appendingPathComponent("tracking-synth.truth.json").path)
-        let score = LogScore(log: log, truth: truth)
+        let score = try LogScore(log: log, truth: truth)
         #expect(score.trajectories == nil)
         let tracking = try #require(score.tracking)
         #expect(tracking.objects.map(\.id) == ["object1", "object2", "object3", "object4"])

@@ -92,8 +92,11 @@ public struct EventLogHeader: Equatable, Sendable {
         timescale = Int64(try need(rec["timescale"]?.intValue, "recording.timescale", atLeast: 1))
         engineVersion = try need(json["engine"]?["version"]?.stringValue, "engine.version")
         let replay = try need(json["replay"], "replay")
-        firstFrame = try need(replay["from"]?.intValue, "replay.from")
-        lastFrame = try need(replay["to"]?.intValue, "replay.to")
+        firstFrame = try need(replay["from"]?.intValue, "replay.from", atLeast: 0)
+        lastFrame = try need(replay["to"]?.intValue, "replay.to", atLeast: firstFrame)
+        guard lastFrame < frameCount else {
+            throw EventLogError(path: source, line: 1, reason: "header has replay.to \(lastFrame), past the recording's \(frameCount) frames")
+        }
         skipDamaged = try need(replay["skipDamaged"]?.boolValue, "replay.skipDamaged")
         let list = try need(json["analyzers"]?.arrayValue, "analyzers")
         analyzers = []

@@ -13,73 +13,176 @@ public struct EventLog: Sendable {
 
     public var isComplete: Bool { footer?["end"]?["complete"]?.boolValue == true }
 
+    /// The longest line a log may have: 16 MiB. The longest lines Lumatrace writes (a trajectory's
+    /// points, a header with many analyzers) are a few kilobytes. A longer line is refused as soon
+    /// as that many bytes have arrived without a newline, so a hostile log costs at most this much
+    /// buffering, and its parse at most a small multiple of it (JSON values are held as
+    /// ``JSONValue``: about 24 bytes per number of the line).
+    public static let maximumLineBytes = 16 << 20
+
     /// Reads and checks a log: every line must be JSON of the right shape; the footer's counts and
-    /// digest must match the events. Refuses logs over `maximumBytes`.
+    /// digest must match the events. Refuses logs over `maximumBytes`, lines over
+    /// ``maximumLineBytes``, and anything that is not a regular file or a pipe (a device such as
+    /// `/dev/zero` is not a log). Lines are parsed as they are read: memory follows the events.
     public static func read(_ path: String, maximumBytes: Int = 1 << 31) throws(EventLogError) -> EventLog {
-        let data: Data
-        do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            if let size = attributes[.size] as? Int, size > maximumBytes {
-                throw EventLogError(path: path, line: nil, reason: "log is \(size) bytes, over the \(maximumBytes)-byte limit")
-            }
-            // Said before reading: Foundation's reader leaks a buffer on an empty file.
-            if let size = attributes[.size] as? Int, size == 0 {
-                throw EventLogError(path: path, line: nil, reason: "empty file: not an event log")
-            }
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch let e as EventLogError {
-            throw e
-        } catch {
-            throw EventLogError(path: path, line: nil, reason: "cannot read: \(error.localizedDescription)")
+        let file = try LogFile(path: path)
+        if let size = file.regularSize, size > maximumBytes {
+            throw EventLogError(path: path, line: nil, reason: "log is \(size) bytes, over the \(maximumBytes)-byte limit")
         }
-        return try parse(Array(data), path: path)
+        var parser = EventLogParser(path: path)
+        var pending: [UInt8] = []
+        var block = [UInt8](repeating: 0, count: 1 << 20)
+        var total = 0
+        while true {
+            let n = try file.read(into: &block)
+            if n == 0 { break }
+            total += n
+            if total > maximumBytes {
+                throw EventLogError(path: path, line: nil, reason: "log is over the \(maximumBytes)-byte limit")
+            }
+            var start = 0
+            while let newline = block[start..<n].firstIndex(of: 10) {
+                if pending.isEmpty {
+                    try parser.consume(block[start..<newline])
+                } else {
+                    pending += block[start..<newline]
+                    try parser.consume(pending[...])
+                    pending.removeAll(keepingCapacity: pending.count <= 1 << 20)
+                }
+                start = newline + 1
+            }
+            pending += block[start..<n]
+            try parser.check(partialLineBytes: pending.count)
+        }
+        if !pending.isEmpty { throw parser.cutOff() }
+        return try parser.finish()
     }
 
+    /// Parses a whole log held in memory, with the same checks as ``read(_:maximumBytes:)``.
     public static func parse(_ bytes: [UInt8], path: String) throws(EventLogError) -> EventLog {
         var lines = bytes.split(separator: 10, omittingEmptySubsequences: false)
         let truncatedLastLine = !(lines.last?.isEmpty ?? true)
         if lines.last?.isEmpty == true { lines.removeLast() }
-        guard !lines.isEmpty else { throw EventLogError(path: path, line: nil, reason: "empty file: not an event log") }
+        var parser = EventLogParser(path: path)
+        guard !lines.isEmpty else { throw parser.empty() }
         if truncatedLastLine { throw EventLogError(path: path, line: lines.count, reason: "last line is cut off (no newline): the log is truncated") }
+        for line in lines { try parser.consume(line) }
+        return try parser.finish()
+    }
+}
 
-        func json(_ i: Int) throws(EventLogError) -> JSONValue {
-            do { return try JSONParser.parse(Array(lines[i])) } catch {
-                throw EventLogError(path: path, line: i + 1, reason: "not valid JSON: \(error.description)")
-            }
+/// Checks and collects a log one line at a time: the header, then events in frame order, then
+/// perhaps a footer whose counts and digest must match.
+struct EventLogParser {
+    let path: String
+    private var lineNumber = 0
+    private var header: (value: EventLogHeader, json: JSONValue)?
+    private var events: [LoggedEvent] = []
+    private var footer: (value: JSONValue, line: Int)?
+    private var hasher = SHA256()
+    private var lastFrame = Int.min
+
+    init(path: String) { self.path = path }
+
+    func empty() -> EventLogError { EventLogError(path: path, line: nil, reason: "empty file: not an event log") }
+
+    func cutOff() -> EventLogError {
+        EventLogError(path: path, line: lineNumber + 1, reason: "last line is cut off (no newline): the log is truncated")
+    }
+
+    /// Refuses a line still arriving once it is longer than ``EventLog/maximumLineBytes``.
+    func check(partialLineBytes count: Int) throws(EventLogError) {
+        guard count <= EventLog.maximumLineBytes else {
+            throw EventLogError(path: path, line: lineNumber + 1, reason: "line is longer than \(EventLog.maximumLineBytes >> 20) MiB: not an event log line")
         }
-        let headerJSON = try json(0)
-        let header = try EventLogHeader(json: headerJSON, source: path)
-        var events: [LoggedEvent] = []
-        var footer: JSONValue?
-        var hasher = SHA256()
-        var lastFrame = Int.min
-        for i in 1..<lines.count {
-            let v = try json(i)
-            if v["end"] != nil {
-                guard i == lines.count - 1 else { throw EventLogError(path: path, line: i + 1, reason: "footer line is not the last line") }
-                footer = v
-                break
-            }
-            guard let frame = v["frame"]?.intValue, let t = v["t"], case .double = t,
-                  let analyzer = v["analyzer"]?.stringValue, let kind = v["kind"]?.stringValue, let data = v["data"] else {
-                throw EventLogError(path: path, line: i + 1, reason: "not an event line (needs frame, t, analyzer, kind, data)")
-            }
-            guard frame >= lastFrame else { throw EventLogError(path: path, line: i + 1, reason: "events are out of frame order (\(frame) after \(lastFrame))") }
-            lastFrame = frame
-            lines[i].withUnsafeBytes { hasher.update(bufferPointer: $0) }
-            hasher.update(data: [10])
-            let time = t.doubleValue.map(JSONValue.format) ?? "0"
-            events.append(LoggedEvent(frame: frame, time: time, analyzer: analyzer, kind: kind, data: data))
+    }
+
+    /// Checks one line (without its newline) and adds what it holds.
+    mutating func consume(_ line: ArraySlice<UInt8>) throws(EventLogError) {
+        try check(partialLineBytes: line.count)
+        lineNumber += 1
+        if let footer {
+            throw EventLogError(path: path, line: footer.line, reason: "footer line is not the last line")
         }
+        let v: JSONValue
+        do { v = try JSONParser.parse(Array(line)) } catch {
+            throw EventLogError(path: path, line: lineNumber, reason: "not valid JSON: \(error.description)")
+        }
+        guard let header else {
+            self.header = (try EventLogHeader(json: v, source: path), v)
+            return
+        }
+        if v["end"] != nil {
+            footer = (v, lineNumber)
+            return
+        }
+        guard let frame = v["frame"]?.intValue, let t = v["t"], case .double = t,
+              let analyzer = v["analyzer"]?.stringValue, let kind = v["kind"]?.stringValue, let data = v["data"] else {
+            throw EventLogError(path: path, line: lineNumber, reason: "not an event line (needs frame, t, analyzer, kind, data)")
+        }
+        guard frame >= lastFrame else { throw EventLogError(path: path, line: lineNumber, reason: "events are out of frame order (\(frame) after \(lastFrame))") }
+        let replayed = header.value.firstFrame...header.value.lastFrame
+        guard replayed.contains(frame) else {
+            throw EventLogError(path: path, line: lineNumber, reason: "event at frame \(frame), outside the replayed frames \(replayed.lowerBound)...\(replayed.upperBound)")
+        }
+        lastFrame = frame
+        line.withUnsafeBytes { hasher.update(bufferPointer: $0) }
+        hasher.update(data: [10])
+        let time = t.doubleValue.map(JSONValue.format) ?? "0"
+        events.append(LoggedEvent(frame: frame, time: time, analyzer: analyzer, kind: kind, data: data))
+    }
+
+    /// The log, once every line is in.
+    func finish() throws(EventLogError) -> EventLog {
+        guard let header else { throw empty() }
         if let footer {
             let digest = Array(hasher.finalize()).hexString
-            guard footer["end"]?["sha256"]?.stringValue == digest else {
-                throw EventLogError(path: path, line: lines.count, reason: "footer digest does not match the event lines: the log was edited or damaged")
+            guard footer.value["end"]?["sha256"]?.stringValue == digest else {
+                throw EventLogError(path: path, line: footer.line, reason: "footer digest does not match the event lines: the log was edited or damaged")
             }
-            guard footer["end"]?["events"]?.intValue == events.count else {
-                throw EventLogError(path: path, line: lines.count, reason: "footer counts \(footer["end"]?["events"]?.intValue ?? -1) events, the log has \(events.count)")
+            guard footer.value["end"]?["events"]?.intValue == events.count else {
+                throw EventLogError(path: path, line: footer.line, reason: "footer counts \(footer.value["end"]?["events"]?.intValue ?? -1) events, the log has \(events.count)")
             }
         }
-        return EventLog(path: path, header: header, headerJSON: headerJSON, events: events, footer: footer)
+        return EventLog(path: path, header: header.value, headerJSON: header.json, events: events, footer: footer?.value)
+    }
+}
+
+/// A log file opened for sequential reading: a regular file or a pipe, never a device or folder.
+private final class LogFile {
+    let path: String
+    let fd: Int32
+    /// The size of a regular file (`nil` for a pipe, whose size is known only at its end).
+    let regularSize: Int?
+
+    init(path: String) throws(EventLogError) {
+        self.path = path
+        fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw EventLogError(path: path, line: nil, reason: "cannot read: \(String(cString: strerror(errno)))") }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            throw EventLogError(path: path, line: nil, reason: "cannot stat: \(reason)")
+        }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: regularSize = Int(st.st_size)
+        case S_IFIFO: regularSize = nil
+        case let kind:
+            close(fd)
+            throw EventLogError(path: path, line: nil, reason: "is \(FileKind.describe(kind)), not an event log")
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Reads the next bytes into `block`; 0 at the end.
+    func read(into block: inout [UInt8]) throws(EventLogError) -> Int {
+        while true {
+            let n = block.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw EventLogError(path: path, line: nil, reason: "read failed: \(String(cString: strerror(errno)))")
+        }
     }
 }

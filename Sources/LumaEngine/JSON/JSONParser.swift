@@ -184,6 +184,9 @@ public struct JSONParser {
         let text = String(decoding: bytes[start..<i], as: UTF8.self)
         if isInteger, let n = Int64(text) { return .int(n) }
         guard let d = Double(text) else { throw Failure(offset: start, reason: "invalid number") }
+        // JSON has no infinity: `1e999` overflows a Double, and is refused here rather than trap
+        // whatever converts it later.
+        guard d.isFinite else { throw Failure(offset: start, reason: "number \(text.prefix(32)) is out of range") }
         return .double(d)
     }
 }

@@ -67,7 +67,7 @@ public struct LogDiff: Sendable {
         }
         self.tolerances = tolerances
         settingChanges = Self.settingChanges(old.header, new.header)
-        let (a, b) = (LoggedObservations(old), LoggedObservations(new))
+        let (a, b) = (try LoggedObservations(old), try LoggedObservations(new))
         let pixels = (Double(new.header.width), Double(new.header.height))
         var changes = TrajectoryComparison(tolerances: tolerances, pixels: pixels).changes(a.trajectories, b.trajectories)
         changes += TrackComparison(tolerances: tolerances).changes(a.tracks, b.tracks)
@@ -196,11 +196,11 @@ struct TrajectoryComparison {
         // Agreement of every old/new pair: shared frames, and those within the match distance.
         var candidates: [(sameId: Bool, agreeing: Int, i: Int, j: Int)] = []
         for (i, a) in old.enumerated() {
-            let byFrame = Dictionary(a.points.map { (Int($0[0]), $0) }, uniquingKeysWith: { x, _ in x })
+            let byFrame = Dictionary(a.points.map { (frameNumber($0[0]), $0) }, uniquingKeysWith: { x, _ in x })
             for (j, b) in new.enumerated() where b.firstFrame <= a.lastFrame && a.firstFrame <= b.lastFrame {
                 var agreeing = 0
                 for q in b.points {
-                    guard let p = byFrame[Int(q[0])] else { continue }
+                    guard let p = byFrame[frameNumber(q[0])] else { continue }
                     let radius = max(p.count > 3 ? p[3] : 0, q.count > 3 ? q[3] : 0) * pixels.0
                     if distance(p, q) <= max(tolerances.matchPixels, 2 * radius) { agreeing += 1 }
                 }
@@ -230,10 +230,10 @@ struct TrajectoryComparison {
 
     private func compare(_ a: LoggedTrajectory, _ b: LoggedTrajectory) -> [String] {
         var details: [String] = []
-        let byFrame = Dictionary(a.points.map { (Int($0[0]), $0) }, uniquingKeysWith: { x, _ in x })
+        let byFrame = Dictionary(a.points.map { (frameNumber($0[0]), $0) }, uniquingKeysWith: { x, _ in x })
         var moved = 0, shared = 0, largest = 0.0
         for q in b.points {
-            guard let p = byFrame[Int(q[0])] else { continue }
+            guard let p = byFrame[frameNumber(q[0])] else { continue }
             shared += 1
             let d = distance(p, q)
             if d > tolerances.pointPixels {

@@ -10,19 +10,20 @@ public struct LogScore: Sendable {
     /// `nil` when the truth has no object tracks.
     public var tracking: TrackingScore?
 
-    public init(log: EventLog, truth: GroundTruth, minimumSegmentFrames: Int = 10) {
-        let observations = LoggedObservations(log)
+    /// Throws when the log's observations are out of range (see ``LoggedObservations/init(_:)``).
+    public init(log: EventLog, truth: GroundTruth, minimumSegmentFrames: Int = 10) throws(EventLogError) {
+        let observations = try LoggedObservations(log)
         let range = log.header.firstFrame...log.header.lastFrame
         let size = (Double(log.header.width), Double(log.header.height))
         if !truth.ballSegments.isEmpty {
             let segments = truth.ballSegments.map { s in
-                BallSegment(id: s.id, ball: s.ball, end: s.end, points: s.points.filter { range.contains(Int($0[0])) })
+                BallSegment(id: s.id, ball: s.ball, end: s.end, points: s.points.filter { range.contains(frameNumber($0[0])) })
             }
             trajectories = TrajectoryScore(observations.trajectories, segments: segments, pixels: size, minimumSegmentFrames: minimumSegmentFrames)
         }
         if !truth.objectTracks.isEmpty {
             let objects = truth.objectTracks.map { t in
-                ObjectTrack(id: t.id, points: t.points.filter { range.contains(Int($0[0])) }, occluded: t.occluded)
+                ObjectTrack(id: t.id, points: t.points.filter { range.contains(frameNumber($0[0])) }, occluded: t.occluded)
             }
             tracking = TrackingScore(observations.tracks.filter { $0.kind == "track" }, objects: objects, pixels: size)
         }
@@ -74,10 +75,10 @@ public struct TrajectoryScore: Sendable {
         var shared = agreeing
         var pairErrors = [[[Double]]](repeating: [[Double]](repeating: [], count: truthSegments.count), count: reported.count)
         for (si, s) in truthSegments.enumerated() {
-            let byFrame = Dictionary(s.points.map { (Int($0[0]), $0) }, uniquingKeysWith: { a, _ in a })
+            let byFrame = Dictionary(s.points.map { (frameNumber($0[0]), $0) }, uniquingKeysWith: { a, _ in a })
             for (ti, t) in reported.enumerated() {
                 for p in t.points {
-                    guard let q = byFrame[Int(p[0])] else { continue }
+                    guard let q = byFrame[frameNumber(p[0])] else { continue }
                     let dx = (p[1] - q[1]) * w, dy = (p[2] - q[2]) * h
                     let d = (dx * dx + dy * dy).squareRoot()
                     pairErrors[ti][si].append(d)
@@ -158,7 +159,7 @@ public struct TrackingScore: Sendable, Equatable {
         for (oi, o) in truthObjects.enumerated() where pairs[oi] == nil {
             var best: (overlap: Double, index: Int)?
             for (ti, t) in tracks.enumerated() where !used[ti] {
-                let overlap = o.points.reduce(0.0) { sum, p in t.boxes[Int(p[0])].map { sum + intersectionOverUnion($0, Array(p[1...])) } ?? sum }
+                let overlap = o.points.reduce(0.0) { sum, p in t.boxes[frameNumber(p[0])].map { sum + intersectionOverUnion($0, Array(p[1...])) } ?? sum }
                 if overlap > 0, overlap > (best?.overlap ?? 0) { best = (overlap, ti) }
             }
             if let best {
@@ -172,7 +173,7 @@ public struct TrackingScore: Sendable, Equatable {
             var ious: [Double] = [], hits = 0
             for p in o.points {
                 let truthBox = Array(p[1...])
-                guard let box = track?.boxes[Int(p[0])] else {
+                guard let box = track?.boxes[frameNumber(p[0])] else {
                     ious.append(0)
                     continue
                 }

@@ -17,7 +17,12 @@ public struct LoggedObservations: Sendable {
     /// Events of any other kind, per `analyzer.kind` in log order: frame → payloads.
     public var otherEvents: [(name: String, frames: [Int: [JSONValue]])] = []
 
-    public init(_ log: EventLog) {
+    /// Gathers the observations of `log`, checking every number it will compute with where it
+    /// enters: a point's frame must be a frame of the recording, points in frame order, and
+    /// coordinates, sizes and confidences finite and within ±10^6. A log breaking this (edited by
+    /// hand, or hostile) is refused with its file and line, never trapped on later.
+    public init(_ log: EventLog) throws(EventLogError) {
+        let check = ObservationCheck(log: log)
         var trajectoryIndex: [String: Int] = [:]
         var observationConfidence: [String: [Int: Double]] = [:]
         var trackIndex: [String: Int] = [:]
@@ -28,30 +33,35 @@ public struct LoggedObservations: Sendable {
             trackIndex[key] = tracks.count - 1
             return tracks.count - 1
         }
-        for event in log.events {
+        for (k, event) in log.events.enumerated() {
             let data = event.data
+            // Every line of a log after the header is an event: event k is on line k + 2.
+            let line = k + 2
             switch event.kind {
             case "trajectory.end":
                 guard let id = data["id"]?.stringValue else { continue }
                 let points = data["points"]?.arrayValue?.compactMap { $0.arrayValue?.compactMap(\.doubleValue) }.filter { $0.count >= 3 } ?? []
+                try check.points(points, line: line)
                 trajectoryIndex[id] = trajectories.count
                 var trajectory = LoggedTrajectory(id: id, analyzer: event.analyzer, points: points,
-                                                  confidence: data["confidence"]?.doubleValue ?? 0,
+                                                  confidence: try check.value(data["confidence"]?.doubleValue ?? 0, "confidence", line: line),
                                                   reason: data["reason"]?.stringValue ?? "", endFrame: event.frame)
                 if let x = data["timeFit"]?["x"]?.arrayValue?.compactMap(\.doubleValue),
                    let y = data["timeFit"]?["y"]?.arrayValue?.compactMap(\.doubleValue), x.count == 2, y.count == 3 {
+                    for v in x + y { _ = try check.value(v, "timeFit coefficient", line: line) }
                     trajectory.timeFit = LoggedTrajectory.TimeFit(x: x, y: y)
                 }
                 trajectories.append(trajectory)
             case "trajectory":
                 guard let id = data["id"]?.stringValue else { continue }
-                observationConfidence[id, default: [:]][event.frame] = data["confidence"]?.doubleValue ?? 0
+                observationConfidence[id, default: [:]][event.frame] = try check.value(data["confidence"]?.doubleValue ?? 0, "confidence", line: line)
             case "track", "rectangleTrack":
                 guard let id = data["id"]?.stringValue, let box = Self.box(of: data) else { continue }
+                for v in box { _ = try check.value(v, "box coordinate", line: line) }
                 let i = track(id, analyzer: event.analyzer, kind: event.kind)
                 tracks[i].label = tracks[i].label ?? data["label"]?.stringValue
                 tracks[i].boxes[event.frame] = box
-                tracks[i].confidences[event.frame] = data["confidence"]?.doubleValue ?? 0
+                tracks[i].confidences[event.frame] = try check.value(data["confidence"]?.doubleValue ?? 0, "confidence", line: line)
             case "track.lost":
                 guard let id = data["id"]?.stringValue else { continue }
                 tracks[track(id, analyzer: event.analyzer, kind: "track")].lostAt.append(event.frame)
@@ -59,7 +69,7 @@ public struct LoggedObservations: Sendable {
                 guard let id = data["id"]?.stringValue else { continue }
                 tracks[track(id, analyzer: event.analyzer, kind: "track")].recoveredAt.append(event.frame)
             case "diff":
-                let statistics = LoggedDifferencing(changedFraction: data["changedFraction"]?.doubleValue ?? 0,
+                let statistics = LoggedDifferencing(changedFraction: try check.value(data["changedFraction"]?.doubleValue ?? 0, "changedFraction", line: line),
                                                       blobs: data["blobs"]?.arrayValue?.count ?? 0)
                 if let i = differencing.firstIndex(where: { $0.analyzer == event.analyzer }) {
                     differencing[i].frames[event.frame] = statistics
@@ -123,8 +133,8 @@ public struct LoggedTrajectory: Sendable, Equatable {
         self.observationConfidence = observationConfidence
     }
 
-    public var firstFrame: Int { points.first.map { Int($0[0]) } ?? endFrame }
-    public var lastFrame: Int { points.last.map { Int($0[0]) } ?? endFrame }
+    public var firstFrame: Int { points.first.map { frameNumber($0[0]) } ?? endFrame }
+    public var lastFrame: Int { points.last.map { frameNumber($0[0]) } ?? endFrame }
 }
 
 /// One track of a log: its box and confidence in every frame it was live, and when it was lost
@@ -165,4 +175,44 @@ public func intersectionOverUnion(_ a: [Double], _ b: [Double]) -> Double {
     let iy = max(0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
     let union = a[2] * a[3] + b[2] * b[3] - ix * iy
     return union > 0 ? min(1, ix * iy / union) : 0
+}
+
+/// The frame of a point (`[frame, …]`), as an `Int` that never traps: ``LoggedObservations``
+/// refuses logs whose frames are not frames of the recording, and a value built in memory past
+/// ±2^53 (or not finite) is clamped rather than trapped on.
+func frameNumber(_ value: Double) -> Int {
+    guard value.isFinite else { return 0 }
+    return Int(min(max(value, -9e15), 9e15))
+}
+
+/// The range checks ``LoggedObservations`` applies to the numbers it takes from a log.
+struct ObservationCheck {
+    let log: EventLog
+    /// Coordinates, sizes and confidences beyond this are no observation: normalized coordinates
+    /// are about 0...1, confidences 0...1.
+    static let limit = 1e6
+
+    /// A finite value within ±``limit``.
+    func value(_ v: Double, _ what: String, line: Int) throws(EventLogError) -> Double {
+        guard v.isFinite, abs(v) <= Self.limit else {
+            throw EventLogError(path: log.path, line: line, reason: "\(what) \(v) is outside ±\(Int(Self.limit)): not an observation")
+        }
+        return v
+    }
+
+    /// `[frame, x, y, …]` points: frames of the recording, ascending; other values finite and
+    /// within ±``limit``.
+    func points(_ points: [[Double]], line: Int) throws(EventLogError) {
+        var previous = -1
+        for (i, p) in points.enumerated() {
+            guard let frame = Int(exactly: p[0]), frame >= 0, frame < log.header.frameCount else {
+                throw EventLogError(path: log.path, line: line, reason: "point \(i + 1) has frame \(p[0]), not a frame of the recording (0...\(log.header.frameCount - 1))")
+            }
+            guard frame > previous else {
+                throw EventLogError(path: log.path, line: line, reason: "point \(i + 1) has frame \(frame) after frame \(previous): points must be in frame order")
+            }
+            previous = frame
+            for v in p.dropFirst() { _ = try value(v, "point \(i + 1) value", line: line) }
+        }
+    }
 }

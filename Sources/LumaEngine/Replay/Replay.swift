@@ -138,7 +138,9 @@ final class Runner: @unchecked Sendable {
 
     func wants(_ ticks: Int64) -> Bool {
         guard let last = lastAnalyzedTicks else { return true }
-        return ticks - last >= spacingTicks
+        // Readers bound timestamps to ±2^61, but spacing comes from settings: never let it trap.
+        let (elapsed, overflow) = ticks.subtractingReportingOverflow(last)
+        return overflow ? ticks > last : elapsed >= spacingTicks
     }
 }
 

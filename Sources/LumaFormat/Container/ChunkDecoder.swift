@@ -24,7 +24,8 @@ public final class ChunkDecoder {
     private let zstd = ZstdDecompressor()
     private var payload: [UInt8] = []
     private var residual: [UInt8] = []
-    private var zeros: [UInt8] = []
+    /// The predictor of intra frames, grown to the frame size on first use (see ``ZeroFrame``).
+    private var zeros = ZeroFrame(count: 0)
     /// Pixel storage handed back with ``recycle(_:)``: decoding into memory already mapped avoids
     /// the page faults (and the kernel zeroing every page) that dominate decoding into fresh memory.
     private var spare: [UInt8] = []
@@ -70,7 +71,7 @@ public final class ChunkDecoder {
             }
         }
         if let problem { throw reader.damaged(entry, "payload: \(problem.reason)") }
-        if zeros.count != frameSize { zeros = [UInt8](repeating: 0, count: frameSize) }
+        if zeros.count < frameSize { zeros = ZeroFrame(count: frameSize) }
 
         let maskSize = MaskedResidual.maskSize(frameSize)
         let maskLength = fields.whole.filter { !$0 }.count * maskSize

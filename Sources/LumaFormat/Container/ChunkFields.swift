@@ -74,6 +74,10 @@ struct ChunkFields: Equatable, Sendable {
             codings.reserveCapacity(count)
             for i in 0..<count {
                 let t = try r.i64()
+                // Checked here, where it enters: past ±2^61 a difference of two timestamps could overflow.
+                guard t.magnitude <= Timestamp.maximumTicks.magnitude else {
+                    throw FieldError(offset: r.offset - 8, wanted: 8, reason: "timestamp of frame \(Int(first) + i) is \(t) ticks, beyond ±2^61")
+                }
                 if let last = timestamps.last, t <= last {
                     throw FieldError(offset: r.offset - 8, wanted: 8, reason: "timestamp of frame \(Int(first) + i) does not increase (\(last) then \(t))")
                 }

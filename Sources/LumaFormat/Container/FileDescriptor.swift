@@ -20,10 +20,12 @@ final class FileHandleIO: @unchecked Sendable {
     static func openForReading(_ path: String) throws(LumaFormatError) -> FileHandleIO {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw LumaFormatError.io(path: path, reason: "cannot open: \(errnoText())") }
+        // Recordings are read at offsets: only a regular file will do. A device such as /dev/zero
+        // is named for what it is, not reported as an empty file.
         var st = stat()
-        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
+        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
             close(fd)
-            throw LumaFormatError.io(path: path, reason: "is a folder, not a recording")
+            throw LumaFormatError.io(path: path, reason: "is \(FileKind.describe(st.st_mode)), not a recording")
         }
         return FileHandleIO(path: path, fd: fd)
     }

@@ -39,7 +39,8 @@ struct RecordingIndex: Equatable, Sendable {
                   let t0 = try? r.i64(), let t1 = try? r.i64(), let payload = try? r.u64() else { return nil }
             guard offset > lastOffset || i == 0, offset < fileSize, payload < fileSize,
                   first >= UInt64(nextFrame), first < UInt64(Int64.max / 4), n >= 1, n <= ChunkFields.maximumFrames,
-                  t0 <= t1, t0 > lastTicks else { return nil }
+                  t0 <= t1, t0 > lastTicks,
+                  t0.magnitude <= Timestamp.maximumTicks.magnitude, t1.magnitude <= Timestamp.maximumTicks.magnitude else { return nil }
             chunks.append(ChunkEntry(number: i, offset: offset, firstFrame: Int(first), frameCount: Int(n),
                                      firstTicks: t0, lastTicks: t1, payloadLength: payload))
             nextFrame = Int(first) + Int(n)

@@ -260,9 +260,12 @@ public final class RecordingReader: @unchecked Sendable {
         guard (try? fr.u32()) != nil, let size = try? fr.u64(), size == UInt64(frameSize),
               r.payloadLength <= UInt64(Int.max),
               let payload = try? file.read(at: r.payloadOffset, count: Int(r.payloadLength)) else { return nil }
-        var out = [UInt8](repeating: 0, count: frameSize)
-        let ok = payload.withUnsafeBytes { input in
-            out.withUnsafeMutableBytes { output in (try? decoder.decompress(input, into: output)) != nil }
+        // Not zero-filled: memory is touched only as zstd writes what the payload really holds, so
+        // a header claiming 16384×16384 over a few bytes of payload costs a few bytes.
+        var ok = false
+        let out = [UInt8](unsafeUninitializedCapacity: frameSize) { storage, initialized in
+            ok = payload.withUnsafeBytes { input in (try? decoder.decompress(input, into: UnsafeMutableRawBufferPointer(storage))) != nil }
+            initialized = ok ? frameSize : 0
         }
         return ok ? out : nil
     }

@@ -27,3 +27,26 @@ enum ScratchBuffer {
         _ = madvise(pointer, end - start, MADV_HUGEPAGE)
     }
 }
+
+/// A frame of zeros to read from (the predictor of intra frames), that costs no memory until it is
+/// written, which it never is.
+///
+/// `calloc` takes a large block straight from the kernel as fresh pages, which are zero already, so
+/// nothing is written; reading them maps the kernel's shared zero page. A `[UInt8](repeating: 0, …)`
+/// of a 16384×16384 frame would instead write 256 MiB before a single byte of the file is decoded.
+final class ZeroFrame {
+    let count: Int
+    private let base: UnsafeMutablePointer<UInt8>
+
+    init(count: Int) {
+        self.count = count
+        guard let memory = calloc(max(count, 1), 1) else { fatalError("out of memory for a \(count)-byte frame") }
+        base = memory.assumingMemoryBound(to: UInt8.self)
+    }
+
+    deinit { free(base) }
+
+    func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: base, count: count))
+    }
+}

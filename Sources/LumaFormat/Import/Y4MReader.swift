@@ -37,20 +37,22 @@ public final class Y4MReader {
         guard let text = String(validating: line, as: UTF8.self), text.hasPrefix("YUV4MPEG2") else {
             throw LumaFormatError.invalidInput(source: source, frame: nil, reason: "not a Y4M stream: it does not start with 'YUV4MPEG2' (\(FileKindSniffer.describe(head: Array(line.prefix(64)))))")
         }
-        var width = 0, height = 0, num = 0, den = 0
+        // The sizes as written, so a refusal quotes them: `W99999999999999999999` is not "W-1".
+        var widthText = "", heightText = ""
+        var rate = (numerator: 0, denominator: 0)
         var colorspace = "420jpeg", interlacing = "?", aspect = "0:0"
         var extensions: [String] = []
         for token in text.split(separator: " ").dropFirst() {
             let value = String(token.dropFirst())
             switch token.first {
-            case "W": width = Int(value) ?? -1
-            case "H": height = Int(value) ?? -1
+            case "W": widthText = value
+            case "H": heightText = value
             case "F":
                 let parts = value.split(separator: ":")
                 guard parts.count == 2, let n = Int(parts[0]), let d = Int(parts[1]), n > 0, d > 0, n <= Int(Int32.max), d <= Int(Int32.max) else {
                     throw LumaFormatError.invalidInput(source: source, frame: nil, reason: "frame rate tag 'F\(value)' is not a positive fraction like F30000:1001")
                 }
-                num = n; den = d
+                rate = (n, d)
             case "C": colorspace = value
             case "I": interlacing = value
             case "A": aspect = value
@@ -60,8 +62,9 @@ public final class Y4MReader {
             }
         }
         let limit = RecordingHeader.maximumDimension
-        guard (1...limit).contains(width), (1...limit).contains(height) else {
-            throw LumaFormatError.invalidInput(source: source, frame: nil, reason: "frame size W\(width) H\(height) is missing or outside 1...\(limit)")
+        guard let width = Int(widthText), let height = Int(heightText), (1...limit).contains(width), (1...limit).contains(height) else {
+            let shown = (widthText.isEmpty ? "no W tag" : "W\(widthText.prefix(32))") + " " + (heightText.isEmpty ? "no H tag" : "H\(heightText.prefix(32))")
+            throw LumaFormatError.invalidInput(source: source, frame: nil, reason: "frame size \(shown) is missing or outside 1...\(limit)")
         }
         let cw = (width + 1) / 2, ch = (height + 1) / 2
         let trailing: Int
@@ -78,7 +81,7 @@ public final class Y4MReader {
             }
             throw LumaFormatError.invalidInput(source: source, frame: nil, reason: "unknown Y4M colour space C\(colorspace) (supported: mono, 420jpeg, 420paldv, 420mpeg2, 420, 411, 422, 444, 444alpha)")
         }
-        info = Y4MStreamInfo(width: width, height: height, rateNumerator: num, rateDenominator: den, colorspace: colorspace,
+        info = Y4MStreamInfo(width: width, height: height, rateNumerator: rate.numerator, rateDenominator: rate.denominator, colorspace: colorspace,
                              interlacing: interlacing, aspect: aspect, extensions: extensions, trailingPlaneBytes: trailing)
     }
 

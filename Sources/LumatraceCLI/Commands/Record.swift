@@ -76,13 +76,13 @@ struct Record: ParsableCommand {
         if input == "-" || input.lowercased().hasSuffix(".y4m") {
             return try Y4MSource(path: input, fps: rate, stop: stop, live: live)
         }
-        guard FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory) else {
-            throw CLIError("\(input): no such file or folder")
+        // stat, not FileManager.fileExists: a symlink loop or a forbidden folder is named for what
+        // it is ("too many levels of symbolic links"), not reported as missing.
+        var st = stat()
+        guard stat(input, &st) == 0 else {
+            throw CLIError(errno == ENOENT ? "\(input): no such file or folder" : "\(input): cannot open: \(String(cString: strerror(errno)))")
         }
-        if isDirectory.boolValue {
-            if rate == nil { warn("\(input): image folders have no timing; assuming 30 fps (pass --fps to set it)") }
-            return try ImageFolderSource(folder: input, rate: rate ?? FrameRate(numerator: 30, denominator: 1))
-        }
+        isDirectory = ObjCBool((st.st_mode & S_IFMT) == S_IFDIR)
         if let stream = try Self.openIfStream(input, stop: stop) {
             // A FIFO or device: sniffed without losing a byte, since what was read cannot be read again.
             guard try stream.peek(9) == Array("YUV4MPEG2".utf8) else {
@@ -92,6 +92,10 @@ struct Record: ParsableCommand {
             return try Y4MSource(stream: stream, fps: rate, live: live)
         }
         if live { throw CLIError("--live reads a Y4M stream: give '-' (stdin) or a .y4m file/FIFO as INPUT") }
+        if isDirectory.boolValue {
+            if rate == nil { warn("\(input): image folders have no timing; assuming 30 fps (pass --fps to set it)") }
+            return try ImageFolderSource(folder: input, rate: rate ?? FrameRate(numerator: 30, denominator: 1))
+        }
         if Self.startsWithY4MSignature(input) {
             return try Y4MSource(path: input, fps: rate, stop: stop, live: false)
         }
@@ -125,9 +129,13 @@ struct Record: ParsableCommand {
         var options = live ? RecordingWriterOptions.fixedDuration(chunkSeconds)
                            : RecordingWriterOptions(chunkDuration: chunkSeconds, maximumChunkDuration: max(10, chunkSeconds))
         options.compressionLevel = level
-        let writer = try RecordingWriter(path: output, header: header, options: options, overwrite: force)
+        // The writer (with its frame-sized buffers) is made when the first frame has arrived, and
+        // the frame buffer is filled as bytes arrive: a header declaring 16384×16384 with no frame
+        // behind it costs nothing. Whether OUTPUT may be written is still checked before reading.
+        try OutputChecks.requireWritable(output, force: force)
+        var writer: RecordingWriter?
         let progress = ProgressBar("recording")
-        var pixels = [UInt8](repeating: 0, count: header.frameSize)
+        var pixels = [UInt8](unsafeUninitializedCapacity: header.frameSize) { _, initialized in initialized = header.frameSize }
         var failure: (any Error)?
         while !stop.isSet {
             let ticks: Int64?
@@ -140,23 +148,28 @@ struct Record: ParsableCommand {
                 break
             }
             guard let ticks else { break }
+            let active: RecordingWriter
+            if let writer { active = writer } else {
+                active = try RecordingWriter(path: output, header: header, options: options, overwrite: force)
+                writer = active
+            }
             do {
-                try writer.append(pixels, ticks: ticks)
+                try active.append(pixels, ticks: ticks)
             } catch {
                 // The file cannot take more (a full disk, say): it cannot take an index either, but
                 // every chunk written before is complete and checksummed.
-                throw CLIError("\(error) — recording stopped at frame \(writer.frameCount); the complete chunks before it are "
+                throw CLIError("\(error) — recording stopped at frame \(active.frameCount); the complete chunks before it are "
                     + "in \(output): `lumatrace recover \(output) -o OTHER.luma` (on a disk with space) indexes them")
             }
-            progress.update(writer.frameCount, source.expectedFrameCount ?? 0)
+            progress.update(active.frameCount, source.expectedFrameCount ?? 0)
         }
         progress.finish()
         if failure == nil && !stop.isSet {
             do { try source.finish() } catch { failure = error }
         }
         // Close properly whatever happened: everything received so far stays readable.
-        guard writer.frameCount > 0 else {
-            try? FileManager.default.removeItem(atPath: output)
+        guard let writer, writer.frameCount > 0 else {
+            if writer != nil { try? FileManager.default.removeItem(atPath: output) }
             throw failure ?? CLIError("\(source.name): no frames to record")
         }
         let summary = try writer.close()

@@ -182,8 +182,8 @@ struct RegressionResult: Sendable {
             let truthPath = url.deletingLastPathComponent().appendingPathComponent(stem + ".truth.json").path
             if FileManager.default.fileExists(atPath: truthPath) {
                 let truth = try Score.readTruth(truthPath, for: golden)
-                result.goldenScore = LogScore(log: golden, truth: truth)
-                result.newScore = LogScore(log: new, truth: truth)
+                result.goldenScore = try LogScore(log: golden, truth: truth)
+                result.newScore = try LogScore(log: new, truth: truth)
             }
             if update, !result.identical {
                 guard rename(newPath, goldenPath) == 0 else {

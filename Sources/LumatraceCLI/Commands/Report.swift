@@ -71,8 +71,8 @@ struct ReportPage {
     private var rate: Double { max(reader.header.nominalFrameRate, 1e-9) }
 
     func html() throws -> String {
-        let observations = LoggedObservations(log)
-        let score = truth.map { LogScore(log: log, truth: $0) }
+        let observations = try LoggedObservations(log)
+        let score = try truth.map { try LogScore(log: log, truth: $0) }
         var body = "<h1>\(escapeHTML(URL(fileURLWithPath: recording).lastPathComponent))</h1>\n"
         body += facts()
         body += counts()

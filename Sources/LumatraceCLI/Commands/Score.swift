@@ -45,7 +45,7 @@ struct Score: ParsableCommand {
             let events = try EventLog.read(log)
             events.warnIfIncomplete()
             let truth = try Self.readTruth(truth, for: events)
-            let score = LogScore(log: events, truth: truth, minimumSegmentFrames: minimumSegmentFrames)
+            let score = try LogScore(log: events, truth: truth, minimumSegmentFrames: minimumSegmentFrames)
             if json {
                 print(JSONValue.object([.init("log", .string(log)), .init("truth", .string(self.truth))] + (Self.json(score).objectValue ?? [])).serialized)
             } else {

@@ -28,12 +28,16 @@ enum FramePosition: ExpressibleByArgument, Equatable {
             }
             return f
         case .seconds(let s):
-            let ticks = Int64.ticks(forSeconds: s, timescale: reader.header.timescale)
-            guard let f = try reader.frameIndex(atOrAfter: ticks) else {
-                throw CLIError("\(option) \(s)s: no frame at or after that time (the recording ends at \(Timestamp(ticks: reader.chunks.last?.lastTicks ?? 0, timescale: reader.header.timescale)))")
+            guard let ticks = Int64.ticks(exactlyForSeconds: s, timescale: reader.header.timescale),
+                  let f = try reader.frameIndex(atOrAfter: ticks) else {
+                throw CLIError("\(option) \(s)s: no frame at or after that time (the recording ends at \(endTime(of: reader)))")
             }
             return f
         }
+    }
+
+    private func endTime(of reader: RecordingReader) -> Timestamp {
+        Timestamp(ticks: reader.chunks.last?.lastTicks ?? 0, timescale: reader.header.timescale)
     }
 
     /// Resolves `--from`/`--to` into an inclusive frame range.
@@ -45,9 +49,10 @@ enum FramePosition: ExpressibleByArgument, Equatable {
             switch to {
             case .frame: last = try to.resolve(in: reader, option: "--to")
             case .seconds(let s):
-                // The last frame at or before the time.
-                let ticks = Int64.ticks(forSeconds: s, timescale: reader.header.timescale)
-                if let after = try reader.frameIndex(atOrAfter: ticks + 1) { last = after - 1 }
+                // The last frame at or before the time. A time past any tick a recording can hold
+                // (`1e300s`) is past its end: every frame is before it.
+                if let ticks = Int64.ticks(exactlyForSeconds: s, timescale: reader.header.timescale),
+                   let after = try reader.frameIndex(atOrAfter: ticks + 1) { last = after - 1 }
             }
         }
         guard first <= last else { throw CLIError("--from (frame \(first)) is after --to (frame \(last))") }

@@ -1,0 +1,173 @@
+import Foundation
+import Testing
+
+/// Files and flags a hostile or careless user could give, built by hand: each must end in one
+/// readable line naming the file or option and a non-zero exit: never a trap, a crash signal or a
+/// huge allocation.
+enum HostileInput {
+    static let recordings = CLI.packageRoot.appendingPathComponent("Recordings")
+    static let ballsLuma = recordings.appendingPathComponent("balls-synth.luma").path
+    static let ballsLog = recordings.appendingPathComponent("balls-synth.events.jsonl").path
+    static let ballsTruth = recordings.appendingPathComponent("balls-synth.truth.json").path
+
+    /// The golden log without its footer (so it needs no digest), with the first number of the
+    /// first `trajectory.end` point replaced: `value` for its frame, or its x with `x: true`.
+    static func log(pointValue value: String, x: Bool = false, in dir: String) throws -> String {
+        var lines = try String(contentsOfFile: ballsLog, encoding: .utf8).split(separator: "\n").map(String.init)
+        lines.removeLast()
+        let i = try #require(lines.firstIndex { $0.contains("\"kind\":\"trajectory.end\"") })
+        let start = try #require(lines[i].range(of: "\"points\":[["))
+        var rest = lines[i][start.upperBound...]
+        if x { rest = rest[rest.index(after: try #require(rest.firstIndex(of: ",")))...] }
+        let end = try #require(rest.firstIndex { $0 == "," || $0 == "]" })
+        lines[i].replaceSubrange(rest.startIndex..<end, with: value)
+        let path = "\(dir)/hostile-\(x ? "x" : "frame")-\(value).events.jsonl"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
+        return path
+    }
+
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for b in bytes {
+            crc ^= UInt32(b)
+            for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
+        }
+        return ~crc
+    }
+
+    static func put<T: FixedWidthInteger>(_ v: T, into a: inout [UInt8]) { withUnsafeBytes(of: v.littleEndian) { a += $0 } }
+
+    /// A record: magic, lengths, fields, CRC, then the payload.
+    static func record(_ magic: String, fields: [UInt8], payload: [UInt8]) -> [UInt8] {
+        var r = Array(magic.utf8)
+        put(UInt32(fields.count), into: &r)
+        put(UInt64(payload.count), into: &r)
+        r += fields
+        put(crc32(r), into: &r)
+        return r + payload
+    }
+
+    /// A zstd frame that declares `size` bytes with a checksum, but holds only `blocks` raw
+    /// blocks of 8 KiB and no last block: a claim with almost no data behind it.
+    static func zstdClaim(size: UInt32, blocks: Int) -> [UInt8] {
+        var z: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD, 0xA4]  // magic; 4-byte size, single segment, checksum
+        put(size, into: &z)
+        for _ in 0..<blocks { z += [0x00, 0x00, 0x01] + [UInt8](repeating: 7, count: 8192) }  // raw, 8192 bytes, not last
+        return z
+    }
+
+    /// A ~26 KB unindexed recording claiming 16384×16384 frames: a reference frame and one chunk
+    /// whose payloads declare full sizes (256 MiB, 32 MiB of masks) over a few kilobytes.
+    static func hugeClaims(in dir: String) -> String {
+        var fields: [UInt8] = []
+        put(UInt16(1), into: &fields); put(UInt16(0), into: &fields); put(UInt32(16384), into: &fields); put(UInt32(16384), into: &fields)
+        fields += [0, 0, 0, 0]; put(Int64(90000), into: &fields); put(UInt32(30), into: &fields); put(UInt32(1), into: &fields); put(UInt32(0), into: &fields)
+        var bytes = record("LUMA", fields: fields, payload: [])
+        let frameSize = 16384 * 16384
+        var reference: [UInt8] = []
+        put(UInt32(0), into: &reference); put(UInt64(frameSize), into: &reference)
+        bytes += record("LREF", fields: reference, payload: zstdClaim(size: UInt32(frameSize), blocks: 1))
+        var chunk: [UInt8] = []
+        put(UInt32(0), into: &chunk); put(UInt64(0), into: &chunk); put(UInt32(1), into: &chunk); put(UInt64(frameSize / 8), into: &chunk)
+        put(Int64(0), into: &chunk); chunk.append(2)  // one frame, coded against the reference
+        bytes += record("LCHK", fields: chunk, payload: zstdClaim(size: UInt32(frameSize / 8), blocks: 2))
+        let path = "\(dir)/huge-claims.luma"
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        return path
+    }
+
+    /// A copy of a closed recording whose first chunk's first timestamp is `Int64.min`, its record
+    /// CRC recomputed so only the value is wrong.
+    static func minimumTicks(from source: String, in dir: String) throws -> String {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source)))
+        let magic = Array("LCHK".utf8)
+        let at = try #require((0..<(bytes.count - 4)).first { bytes[$0..<$0 + 4].elementsEqual(magic) })
+        let fieldsLength = Int(bytes[at + 4]) | Int(bytes[at + 5]) << 8 | Int(bytes[at + 6]) << 16 | Int(bytes[at + 7]) << 24
+        withUnsafeBytes(of: Int64.min.littleEndian) { bytes.replaceSubrange(at + 40..<at + 48, with: $0) }
+        withUnsafeBytes(of: crc32(Array(bytes[at..<at + 16 + fieldsLength])).littleEndian) {
+            bytes.replaceSubrange(at + 16 + fieldsLength..<at + 20 + fieldsLength, with: $0)
+        }
+        let path = "\(dir)/minimum-ticks.luma"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+}
+
+@Suite("Hostile values and sizes: a message and a non-zero exit, never a trap or a huge allocation")
+struct HostileInputTests {
+    /// Commands given hostile flags and files; each must fail (or, `succeeds`, pass) with the
+    /// message on stderr, no crash, and at most `memory` MiB resident.
+    struct Case: CustomStringConvertible {
+        var arguments: [String]
+        var message: String
+        /// The exit status expected when the command reports on stdout instead of failing
+        /// (`info` exits 3 on damage); `nil`: it fails with the message as one line on stderr.
+        var status: Int32?
+        var memory = 200.0
+        var stdout: String?
+        var description: String { arguments.joined(separator: " ") }
+    }
+
+    @Test("every hostile value and size gets one line naming it, a non-zero exit, and little memory")
+    func table() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let luma = HostileInput.ballsLuma, log = HostileInput.ballsLog, truth = HostileInput.ballsTruth
+        let frame300 = try HostileInput.log(pointValue: "1e300", in: dir)
+        let frameMinus = try HostileInput.log(pointValue: "-1e300", in: dir)
+        let frameInfinite = try HostileInput.log(pointValue: "1e999", in: dir)
+        let x308 = try HostileInput.log(pointValue: "1e308", x: true, in: dir)
+        let huge = HostileInput.hugeClaims(in: dir)
+        let minimum = try HostileInput.minimumTicks(from: luma, in: dir)
+        // A Y4M header of the largest legal size and no frame; one whose width overflows an Int.
+        try "YUV4MPEG2 W16384 H16384 F30:1 Cmono\n".write(toFile: "\(dir)/frameless.y4m", atomically: false, encoding: .utf8)
+        try "YUV4MPEG2 W99999999999999999999 H10 F30:1 Cmono\n".write(toFile: "\(dir)/wide.y4m", atomically: false, encoding: .utf8)
+        // A symlink loop, and a 1 GiB log line (a sparse file: no newline, all zeros).
+        try FileManager.default.createSymbolicLink(atPath: "\(dir)/loop.y4m", withDestinationPath: "\(dir)/loop.y4m")
+        try FileManager.default.createSymbolicLink(atPath: "\(dir)/loop", withDestinationPath: "\(dir)/loop")
+        _ = FileManager.default.createFile(atPath: "\(dir)/long-line.events.jsonl", contents: nil)
+        let long = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(dir)/long-line.events.jsonl"))
+        try long.truncate(atOffset: 1 << 30)
+        try long.close()
+
+        let cases: [Case] = [
+            Case(arguments: ["replay", luma, "--from", "1e300s", "-o", "\(dir)/a.jsonl"], message: "--from 1e+300s: no frame at or after that time"),
+            Case(arguments: ["replay", luma, "--to", "1e300s", "--analyzer", "differencing", "-o", "\(dir)/b.jsonl"], message: "replayed 90 frames", status: 0),
+            Case(arguments: ["export", luma, "--format", "y4m", "--from", "1e19s", "-o", "\(dir)/c.y4m"], message: "--from 1e+19s: no frame at or after that time"),
+            Case(arguments: ["render", luma, "--events", log, "--from", "1e300s", "-o", "\(dir)/frames/"], message: "--from 1e+300s: no frame"),
+            Case(arguments: ["diff", log, frame300], message: "\(frame300):"),
+            Case(arguments: ["diff", frameMinus, log], message: "point 1 has frame -1e+300, not a frame of the recording"),
+            Case(arguments: ["diff", log, frameInfinite], message: "number 1e999 is out of range"),
+            Case(arguments: ["diff", log, x308], message: "point 1 value 1e+308 is outside"),
+            Case(arguments: ["score", frame300, "--truth", truth], message: "point 1 has frame 1e+300"),
+            Case(arguments: ["score", x308, "--truth", truth], message: "point 1 value 1e+308"),
+            Case(arguments: ["report", luma, "--events", frame300, "-o", "\(dir)/r.html"], message: "point 1 has frame 1e+300"),
+            Case(arguments: ["replay", minimum, "-o", "\(dir)/d.jsonl"], message: "beyond ±2^61"),
+            Case(arguments: ["info", minimum], message: "beyond ±2^61", status: 3),
+            Case(arguments: ["info", huge], message: "both copies of the reference frame are damaged", status: 3),
+            Case(arguments: ["replay", huge, "--analyzer", "differencing", "-o", "\(dir)/e.jsonl"], message: "huge-claims.luma"),
+            Case(arguments: ["record", "\(dir)/frameless.y4m", "-o", "\(dir)/f.luma"], message: "frameless.y4m: no frames to record"),
+            Case(arguments: ["record", "\(dir)/wide.y4m", "-o", "\(dir)/g.luma"], message: "W99999999999999999999 H10 is missing or outside"),
+            Case(arguments: ["record", "\(dir)/loop.y4m", "-o", "\(dir)/h.luma"], message: "Too many levels of symbolic links"),
+            Case(arguments: ["record", "\(dir)/loop", "-o", "\(dir)/h.luma"], message: "loop: cannot open: Too many levels of symbolic links"),
+            Case(arguments: ["info", "/dev/zero"], message: "/dev/zero: is a character device, not a recording"),
+            Case(arguments: ["diff", "/dev/zero", log], message: "/dev/zero: is a character device, not an event log"),
+            Case(arguments: ["score", log, "--truth", "/dev/zero"], message: "/dev/zero: is a character device, not a truth file"),
+            Case(arguments: ["diff", "\(dir)/long-line.events.jsonl", log], message: "long-line.events.jsonl:1: line is longer than 16 MiB"),
+            Case(arguments: ["info", luma], message: "cannot write to standard output: No space left on device", stdout: "/dev/full"),
+        ]
+        for c in cases {
+            let r = try MeasuredRun.run(c.arguments, stdout: c.stdout)
+            #expect(!r.crashed, "\(c): crashed (status \(String(describing: r.status)), signal \(String(describing: r.signal))): \(r.stderr)")
+            if let status = c.status {
+                #expect(r.status == status, "\(c): \(r.stderr)")
+                #expect((r.stdout + r.stderr).contains(c.message), "\(c): \(r.stdout)\(r.stderr)")
+            } else {
+                #expect(r.status != 0 && r.status != nil, "\(c): exited 0")
+                #expect(r.stderr.contains(c.message), "\(c): \(r.stderr)")
+                #expect(r.stderr.split(separator: "\n").count == 1, "\(c): not one line: \(r.stderr)")
+            }
+            #expect(r.maxResidentMiB < c.memory, "\(c): \(r.maxResidentMiB) MiB resident")
+        }
+    }
+}

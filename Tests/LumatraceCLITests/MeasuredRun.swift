@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+/// One run of the built binary with its exit status or signal, its output, and the most memory
+/// it held (the child's own `ru_maxrss`, from `wait4`, unaffected by other tests' children).
+struct MeasuredRun {
+    /// Exit status, or `nil` when a signal ended the process.
+    var status: Int32?
+    var signal: Int32?
+    var stdout: String
+    var stderr: String
+    /// Peak resident memory, MiB.
+    var maxResidentMiB: Double
+
+    /// `true` when the process trapped or crashed instead of exiting with a message.
+    var crashed: Bool {
+        signal != nil || [132, 133, 134, 139].contains(status ?? 0) || stderr.contains("Fatal error")
+    }
+
+    /// Runs `lumatrace arguments` with stdin from /dev/null and stdout to `stdout` (a file in a
+    /// fresh folder unless given, e.g. `/dev/full`).
+    static func run(_ arguments: [String], stdout: String? = nil) throws -> MeasuredRun {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let outPath = stdout ?? "\(dir)/stdout", errPath = "\(dir)/stderr"
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([CLI.binary] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, CLI.binary, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw CocoaError(.executableLoad) }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let signalled = status & 0x7F
+        let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        return MeasuredRun(status: signalled == 0 ? (status >> 8) & 0xFF : nil, signal: signalled == 0 ? nil : signalled,
+                           stdout: stdout == nil ? read(outPath) : "", stderr: read(errPath),
+                           maxResidentMiB: Double(usage.ru_maxrss) / 1024)
+    }
+}
