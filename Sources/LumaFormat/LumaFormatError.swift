@@ -21,6 +21,8 @@ public enum LumaFormatError: Error, Equatable, Sendable, CustomStringConvertible
     case invalidFrame(path: String, frame: Int, reason: String)
     /// The output file exists and overwriting was not allowed.
     case outputExists(path: String)
+    /// The recording cannot be written where asked (see ``OutputError``).
+    case output(OutputError)
     /// An input stream (Y4M, images, a video through ffmpeg) is malformed.
     case invalidInput(source: String, frame: Int?, reason: String)
 
@@ -44,6 +46,8 @@ public enum LumaFormatError: Error, Equatable, Sendable, CustomStringConvertible
             return "\(path): frame \(frame): \(reason)"
         case .outputExists(let path):
             return "\(path): already exists; pass --force to replace it"
+        case .output(let error):
+            return error.description
         case .invalidInput(let source, let frame, let reason):
             if let frame { return "\(source): frame \(frame): \(reason)" }
             return "\(source): \(reason)"

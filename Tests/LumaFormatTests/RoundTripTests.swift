@@ -104,7 +104,7 @@ struct RoundTripTests {
             try writer.append([UInt8](repeating: 1, count: 16), ticks: 100)
         }
         #expect(throws: LumaFormatError.self) { try writer.append([UInt8](repeating: 1, count: 15), ticks: 200) }
-        #expect(throws: LumaFormatError.outputExists(path: path)) {
+        #expect(throws: LumaFormatError.output(.exists(path: path))) {
             _ = try RecordingWriter(path: path, header: RecordingHeader(width: 4, height: 4, timescale: 1000, rateNumerator: 10))
         }
     }

@@ -240,6 +240,7 @@ struct DestructiveOutputTests {
             ("clip.gif", ["render", Self.recording, "--events", Self.golden, "-o", "\(disk.path)/clip.gif"]),
             ("clip.mp4", ["render", noisy, "--events", noisyLog, "-o", "\(disk.path)/clip.mp4"]),
             ("big.events.jsonl", ["replay", Self.recording, "--analyzer", "differencing", "-o", "\(disk.path)/big.events.jsonl"]),
+            ("scene.luma", ["synth", "balls", "--size", "320x180", "--frames", "60", "-o", "\(disk.path)/scene.luma"]),
             ("scene.truth.json", ["synth", "balls", "--size", "320x180", "--frames", "60", "-o", "\(disk.path)/scene.luma",
                                   "--truth", "\(disk.path)/scene.truth.json"]),
         ]

@@ -10,12 +10,20 @@ final class FileHandleIO: @unchecked Sendable {
     let path: String
     let fd: Int32
 
-    private init(path: String, fd: Int32) {
+    private let ownsDescriptor: Bool
+
+    private init(path: String, fd: Int32, ownsDescriptor: Bool = true) {
         self.path = path
         self.fd = fd
+        self.ownsDescriptor = ownsDescriptor
     }
 
-    deinit { close(fd) }
+    deinit { if ownsDescriptor { close(fd) } }
+
+    /// Writes through a descriptor someone else opened and closes (an ``OutputFile``'s).
+    static func borrowing(_ output: OutputFile) -> FileHandleIO {
+        FileHandleIO(path: output.path, fd: output.fileDescriptor, ownsDescriptor: false)
+    }
 
     static func openForReading(_ path: String) throws(LumaFormatError) -> FileHandleIO {
         let fd = open(path, O_RDONLY | O_CLOEXEC)

@@ -61,6 +61,8 @@ public final class RecordingWriter {
     public private(set) var chunks: [ChunkEntry] = []
 
     private let file: FileHandleIO
+    /// Where the file goes: ``OutputFile`` places it under ``path`` (see ``init(output:header:options:)``).
+    private let output: OutputFile
     private var offset: UInt64 = 0
     private let compressor: ZstdCompressor
     private var digest = FramesDigest()
@@ -81,9 +83,29 @@ public final class RecordingWriter {
     private let maximumChunkDurationTicks: Int64
     private var closed = false
 
-    /// Creates the file and writes its header. Refuses to replace an existing file unless `overwrite`.
-    public init(path: String, header: RecordingHeader, options: RecordingWriterOptions = .init(),
-                overwrite: Bool = false) throws(LumaFormatError) {
+    /// Why a recording cannot go to a stream (standard output, a FIFO, a device).
+    public static let needsAFile = "a recording's index is written at its end, so it needs a regular file"
+
+    /// Creates the recording at `path`. Refuses to replace an existing file unless `overwrite`.
+    ///
+    /// - Parameter placement: `.inPlace` (the default) writes a new file under `path` from the
+    ///   start, so a process killed at any moment leaves its complete chunks there for
+    ///   `lumatrace recover`; `.whenComplete` writes a temporary sibling renamed into place by
+    ///   ``close()``, for recordings that are cheap to make again (nothing half-written is left).
+    ///   Replacing an existing file is always done `.whenComplete`.
+    public convenience init(path: String, header: RecordingHeader, options: RecordingWriterOptions = .init(),
+                            overwrite: Bool = false, placement: OutputFile.Placement = .inPlace) throws(LumaFormatError) {
+        let output: OutputFile
+        do throws(OutputError) {
+            output = try OutputFile.create(path, replacingExisting: overwrite, streams: .refused(why: Self.needsAFile), placement: placement)
+        } catch { throw .output(error) }
+        try self.init(output: output, header: header, options: options)
+    }
+
+    /// Writes the recording into `output` (its placement decides whether a killed or failed writer
+    /// leaves the complete chunks under the final name, or nothing there). ``close()`` commits it.
+    public init(output: OutputFile, header: RecordingHeader, options: RecordingWriterOptions = .init()) throws(LumaFormatError) {
+        let path = output.path
         if let problem = header.problem { throw LumaFormatError.invalidHeader(path: path, reason: problem) }
         guard (1...19).contains(options.compressionLevel) else {
             throw LumaFormatError.invalidHeader(path: path, reason: "compression level \(options.compressionLevel) is outside 1...19")
@@ -99,7 +121,8 @@ public final class RecordingWriter {
         self.chunkDurationTicks = max(1, Int64.ticks(forSeconds: options.chunkDuration, timescale: header.timescale))
         self.maximumChunkDurationTicks = max(1, Int64.ticks(forSeconds: options.maximumChunkDuration, timescale: header.timescale))
         self.zeros = [UInt8](repeating: 0, count: header.frameSize)
-        self.file = try FileHandleIO.create(path, exclusive: !overwrite)
+        self.output = output
+        self.file = FileHandleIO.borrowing(output)
         try write(RecordLayout.envelope(.header, fields: header.serializedFields(), payloadLength: 0))
     }
 
@@ -176,7 +199,19 @@ public final class RecordingWriter {
         if !chunkTimestamps.isEmpty { try flushChunk() }
     }
 
-    /// Writes the last chunk, the index and the trailer, and syncs the file to disk.
+    /// The file being written now: the final path, or the temporary one until ``close()``.
+    public var writingPath: String { output.writingPath }
+
+    /// Gives up on the recording: nothing is left under ``path`` that this writer created, and an
+    /// existing recording there is untouched. (Dropping an unclosed writer instead keeps what was
+    /// written, at ``writingPath``, for `lumatrace recover`.)
+    public func abandon() {
+        closed = true
+        output.abandon()
+    }
+
+    /// Writes the last chunk, the index and the trailer, syncs the file to disk and puts it under
+    /// ``path``.
     @discardableResult
     public func close() throws(LumaFormatError) -> RecordingSummary {
         guard !closed else { throw LumaFormatError.io(path: path, reason: "recording is already closed") }
@@ -186,7 +221,7 @@ public final class RecordingWriter {
         let indexOffset = offset
         try write(RecordLayout.envelope(.index, fields: RecordingIndex(frameCount: frameCount, chunks: chunks, framesDigest: framesDigest).serialized(), payloadLength: 0))
         try write(Trailer.bytes(indexOffset: indexOffset))
-        try file.sync()
+        do throws(OutputError) { try output.commit() } catch { throw .output(error) }
         return RecordingSummary(frameCount: frameCount, chunkCount: chunks.count, fileSize: offset, framesDigest: framesDigest)
     }
 

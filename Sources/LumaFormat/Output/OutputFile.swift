@@ -24,6 +24,18 @@ import Darwin
 /// try out.commit()      // or out.abandon(); dropping it uncommitted abandons it too
 /// ```
 public final class OutputFile {
+    /// Where the bytes go while they are written.
+    public enum Placement: Sendable {
+        /// To a temporary sibling, renamed into place by ``commit()``: nothing half-written ever
+        /// carries the final name. Dropping the output uncommitted removes the temporary file.
+        case whenComplete
+        /// Straight to the final name, for a *new* file whose every prefix is worth keeping (a
+        /// recording: a killed recorder leaves its complete chunks under the name the user gave).
+        /// Dropping the output uncommitted keeps the file; ``abandon()`` removes it. An existing
+        /// file that may be replaced is still written `whenComplete`, so it survives a failure.
+        case inPlace
+    }
+
     /// Whether a result may go to a stream (a device, a FIFO, standard output).
     public enum StreamPolicy: Sendable {
         /// Streams are written directly, from the first byte to the last.
@@ -40,22 +52,37 @@ public final class OutputFile {
     private let replacing: Bool
     private var lock: OutputLock?
     private var finished = false
+    /// Written straight to ``path`` (``Placement/inPlace`` for a new file).
+    public let isInPlace: Bool
 
-    private init(path: String, temporaryPath: String?, fd: Int32, replacing: Bool, lock: OutputLock?) {
+    private init(path: String, temporaryPath: String?, fd: Int32, replacing: Bool, lock: OutputLock?, inPlace: Bool = false) {
         self.path = path
         self.temporaryPath = temporaryPath
         self.fd = fd
         self.replacing = replacing
         self.lock = lock
+        self.isInPlace = inPlace
     }
 
-    deinit { if !finished { abandon() } }
+    deinit {
+        if !finished { isInPlace ? release() : abandon() }
+    }
+
+    /// The path the bytes are going to right now: the temporary file, or the final one.
+    public var writingPath: String { temporaryPath ?? path }
+
+    /// Checks that `path` could receive a file result, without claiming it or creating anything
+    /// (for commands that check their output before a long wait for input).
+    public static func check(_ path: String, replacingExisting: Bool, inputs: [String] = []) throws(OutputError) {
+        let status = try checkDestination(path, replacingExisting: replacingExisting, inputs: inputs, wanted: "a file")
+        if status.isStream { throw OutputError.notAFile(path: path, found: status.noun, why: "this result needs a file") }
+    }
 
     /// Whether something is at ``path`` now (a result this one would replace).
     public var destinationExists: Bool { !isStream && PathStatus.of(path).kind != .missing }
 
     /// Whether the output is a stream (device, FIFO, standard output) written in place.
-    public var isStream: Bool { temporaryPath == nil }
+    public var isStream: Bool { temporaryPath == nil && !isInPlace }
 
     /// Checks `path` and opens its temporary file (or the stream). Nothing at `path` changes yet.
     ///
@@ -64,7 +91,7 @@ public final class OutputFile {
     ///   - inputs: files the command reads; `path` must not be any of them (links included).
     ///   - streams: whether `-`, a character device or a FIFO may receive the result.
     public static func create(_ path: String, replacingExisting: Bool, inputs: [String] = [],
-                              streams: StreamPolicy) throws(OutputError) -> OutputFile {
+                              streams: StreamPolicy, placement: Placement = .whenComplete) throws(OutputError) -> OutputFile {
         if path == "-" {
             guard case .allowed = streams else {
                 if case .refused(let why) = streams { throw OutputError.notAFile(path: path, found: "standard output", why: why) }
@@ -84,7 +111,15 @@ public final class OutputFile {
         }
         let lock = try OutputLock.claim(path)
         // Checked again under the claim: another lumatrace may have finished writing it meanwhile.
-        _ = try checkDestination(path, replacingExisting: replacingExisting, inputs: inputs, wanted: "a file")
+        let now = try checkDestination(path, replacingExisting: replacingExisting, inputs: inputs, wanted: "a file")
+        if case .inPlace = placement, now.kind == .missing {
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                if errno == EEXIST { throw OutputError.exists(path: path) }
+                throw OutputError.io(path: path, reason: "cannot create: \(errnoText())")
+            }
+            return OutputFile(path: path, temporaryPath: nil, fd: fd, replacing: false, lock: lock, inPlace: true)
+        }
         let parts = PathParts(path)
         while true {
             let temporary = parts.hiddenSibling(".\(TemporaryName.next()).partial")
@@ -177,6 +212,13 @@ public final class OutputFile {
         finished = true
         defer { lock?.release(); lock = nil }
         guard let temporary = temporaryPath else {
+            if isInPlace {
+                guard fsync(fd) == 0 else {
+                    close(fd)
+                    throw OutputError.io(path: path, reason: "cannot sync to disk: \(errnoText())")
+                }
+                Self.syncFolder(of: path)
+            }
             if fd > 2 { close(fd) }
             return
         }
@@ -203,13 +245,25 @@ public final class OutputFile {
         }
     }
 
-    /// Gives up: removes the temporary file; the final name is untouched. Idempotent.
+    /// Gives up: removes the temporary file (or, in place, the file this output created); an
+    /// existing result is untouched. Idempotent.
     public func abandon() {
         guard !finished else { return }
         finished = true
         if fd > 2 { close(fd) }
         fd = -1
-        if let temporaryPath { unlink(temporaryPath) }
+        if let temporaryPath { unlink(temporaryPath) } else if isInPlace { unlink(path) }
+        lock?.release()
+        lock = nil
+    }
+
+    /// Stops writing and keeps what was written where it is (in place: a recording's complete
+    /// chunks stay recoverable under its name), releasing the claim. Idempotent.
+    public func release() {
+        guard !finished else { return }
+        finished = true
+        if fd > 2 { close(fd) }
+        fd = -1
         lock?.release()
         lock = nil
     }

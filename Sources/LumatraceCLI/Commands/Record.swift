@@ -132,7 +132,9 @@ struct Record: ParsableCommand {
         // The writer (with its frame-sized buffers) is made when the first frame has arrived, and
         // the frame buffer is filled as bytes arrive: a header declaring 16384×16384 with no frame
         // behind it costs nothing. Whether OUTPUT may be written is still checked before reading.
-        try OutputChecks.requireWritable(output, force: force)
+        // A new recording is written in place, so a killed recorder leaves its complete chunks under
+        // OUTPUT; replacing one (--force) writes beside it, so the old one survives a failure.
+        try OutputFile.check(output, replacingExisting: force, inputs: [input])
         var writer: RecordingWriter?
         let progress = ProgressBar("recording")
         var pixels = [UInt8](unsafeUninitializedCapacity: header.frameSize) { _, initialized in initialized = header.frameSize }
@@ -150,7 +152,9 @@ struct Record: ParsableCommand {
             guard let ticks else { break }
             let active: RecordingWriter
             if let writer { active = writer } else {
-                active = try RecordingWriter(path: output, header: header, options: options, overwrite: force)
+                let file = try OutputFile.create(output, replacingExisting: force, inputs: [input],
+                                                 streams: .refused(why: RecordingWriter.needsAFile), placement: .inPlace)
+                active = try RecordingWriter(output: file, header: header, options: options)
                 writer = active
             }
             do {
@@ -158,8 +162,9 @@ struct Record: ParsableCommand {
             } catch {
                 // The file cannot take more (a full disk, say): it cannot take an index either, but
                 // every chunk written before is complete and checksummed.
+                let kept = active.writingPath
                 throw CLIError("\(error) — recording stopped at frame \(active.frameCount); the complete chunks before it are "
-                    + "in \(output): `lumatrace recover \(output) -o OTHER.luma` (on a disk with space) indexes them")
+                    + "in \(kept): `lumatrace recover \(kept) -o OTHER.luma` (on a disk with space) indexes them")
             }
             progress.update(active.frameCount, source.expectedFrameCount ?? 0)
         }
@@ -169,7 +174,7 @@ struct Record: ParsableCommand {
         }
         // Close properly whatever happened: everything received so far stays readable.
         guard let writer, writer.frameCount > 0 else {
-            if writer != nil { try? FileManager.default.removeItem(atPath: output) }
+            writer?.abandon()  // nothing recorded: nothing left behind that the next run must --force
             throw failure ?? CLIError("\(source.name): no frames to record")
         }
         let summary = try writer.close()

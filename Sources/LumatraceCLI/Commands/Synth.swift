@@ -66,7 +66,8 @@ struct Synth: ParsableCommand {
             let header = RecordingHeader(width: w, height: h, timescale: Int64(fps), rateNumerator: fps, rateDenominator: 1,
                                          metadata: ["source": "synth", "synth.scene": kind.rawValue, "synth.seed": String(seed),
                                                     "synth.noise": String(noise)])
-            let writer = try RecordingWriter(path: output, header: header, overwrite: force)
+            // A synthetic scene is made again in seconds: nothing half-written is ever left under OUTPUT.
+            let writer = try RecordingWriter(path: output, header: header, overwrite: force, placement: .whenComplete)
             let progress = ProgressBar("synthesizing")
             // Frames render in parallel in small batches (rendering is pure), and are written in order.
             let batch = 8
