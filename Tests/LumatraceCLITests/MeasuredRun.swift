@@ -2,7 +2,9 @@ import Foundation
 import Testing
 
 /// One run of the built binary with its exit status or signal, its output, and the most memory
-/// it held (the child's own `ru_maxrss`, from `wait4`, unaffected by other tests' children).
+/// it held: its own `ru_maxrss`, from `wait4` in a small Python parent that forks and execs it.
+/// (Spawned straight from the test process, Linux would start the child's high-water mark at the
+/// test process's, since `posix_spawn` shares the parent's memory until `exec`.)
 struct MeasuredRun {
     /// Exit status, or `nil` when a signal ended the process.
     var status: Int32?
@@ -29,18 +31,30 @@ struct MeasuredRun {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([CLI.binary] + arguments).map { strdup($0) } + [nil]
+        let usagePath = "\(dir)/usage"
+        let parent = """
+            import os, sys
+            pid = os.fork()
+            if pid == 0:
+                os.execv(sys.argv[2], sys.argv[2:])
+            _, status, usage = os.wait4(pid, 0)
+            open(sys.argv[1], "w").write(f"{status} {usage.ru_maxrss}")
+            """
+        guard let python = CLI.tool("python3") else { throw CocoaError(.executableNotLoadable) }
+        let argv: [UnsafeMutablePointer<CChar>?] = ([python, "-c", parent, usagePath, CLI.binary] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, CLI.binary, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, python, &actions, nil, argv, environ)
         guard spawned == 0 else { throw CocoaError(.executableLoad) }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        let signalled = status & 0x7F
+        var parentStatus: Int32 = 0
+        while waitpid(pid, &parentStatus, 0) < 0 && errno == EINTR {}
         let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        let fields = read(usagePath).split(separator: " ").compactMap { Int32($0) }
+        guard fields.count == 2 else { throw CocoaError(.executableLoad) }
+        let (status, maxResidentKiB) = (fields[0], fields[1])
+        let signalled = status & 0x7F
         return MeasuredRun(status: signalled == 0 ? (status >> 8) & 0xFF : nil, signal: signalled == 0 ? nil : signalled,
                            stdout: stdout == nil ? read(outPath) : "", stderr: read(errPath),
-                           maxResidentMiB: Double(usage.ru_maxrss) / 1024)
+                           maxResidentMiB: Double(maxResidentKiB) / 1024)
     }
 }

@@ -73,9 +73,11 @@ public final class OutputFile {
 
     /// Checks that `path` could receive a file result, without claiming it or creating anything
     /// (for commands that check their output before a long wait for input).
-    public static func check(_ path: String, replacingExisting: Bool, inputs: [String] = []) throws(OutputError) {
+    public static func check(_ path: String, replacingExisting: Bool, inputs: [String] = [],
+                             why: String = "this result needs a file") throws(OutputError) {
+        if path == "-" { throw OutputError.notAFile(path: path, found: "standard output", why: why) }
         let status = try checkDestination(path, replacingExisting: replacingExisting, inputs: inputs, wanted: "a file")
-        if status.isStream { throw OutputError.notAFile(path: path, found: status.noun, why: "this result needs a file") }
+        if status.isStream { throw OutputError.notAFile(path: path, found: status.noun, why: why) }
     }
 
     /// Whether something is at ``path`` now (a result this one would replace).

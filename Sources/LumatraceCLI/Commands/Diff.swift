@@ -39,10 +39,10 @@ struct Diff: ParsableCommand {
     func run() throws {
         let diff: LogDiff
         let header: EventLogHeader
+        let logs: [EventLog]
         do {
             let (a, b) = (try EventLog.read(old), try EventLog.read(new))
-            a.warnIfIncomplete()
-            b.warnIfIncomplete()
+            logs = [a, b]
             header = b.header
             diff = try LogDiff(old: a, new: b, tolerances: tolerance.tolerances, force: force)
         } catch {
@@ -57,6 +57,7 @@ struct Diff: ParsableCommand {
             print("\(old) → \(new) (recording \(header.recordingFile), \(header.frameCount) frames, \(header.width)x\(header.height))")
             for line in Self.lines(diff) { print(line) }
         }
+        for log in logs { log.warnIfIncomplete() }
         if !diff.isSame { throw ExitCode(1) }
     }
 

@@ -61,6 +61,10 @@ struct Record: ParsableCommand {
             let signals = SignalTrap(stop: stop)
             defer { signals.restore() }
             let rate = fps.flatMap(FrameRate.init(parsing:))
+            // Whether OUTPUT may be written is checked before any wait for input. A new recording is
+            // written in place, so a killed recorder leaves its complete chunks under OUTPUT;
+            // replacing one (--force) writes beside it, so the old one survives a failure.
+            try OutputFile.check(output, replacingExisting: force, inputs: [input], why: RecordingWriter.needsAFile)
             var source: any FrameSource
             do { source = try openSource(rate: rate, stop: stop) } catch {
                 // Ctrl-C while waiting for a stream (a FIFO with no writer yet) ends the wait.
@@ -131,10 +135,7 @@ struct Record: ParsableCommand {
         options.compressionLevel = level
         // The writer (with its frame-sized buffers) is made when the first frame has arrived, and
         // the frame buffer is filled as bytes arrive: a header declaring 16384×16384 with no frame
-        // behind it costs nothing. Whether OUTPUT may be written is still checked before reading.
-        // A new recording is written in place, so a killed recorder leaves its complete chunks under
-        // OUTPUT; replacing one (--force) writes beside it, so the old one survives a failure.
-        try OutputFile.check(output, replacingExisting: force, inputs: [input])
+        // behind it costs nothing.
         var writer: RecordingWriter?
         let progress = ProgressBar("recording")
         var pixels = [UInt8](unsafeUninitializedCapacity: header.frameSize) { _, initialized in initialized = header.frameSize }

@@ -82,7 +82,6 @@ struct Render: ParsableCommand {
                 : try OutputFile.create(output, replacingExisting: force, inputs: inputs,
                                         streams: kind == .sheet ? .allowed : .refused(why: "ffmpeg writes GIF and MP4 to a file"))
             let log = try EventLog.read(events)
-            log.warnIfIncomplete()
             let reader = try RecordingReader(path: recording)
             try OutputChecks.requireSameRecording(log, reader: reader, recording: recording, force: force)
             let range = try FramePosition.range(from: from, to: to, in: reader)
@@ -127,6 +126,7 @@ struct Render: ParsableCommand {
                 try file!.commit()
             }
             print("drew \(drawn) frames of \(recording) with \(log.events.count) events → \(output)")
+            log.warnIfIncomplete()
         }
     }
 

@@ -43,7 +43,6 @@ struct Report: ParsableCommand {
             let file = try OutputFile.create(output, replacingExisting: force, inputs: [recording, events] + (truth.map { [$0] } ?? []),
                                              streams: .allowed)
             let log = try EventLog.read(events)
-            log.warnIfIncomplete()
             let reader = try RecordingReader(path: recording)
             let digest = try OutputChecks.requireSameRecording(log, reader: reader, recording: recording, force: force)
             let groundTruth = try truth.map { try Score.readTruth($0, for: log) }
@@ -52,6 +51,7 @@ struct Report: ParsableCommand {
             try file.write(page)
             try file.commit()
             print("report on \(recording) (\(log.events.count) events) → \(output) (\(page.utf8.count) bytes)")
+            log.warnIfIncomplete()
         }
     }
 }

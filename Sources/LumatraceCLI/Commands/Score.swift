@@ -43,7 +43,6 @@ struct Score: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let events = try EventLog.read(log)
-            events.warnIfIncomplete()
             let truth = try Self.readTruth(truth, for: events)
             let score = try LogScore(log: events, truth: truth, minimumSegmentFrames: minimumSegmentFrames)
             if json {
@@ -52,6 +51,7 @@ struct Score: ParsableCommand {
                 print("\(log) against \(self.truth)")
                 for line in Self.lines(score) { print(line) }
             }
+            events.warnIfIncomplete()
         }
     }
 

@@ -16,7 +16,8 @@ extension EventLog {
         return "\(path) is incomplete: its footer says the replay did not complete"
     }
 
-    /// Says on stderr, once, that results from this log cover only what it holds.
+    /// Says on stderr, once, that results from this log cover only what it holds (after the
+    /// results, so a command that fails prints only its error).
     func warnIfIncomplete() {
         if let incompleteness { warn("warning: \(incompleteness); results cover only what it holds") }
     }
