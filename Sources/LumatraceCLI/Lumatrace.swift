@@ -5,6 +5,7 @@ import TrajectoryAnalyzer
 import TrackingAnalyzer
 import RectanglesAnalyzer
 import ExternalAnalyzer
+import LumaFormat
 
 /// The `lumatrace` command. Out-of-tree plugin packages build their own `lumatrace` with
 /// `Lumatrace.main(analyzers: Lumatrace.builtinAnalyzers + [AnalyzerDescriptor(MyAnalyzer.self)])`.
@@ -48,6 +49,12 @@ public struct Lumatrace: ParsableCommand {
     public static func main(analyzers: [AnalyzerDescriptor]) {
         registry = AnalyzerRegistry(analyzers)
         StandardOutput.checkAtExit()
-        main()
+        main(rawArguments())
+    }
+
+    /// The arguments as the system passed them, with names that are not UTF-8 kept byte for byte
+    /// (``SystemPath``); `CommandLine.arguments` would replace their bytes with U+FFFD.
+    static func rawArguments() -> [String] {
+        (1..<Int(CommandLine.argc)).compactMap { i in CommandLine.unsafeArgv[i].map { SystemPath.string(fromBytes: UnsafePointer($0)) } }
     }
 }

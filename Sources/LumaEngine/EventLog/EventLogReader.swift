@@ -157,7 +157,7 @@ private final class LogFile {
 
     init(path: String) throws(EventLogError) {
         self.path = path
-        fd = open(path, O_RDONLY | O_CLOEXEC)
+        fd = open(SystemPath.bytes(path), O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw EventLogError(path: path, line: nil, reason: "cannot read: \(String(cString: strerror(errno)))") }
         var st = stat()
         guard fstat(fd, &st) == 0 else {

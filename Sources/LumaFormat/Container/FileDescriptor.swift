@@ -26,7 +26,7 @@ final class FileHandleIO: @unchecked Sendable {
     }
 
     static func openForReading(_ path: String) throws(LumaFormatError) -> FileHandleIO {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(SystemPath.bytes(path), O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw LumaFormatError.io(path: path, reason: "cannot open: \(errnoText())") }
         // Recordings are read at offsets: only a regular file will do. A device such as /dev/zero
         // is named for what it is, not reported as an empty file.
@@ -41,7 +41,7 @@ final class FileHandleIO: @unchecked Sendable {
     /// Opens a file for writing. With `exclusive`, an existing file is an error instead of being replaced.
     static func create(_ path: String, exclusive: Bool) throws(LumaFormatError) -> FileHandleIO {
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC)
-        let fd = open(path, flags, 0o644)
+        let fd = open(SystemPath.bytes(path), flags, 0o644)
         guard fd >= 0 else {
             if errno == EEXIST { throw LumaFormatError.outputExists(path: path) }
             throw LumaFormatError.io(path: path, reason: "cannot create: \(errnoText())")
@@ -50,7 +50,7 @@ final class FileHandleIO: @unchecked Sendable {
     }
 
     static func openForUpdate(_ path: String) throws(LumaFormatError) -> FileHandleIO {
-        let fd = open(path, O_RDWR | O_CLOEXEC)
+        let fd = open(SystemPath.bytes(path), O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw LumaFormatError.io(path: path, reason: "cannot open for writing: \(errnoText())") }
         return FileHandleIO(path: path, fd: fd)
     }

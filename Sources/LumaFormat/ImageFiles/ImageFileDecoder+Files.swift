@@ -14,7 +14,7 @@ extension ImageFileDecoder {
             ImageDecodingError(source: path, reason: reason)
         }
         // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = open(SystemPath.bytes(path), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw failure("cannot open: \(errnoDescription())") }
         defer { close(fd) }
         var info = stat()
@@ -51,7 +51,7 @@ extension ImageFileDecoder {
 
     /// The names in a folder (not `.` and `..`).
     static func listFolder(_ path: String) throws(ImageDecodingError) -> [String] {
-        guard let dir = opendir(path) else {
+        guard let dir = opendir(SystemPath.bytes(path)) else {
             throw ImageDecodingError(
                 source: path, reason: "cannot open the folder: \(errnoDescription())")
         }
@@ -61,7 +61,7 @@ extension ImageFileDecoder {
             let name = withUnsafePointer(to: &entry.pointee.d_name) { tuple in
                 let capacity = MemoryLayout.size(ofValue: tuple.pointee)
                 return tuple.withMemoryRebound(to: CChar.self, capacity: capacity) {
-                    String(cString: $0)
+                    SystemPath.string(fromBytes: $0)  // a name that is not UTF-8 keeps its bytes
                 }
             }
             if name != "." && name != ".." { names.append(name) }
@@ -72,7 +72,7 @@ extension ImageFileDecoder {
     /// Whether `path` is a regular file, following symbolic links.
     static func isRegularFile(_ path: String) -> Bool {
         var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        return stat(SystemPath.bytes(path), &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     static func errnoDescription(_ code: Int32 = errno) -> String {

@@ -33,7 +33,7 @@ public final class ByteStream {
         // O_NONBLOCK: opening a FIFO that has no writer yet must not block (a signal could not end
         // the wait). Reads then wait in poll, which checks `stopRequested`; Linux reports no hang-up
         // on a FIFO until a writer has come and gone, so polling waits for the first writer.
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        let fd = Glibc.open(SystemPath.bytes(path), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw LumaFormatError.io(path: path, reason: "cannot open: \(String(cString: strerror(errno)))") }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return ByteStream(fileDescriptor: fd, name: path, ownsDescriptor: true, stopRequested: stopRequested)

@@ -107,7 +107,7 @@ public final class OutputFile {
                 if case .refused(let why) = streams { throw OutputError.notAFile(path: path, found: status.noun, why: why) }
                 throw OutputError.notAFile(path: path, found: status.noun, why: "")
             }
-            let fd = open(path, O_WRONLY | O_CLOEXEC)
+            let fd = open(SystemPath.bytes(path), O_WRONLY | O_CLOEXEC)
             guard fd >= 0 else { throw OutputError.io(path: path, reason: "cannot open for writing: \(errnoText())") }
             return OutputFile(path: path, temporaryPath: nil, fd: fd, replacing: false, lock: nil)
         }
@@ -115,7 +115,7 @@ public final class OutputFile {
         // Checked again under the claim: another lumatrace may have finished writing it meanwhile.
         let now = try checkDestination(path, replacingExisting: replacingExisting, inputs: inputs, wanted: "a file")
         if case .inPlace = placement, now.kind == .missing {
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            let fd = open(SystemPath.bytes(path), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             guard fd >= 0 else {
                 if errno == EEXIST { throw OutputError.exists(path: path) }
                 throw OutputError.io(path: path, reason: "cannot create: \(errnoText())")
@@ -125,7 +125,7 @@ public final class OutputFile {
         let parts = PathParts(path)
         while true {
             let temporary = parts.hiddenSibling(".\(TemporaryName.next()).partial")
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            let fd = open(SystemPath.bytes(temporary), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             if fd >= 0 { return OutputFile(path: path, temporaryPath: temporary, fd: fd, replacing: replacingExisting, lock: lock) }
             if errno != EEXIST { throw OutputError.io(path: path, reason: "cannot create \(temporary): \(errnoText())") }
         }
@@ -225,7 +225,7 @@ public final class OutputFile {
             return
         }
         do throws(OutputError) {
-            if fd < 0 { fd = open(temporary, O_RDONLY | O_CLOEXEC) }
+            if fd < 0 { fd = open(SystemPath.bytes(temporary), O_RDONLY | O_CLOEXEC) }
             guard fd >= 0, fsync(fd) == 0 else { throw OutputError.io(path: path, reason: "cannot sync the result to disk: \(errnoText())") }
             close(fd)
             fd = -1
@@ -234,7 +234,7 @@ public final class OutputFile {
                 throw OutputError.notAFile(path: path, found: now.noun, why: "it appeared while the result was written; it is left alone")
             }
             if replacing {
-                guard rename(temporary, path) == 0 else { throw OutputError.io(path: path, reason: "cannot move the result into place: \(errnoText())") }
+                guard rename(SystemPath.bytes(temporary), SystemPath.bytes(path)) == 0 else { throw OutputError.io(path: path, reason: "cannot move the result into place: \(errnoText())") }
             } else {
                 try Self.placeWithoutReplacing(temporary, at: path)
             }
@@ -242,7 +242,7 @@ public final class OutputFile {
         } catch {
             if fd >= 0 { close(fd) }
             fd = -1
-            unlink(temporary)
+            unlink(SystemPath.bytes(temporary))
             throw error
         }
     }
@@ -254,7 +254,7 @@ public final class OutputFile {
         finished = true
         if fd > 2 { close(fd) }
         fd = -1
-        if let temporaryPath { unlink(temporaryPath) } else if isInPlace { unlink(path) }
+        if let temporaryPath { unlink(SystemPath.bytes(temporaryPath)) } else if isInPlace { unlink(SystemPath.bytes(path)) }
         lock?.release()
         lock = nil
     }
@@ -284,20 +284,20 @@ public final class OutputFile {
 
     /// `link` + `unlink`: unlike `rename`, fails (EEXIST) if something appeared at `path`.
     static func placeWithoutReplacing(_ temporary: String, at path: String) throws(OutputError) {
-        if link(temporary, path) == 0 {
-            unlink(temporary)
+        if link(SystemPath.bytes(temporary), SystemPath.bytes(path)) == 0 {
+            unlink(SystemPath.bytes(temporary))
             return
         }
         let error = errno
         if error == EEXIST { throw OutputError.exists(path: path) }
         // File systems without hard links (some FUSE and network mounts): check, then rename.
         guard PathStatus.of(path).kind == .missing else { throw OutputError.exists(path: path) }
-        guard rename(temporary, path) == 0 else { throw OutputError.io(path: path, reason: "cannot move the result into place: \(errnoText())") }
+        guard rename(SystemPath.bytes(temporary), SystemPath.bytes(path)) == 0 else { throw OutputError.io(path: path, reason: "cannot move the result into place: \(errnoText())") }
     }
 
     /// Makes a rename durable (best effort: some file systems cannot sync a folder).
     static func syncFolder(of path: String) {
-        let fd = open(PathParts(path).folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = open(SystemPath.bytes(PathParts(path).folder), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd >= 0 {
             fsync(fd)
             close(fd)

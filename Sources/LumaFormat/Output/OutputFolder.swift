@@ -42,7 +42,7 @@ public final class OutputFolder {
         let parts = PathParts(path)
         while true {
             let temporary = parts.hiddenSibling(".\(TemporaryName.next()).partial")
-            if mkdir(temporary, 0o755) == 0 { return OutputFolder(path: path, temporaryPath: temporary, owns: owns, lock: lock) }
+            if mkdir(SystemPath.bytes(temporary), 0o755) == 0 { return OutputFolder(path: path, temporaryPath: temporary, owns: owns, lock: lock) }
             if errno != EEXIST { throw OutputError.io(path: path, reason: "cannot create \(temporary): \(errnoText())") }
         }
     }
@@ -65,12 +65,12 @@ public final class OutputFolder {
 
     /// The names in `folder` (not `.` and `..`).
     static func entries(of folder: String) throws(OutputError) -> [String] {
-        guard let dir = opendir(folder) else { throw OutputError.io(path: folder, reason: "cannot list: \(errnoText())") }
+        guard let dir = opendir(SystemPath.bytes(folder)) else { throw OutputError.io(path: folder, reason: "cannot list: \(errnoText())") }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                SystemPath.string(fromBytes: Array(raw.prefix { $0 != 0 }))
             }
             if name != "." && name != ".." { names.append(name) }
         }
@@ -83,7 +83,7 @@ public final class OutputFolder {
     /// Writes the file `name` into the folder, whole, or throws naming the output.
     public func write(_ bytes: [UInt8], to name: String) throws(OutputError) {
         let file = filePath(name)
-        let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let fd = open(SystemPath.bytes(file), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw OutputError.io(path: path + "/" + name, reason: "cannot create: \(errnoText())") }
         defer { close(fd) }
         var done = 0
@@ -105,7 +105,7 @@ public final class OutputFolder {
         defer { lock?.release(); lock = nil }
         do throws(OutputError) {
             for name in try Self.entries(of: temporaryPath) {
-                let fd = open(filePath(name), O_RDONLY | O_CLOEXEC)
+                let fd = open(SystemPath.bytes(filePath(name)), O_RDONLY | O_CLOEXEC)
                 guard fd >= 0, fsync(fd) == 0 else {
                     if fd >= 0 { close(fd) }
                     throw OutputError.io(path: path, reason: "cannot sync \(name) to disk: \(errnoText())")
@@ -116,15 +116,15 @@ public final class OutputFolder {
             if PathStatus.of(path).kind == .folder {
                 try Self.checkExisting(path, replacingExisting: true, inputs: [], owns: owns)
                 let old = PathParts(path).hiddenSibling(".\(TemporaryName.next()).old")
-                guard rename(path, old) == 0 else { throw OutputError.io(path: path, reason: "cannot move the old folder aside: \(errnoText())") }
-                guard rename(temporaryPath, path) == 0 else {
+                guard rename(SystemPath.bytes(path), SystemPath.bytes(old)) == 0 else { throw OutputError.io(path: path, reason: "cannot move the old folder aside: \(errnoText())") }
+                guard rename(SystemPath.bytes(temporaryPath), SystemPath.bytes(path)) == 0 else {
                     let error = errno
-                    rename(old, path)
+                    rename(SystemPath.bytes(old), SystemPath.bytes(path))
                     throw OutputError.io(path: path, reason: "cannot move the result into place: \(errnoText(error))")
                 }
                 Self.remove(old)
             } else {
-                guard rename(temporaryPath, path) == 0 else {
+                guard rename(SystemPath.bytes(temporaryPath), SystemPath.bytes(path)) == 0 else {
                     throw OutputError.io(path: path, reason: "cannot move the result into place: \(errnoText())")
                 }
             }
@@ -146,7 +146,7 @@ public final class OutputFolder {
 
     /// Removes a folder this type made (flat: it holds files only).
     private static func remove(_ folder: String) {
-        for name in (try? entries(of: folder)) ?? [] { unlink(folder + "/" + name) }
-        rmdir(folder)
+        for name in (try? entries(of: folder)) ?? [] { unlink(SystemPath.bytes(folder + "/" + name)) }
+        rmdir(SystemPath.bytes(folder))
     }
 }

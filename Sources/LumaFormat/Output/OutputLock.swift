@@ -26,7 +26,7 @@ final class OutputLock {
     static func claim(_ output: String) throws(OutputError) -> OutputLock {
         let lockPath = PathParts(output).hiddenSibling(".lock")
         for _ in 0..<100 {
-            let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            let fd = open(SystemPath.bytes(lockPath), O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
             guard fd >= 0 else { throw OutputError.io(path: output, reason: "cannot create the lock \(lockPath): \(errnoText())") }
             if flock(fd, LOCK_EX | LOCK_NB) != 0 {
                 let error = errno
@@ -35,7 +35,7 @@ final class OutputLock {
                 throw OutputError.io(path: output, reason: "cannot lock \(lockPath): \(errnoText(error))")
             }
             var held = stat(), named = stat()
-            if fstat(fd, &held) == 0, stat(lockPath, &named) == 0, held.st_ino == named.st_ino, held.st_dev == named.st_dev {
+            if fstat(fd, &held) == 0, stat(SystemPath.bytes(lockPath), &named) == 0, held.st_ino == named.st_ino, held.st_dev == named.st_dev {
                 return OutputLock(path: lockPath, fd: fd)
             }
             close(fd)  // the holder removed it between our open and our lock: take the new one
@@ -46,7 +46,7 @@ final class OutputLock {
     /// Removes the lock file and drops the claim (idempotent).
     func release() {
         guard fd >= 0 else { return }
-        unlink(path)
+        unlink(SystemPath.bytes(path))
         close(fd)
         fd = -1
     }

@@ -31,11 +31,11 @@ struct PathStatus: Equatable {
     /// The status of `path`, following symbolic links.
     static func of(_ path: String) -> PathStatus {
         var st = stat()
-        if stat(path, &st) != 0 {
+        if stat(SystemPath.bytes(path), &st) != 0 {
             let error = errno
             if error == ENOENT {
                 var link = stat()
-                return PathStatus(kind: lstat(path, &link) == 0 ? .danglingLink : .missing, identity: nil)
+                return PathStatus(kind: lstat(SystemPath.bytes(path), &link) == 0 ? .danglingLink : .missing, identity: nil)
             }
             return PathStatus(kind: .unreadable(String(cString: strerror(error))), identity: nil)
         }

@@ -46,7 +46,7 @@ struct Diff: ParsableCommand {
             header = b.header
             diff = try LogDiff(old: a, new: b, tolerances: tolerance.tolerances, force: force)
         } catch {
-            FileHandle.standardError.write(Data("lumatrace: error: \(error)\n".utf8))
+            printError(error)
             throw ExitCode(2)
         }
         if json {

@@ -83,7 +83,7 @@ struct Record: ParsableCommand {
         // stat, not FileManager.fileExists: a symlink loop or a forbidden folder is named for what
         // it is ("too many levels of symbolic links"), not reported as missing.
         var st = stat()
-        guard stat(input, &st) == 0 else {
+        guard stat(SystemPath.bytes(input), &st) == 0 else {
             throw CLIError(errno == ENOENT ? "\(input): no such file or folder" : "\(input): cannot open: \(String(cString: strerror(errno)))")
         }
         isDirectory = ObjCBool((st.st_mode & S_IFMT) == S_IFDIR)
@@ -109,15 +109,17 @@ struct Record: ParsableCommand {
     /// Opens `path` as a stream if it is a FIFO or a character device; `nil` for anything else.
     static func openIfStream(_ path: String, stop: StopFlag) throws -> ByteStream? {
         var st = stat()
-        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFIFO || (st.st_mode & S_IFMT) == S_IFCHR else { return nil }
+        guard stat(SystemPath.bytes(path), &st) == 0, (st.st_mode & S_IFMT) == S_IFIFO || (st.st_mode & S_IFMT) == S_IFCHR else { return nil }
         return try ByteStream.open(path, stopRequested: stop)
     }
 
     /// Whether a regular file starts with `YUV4MPEG2` (reads those 9 bytes only).
     static func startsWithY4MSignature(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: 9)).map(Array.init) == Array("YUV4MPEG2".utf8)
+        let fd = open(SystemPath.bytes(path), O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 9)
+        return read(fd, &head, 9) == 9 && head == Array("YUV4MPEG2".utf8)
     }
 
     private func record(_ source: inout any FrameSource, stop: StopFlag) throws {

@@ -54,7 +54,7 @@ struct Regress: ParsableCommand {
             results = try Self.run(goldens, overrides: overrides, jobs: jobs, tolerances: tolerance.tolerances, update: update,
                                    allowPrograms: allowExternal)
         } catch {
-            FileHandle.standardError.write(Data("lumatrace: error: \(error)\n".utf8))
+            printError(error)
             throw ExitCode(2)
         }
         if json {

@@ -29,7 +29,7 @@ struct Verify: ParsableCommand {
         } catch let e as ExitCode {
             throw e
         } catch {
-            FileHandle.standardError.write(Data("lumatrace: error: \(error)\n".utf8))
+            printError(error)
             throw ExitCode(2)
         }
     }
@@ -46,8 +46,11 @@ struct Verify: ParsableCommand {
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         try replay.run(to: temporary, jobs: min(ProcessInfo.processInfo.activeProcessorCount, 8), registry: registry,
                        progress: ProgressBar("verifying"))
-        let old = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-        let new = try String(contentsOfFile: temporary, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        guard let goldenBytes = SystemPath.contents(of: log), let newBytes = SystemPath.contents(of: temporary) else {
+            throw CLIError("\(log): cannot read it again to compare")
+        }
+        let old = String(decoding: goldenBytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let new = String(decoding: newBytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         for i in 0..<max(old.count, new.count) {
             let a = i < old.count ? String(old[i]) : "(end of file)"
             let b = i < new.count ? String(new[i]) : "(end of file)"

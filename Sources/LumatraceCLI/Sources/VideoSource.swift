@@ -22,14 +22,25 @@ struct VideoSource: FrameSource {
     private var index = 0
     var expectedFrameCount: Int? { timestamps.count }
 
+    /// How ffmpeg and ffprobe are told of `path`. They take names as UTF-8 text, so a name that is
+    /// not UTF-8 (``SystemPath``) is opened here and handed over as their standard input, which they
+    /// read as `/dev/stdin`: a reopening of the same file, so still seekable.
+    static func input(_ path: String) throws -> (argument: String, handle: FileHandle?) {
+        guard SystemPath.hasEscapedBytes(path) else { return (path, nil) }
+        let fd = open(SystemPath.bytes(path), O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CLIError("\(path): cannot open: \(String(cString: strerror(errno)))") }
+        return ("/dev/stdin", FileHandle(fileDescriptor: fd, closeOnDealloc: true))
+    }
+
     init(path: String, fps: FrameRate?, stop: StopFlag?) throws {
         self.path = path
         name = path
         let ffmpeg = try Tools.require("ffmpeg")
         let ffprobe = try Tools.require("ffprobe")
+        let probeInput = try Self.input(path)
         let probe = try Tools.run(ffprobe, ["-v", "error", "-select_streams", "v:0",
                                             "-show_entries", "stream=codec_name,width,height,time_base,avg_frame_rate,r_frame_rate:frame=best_effort_timestamp,pts,pkt_dts",
-                                            "-of", "json", path])
+                                            "-of", "json", probeInput.argument], standardInput: probeInput.handle)
         guard probe.status == 0 else {
             throw CLIError("\(path): ffprobe cannot read it as a video: \(probe.stderr.split(separator: "\n").last ?? "unknown error")")
         }
@@ -93,13 +104,14 @@ struct VideoSource: FrameSource {
 
         process = Process()
         process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = ["-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-fps_mode", "passthrough",
+        let decodeInput = try Self.input(path)
+        process.arguments = ["-nostdin", "-v", "error", "-i", decodeInput.argument, "-map", "0:v:0", "-fps_mode", "passthrough",
                              "-pix_fmt", "gray", "-f", "yuv4mpegpipe", "-"]
         let output = Pipe()
         let errorPipe = Pipe()
         process.standardOutput = output
         process.standardError = errorPipe
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = decodeInput.handle ?? FileHandle.nullDevice
         do { try process.run() } catch { throw CLIError("cannot start ffmpeg: \(error.localizedDescription)") }
         errors = ErrorCollector(errorPipe.fileHandleForReading)
         reader = try Y4MReader(stream: ByteStream(fileDescriptor: output.fileHandleForReading.fileDescriptor, name: "\(path) (via ffmpeg)",
@@ -149,14 +161,15 @@ enum Tools {
     }
 
     /// Runs a tool to completion and returns its status and outputs.
-    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    static func run(_ executable: String, _ arguments: [String],
+                    standardInput: FileHandle? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = arguments
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
-        p.standardInput = FileHandle.nullDevice
+        p.standardInput = standardInput ?? FileHandle.nullDevice
         try p.run()
         // Read both pipes concurrently so a chatty tool cannot deadlock on a full pipe.
         let errData = ErrorCollector(err.fileHandleForReading)

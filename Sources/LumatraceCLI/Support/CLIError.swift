@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LumaEngine
+import LumaFormat
 
 /// A failure the command line reports as one line on stderr, with a non-zero exit status.
 struct CLIError: Error, CustomStringConvertible {
@@ -20,11 +21,16 @@ func reportingErrors(_ body: () throws -> Void) throws {
     } catch let e as ValidationError {
         throw e
     } catch {
-        FileHandle.standardError.write(Data("lumatrace: error: \(error)\n".utf8))
+        printError(error)
         throw ExitCode(1)
     }
 }
 
+/// Prints `lumatrace: error: …` on stderr, with file names that are not UTF-8 shown as `\xNN`.
+func printError(_ error: any Error) {
+    FileHandle.standardError.write(Data("lumatrace: error: \(SystemPath.display("\(error)"))\n".utf8))
+}
+
 func warn(_ message: String) {
-    FileHandle.standardError.write(Data("lumatrace: \(message)\n".utf8))
+    FileHandle.standardError.write(Data("lumatrace: \(SystemPath.display(message))\n".utf8))
 }

@@ -21,7 +21,7 @@ struct GoldenReplay {
         self.golden = golden
         let header = golden.header
         let path = recording ?? URL(fileURLWithPath: golden.path).deletingLastPathComponent().appendingPathComponent(header.recordingFile).path
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard access(SystemPath.bytes(path), F_OK) == 0 else {
             throw CLIError("\(golden.path): its recording \(header.recordingFile) is not next to it (looked for \(path)); pass --recording")
         }
         recordingPath = path
