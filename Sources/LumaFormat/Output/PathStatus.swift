@@ -30,14 +30,18 @@ struct PathStatus: Equatable {
 
     /// The status of `path`, following symbolic links.
     static func of(_ path: String) -> PathStatus {
+        let name = SystemPath.bytes(path)
         var st = stat()
-        if stat(SystemPath.bytes(path), &st) != 0 {
+        var attempts = 0
+        while stat(name, &st) != 0 {
             let error = errno
-            if error == ENOENT {
-                var link = stat()
-                return PathStatus(kind: lstat(SystemPath.bytes(path), &link) == 0 ? .danglingLink : .missing, identity: nil)
-            }
-            return PathStatus(kind: .unreadable(String(cString: strerror(error))), identity: nil)
+            guard error == ENOENT else { return PathStatus(kind: .unreadable(String(cString: strerror(error))), identity: nil) }
+            var link = stat()
+            if lstat(name, &link) != 0 { return PathStatus(kind: .missing, identity: nil) }
+            if (link.st_mode & S_IFMT) == S_IFLNK { return PathStatus(kind: .danglingLink, identity: nil) }
+            // Not a link: the file appeared between the two calls (another writer). Look again.
+            attempts += 1
+            if attempts == 3 { return PathStatus(kind: .missing, identity: nil) }
         }
         let identity = (UInt64(st.st_dev), UInt64(st.st_ino))
         switch st.st_mode & S_IFMT {
