@@ -2,7 +2,12 @@ import Foundation
 import Testing
 
 /// One run of the built binary with its exit status or signal, its output, and the most memory
-/// it held (the child's own `ru_maxrss`, from `wait4`, unaffected by other tests' children).
+/// it held.
+///
+/// The peak comes from GNU `time` (`%M`), which forks its child: `posix_spawn` (and so
+/// `Process`) starts a child that shares the test process's memory until it execs, and the kernel
+/// keeps that shared peak in the child's `ru_maxrss`, so `wait4` on a direct child reports the
+/// test process's size, not the command's.
 struct MeasuredRun {
     /// Exit status, or `nil` when a signal ended the process.
     var status: Int32?
@@ -29,18 +34,23 @@ struct MeasuredRun {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([CLI.binary] + arguments).map { strdup($0) } + [nil]
+        let time = try #require(CLI.tool("time"), "GNU time (apt-get install time) measures the command's peak memory")
+        let timePath = "\(dir)/time"
+        let argv: [UnsafeMutablePointer<CChar>?] = ([time, "-f", "%M", "-o", timePath, CLI.binary] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, CLI.binary, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, time, &actions, nil, argv, environ)
         guard spawned == 0 else { throw CocoaError(.executableLoad) }
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        let signalled = status & 0x7F
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
-        return MeasuredRun(status: signalled == 0 ? (status >> 8) & 0xFF : nil, signal: signalled == 0 ? nil : signalled,
+        // GNU time exits with the command's status, or 128 + the signal that ended it, and
+        // writes "Command terminated by signal N" before the figure in that case.
+        let report = read(timePath).split(separator: "\n")
+        let kilobytes = try #require(report.last.flatMap { Double($0) }, "no figure from time: \(report)")
+        let signal = report.first { $0.hasPrefix("Command terminated by signal ") }.flatMap { Int32($0.split(separator: " ").last!) }
+        return MeasuredRun(status: signal == nil ? (status >> 8) & 0xFF : nil, signal: signal,
                            stdout: stdout == nil ? read(outPath) : "", stderr: read(errPath),
-                           maxResidentMiB: Double(usage.ru_maxrss) / 1024)
+                           maxResidentMiB: kilobytes / 1024)
     }
 }
