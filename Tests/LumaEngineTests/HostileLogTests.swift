@@ -90,7 +90,7 @@ struct HostileLogTests {
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.truncate(atOffset: UInt64(EventLog.maximumLineBytes + 1))  // sparse: one line of zeros, no newline
         try handle.close()
-        #expect(throws: EventLogError(path: path, line: 1, reason: "line is longer than 16 MiB: not an event log line")) { _ = try EventLog.read(path) }
+        #expect(throws: EventLogError(path: path, line: 1, reason: "line is longer than 4 MiB: not an event log line")) { _ = try EventLog.read(path) }
         #expect(throws: EventLogError(path: "/dev/zero", line: nil, reason: "is a character device, not an event log")) { _ = try EventLog.read("/dev/zero") }
         #expect(throws: TruthError(path: "/dev/zero", reason: "is a character device, not a truth file")) { _ = try GroundTruth.read("/dev/zero") }
         // A log read through the streaming reader is the same as one parsed whole.

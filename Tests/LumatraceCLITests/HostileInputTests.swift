@@ -130,6 +130,14 @@ struct HostileInputTests {
         try long.truncate(atOffset: 1 << 30)
         try long.close()
 
+        // The costliest lines to parse that are still short enough to be read: 4 MiB of `[0,0,…]`
+        // and of `[[0],[0],…]`.
+        let most = 4 << 20
+        try ("[" + Array(repeating: "0", count: (most - 2) / 2).joined(separator: ",") + "]\n")
+            .write(toFile: "\(dir)/numbers.events.jsonl", atomically: false, encoding: .utf8)
+        try ("[" + Array(repeating: "[0]", count: (most - 2) / 4).joined(separator: ",") + "]\n")
+            .write(toFile: "\(dir)/nested.events.jsonl", atomically: false, encoding: .utf8)
+
         let cases: [Case] = [
             Case(arguments: ["replay", luma, "--from", "1e300s", "-o", "\(dir)/a.jsonl"], message: "--from 1e+300s: no frame at or after that time"),
             Case(arguments: ["replay", luma, "--to", "1e300s", "--analyzer", "differencing", "-o", "\(dir)/b.jsonl"], message: "replayed 90 frames", status: 0),
@@ -153,7 +161,9 @@ struct HostileInputTests {
             Case(arguments: ["info", "/dev/zero"], message: "/dev/zero: is a character device, not a recording"),
             Case(arguments: ["diff", "/dev/zero", log], message: "/dev/zero: is a character device, not an event log"),
             Case(arguments: ["score", log, "--truth", "/dev/zero"], message: "/dev/zero: is a character device, not a truth file"),
-            Case(arguments: ["diff", "\(dir)/long-line.events.jsonl", log], message: "long-line.events.jsonl:1: line is longer than 16 MiB"),
+            Case(arguments: ["diff", "\(dir)/numbers.events.jsonl", log], message: "numbers.events.jsonl:1: not a Lumatrace event log"),
+            Case(arguments: ["diff", "\(dir)/nested.events.jsonl", log], message: "nested.events.jsonl:1: not a Lumatrace event log"),
+            Case(arguments: ["diff", "\(dir)/long-line.events.jsonl", log], message: "long-line.events.jsonl:1: line is longer than 4 MiB"),
             Case(arguments: ["info", luma], message: "cannot write to standard output: No space left on device", stdout: "/dev/full"),
         ]
         for c in cases {
