@@ -122,6 +122,8 @@ struct HostileInputTests {
         // A Y4M header of the largest legal size and no frame; one whose width overflows an Int.
         try "YUV4MPEG2 W16384 H16384 F30:1 Cmono\n".write(toFile: "\(dir)/frameless.y4m", atomically: false, encoding: .utf8)
         try "YUV4MPEG2 W99999999999999999999 H10 F30:1 Cmono\n".write(toFile: "\(dir)/wide.y4m", atomically: false, encoding: .utf8)
+        // A tag with a carriage return and an escape character in it (found by the fuzzer): quoted, it must not break the line.
+        try "YUV4MPEG2 W8 H8 F3\r\u{1B}:1 Cmono\n".write(toFile: "\(dir)/control.y4m", atomically: false, encoding: .utf8)
         // A symlink loop, and a 1 GiB log line (a sparse file: no newline, all zeros).
         try FileManager.default.createSymbolicLink(atPath: "\(dir)/loop.y4m", withDestinationPath: "\(dir)/loop.y4m")
         try FileManager.default.createSymbolicLink(atPath: "\(dir)/loop", withDestinationPath: "\(dir)/loop")
@@ -156,6 +158,7 @@ struct HostileInputTests {
             Case(arguments: ["replay", huge, "--analyzer", "differencing", "-o", "\(dir)/e.jsonl"], message: "huge-claims.luma"),
             Case(arguments: ["record", "\(dir)/frameless.y4m", "-o", "\(dir)/f.luma"], message: "frameless.y4m: no frames to record"),
             Case(arguments: ["record", "\(dir)/wide.y4m", "-o", "\(dir)/g.luma"], message: "W99999999999999999999 H10 is missing or outside"),
+            Case(arguments: ["record", "\(dir)/control.y4m", "-o", "\(dir)/g.luma"], message: "frame rate tag 'F3\\r\\u{1B}:1' is not a positive fraction"),
             Case(arguments: ["record", "\(dir)/loop.y4m", "-o", "\(dir)/h.luma"], message: "Too many levels of symbolic links"),
             Case(arguments: ["record", "\(dir)/loop", "-o", "\(dir)/h.luma"], message: "loop: cannot open: Too many levels of symbolic links"),
             Case(arguments: ["info", "/dev/zero"], message: "/dev/zero: is a character device, not a recording"),

@@ -26,9 +26,27 @@ func reportingErrors(_ body: () throws -> Void) throws {
     }
 }
 
-/// Prints `lumatrace: error: …` on stderr, with file names that are not UTF-8 shown as `\xNN`.
+/// Prints `lumatrace: error: …` on stderr as one line: file names that are not UTF-8 shown as
+/// `\xNN`, and control characters that a message quotes from a hostile input (a newline inside a
+/// Y4M tag, say) shown escaped, so the message cannot break into several lines.
 func printError(_ error: any Error) {
-    FileHandle.standardError.write(Data("lumatrace: error: \(SystemPath.display("\(error)"))\n".utf8))
+    FileHandle.standardError.write(Data("lumatrace: error: \(oneLine(SystemPath.display("\(error)")))\n".utf8))
+}
+
+/// `text` with its control characters written as escapes (`\n`, `\r`, `\t`, `\u{1B}`).
+func oneLine(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+    var out = ""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case _ where scalar.properties.generalCategory == .control: out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out
 }
 
 func warn(_ message: String) {
