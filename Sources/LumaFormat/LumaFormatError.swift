@@ -23,6 +23,12 @@ public enum LumaFormatError: Error, Equatable, Sendable, CustomStringConvertible
     case outputExists(path: String)
     /// The recording cannot be written where asked (see ``OutputError``).
     case output(OutputError)
+    /// The output names the input itself (the same file, through a symlink or a hard link too):
+    /// writing it would destroy what is being read.
+    case outputIsInput(path: String, output: String)
+    /// Recovery could not produce a file holding at least what the recording holds; the recording
+    /// is left untouched. `reason` says what could and could not be kept.
+    case recoveryRefused(path: String, reason: String)
     /// An input stream (Y4M, images, a video through ffmpeg) is malformed.
     case invalidInput(source: String, frame: Int?, reason: String)
 
@@ -33,7 +39,7 @@ public enum LumaFormatError: Error, Equatable, Sendable, CustomStringConvertible
         case .notARecording(let path, let looksLike):
             return "\(path): not a .luma recording (\(looksLike))"
         case .unsupportedVersion(let path, let version):
-            return "\(path): .luma format version \(version) is not supported by this build (it reads version \(RecordingHeader.formatVersion)); upgrade lumatrace"
+            return "\(path): .luma format version \(version) is not supported by this build (it reads versions \(RecordingHeader.readableVersions.lowerBound)...\(RecordingHeader.readableVersions.upperBound)); upgrade lumatrace"
         case .invalidHeader(let path, let reason):
             return "\(path): invalid recording header: \(reason)"
         case .damagedChunk(let path, let chunk, let frames, let reason):
@@ -48,6 +54,10 @@ public enum LumaFormatError: Error, Equatable, Sendable, CustomStringConvertible
             return "\(path): already exists; pass --force to replace it"
         case .output(let error):
             return error.description
+        case .outputIsInput(let path, let output):
+            return "\(output): is the recording \(path) itself; write the output elsewhere, or leave out -o to work in place"
+        case .recoveryRefused(let path, let reason):
+            return "\(path): not recovered, the file is left untouched: \(reason)"
         case .invalidInput(let source, let frame, let reason):
             if let frame { return "\(source): frame \(frame): \(reason)" }
             return "\(source): \(reason)"

@@ -1,5 +1,6 @@
 import Foundation
 import LumaFormat
+import Testing
 
 /// SplitMix64: a tiny seeded generator, so every test input is repeatable.
 struct SeededGenerator: RandomNumberGenerator {
@@ -56,10 +57,12 @@ func temporaryPath(_ name: String) -> String {
 @discardableResult
 func writeRecording(_ path: String, width: Int, height: Int, count: Int, timescale: Int64 = 90000,
                     ticks: (Int) -> Int64 = { Int64($0) * 3000 }, chunkDuration: Double = 1.0, close: Bool = true,
-                    seed: UInt64 = 1, noisy: Bool = true) throws -> [(ticks: Int64, pixels: [UInt8])] {
+                    seed: UInt64 = 1, noisy: Bool = true, formatVersion: Int = RecordingHeader.formatVersion) throws -> [(ticks: Int64, pixels: [UInt8])] {
     var frames = SyntheticFrames(width: width, height: height, seed: seed, noisy: noisy)
     let header = RecordingHeader(width: width, height: height, timescale: timescale, rateNumerator: 30, metadata: ["test": "yes"])
-    let writer = try RecordingWriter(path: path, header: header, options: .fixedDuration(chunkDuration), overwrite: true)
+    var options = RecordingWriterOptions.fixedDuration(chunkDuration)
+    options.formatVersion = formatVersion
+    let writer = try RecordingWriter(path: path, header: header, options: options, overwrite: true)
     var written: [(Int64, [UInt8])] = []
     for i in 0..<count {
         let f = frames.frame(i)
@@ -85,4 +88,33 @@ func readAll(_ reader: RecordingReader) throws -> [(index: Int, ticks: Int64, pi
 func formatError(_ body: () throws -> Void) -> LumaFormatError? {
     do { try body() } catch { return error as? LumaFormatError }
     return nil
+}
+
+/// The bytes of the file at `path`.
+func fileBytes(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
+
+/// Replaces the file at `path` with `bytes`.
+func writeBytes(_ bytes: [UInt8], to path: String) throws { try Data(bytes).write(to: URL(fileURLWithPath: path)) }
+
+/// Little-endian bytes of an integer, for crafting records.
+func littleEndian<T: FixedWidthInteger>(_ v: T) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array($0) } }
+
+/// Frames that decode correctly (equal to `original`) from the recording at `path`; a frame that
+/// decodes to anything else fails the test.
+func correctFrames(_ path: String, _ original: [(ticks: Int64, pixels: [UInt8])]) throws -> Set<Int> {
+    let reader = try RecordingReader(path: path)
+    let decoder = reader.makeDecoder()
+    var good = Set<Int>()
+    for c in reader.chunks {
+        guard let chunk = try? decoder.decode(c) else { continue }
+        for k in 0..<chunk.count {
+            let i = c.firstFrame + k
+            guard i < original.count, chunk.frame(k) == original[i].pixels, chunk.timestamps[k] == original[i].ticks else {
+                Issue.record("frame \(i) of \(path) decoded wrong")
+                continue
+            }
+            good.insert(i)
+        }
+    }
+    return good
 }

@@ -27,10 +27,11 @@ struct GoldenLogTests {
 
 @Suite("Synthetic recordings are reproducible")
 struct SynthReproducibilityTests {
+    /// The bundled recordings are version-1 files (the fixtures that keep version 1 readable).
     @Test("synth with the documented settings regenerates the bundled recordings and truth byte for byte", arguments: ["balls", "tracking"])
     func regenerate(_ scene: String) throws {
         let dir = CLI.temporaryDirectory()
-        let r = try CLI.run(["synth", scene, "--size", "320x180", "--frames", "90", "--noise", "0.7", "--seed", "7",
+        let r = try CLI.run(["synth", scene, "--size", "320x180", "--frames", "90", "--noise", "0.7", "--seed", "7", "--format-version", "1",
                              "-o", "\(dir)/s.luma", "--truth", "\(dir)/s.truth.json"])
         #expect(r.status == 0, "\(r.stderr)")
         let bundled = CLI.packageRoot.appendingPathComponent("Recordings/\(scene)-synth")

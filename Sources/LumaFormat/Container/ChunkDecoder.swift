@@ -38,11 +38,17 @@ public final class ChunkDecoder {
         if pixels.count > spare.count { swap(&pixels, &spare) }
     }
 
+    /// Whether the last ``decode(_:)`` failed only because the file's reference frame is lost: the
+    /// chunk itself is intact (its header CRC and payload checksum pass), so its frames are still
+    /// there should a copy of the reference turn up. Recovery must not throw such a chunk away.
+    private(set) var lastFailureNeedsReference = false
+
     init(reader: RecordingReader) { self.reader = reader }
 
     /// Reads, checks and decodes a chunk. Any damage (header CRC, zstd checksum, size mismatch, a
     /// lost reference frame) is an error naming the chunk and its frames.
     public func decode(_ entry: ChunkEntry) throws(LumaFormatError) -> DecodedChunk {
+        lastFailureNeedsReference = false
         let fields = try reader.chunkFields(entry)
         let frameSize = reader.header.frameSize
         let frameCount = fields.frameCount
@@ -96,6 +102,7 @@ public final class ChunkDecoder {
                         case .deltaFromPrevious: predictor = UnsafePointer(frame - frameSize)
                         case .deltaFromReference:
                             guard reference != nil, let base = ref.baseAddress else {
+                                lastFailureNeedsReference = true
                                 failure = reader.damaged(entry, "both copies of the file's reference frame are damaged, and frame \(entry.firstFrame + k) is coded against it")
                                 return
                             }

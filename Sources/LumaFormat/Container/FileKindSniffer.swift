@@ -1,6 +1,14 @@
 /// Guesses what a file is from its first bytes, so "not a recording" can say what it is instead.
 public enum FileKindSniffer {
+    /// What the file is, followed by what to do with it.
     public static func describe(head: [UInt8]) -> String {
+        if let kind = kind(head: head) { return kind }
+        return "its first bytes are " + head.prefix(8).map { String($0, radix: 16) }.joined(separator: " ")
+    }
+
+    /// The description of a file recognizably of another kind (a video, an image, text), or `nil`
+    /// when the first bytes say nothing: a recording whose first bytes are damaged looks like that.
+    static func kind(head: [UInt8]) -> String? {
         func starts(_ s: String, at offset: Int = 0) -> Bool {
             let m = Array(s.utf8)
             return head.count >= offset + m.count && head[offset..<offset + m.count].elementsEqual(m)
@@ -18,6 +26,6 @@ public enum FileKindSniffer {
         if starts("{") { return "it looks like JSON text" }
         let printable = head.prefix(32).allSatisfy { $0 == 9 || $0 == 10 || $0 == 13 || (32..<127).contains($0) }
         if printable { return "it looks like a text file starting '\(String(decoding: head.prefix(24), as: UTF8.self))'" }
-        return "its first bytes are " + head.prefix(8).map { String($0, radix: 16) }.joined(separator: " ")
+        return nil
     }
 }

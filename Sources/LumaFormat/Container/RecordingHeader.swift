@@ -1,10 +1,16 @@
 /// What a recording is: frame size, pixel format, time base and a few descriptive strings.
 ///
-/// Stored once at the start of a `.luma` file. Frames are always 8-bit luma (`gray8`), row-major,
-/// top row first, `width × height` bytes with no padding.
+/// Stored at the start of a `.luma` file (and, from version 2, again after the first chunk). Frames
+/// are always 8-bit luma (`gray8`), row-major, top row first, `width × height` bytes with no padding.
 public struct RecordingHeader: Equatable, Sendable {
-    /// The `.luma` format version this build writes and reads.
-    public static let formatVersion = 1
+    /// The `.luma` format version this build writes by default.
+    ///
+    /// Version 2 keeps a second copy of the header and of the reference frame right after the first
+    /// chunk, far from the first copies, so no single damaged region loses more than the chunks it
+    /// touches. Version 1 keeps both reference copies side by side and the header once.
+    public static let formatVersion = 2
+    /// The versions this build reads.
+    public static let readableVersions: ClosedRange<Int> = 1...2
     /// Largest width or height accepted (as in DESIGN.md), so no declared size can be absurd.
     public static let maximumDimension = 16384
 
@@ -61,9 +67,9 @@ public struct RecordingHeader: Equatable, Sendable {
 
     // MARK: - Fields
 
-    func serializedFields() -> [UInt8] {
+    func serializedFields(version: Int = formatVersion) -> [UInt8] {
         var w = ByteWriter()
-        w.u16(UInt16(RecordingHeader.formatVersion))
+        w.u16(UInt16(version))
         w.u16(0)  // flags, reserved
         w.u32(UInt32(width))
         w.u32(UInt32(height))
@@ -80,12 +86,13 @@ public struct RecordingHeader: Equatable, Sendable {
         return w.bytes
     }
 
-    /// Parses the header fields, checking every declared value before it is used.
-    static func deserialize(fields: [UInt8], path: String) throws(LumaFormatError) -> RecordingHeader {
+    /// Parses the header fields, checking every declared value before it is used. Returns the
+    /// header and the format version the fields declare.
+    static func deserialize(fields: [UInt8], path: String) throws(LumaFormatError) -> (header: RecordingHeader, version: Int) {
         var r = ByteReader(fields)
         do {
             let version = Int(try r.u16())
-            guard version == formatVersion else { throw LumaFormatError.unsupportedVersion(path: path, version: version) }
+            guard readableVersions.contains(version) else { throw LumaFormatError.unsupportedVersion(path: path, version: version) }
             _ = try r.u16()
             let width = Int(try r.u32())
             let height = Int(try r.u32())
@@ -109,7 +116,7 @@ public struct RecordingHeader: Equatable, Sendable {
             let header = RecordingHeader(width: width, height: height, timescale: timescale,
                                          rateNumerator: num, rateDenominator: den, metadata: metadata)
             if let problem = header.problem { throw LumaFormatError.invalidHeader(path: path, reason: problem) }
-            return header
+            return (header, version)
         } catch let e as FieldError {
             throw LumaFormatError.invalidHeader(path: path, reason: "\(e.reason) at field offset \(e.offset)")
         } catch let e as LumaFormatError {
@@ -120,7 +127,7 @@ public struct RecordingHeader: Equatable, Sendable {
     }
 }
 
-/// Pixel formats a recording can hold. Version 1 has exactly one.
+/// Pixel formats a recording can hold. Versions 1 and 2 have exactly one.
 public enum PixelFormat: UInt8, Sendable {
     /// 8-bit luma, one byte per pixel.
     case gray8 = 0

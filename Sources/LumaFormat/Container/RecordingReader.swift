@@ -35,8 +35,17 @@ public final class RecordingReader: @unchecked Sendable {
     /// Damage inside a payload shows only when it is decoded: see ``verify()``.
     public let damage: [RecordingDamage]
 
+    /// The `.luma` format version of the file (see ``RecordingHeader/formatVersion``).
+    public let formatVersion: Int
+
     let file: FileHandleIO
     let reference: [UInt8]?
+    /// The intact reference-frame record that `reference` was decoded from.
+    let referenceRecord: RecordLocation?
+    /// The header's fields as stored (from whichever copy was intact), for recovery to write back.
+    let headerFields: [UInt8]
+    /// The header at byte 0 is damaged and was read from a copy.
+    let headerFromCopy: Bool
     /// Offset just past the header and the intact reference copies: where chunks may begin.
     let chunksStart: UInt64
     private let indexedDigest: [UInt8]?
@@ -51,52 +60,69 @@ public final class RecordingReader: @unchecked Sendable {
         file = try FileHandleIO.openForReading(path)
         fileSize = try file.size()
 
-        let head = try file.read(at: 0, count: Int(min(fileSize, 16)))
-        guard head.count >= 4, head[0..<4].elementsEqual("LUMA".utf8) else {
-            throw LumaFormatError.notARecording(path: path, looksLike: FileKindSniffer.describe(head: (try? file.read(at: 0, count: Int(min(fileSize, 64)))) ?? head))
+        // The header: the record at byte 0, or (version 2) its copy after the first chunk.
+        let header = try RecordingReader.readHeader(file, fileSize: fileSize, path: path)
+        let frameSize = header.header.frameSize
+        self.header = header.header
+        formatVersion = header.version
+        headerFields = header.fields
+        headerFromCopy = header.copyOffset != nil
+        var openingDamage: [RecordingDamage] = []
+        if let copy = header.copyOffset {
+            openingDamage.append(RecordingDamage(chunk: nil, frames: 0..<0, bytes: 0..<header.end,
+                                                 reason: "the file header is damaged; it was read from its copy at byte \(copy) (`lumatrace recover` restores it)"))
         }
-        let headerRecord: RecordLocation
-        switch RecordingReader.readRecord(file, at: 0, fileSize: fileSize) {
-        case .success(let r): headerRecord = r
-        case .failure(let problem): throw LumaFormatError.invalidHeader(path: path, reason: problem.description)
-        }
-        header = try RecordingHeader.deserialize(fields: headerRecord.fields, path: path)
 
-        // Reference frame copies follow the header. An intact trailer bounds them: a copy cut short
-        // by a crash must not seem to run on into the index that `recover` appended after it.
-        let indexOffset = RecordingReader.trailerIndexOffset(file, fileSize: fileSize)
-        var position = headerRecord.end
-        var reference: [UInt8]?
-        var decoder = ZstdDecompressor()
-        while case .success(let r) = RecordingReader.readRecord(file, at: position, fileSize: fileSize), r.kind == .reference,
-              r.end <= indexOffset ?? fileSize {
-            position = r.end
-            if reference == nil { reference = RecordingReader.decodeReference(r, file: file, frameSize: header.frameSize, decoder: &decoder) }
+        // The index, if the trailer points at an intact one that matches the chunks it lists. It
+        // bounds the reference copies: a copy cut short by a crash must not seem to run on into the
+        // index that `recover` appended after it.
+        let (file, fileSize) = (self.file, self.fileSize)
+        let index = RecordingReader.trailerIndexOffset(file, fileSize: fileSize).flatMap { offset in
+            RecordingReader.readIndex(file, fileSize: fileSize, at: offset, after: header.end, frameSize: frameSize).map { (offset, $0) }
         }
-        self.reference = reference
-        chunksStart = position
+        let first = RecordingReader.readReferences(file, fileSize: fileSize, at: header.end, before: index?.0 ?? fileSize, frameSize: frameSize)
+        var reference = (frame: first.frame, record: first.record)
+        chunksStart = first.end
 
-        if let indexOffset, let index = RecordingReader.readIndex(file, fileSize: fileSize, at: indexOffset, after: position) {
+        var scannedReferences: [RecordLocation] = []
+        if let (_, index) = index {
             chunks = index.chunks
             indexedDigest = index.framesDigest
             hasIndex = true
-            var gaps: [RecordingDamage] = []
             var expected = 0
             for c in index.chunks {
                 if c.firstFrame > expected {
-                    gaps.append(RecordingDamage(chunk: nil, frames: expected..<c.firstFrame, bytes: c.offset..<c.offset,
-                                                reason: "frames missing from the index (removed as damaged by `recover`)"))
+                    openingDamage.append(RecordingDamage(chunk: nil, frames: expected..<c.firstFrame, bytes: c.offset..<c.offset,
+                                                         reason: "frames missing from the index (removed as damaged by `recover`)"))
                 }
                 expected = c.firstFrame + c.frameCount
             }
-            damage = gaps
         } else {
-            let scan = RecordingScanner(file: file, fileSize: fileSize, frameSize: header.frameSize).scan(from: position)
+            let scan = RecordingScanner(file: file, fileSize: fileSize, frameSize: frameSize).scan(from: first.end)
             chunks = scan.chunks
-            damage = scan.damage
+            openingDamage += scan.damage
+            scannedReferences = scan.references
             indexedDigest = nil
             hasIndex = false
         }
+        // The first copies are damaged: version 2 keeps another right after the first chunk.
+        if reference.frame == nil, let firstChunk = chunks.first {
+            let after = RecordingReader.readReferences(file, fileSize: fileSize, at: firstChunk.recordEnd, before: index?.0 ?? fileSize,
+                                                       frameSize: frameSize)
+            if after.frame != nil { reference = (after.frame, after.record) }
+        }
+        if reference.frame == nil {
+            var decoder = ZstdDecompressor()
+            for r in scannedReferences {
+                if let frame = RecordingReader.decodeReference(r, file: file, frameSize: frameSize, decoder: &decoder) {
+                    reference = (frame, r)
+                    break
+                }
+            }
+        }
+        self.reference = reference.frame
+        referenceRecord = reference.record
+        damage = openingDamage
     }
 
     /// A decoder for frames of this recording. Use one per thread.
@@ -248,11 +274,79 @@ public final class RecordingReader: @unchecked Sendable {
         return Trailer.indexOffset(from: trailer)
     }
 
-    private static func readIndex(_ file: FileHandleIO, fileSize: UInt64, at indexOffset: UInt64, after start: UInt64) -> RecordingIndex? {
+    /// The index at `indexOffset` if it is intact, ends just before the trailer, and its first and
+    /// last entries point at the chunks they describe: an index that is intact but wrong (shifted,
+    /// or left over from an earlier layout) is not believed, and the reader scans instead.
+    private static func readIndex(_ file: FileHandleIO, fileSize: UInt64, at indexOffset: UInt64, after start: UInt64,
+                                  frameSize: Int) -> RecordingIndex? {
         guard fileSize >= start + UInt64(Trailer.size), indexOffset >= start,
               case .success(let r) = readRecord(file, at: indexOffset, fileSize: fileSize), r.kind == .index,
-              r.end == fileSize - UInt64(Trailer.size) else { return nil }
-        return RecordingIndex.parse(r.fields, fileSize: fileSize)
+              r.end == fileSize - UInt64(Trailer.size),
+              let index = RecordingIndex.parse(r.fields, fileSize: fileSize) else { return nil }
+        for entry in [index.chunks.first, index.chunks.last].compactMap({ $0 }) {
+            guard entry.offset >= start, case .success(let c) = readRecord(file, at: entry.offset, fileSize: fileSize), c.kind == .chunk,
+                  case .success(let fields) = ChunkFields.parse(c.fields, frameSize: frameSize),
+                  fields.firstFrame == entry.firstFrame, fields.frameCount == entry.frameCount,
+                  c.payloadLength == entry.payloadLength else { return nil }
+        }
+        return index
+    }
+
+    /// Furthest from byte 0 that a version-2 header copy can lie: after the header, one reference
+    /// copy and the largest first chunk (256 MiB of raw frames, which zstd may grow slightly).
+    static let headerCopySearchLimit: UInt64 = 300 << 20
+
+    /// The header, from the record at byte 0 or, when that one is damaged, from the first intact
+    /// copy after it (version 2 writes one after the first chunk). `end` is where the record at
+    /// byte 0 ends (copies have the same length); `copyOffset` says a copy was used.
+    static func readHeader(_ file: FileHandleIO, fileSize: UInt64, path: String) throws(LumaFormatError)
+        -> (header: RecordingHeader, version: Int, fields: [UInt8], end: UInt64, copyOffset: UInt64?) {
+        let head = try file.read(at: 0, count: Int(min(fileSize, 64)))
+        let primaryFailure: LumaFormatError
+        if head.count >= 4, head[0..<4].elementsEqual(RecordKind.header.magic) {
+            switch readRecord(file, at: 0, fileSize: fileSize) {
+            case .success(let r) where r.payloadLength == 0:
+                do {
+                    let (header, version) = try RecordingHeader.deserialize(fields: r.fields, path: path)
+                    return (header, version, r.fields, r.end, nil)
+                } catch { primaryFailure = error }
+            case .success:
+                primaryFailure = .invalidHeader(path: path, reason: "the header record declares a payload")
+            case .failure(let problem):
+                primaryFailure = .invalidHeader(path: path, reason: problem.description)
+            }
+        } else if FileKindSniffer.kind(head: head) != nil {
+            // Recognizably something else (a video, an image, a log): not a damaged recording.
+            throw LumaFormatError.notARecording(path: path, looksLike: FileKindSniffer.describe(head: head))
+        } else {
+            primaryFailure = .notARecording(path: path, looksLike: FileKindSniffer.describe(head: head))
+        }
+        var parsed: (header: RecordingHeader, version: Int)?
+        let copy = RecordSearch.next(in: file, fileSize: fileSize, after: 0, kinds: [.header], before: headerCopySearchLimit) { r in
+            guard r.payloadLength == 0, let h = try? RecordingHeader.deserialize(fields: r.fields, path: path), h.version >= 2 else { return false }
+            parsed = h
+            return true
+        }
+        guard let copy, let parsed else { throw primaryFailure }
+        return (parsed.header, parsed.version, copy.fields, copy.end - copy.offset, copy.offset)
+    }
+
+    /// Reads the run of header and reference-frame records starting at `offset` (each ending
+    /// before `limit`), and decodes the first intact reference frame among them. Returns it, with
+    /// its record, and the offset just past the run.
+    static func readReferences(_ file: FileHandleIO, fileSize: UInt64, at offset: UInt64, before limit: UInt64,
+                               frameSize: Int) -> (frame: [UInt8]?, record: RecordLocation?, end: UInt64) {
+        var position = offset
+        var found: (frame: [UInt8], record: RecordLocation)?
+        var decoder = ZstdDecompressor()
+        while case .success(let r) = readRecord(file, at: position, fileSize: fileSize), r.kind == .reference || (r.kind == .header && position > 0),
+              r.end <= limit {
+            position = r.end
+            if found == nil, r.kind == .reference, let frame = decodeReference(r, file: file, frameSize: frameSize, decoder: &decoder) {
+                found = (frame, r)
+            }
+        }
+        return (found?.frame, found?.record, position)
     }
 
     private static func decodeReference(_ r: RecordLocation, file: FileHandleIO, frameSize: Int, decoder: inout ZstdDecompressor) -> [UInt8]? {

@@ -12,6 +12,9 @@ struct RecordingScanner {
     struct Result {
         var chunks: [ChunkEntry] = []
         var damage: [RecordingDamage] = []
+        /// Intact reference-frame records passed on the way (the copies of version 2 after the first
+        /// chunk), for a reader whose first copies are damaged.
+        var references: [RecordLocation] = []
     }
 
     func scan(from start: UInt64) -> Result {
@@ -52,7 +55,9 @@ struct RecordingScanner {
                     if pendingDamage == nil { pendingDamage = (position, "a chunk header declares impossible frames or timestamps") }
                     position = nextCandidate(after: position)
                 } else {
-                    position = r.end  // index or a stray reference copy: nothing to recover from it
+                    // An index, or a copy of the header or reference frame: no frames in it.
+                    if r.kind == .reference { result.references.append(r) }
+                    position = r.end
                 }
             case .failure(.endOfFile):
                 let next = nextCandidate(after: position)
@@ -73,27 +78,10 @@ struct RecordingScanner {
         return result
     }
 
-    /// Offset of the next place after `position` where a chunk or index magic appears, or the file size.
-    /// Reads in blocks that start small and double (up to 1 MiB), so the cost follows the distance
-    /// to the next candidate: a hostile file packed with near-miss records costs a few KiB per
-    /// record, not a megabyte each.
+    /// Offset of the next intact record after `position`, or the file size. Every kind counts, so a
+    /// scan that lost its place inside the first chunk still finds the copies of the header and the
+    /// reference frame written after it (version 2).
     private func nextCandidate(after position: UInt64) -> UInt64 {
-        var block = 4096
-        var offset = position + 1
-        let chunkMagic = RecordKind.chunk.magic, indexMagic = RecordKind.index.magic
-        while offset < fileSize {
-            let count = Int(min(UInt64(block + 3), fileSize - offset))
-            guard count >= 4, let bytes = try? file.read(at: offset, count: count) else { return fileSize }
-            for i in 0...(count - 4) where bytes[i] == chunkMagic[0] || bytes[i] == indexMagic[0] {
-                let candidate = bytes[i..<i + 4]
-                if candidate.elementsEqual(chunkMagic) || candidate.elementsEqual(indexMagic) {
-                    let at = offset + UInt64(i)
-                    if case .success = RecordingReader.readRecord(file, at: at, fileSize: fileSize) { return at }
-                }
-            }
-            offset += UInt64(block)
-            block = min(2 * block, 1 << 20)
-        }
-        return fileSize
+        RecordSearch.next(in: file, fileSize: fileSize, after: position, kinds: Set(RecordKind.allCases))?.offset ?? fileSize
     }
 }

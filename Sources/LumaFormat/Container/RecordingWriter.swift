@@ -18,14 +18,18 @@ public struct RecordingWriterOptions: Sendable, Equatable {
     /// zstd level (1...19). Level 1 is the measured sweet spot: higher levels gain nothing on frame
     /// residuals and record much slower (see README, Benchmarks).
     public var compressionLevel: Int = 1
+    /// The `.luma` format version to write: 2 (the default) or 1, for readers that know only
+    /// version 1 and for tests of version-1 files.
+    public var formatVersion: Int = RecordingHeader.formatVersion
 
     public init(chunkDuration: Double = 1.0, minimumChunkBytes: Int = 16 << 20, maximumChunkDuration: Double = 10.0,
-                maximumChunkBytes: Int = 64 << 20, compressionLevel: Int = 1) {
+                maximumChunkBytes: Int = 64 << 20, compressionLevel: Int = 1, formatVersion: Int = RecordingHeader.formatVersion) {
         self.chunkDuration = chunkDuration
         self.minimumChunkBytes = minimumChunkBytes
         self.maximumChunkDuration = maximumChunkDuration
         self.maximumChunkBytes = maximumChunkBytes
         self.compressionLevel = compressionLevel
+        self.formatVersion = formatVersion
     }
 
     /// Chunks of exactly `seconds` (no byte minimum): for tests and for live capture that must
@@ -50,9 +54,18 @@ public struct RecordingSummary: Sendable, Equatable {
 /// readable (``RecordingReader`` finds them by scanning when the index is missing, and
 /// `lumatrace recover` rewrites the index). ``close()`` writes the index and trailer.
 ///
-/// The first frame is also stored twice, up front, as the file's *reference frame*: every chunk
-/// starts with a frame coded against it, so chunks stay independently decodable at about the cost
-/// of a delta instead of a full intra frame.
+/// The first frame is also stored as the file's *reference frame*: every chunk starts with a frame
+/// coded against it, so chunks stay independently decodable at about the cost of a delta instead of
+/// a full intra frame.
+///
+/// Everything that all chunks depend on is stored twice, far apart, so that no single damaged
+/// region loses more than the chunks it touches. Version 2 (the default) writes
+///
+/// ```
+/// header · reference · chunk 0 · header copy · reference copy · chunk 1 · … · index · trailer
+/// ```
+///
+/// Version 1 wrote the header once and both reference copies side by side after it.
 public final class RecordingWriter {
     public let path: String
     public let header: RecordingHeader
@@ -82,6 +95,8 @@ public final class RecordingWriter {
     private let chunkDurationTicks: Int64
     private let maximumChunkDurationTicks: Int64
     private var closed = false
+    /// Version 2: the header and reference copies, written right after the first chunk.
+    private var copies: [UInt8] = []
 
     /// Why a recording cannot go to a stream (standard output, a FIFO, a device).
     public static let needsAFile = "a recording's index is written at its end, so it needs a regular file"
@@ -120,10 +135,13 @@ public final class RecordingWriter {
         self.compressor = ZstdCompressor(level: options.compressionLevel)
         self.chunkDurationTicks = max(1, Int64.ticks(forSeconds: options.chunkDuration, timescale: header.timescale))
         self.maximumChunkDurationTicks = max(1, Int64.ticks(forSeconds: options.maximumChunkDuration, timescale: header.timescale))
+        guard RecordingHeader.readableVersions.contains(options.formatVersion) else {
+            throw LumaFormatError.unsupportedVersion(path: path, version: options.formatVersion)
+        }
         self.zeros = [UInt8](repeating: 0, count: header.frameSize)
         self.output = output
         self.file = FileHandleIO.borrowing(output)
-        try write(RecordLayout.envelope(.header, fields: header.serializedFields(), payloadLength: 0))
+        try write(RecordLayout.envelope(.header, fields: header.serializedFields(version: options.formatVersion), payloadLength: 0))
     }
 
     /// Appends one frame of `width × height` bytes. Timestamps must strictly increase.
@@ -256,14 +274,25 @@ public final class RecordingWriter {
         do { n = try compressor.compress(UnsafeRawBufferPointer(pixels), into: &compressed) } catch {
             throw LumaFormatError.io(path: path, reason: "zstd failed on the reference frame: \(error.reason)")
         }
-        // Two copies: one flipped bit in the reference must not cost the whole recording.
+        // Two copies: one flipped bit in the reference must not cost the whole recording. Version 2
+        // holds the second back until the first chunk is written, so one damaged region cannot hit both.
         for copy in 0..<2 {
-            var w = ByteWriter()
-            w.u32(UInt32(copy))
-            w.u64(UInt64(pixels.count))
-            try write(RecordLayout.envelope(.reference, fields: w.bytes, payloadLength: n))
-            try write(Array(compressed[0..<n]))
+            var record = RecordLayout.envelope(.reference, fields: Self.referenceFields(copy: copy, frameSize: pixels.count), payloadLength: n)
+            record += compressed[0..<n]
+            if copy == 1 && options.formatVersion >= 2 {
+                copies = RecordLayout.envelope(.header, fields: header.serializedFields(version: options.formatVersion), payloadLength: 0) + record
+            } else {
+                try write(record)
+            }
         }
+    }
+
+    /// The fields of a reference-frame record: which copy it is, and the frame's size in bytes.
+    static func referenceFields(copy: Int, frameSize: Int) -> [UInt8] {
+        var w = ByteWriter()
+        w.u32(UInt32(copy))
+        w.u64(UInt64(frameSize))
+        return w.bytes
     }
 
     private func flushChunk() throws(LumaFormatError) {
@@ -298,6 +327,10 @@ public final class RecordingWriter {
         record.append(contentsOf: compressed[0..<n])
         try write(record)
         chunks.append(entry)
+        if !copies.isEmpty {
+            try write(copies)
+            copies = []
+        }
         chunkTimestamps.removeAll(keepingCapacity: true)
         chunkCodings.removeAll(keepingCapacity: true)
         chunkValueCount = 0

@@ -43,6 +43,7 @@ struct Info: ParsableCommand {
                 let value = JSONValue.object([
                     .init("file", .string(recording)),
                     .init("bytes", .int(Int64(reader.fileSize))),
+                    .init("formatVersion", .int(Int64(reader.formatVersion))),
                     .init("width", .int(Int64(h.width))),
                     .init("height", .int(Int64(h.height))),
                     .init("pixelFormat", .string("gray8")),
@@ -72,6 +73,7 @@ struct Info: ParsableCommand {
             } else {
                 print("""
                     \(recording)
+                      format        .luma version \(reader.formatVersion)
                       size          \(h.width)x\(h.height) gray8
                       frames        \(frames)\(readable != frames ? " (\(readable) readable)" : "")
                       timing        \(Timestamp(ticks: first, timescale: h.timescale)) … \(Timestamp(ticks: last, timescale: h.timescale)), duration \(String(format: "%.3f", duration)) s, timescale \(h.timescale)/s, nominal \(h.rateNumerator)/\(h.rateDenominator) = \(String(format: "%.3f", h.nominalFrameRate)) fps

@@ -39,6 +39,9 @@ struct Record: ParsableCommand {
     @Option(help: "zstd compression level, 1...19. Higher levels gain little on frame residuals and record slower.")
     var level: Int = 1
 
+    @Option(help: "The .luma format version to write: 2 (default; the header and reference frame are kept twice, far apart) or 1 (for readers that know only version 1).")
+    var formatVersion: Int = RecordingHeader.formatVersion
+
     @Option(name: .customLong("meta"), help: "Extra metadata KEY=VALUE stored in the header (repeatable), e.g. --meta camera=north-goal.")
     var metadata: [String] = []
 
@@ -135,6 +138,7 @@ struct Record: ParsableCommand {
         var options = live ? RecordingWriterOptions.fixedDuration(chunkSeconds)
                            : RecordingWriterOptions(chunkDuration: chunkSeconds, maximumChunkDuration: max(10, chunkSeconds))
         options.compressionLevel = level
+        options.formatVersion = formatVersion
         // The writer (with its frame-sized buffers) is made when the first frame has arrived, and
         // the frame buffer is filled as bytes arrive: a header declaring 16384×16384 with no frame
         // behind it costs nothing.

@@ -3,10 +3,14 @@ import LumaFormat
 
 struct Recover: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Rewrite the index of a recording that was not closed (killed recorder, full disk) or is damaged.",
+        abstract: "Rebuild a recording that was not closed (killed recorder, full disk) or is damaged.",
         discussion: """
-            Every intact chunk is kept byte for byte; an incomplete chunk at the end is cut off and
-            damaged chunks are left out of the index (replays then log them as a gap).
+            Chunks are found through the index and by scanning every record; each intact chunk is
+            kept byte for byte, an incomplete chunk at the end is cut off and damaged chunks are left
+            out (replays then log them as a gap). A damaged header or reference frame is written
+            back from its intact copy. The result is written next to the output, read back, and
+            replaces the recording only if it holds at least every frame the recording could be read
+            for; otherwise nothing changes and recover exits non-zero saying what it could keep.
               lumatrace recover crashed.luma                 # in place
               lumatrace recover crashed.luma -o fixed.luma   # leave the original untouched
             """)
@@ -28,7 +32,8 @@ struct Recover: ParsableCommand {
                 return
             }
             for d in report.damage { print("left out: \(d)") }
-            print("\(output ?? recording): \(report.framesKept) frames in \(report.chunksKept) chunks kept, \(report.bytesCut) bytes cut from the end, index rewritten (\(report.fileSize) bytes)")
+            if report.restoredHeader { print("restored: the file header, from its copy") }
+            print("\(output ?? recording): kept \(report.framesKept) frames in \(report.chunksKept) chunks (the recording could be read for \(report.framesBefore)), format version \(report.formatVersion), index rewritten, \(report.originalSize) -> \(report.fileSize) bytes")
         }
     }
 }

@@ -46,6 +46,9 @@ struct Synth: ParsableCommand {
     @Flag(help: "Overwrite existing output files.")
     var force = false
 
+    @Option(help: "The .luma format version to write: 2 (default; the header and reference frame are kept twice, far apart) or 1 (for readers that know only version 1).")
+    var formatVersion: Int = RecordingHeader.formatVersion
+
     func run() throws {
         try reportingErrors {
             guard let kind = SceneKind(rawValue: scene) else {
@@ -66,8 +69,10 @@ struct Synth: ParsableCommand {
             let header = RecordingHeader(width: w, height: h, timescale: Int64(fps), rateNumerator: fps, rateDenominator: 1,
                                          metadata: ["source": "synth", "synth.scene": kind.rawValue, "synth.seed": String(seed),
                                                     "synth.noise": String(noise)])
+            var options = RecordingWriterOptions()
+            options.formatVersion = formatVersion
             // A synthetic scene is made again in seconds: nothing half-written is ever left under OUTPUT.
-            let writer = try RecordingWriter(path: output, header: header, overwrite: force, placement: .whenComplete)
+            let writer = try RecordingWriter(path: output, header: header, options: options, overwrite: force, placement: .whenComplete)
             let progress = ProgressBar("synthesizing")
             // Frames render in parallel in small batches (rendering is pure), and are written in order.
             let batch = 8
