@@ -10,7 +10,17 @@
 /// payload      ...
 /// ```
 ///
-/// The file ends with a fixed-size ``Trailer`` pointing at the index record.
+/// The file ends with a fixed-size ``Trailer`` pointing at the index record. Records follow each
+/// other in this order (version 2; see ``RecordingWriter`` for version 1):
+///
+/// ```
+/// LUMA header · LREF reference copy 0 · LCHK chunk 0 · LUMA header copy · LREF reference copy 1 ·
+/// LCHK chunk 1 · … · LIDX index · trailer
+/// ```
+///
+/// The copies after chunk 0 are byte-identical to the first ones (but for the copy number), so a
+/// reader whose header or reference at the start is damaged reads them instead, and `recover`
+/// writes them back.
 enum RecordKind: String, CaseIterable, Sendable {
     case header = "LUMA"
     case reference = "LREF"

@@ -31,7 +31,8 @@ struct Recover: ParsableCommand {
                 print("\(recording): intact (indexed, every chunk decodes); nothing to do")
                 return
             }
-            for d in report.damage { print("left out: \(d)") }
+            // Damage that cost frames; a damaged header or reference copy is repaired instead.
+            for d in report.damage where d.frames.map({ !$0.isEmpty }) ?? true { print("left out: \(d)") }
             if report.restoredHeader { print("restored: the file header, from its copy") }
             print("\(output ?? recording): kept \(report.framesKept) frames in \(report.chunksKept) chunks (the recording could be read for \(report.framesBefore)), format version \(report.formatVersion), index rewritten, \(report.originalSize) -> \(report.fileSize) bytes")
         }
