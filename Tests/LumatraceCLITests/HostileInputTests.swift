@@ -152,8 +152,9 @@ struct HostileInputTests {
             Case(arguments: ["score", frame300, "--truth", truth], message: "point 1 has frame 1e+300"),
             Case(arguments: ["score", x308, "--truth", truth], message: "point 1 value 1e+308"),
             Case(arguments: ["report", luma, "--events", frame300, "-o", "\(dir)/r.html"], message: "point 1 has frame 1e+300"),
-            Case(arguments: ["replay", minimum, "-o", "\(dir)/d.jsonl"], message: "beyond ±2^61"),
-            Case(arguments: ["info", minimum], message: "beyond ±2^61", status: 3),
+            // Its index no longer matches the chunk, so the reader scans, and the scan refuses the chunk.
+            Case(arguments: ["replay", minimum, "-o", "\(dir)/d.jsonl"], message: "the recording holds no readable frames"),
+            Case(arguments: ["info", minimum], message: "a chunk header declares impossible frames or timestamps", status: 3),
             Case(arguments: ["info", huge], message: "both copies of the reference frame are damaged", status: 3),
             Case(arguments: ["replay", huge, "--analyzer", "differencing", "-o", "\(dir)/e.jsonl"], message: "huge-claims.luma"),
             Case(arguments: ["record", "\(dir)/frameless.y4m", "-o", "\(dir)/f.luma"], message: "frameless.y4m: no frames to record"),

@@ -88,7 +88,10 @@ struct Info: ParsableCommand {
                     for d in damage { print("  damage        \(d)") }
                 }
             }
-            if damage.contains(where: { $0.frames.map { !$0.isEmpty } ?? false }) { throw ExitCode(3) }
+            // Damage that cost frames, or damage where no frame is left to read, is exit status 3.
+            if damage.contains(where: { $0.frames.map { !$0.isEmpty } ?? false }) || (!damage.isEmpty && reader.frameCount == 0) {
+                throw ExitCode(3)
+            }
         }
     }
 }
