@@ -224,6 +224,40 @@ struct DestructiveOutputTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["long.events.jsonl", "long.luma"])
     }
 
+    @Test("record (not live) on a full disk keeps every chunk but the last 2 s, like a live recorder",
+          .enabled(if: isRoot, "mounting a small tmpfs needs root"))
+    func recordOnAFullDisk() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // 20 s of incompressible 160×120 frames at 30 fps: 19.2 kB a frame, so 16 MiB chunks would hold 28 s.
+        var state: UInt64 = 99
+        var stream = Array("YUV4MPEG2 W160 H120 F30:1 Ip A1:1 Cmono\n".utf8)
+        for _ in 0..<600 {
+            stream += Array("FRAME\n".utf8)
+            for _ in 0..<(160 * 120 / 8) {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                withUnsafeBytes(of: state) { stream += $0 }
+            }
+        }
+        let input = dir + "/noise.y4m"
+        try Data(stream).write(to: URL(fileURLWithPath: input))
+        let disk = try SmallDisk(kilobytes: 4096)
+        defer { disk.unmount(); try? FileManager.default.removeItem(atPath: disk.path) }
+        let output = disk.path + "/noise.luma"
+        let r = try CLI.run(["record", input, "-o", output])
+        expectCleanFailure(r, naming: "No space left on device")
+        let stopped = try #require(r.stderr.firstMatch(of: /recording stopped at frame (\d+)/).flatMap { Int($0.1) })
+        let recovered = dir + "/recovered.luma"
+        let recover = try CLI.run(["recover", output, "-o", recovered])
+        #expect(recover.status == 0, "\(recover.stdout)\(recover.stderr)")
+        let info = try CLI.run(["info", recovered, "--json"])
+        let json = try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any]
+        let kept = try #require(json?["frames"] as? Int)
+        print("record on a full disk (4 MiB tmpfs): stopped at frame \(stopped), \(kept) frames recovered")
+        #expect(stopped > 100)
+        #expect(kept >= stopped - 61, "a full disk cost \(stopped - kept) frames, more than 2 s at 30 fps")
+    }
+
     @Test("a full disk: every writer reports it, exits non-zero, and leaves nothing under the final name",
           .enabled(if: isRoot, "mounting a small tmpfs needs root"))
     func fullDisk() throws {

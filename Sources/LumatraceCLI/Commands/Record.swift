@@ -33,8 +33,11 @@ struct Record: ParsableCommand {
     @Flag(help: "Overwrite OUTPUT if it exists.")
     var force = false
 
-    @Option(help: "Shortest chunk in seconds, (0, 3600]. Chunks also hold at least 16 MiB of frames and close after 10 s; with --live they close after exactly this long (the most a crash can lose).")
+    @Option(help: "Shortest chunk in seconds, (0, 3600]. Chunks also hold at least 16 MiB of frames, unless --max-chunk-seconds comes first; with --live they close after exactly this long (the most a crash can lose).")
     var chunkSeconds: Double = 1.0
+
+    @Option(help: "Longest chunk in seconds, [--chunk-seconds, 3600]: the most recording time one damaged chunk, or a full disk, can cost, whatever the frame size (default 2).")
+    var maxChunkSeconds: Double = 2.0
 
     @Option(help: "zstd compression level, 1...19. Higher levels gain little on frame residuals and record slower.")
     var level: Int = 1
@@ -48,6 +51,9 @@ struct Record: ParsableCommand {
     func validate() throws {
         guard chunkSeconds > 0, chunkSeconds <= 3600, chunkSeconds.isFinite else {
             throw ValidationError("--chunk-seconds \(chunkSeconds) is outside (0, 3600]")
+        }
+        guard maxChunkSeconds.isFinite, maxChunkSeconds <= 3600, maxChunkSeconds >= min(chunkSeconds, 3600) else {
+            throw ValidationError("--max-chunk-seconds \(maxChunkSeconds) is outside [--chunk-seconds (\(chunkSeconds)), 3600]")
         }
         guard (1...19).contains(level) else { throw ValidationError("--level \(level) is outside 1...19") }
         if let fps, FrameRate(parsing: fps) == nil {
@@ -134,9 +140,10 @@ struct Record: ParsableCommand {
         let header = RecordingHeader(width: source.width, height: source.height, timescale: source.timescale,
                                      rateNumerator: source.rateNumerator, rateDenominator: source.rateDenominator, metadata: meta)
         // Live capture closes every chunk after --chunk-seconds, so a crash loses at most that much;
-        // files get chunks of at least 16 MiB too, which compress better (see RecordingWriterOptions).
+        // files get chunks of at least 16 MiB too, which compress better (see RecordingWriterOptions),
+        // but never longer than --max-chunk-seconds: damage and a full disk cost at most that much.
         var options = live ? RecordingWriterOptions.fixedDuration(chunkSeconds)
-                           : RecordingWriterOptions(chunkDuration: chunkSeconds, maximumChunkDuration: max(10, chunkSeconds))
+                           : RecordingWriterOptions(chunkDuration: chunkSeconds, maximumChunkDuration: maxChunkSeconds)
         options.compressionLevel = level
         options.formatVersion = formatVersion
         // The writer (with its frame-sized buffers) is made when the first frame has arrived, and
