@@ -9,12 +9,9 @@ let sharedData: URL? = {
     return FileManager.default.fileExists(atPath: url.path) ? url : nil
 }()
 
-func sharedText(_ path: String) throws -> String? {
-    guard let sharedData else {
-        print("skipped: ../shared/data is not beside the checkout (the test reads \(path))")
-        return nil
-    }
-    return try String(contentsOf: sharedData.appendingPathComponent(path), encoding: .utf8)
+func sharedText(_ path: String) throws -> String {
+    let folder = try #require(sharedData, "../shared/data is not beside the checkout (the test reads \(path); set LUMATRACE_SHARED_DATA)")
+    return try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
 }
 
 /// Rounded to the truth file's 6 decimals.
@@ -24,7 +21,7 @@ func round6(_ v: Double) -> Double { (v * 1e6).rounded() / 1e6 }
 struct TruthImportTests {
     @Test("OTB otb-crossing (commas, CRLF): one 1-based box per frame becomes a normalized lower-left box")
     func otbCrossing() throws {
-        guard let text = try sharedText("otb-crossing/groundtruth_rect.txt") else { return }
+        let text = try sharedText("otb-crossing/groundtruth_rect.txt")
         let lines = text.split(whereSeparator: \.isNewline).count
         let truth = try GroundTruth.imported(.otb, from: text, path: "groundtruth_rect.txt", geometry: .init(width: 360, height: 240))
         #expect(truth.frames == lines)
@@ -39,7 +36,7 @@ struct TruthImportTests {
 
     @Test("VOT vot2015-ball1: each polygon becomes its axis-aligned bounding box")
     func votBall1() throws {
-        guard let text = try sharedText("vot2015-ball1/groundtruth.txt") else { return }
+        let text = try sharedText("vot2015-ball1/groundtruth.txt")
         let truth = try GroundTruth.imported(.vot, from: text, path: "groundtruth.txt", geometry: .init(width: 1280, height: 720))
         let points = try #require(truth.objectTracks.first?.points)
         #expect(points.count == text.split(whereSeparator: \.isNewline).count)

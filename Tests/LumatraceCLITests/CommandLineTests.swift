@@ -110,7 +110,7 @@ struct CommandLineTests {
         let plain = try CLI.run(arguments)
         #expect(plain.status == 0, "\(plain.stderr)")
         #expect(plain.stderr.isEmpty, "stderr is not a terminal, yet: \(plain.stderr)")
-        guard let script = CLI.tool("script") else { print("skipped: `script` (util-linux) is not installed"); return }
+        let script = try #require(CLI.tool("script"), "`script` is not installed: apt-get install util-linux")
         // `script` runs the command on a pseudo-terminal and copies what it shows.
         let quoted = ([CLI.binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
         let terminal = try CLI.runTool(script, ["-qec", quoted, "/dev/null"])
@@ -173,7 +173,7 @@ struct CommandLineTests {
 
     @Test("live recording from ffmpeg ends cleanly on Ctrl-C with an index")
     func liveCtrlC() throws {
-        guard let ffmpeg = CLI.tool("ffmpeg") else { print("skipped: ffmpeg is not installed"); return }
+        let ffmpeg = try #require(CLI.tool("ffmpeg"), "ffmpeg is not installed: apt-get install ffmpeg")
         let dir = CLI.temporaryDirectory()
         let source = Process()
         source.executableURL = URL(fileURLWithPath: ffmpeg)

@@ -32,12 +32,9 @@ let clips: [Clip] = [
 struct RealClipTests {
     @Test("record and info", arguments: clips)
     func recordClip(_ clip: Clip) throws {
-        guard let data = CLI.sharedData else {
-            print("skipped \(clip.folder): ../shared/data is not beside this checkout (set LUMATRACE_SHARED_DATA)")
-            return
-        }
+        let data = try #require(CLI.sharedData, "\(clip.folder): ../shared/data is not beside this checkout (set LUMATRACE_SHARED_DATA)")
         let isVideo = !["img", "imgs"].contains(clip.input)
-        if isVideo && CLI.tool("ffmpeg") == nil { print("skipped \(clip.folder): ffmpeg is not installed"); return }
+        if isVideo { try #require(CLI.tool("ffmpeg") != nil, "ffmpeg is not installed: apt-get install ffmpeg") }
         let dir = CLI.temporaryDirectory()
         let input = data.appendingPathComponent(clip.folder).appendingPathComponent(clip.input).path
         var arguments = ["record", input, "-o", "\(dir)/clip.luma"]

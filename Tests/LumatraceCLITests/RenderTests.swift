@@ -65,7 +65,8 @@ struct RenderTests {
 
     @Test("GIF and MP4 hold one frame per drawn frame (ffprobe)", arguments: ["gif", "mp4"])
     func video(format: String) throws {
-        guard let ffprobe = CLI.tool("ffprobe"), CLI.tool("ffmpeg") != nil else { print("skipped: ffmpeg is not installed"); return }
+        let ffprobe = try #require(CLI.tool("ffprobe"), "ffprobe is not installed: apt-get install ffmpeg")
+        try #require(CLI.tool("ffmpeg") != nil, "ffmpeg is not installed: apt-get install ffmpeg")
         let dir = CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let out = "\(dir)/toss.\(format)"

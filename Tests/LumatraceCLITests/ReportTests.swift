@@ -37,10 +37,7 @@ struct ReportTests {
 
     @Test("headless Chromium renders the report to a screenshot that is not blank")
     func screenshot() throws {
-        guard let chromium = CLI.tool("chromium") else {
-            print("skipped: chromium is not installed (scripts/install-dependencies installs it)")
-            return
-        }
+        let chromium = try #require(CLI.tool("chromium"), "chromium is not installed: apt-get install chromium (scripts/install-dependencies)")
         let dir = CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (r, _) = try report("balls-synth", truth: true, in: dir)
