@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Rebuilds a recording that was never closed (the recorder was killed, the disk filled) or is
 /// damaged, so it opens directly again, and never keeps less than the recording held.
 ///
@@ -53,15 +59,26 @@ public enum RecordingRecovery {
         }
 
         let destination = output ?? FileIdentity.resolved(path)
-        let file = try ReplacementFile(for: destination, mode: (output == nil ? FileIdentity.of(path)?.mode : nil) ?? 0o644)
-        try plan.write(from: reader.file, to: file.handle)
-        try file.handle.sync()
+        // Written beside the destination and renamed into place only when it reads back whole
+        // (OutputFile); in place, the recording keeps its permissions.
+        let file: OutputFile
+        do throws(OutputError) {
+            file = try OutputFile.create(destination, replacingExisting: output == nil || overwrite,
+                                         streams: .refused(why: RecordingWriter.needsAFile))
+        } catch { throw .output(error) }
+        if output == nil, let mode = FileIdentity.of(path)?.mode { _ = fchmod(file.fileDescriptor, mode) }
+        let handle = FileHandleIO.borrowing(file)
+        try plan.write(from: reader.file, to: handle)
+        try handle.sync()
         // Believe the result only once it reads back with at least what the recording held.
-        let check = try? ChunkSurvey(RecordingReader(path: file.temporaryPath))
+        let check = try? ChunkSurvey(RecordingReader(path: file.writingPath))
         guard let check, check.framesBefore == plan.frames, check.allDecode, check.framesBefore >= survey.framesBefore else {
             throw LumaFormatError.recoveryRefused(path: path, reason: "the rebuilt file reads back with \(check?.framesBefore ?? 0) decodable frames, the recording has \(survey.framesBefore)")
         }
-        try file.commit(overwrite: output == nil || overwrite)
+        do throws(OutputError) { try file.commit() } catch {
+            if case .exists(let existing) = error { throw .outputExists(path: existing) }
+            throw .output(error)
+        }
         return report
     }
 }
