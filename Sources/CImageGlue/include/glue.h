@@ -70,6 +70,11 @@ int lt_jpeg_read_info(const uint8_t *data, size_t size, uint32_t *w, uint32_t *h
 int lt_jpeg_decode_luma(const uint8_t *data, size_t size, uint8_t *out, size_t outcap,
                         char *err, size_t errcap);
 
+/// Converts `pixels` 8-bit RGB pixels (3 bytes each) to luma with the weights PNG decoding uses:
+/// Y = (77 R + 150 G + 29 B + 128) >> 8 (BT.601, full range). Used for video whose frames are RGB,
+/// so a GIF and the same frames as PNG files give the same luma.
+void lt_rgb_to_luma(const uint8_t *rgb, size_t pixels, uint8_t *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -140,6 +140,10 @@ static inline uint8_t lt_luma(const uint8_t *rgb) {
     return (uint8_t)((77u * rgb[0] + 150u * rgb[1] + 29u * rgb[2] + 128u) >> 8);
 }
 
+void lt_rgb_to_luma(const uint8_t *rgb, size_t pixels, uint8_t *out) {
+    for (size_t i = 0; i < pixels; i++) out[i] = lt_luma(rgb + i * 3);
+}
+
 // Decodes to `outch` channels per pixel: 1 (luma) or 3 (RGB, gray replicated).
 static int lt_png_decode(const uint8_t *data, size_t size, uint8_t *out, size_t outcap, size_t outch,
                          char *err, size_t errcap) {

@@ -15,6 +15,12 @@ public struct Y4MStreamInfo: Equatable, Sendable {
 
     /// Bytes of chroma (and alpha) that follow the Y plane in each frame and are skipped.
     public var trailingPlaneBytes: Int
+
+    /// What the Y plane's codes mean, as far as the stream says: the range from `XCOLORRANGE`
+    /// (Y4M has no matrix tag).
+    public var lumaSignal: LumaSignal {
+        LumaSignal(range: LumaSignal.range(y4mExtensions: extensions), origin: "Y plane of Y4M C\(colorspace)")
+    }
 }
 
 /// Reads a YUV4MPEG2 (Y4M) stream, as written by `ffmpeg -f yuv4mpegpipe`, keeping the Y plane.

@@ -9,8 +9,18 @@ struct Export: ParsableCommand {
               lumatrace export clip.luma --format y4m | ffmpeg -i - clip.mp4     # Y4M on stdout
               lumatrace export clip.luma --format y4m -o clip.y4m
               lumatrace export clip.luma --format pgm -o frames/ --from 2s --to 4s
-            Frames are byte-identical to what was recorded. Y4M carries one constant rate (the
-            nominal one); PGM folders get a timestamps.txt with each frame's exact time.
+            Frames are byte-identical to what was recorded, and Y4M declares their range
+            (XCOLORRANGE) when the recording knows it.
+
+            Time: Y4M carries one constant rate (the nominal one). When the frames' real times
+            stray from it by more than half a frame (variable frame rate), export says so and
+            writes the real times beside the stream in mkvmerge's timestamp format v2
+            (OUTPUT.timestamps.txt, or --timestamps FILE), which puts them back:
+              ffmpeg -i clip.y4m -c:v ffv1 clip.mkv
+              mkvmerge -o timed.mkv --timestamps 0:clip.y4m.timestamps.txt clip.mkv
+            PGM folders get timestamps.txt (each frame's exact time) and frames.ffconcat, which
+            ffmpeg plays at the real pace:
+              ffmpeg -safe 0 -f concat -i frames/frames.ffconcat -fps_mode passthrough -c:v ffv1 clip.mkv
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case y4m, pgm }
@@ -30,6 +40,9 @@ struct Export: ParsableCommand {
     @Option(help: "Last frame, inclusive: an index or a time.")
     var to: FramePosition?
 
+    @Option(help: "Y4M: write the frames' real times here (mkvmerge timestamp format v2), whatever the rate.")
+    var timestamps: String?
+
     @Flag(help: "Overwrite existing output.")
     var force = false
 
@@ -48,32 +61,68 @@ struct Export: ParsableCommand {
                 }
                 let sink = try OutputFile.create(target, replacingExisting: force, inputs: [recording], streams: .allowed)
                 let writer = Y4MWriter(width: h.width, height: h.height)
-                try sink.write(writer.header(rateNumerator: h.rateNumerator, rateDenominator: h.rateDenominator))
-                try forEachFrame(reader, decoder, range) { index, _, pixels in
+                try sink.write(writer.header(rateNumerator: h.rateNumerator, rateDenominator: h.rateDenominator,
+                                             signal: LumaSignal(metadata: h.metadata)))
+                var times: [Timestamp] = []
+                try forEachFrame(reader, decoder, range) { index, ticks, pixels in
                     try sink.write(Y4MWriter.frameMarker)
                     try sink.write(UnsafeRawBufferPointer(pixels))
+                    times.append(Timestamp(ticks: ticks, timescale: h.timescale))
                     progress.update(index - range.lowerBound + 1, range.count)
                 }
                 try sink.commit()
+                progress.finish()
+                try writeRealTimes(FrameTimes(times), header: h, streamOutput: target)
             case .pgm:
                 guard let output, output != "-" else { throw CLIError("--format pgm needs -o FOLDER") }
                 let folder = try OutputFolder.create(output, replacingExisting: force, inputs: [recording], owns: Self.isExportedFile)
                 var times = "# frame seconds (exact timestamps of the exported frames)\n"
+                var files: [String] = [], stamps: [Timestamp] = []
                 try forEachFrame(reader, decoder, range) { index, ticks, pixels in
-                    try folder.write(PGMCodec.encode(width: h.width, height: h.height, pixels: pixels), to: String(format: "frame-%06d.pgm", index))
-                    times += "\(index) \(Timestamp(ticks: ticks, timescale: h.timescale).fixedDecimalSeconds())\n"
+                    let file = String(format: "frame-%06d.pgm", index)
+                    try folder.write(PGMCodec.encode(width: h.width, height: h.height, pixels: pixels), to: file)
+                    let time = Timestamp(ticks: ticks, timescale: h.timescale)
+                    times += "\(index) \(time.fixedDecimalSeconds())\n"
+                    files.append(file)
+                    stamps.append(time)
                     progress.update(index - range.lowerBound + 1, range.count)
                 }
                 try folder.write(Array(times.utf8), to: "timestamps.txt")
+                try folder.write(Array(FrameTimes(stamps).ffconcat(files: files).utf8), to: "frames.ffconcat")
                 try folder.commit()
+                progress.finish()
             }
-            progress.finish()
         }
+    }
+
+    /// After a Y4M export: when its constant rate misplaces frames (or when asked), the frames'
+    /// real times go beside it, and stderr says what happened.
+    private func writeRealTimes(_ times: FrameTimes, header h: RecordingHeader, streamOutput: String) throws {
+        let rate = Y4MWriter.declaredRate(numerator: h.rateNumerator, denominator: h.rateDenominator)
+        let constant = times.isConstant(rateNumerator: rate.numerator, denominator: rate.denominator)
+        let destination = timestamps ?? (constant || streamOutput == "-" ? nil : streamOutput + ".timestamps.txt")
+        if !constant {
+            let playing = Double(max(0, times.timestamps.count - 1)) * Double(rate.denominator) / Double(rate.numerator)
+            var message = "\(recording): variable frame rate: Y4M has one rate, F\(rate.numerator):\(rate.denominator), so frames are up to "
+                + "\(String(format: "%.3f", times.deviation(fromRateNumerator: rate.numerator, denominator: rate.denominator))) s off their real time "
+                + "(first to last frame: \(String(format: "%.3f", playing)) s instead of \(String(format: "%.3f", times.span)) s)"
+            if let destination {
+                message += "; the real times are in \(destination) (mkvmerge timestamp format v2; see `lumatrace export --help`)"
+            } else {
+                message += "; pass --timestamps FILE to keep the real times"
+            }
+            warn(message)
+        }
+        guard let destination else { return }
+        let file = try OutputFile.create(destination, replacingExisting: force, inputs: streamOutput == "-" ? [recording] : [recording, streamOutput],
+                                         streams: .allowed)
+        try file.write(Array(times.mkvmergeTimestamps().utf8))
+        try file.commit()
     }
 
     /// The files an exported PGM folder holds. A folder with anything else is never replaced.
     static func isExportedFile(_ name: String) -> Bool {
-        name == "timestamps.txt" || (name.hasPrefix("frame-") && name.hasSuffix(".pgm") && name.dropFirst(6).dropLast(4).allSatisfy(\.isNumber))
+        name == "timestamps.txt" || name == "frames.ffconcat" || (name.hasPrefix("frame-") && name.hasSuffix(".pgm") && name.dropFirst(6).dropLast(4).allSatisfy(\.isNumber))
     }
 
     private func forEachFrame(_ reader: RecordingReader, _ decoder: ChunkDecoder, _ range: ClosedRange<Int>,

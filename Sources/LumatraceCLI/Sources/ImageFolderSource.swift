@@ -22,8 +22,13 @@ struct ImageFolderSource: FrameSource {
     var expectedFrameCount: Int? { sequence.files.count }
     var metadata: [String: String] {
         ["source": name, "source.format": "images", "source.files": "\(sequence.files.count)",
-         "source.timing": "evenly spaced at \(rate.numerator)/\(rate.denominator) fps"]
+         "source.timing": "evenly spaced at \(rate.numerator)/\(rate.denominator) fps"].merging(Self.signal.metadata) { $1 }
     }
+
+    /// Image files hold full-range luma: JPEG's Y channel (JFIF: BT.601, full range), gray as is,
+    /// and RGB converted with BT.601 weights (``ImageFileDecoder``).
+    static let signal = LumaSignal(range: .full, matrix: "bt601",
+                                   origin: "image files: JPEG Y channel, gray as is, RGB as (77 R + 150 G + 29 B + 128) >> 8")
 
     mutating func nextFrame(into pixels: UnsafeMutableBufferPointer<UInt8>) throws -> Int64? {
         guard index < sequence.files.count else { return nil }

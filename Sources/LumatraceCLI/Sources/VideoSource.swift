@@ -2,10 +2,15 @@ import Foundation
 import LumaEngine
 import LumaFormat
 
-/// Frames from any video ffmpeg can read. ffmpeg decodes to 8-bit luma as a Y4M pipe
-/// (`-pix_fmt gray -f yuv4mpegpipe`, every decoded frame passed through: `-fps_mode passthrough`);
-/// ffprobe lists each frame's presentation timestamp first, so variable-frame-rate video keeps its
-/// real timing.
+/// Frames from any video ffmpeg can read, every decoded frame passed through (`-fps_mode
+/// passthrough`); ffprobe lists each frame's presentation timestamp first, so variable-frame-rate
+/// video keeps its real timing.
+///
+/// The luma is the decoded Y plane exactly as coded (``LumaSignal``): ffmpeg extracts it
+/// (`-vf extractplanes=y`) rather than converting to gray, which would stretch limited-range codes
+/// to full range, so `record clip.mp4` and `ffmpeg -i clip.mp4 -f yuv4mpegpipe - | lumatrace record -`
+/// give the same frames. Video without a Y plane (RGB, palette) comes as PPM images and is converted
+/// by the same formula as PNG files.
 struct VideoSource: FrameSource {
     let path: String
     let name: String
@@ -18,7 +23,8 @@ struct VideoSource: FrameSource {
     let timestamps: [Int64]
     private let process: Process
     private let errors: ErrorCollector
-    private let reader: Y4MReader
+    let signal: LumaSignal
+    private let frames: DecodedFrames
     private var index = 0
     var expectedFrameCount: Int? { timestamps.count }
 
@@ -39,7 +45,7 @@ struct VideoSource: FrameSource {
         let ffprobe = try Tools.require("ffprobe")
         let probeInput = try Self.input(path)
         let probe = try Tools.run(ffprobe, ["-v", "error", "-select_streams", "v:0",
-                                            "-show_entries", "stream=codec_name,width,height,time_base,avg_frame_rate,r_frame_rate:frame=best_effort_timestamp,pts,pkt_dts",
+                                            "-show_entries", "stream=codec_name,pix_fmt,color_range,color_space,width,height,time_base,avg_frame_rate,r_frame_rate:frame=best_effort_timestamp,pts,pkt_dts",
                                             "-of", "json", probeInput.argument], standardInput: probeInput.handle)
         guard probe.status == 0 else {
             throw CLIError("\(path): ffprobe cannot read it as a video: \(probe.stderr.split(separator: "\n").last ?? "unknown error")")
@@ -48,6 +54,8 @@ struct VideoSource: FrameSource {
         do { json = try JSONParser.parse(probe.stdout) } catch { throw CLIError("\(path): ffprobe's output is not JSON: \(error)") }
         guard let stream = json["streams"]?.arrayValue?.first else { throw CLIError("\(path): no video stream found") }
         let codec = stream["codec_name"]?.stringValue ?? "?"
+        let pixelFormat = stream["pix_fmt"]?.stringValue ?? "unknown"
+        let colour = LumaSignal.isColourWithoutLuma(pixelFormat: pixelFormat)
         let timeBase = FrameRate(parsing: stream["time_base"]?.stringValue ?? "") ?? FrameRate(numerator: 1, denominator: 90000)
         let averageRate = FrameRate(parsing: stream["avg_frame_rate"]?.stringValue ?? "") ?? FrameRate(parsing: stream["r_frame_rate"]?.stringValue ?? "")
         let frames = json["frames"]?.arrayValue ?? []
@@ -97,31 +105,64 @@ struct VideoSource: FrameSource {
             rateNumerator = averageRate?.numerator ?? 0
             rateDenominator = averageRate?.denominator ?? 0
         }
+        signal = colour ? .convertedFromRGB(pixelFormat)
+            : LumaSignal(range: LumaSignal.range(ffprobe: stream["color_range"]?.stringValue, pixelFormat: pixelFormat),
+                         matrix: stream["color_space"]?.stringValue ?? "unknown", origin: "Y plane of \(pixelFormat)")
         var meta = ["source": URL(fileURLWithPath: path).lastPathComponent, "source.format": "video", "source.codec": codec,
+                    "source.pixel_format": pixelFormat,
                     "source.timing": fps == nil ? "container timestamps (time base \(timeBase.numerator)/\(timeBase.denominator))" : "evenly spaced at --fps"]
         if extrapolated > 0 { meta["source.timing.extrapolated"] = "\(extrapolated) frames had no timestamp; each got the previous frame interval" }
-        metadata = meta
+        metadata = meta.merging(signal.metadata) { $1 }
 
         process = Process()
         process.executableURL = URL(fileURLWithPath: ffmpeg)
         let decodeInput = try Self.input(path)
-        process.arguments = ["-nostdin", "-v", "error", "-i", decodeInput.argument, "-map", "0:v:0", "-fps_mode", "passthrough",
-                             "-pix_fmt", "gray", "-f", "yuv4mpegpipe", "-"]
-        let output = Pipe()
+        // The Y plane as coded (high bit depths shifted to 8 bits), or RGB images to convert here.
+        let output = colour ? ["-pix_fmt", "rgb24", "-c:v", "ppm", "-f", "image2pipe", "-"]
+            : ["-vf", "extractplanes=y", "-pix_fmt", "gray", "-f", "yuv4mpegpipe", "-"]
+        process.arguments = ["-nostdin", "-v", "error", "-i", decodeInput.argument, "-map", "0:v:0", "-fps_mode", "passthrough"] + output
+        let pipe = Pipe()
         let errorPipe = Pipe()
-        process.standardOutput = output
+        process.standardOutput = pipe
         process.standardError = errorPipe
         process.standardInput = decodeInput.handle ?? FileHandle.nullDevice
         do { try process.run() } catch { throw CLIError("cannot start ffmpeg: \(error.localizedDescription)") }
         errors = ErrorCollector(errorPipe.fileHandleForReading)
-        reader = try Y4MReader(stream: ByteStream(fileDescriptor: output.fileHandleForReading.fileDescriptor, name: "\(path) (via ffmpeg)",
-                                                  ownsDescriptor: false, stopRequested: stop))
-        width = reader.info.width
-        height = reader.info.height
+        let decoded = ByteStream(fileDescriptor: pipe.fileHandleForReading.fileDescriptor, name: "\(path) (via ffmpeg)",
+                                 ownsDescriptor: false, stopRequested: stop)
+        do {
+            self.frames = colour ? .rgb(try PPMStreamReader(stream: decoded)) : .luma(try Y4MReader(stream: decoded))
+        } catch {
+            // ffmpeg's own message says more than an empty pipe does.
+            process.waitUntilExit()
+            let reason = errors.text().split(separator: "\n").last.map(String.init) ?? "\(error)"
+            throw CLIError("\(path): ffmpeg cannot decode it: \(reason)")
+        }
+        (width, height) = self.frames.size
+    }
+
+    /// ffmpeg's output: the Y plane in a Y4M stream, or RGB images converted here.
+    private enum DecodedFrames {
+        case luma(Y4MReader)
+        case rgb(PPMStreamReader)
+
+        var size: (Int, Int) {
+            switch self {
+            case .luma(let r): (r.info.width, r.info.height)
+            case .rgb(let r): (r.width, r.height)
+            }
+        }
+
+        func read(into pixels: UnsafeMutableBufferPointer<UInt8>) throws -> Bool {
+            switch self {
+            case .luma(let r): try r.readFrame(into: pixels)
+            case .rgb(let r): try r.readFrame(into: pixels)
+            }
+        }
     }
 
     mutating func nextFrame(into pixels: UnsafeMutableBufferPointer<UInt8>) throws -> Int64? {
-        guard try reader.readFrame(into: pixels) else { return nil }
+        guard try frames.read(into: pixels) else { return nil }
         guard index < timestamps.count else {
             process.terminate()
             throw CLIError("\(path): ffmpeg decoded more frames (\(index + 1)) than ffprobe listed (\(timestamps.count)); pass --fps to use evenly spaced timestamps")

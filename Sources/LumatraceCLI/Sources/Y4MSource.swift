@@ -38,7 +38,7 @@ struct Y4MSource: FrameSource {
                  "y4m.aspect": reader.info.aspect]
         if !reader.info.extensions.isEmpty { m["y4m.extensions"] = reader.info.extensions.joined(separator: " ") }
         if live { m["source.live"] = "true" }
-        return m
+        return m.merging(reader.info.lumaSignal.metadata) { $1 }
     }
 
     mutating func nextFrame(into pixels: UnsafeMutableBufferPointer<UInt8>) throws -> Int64? {

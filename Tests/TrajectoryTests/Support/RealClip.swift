@@ -19,8 +19,9 @@ enum RealClip {
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 
-    /// Decodes the clip in `folder` (its one video file) with ffmpeg, frame by frame, in the order
-    /// `lumatrace record` uses, and runs the analyzer over it at the clip's average frame rate.
+    /// Decodes the clip in `folder` (its one video file) with ffmpeg, frame by frame, to the luma
+    /// `lumatrace record` keeps (the coded Y plane, `extractplanes=y`: no range stretch), and runs
+    /// the analyzer over it at the clip's average frame rate.
     static func run(folder: String, configuration: TrajectoryConfiguration = TrajectoryConfiguration()) throws -> TrajectoryRun {
         let files = try FileManager.default.contentsOfDirectory(atPath: folder)
         guard let video = files.sorted().first(where: { [".mp4", ".avi", ".mov", ".mkv"].contains(where: $0.hasSuffix) }) else {
@@ -38,7 +39,7 @@ enum RealClip {
         let ffmpeg = Process()
         ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         ffmpeg.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-fps_mode", "passthrough",
-                            "-f", "rawvideo", "-pix_fmt", "gray", "-"]
+                            "-vf", "extractplanes=y", "-pix_fmt", "gray", "-f", "rawvideo", "-"]
         let pipe = Pipe()
         ffmpeg.standardOutput = pipe
         try ffmpeg.run()
