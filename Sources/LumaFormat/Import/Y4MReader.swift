@@ -83,7 +83,7 @@ public final class Y4MReader {
         case "444alpha": trailing = 3 * width * height
         default:
             if colorspace.contains("p") || colorspace.hasPrefix("mono1") || colorspace.hasPrefix("mono9") {
-                throw LumaFormatError.invalidInput(source: source, frame: nil, reason: "high-bit-depth Y4M (C\(colorspace)) is not supported: Lumatrace records 8-bit luma; convert with ffmpeg ... -pix_fmt gray -f yuv4mpegpipe -")
+                throw LumaFormatError.invalidInput(source: source, frame: nil, reason: "high-bit-depth Y4M (C\(colorspace)) is not supported: Lumatrace records 8-bit luma; take its Y plane at 8 bits with ffmpeg ... -vf extractplanes=y -pix_fmt gray -f yuv4mpegpipe -")
             }
             throw LumaFormatError.invalidInput(source: source, frame: nil, reason: "unknown Y4M colour space C\(colorspace) (supported: mono, 420jpeg, 420paldv, 420mpeg2, 420, 411, 422, 444, 444alpha)")
         }

@@ -9,11 +9,16 @@ struct Record: ParsableCommand {
             INPUT can be:
               a video file ffmpeg reads    lumatrace record shot.mp4 -o shot.luma
                                            (real per-frame timestamps kept; needs ffmpeg and ffprobe)
-              a Y4M file, or - for stdin   ffmpeg -i cam.mkv -pix_fmt gray -f yuv4mpegpipe - | lumatrace record - -o cam.luma
+              a Y4M file, or - for stdin   ffmpeg -i cam.mkv -vf extractplanes=y -f yuv4mpegpipe - | lumatrace record - -o cam.luma
               a folder of images           lumatrace record frames/ --fps 30 -o seq.luma
                                            (PGM, PNG or JPEG, in name order; colour becomes luma)
             Live capture: --live reads a never-ending Y4M stream until it ends or Ctrl-C, e.g.
-              ffmpeg -f v4l2 -i /dev/video0 -pix_fmt gray -f yuv4mpegpipe - | lumatrace record - --live -o live.luma
+              ffmpeg -f v4l2 -i /dev/video0 -vf extractplanes=y -f yuv4mpegpipe - | lumatrace record - --live -o live.luma
+            Luma is kept exactly as coded: the Y plane of YUV video, with its range
+            and matrix in the header (see `lumatrace info`); limited-range codes stay
+            16-235. RGB (GIF, PNG) becomes (77 R + 150 G + 29 B + 128) >> 8 by every
+            path. In ffmpeg pipes use `-vf extractplanes=y`, not `-pix_fmt gray`,
+            which stretches limited-range luma to 0-255.
             Ctrl-C (or SIGTERM) always closes the file properly; a recorder killed outright leaves
             every complete chunk readable (run `lumatrace recover` to rewrite the index).
             """)
