@@ -7,27 +7,67 @@ import LumaEngine
 ///   track's label or the start of its id;
 /// - rectangles' outlines and corners (magenta; a tracked rectangle in its track's colour);
 /// - differencing blobs as thin yellow boxes.
+///
+/// Objects with a life (a trajectory, a track) are drawn on every frame of it, in their latest
+/// logged state, from their first event until the event that ends them (`trajectory.end`,
+/// `track.lost`; a `track.recovered` brings a track back): an analyzer logs an object only on the
+/// frames it analyzed or updated it, and the picture must not blink in between. Detections of one
+/// frame (differencing blobs, rectangles) are drawn on that frame only.
 public struct EventOverlay: Sendable {
     public let width: Int
     public let height: Int
     private var byFrame: [Int: [LoggedEvent]] = [:]
+    private var lives: [ObjectLife] = []
     private var regions: [NormalizedRect] = []
     private var trackColors: [String: RGBImage.Color] = [:]
+
+    /// One object's events in log order: states to draw, and the events that end it.
+    private struct ObjectLife: Sendable {
+        var events: [LoggedEvent]
+
+        /// The state to draw on `frame`: the latest event at or before it, unless that one ended it.
+        func state(at frame: Int) -> LoggedEvent? {
+            guard let first = events.first, first.frame <= frame else { return nil }
+            var low = 0, high = events.count - 1
+            while low < high {
+                let mid = (low + high + 1) / 2
+                if events[mid].frame <= frame { low = mid } else { high = mid - 1 }
+            }
+            return EventOverlay.endKinds.contains(events[low].kind) ? nil : events[low]
+        }
+    }
+
+    static let lifeKinds: Set<String> = ["trajectory", "trajectory.end", "track", "track.lost", "track.recovered", "rectangleTrack"]
+    static let endKinds: Set<String> = ["trajectory.end", "track.lost"]
 
     public init(log: EventLog) {
         width = log.header.width
         height = log.header.height
         regions = log.header.analyzers.map(\.regionOfInterest).filter { $0 != .full }
+        var lifeIndex: [String: Int] = [:]
         for event in log.events {
-            byFrame[event.frame, default: []].append(event)
+            if Self.lifeKinds.contains(event.kind), let id = event.data["id"]?.stringValue {
+                let key = event.analyzer + "\u{0}" + id
+                if let i = lifeIndex[key] {
+                    lives[i].events.append(event)
+                } else {
+                    lifeIndex[key] = lives.count
+                    lives.append(ObjectLife(events: [event]))
+                }
+            } else {
+                byFrame[event.frame, default: []].append(event)
+            }
             if event.kind == "track" || event.kind == "rectangleTrack", let id = event.data["id"]?.stringValue, trackColors[id] == nil {
                 trackColors[id] = RGBImage.Color.tracks[trackColors.count % RGBImage.Color.tracks.count]
             }
         }
     }
 
-    /// Frames that have at least one event.
-    public var framesWithEvents: [Int] { byFrame.keys.sorted() }
+    /// The events drawn on `frame`: that frame's detections, then each living object's latest state
+    /// (in order of first appearance).
+    public func events(drawnOn frame: Int) -> [LoggedEvent] {
+        (byFrame[frame] ?? []) + lives.compactMap { $0.state(at: frame) }
+    }
 
     /// The colour of a track's boxes.
     public func color(ofTrack id: String) -> RGBImage.Color { trackColors[id] ?? .white }
@@ -39,7 +79,7 @@ public struct EventOverlay: Sendable {
             let (x0, y0) = point(r.x, r.y + r.height), (x1, y1) = point(r.x + r.width, r.y)
             image.rectangle(x0, y0, x1, y1, .regionOfInterest, thickness: thickness)
         }
-        for event in byFrame[frame] ?? [] {
+        for event in events(drawnOn: frame) {
             let d = event.data
             switch event.kind {
             case "diff":
@@ -50,7 +90,7 @@ public struct EventOverlay: Sendable {
                 }
             case "trajectory":
                 drawTrajectory(d, on: &image, thickness: thickness)
-            case "track":
+            case "track", "track.recovered":
                 guard let id = d["id"]?.stringValue, let b = numbers(d["boundingBox"]), b.count == 4 else { continue }
                 let confident = (d["confidence"]?.doubleValue ?? 0) > 0.5
                 let (x0, y0) = point(b[0], b[1] + b[3]), (x1, y1) = point(b[0] + b[2], b[1])

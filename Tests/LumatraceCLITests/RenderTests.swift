@@ -97,4 +97,49 @@ struct RenderTests {
         let forced = try CLI.run(["render", Self.toss, "--events", otherLog, "-o", "\(dir)/forced.png", "--force", "--to", "3"])
         #expect(forced.status == 0, "\(forced.stderr)")
     }
+
+    /// The overlay's colours in an image, counted.
+    func count(_ color: RGBImage.Color, in image: RGBImage) -> Int {
+        stride(from: 0, to: image.pixels.count, by: 3).filter {
+            RGBImage.Color(image.pixels[$0], image.pixels[$0 + 1], image.pixels[$0 + 2]) == color
+        }.count
+    }
+
+    @Test("a trajectory stays drawn between its updates until its end event: no blinking, gone after the end")
+    func objectsDrawnForTheirWholeLife() throws {
+        // toss-real logs the throw at frames 27...36 and ends it at frame 40.
+        let log = try EventLog.read(Self.tossLog)
+        #expect(log.events.filter { $0.kind == "trajectory" }.map(\.frame) == Array(27...36))
+        #expect(log.events.first { $0.kind == "trajectory.end" }?.frame == 40)
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try CLI.run(["render", Self.toss, "--events", Self.tossLog, "-o", "\(dir)/frames/", "--from", "36", "--to", "40"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let last = try PNGFile.read("\(dir)/frames/frame-000036.png")
+        for frame in 37...39 {
+            let image = try PNGFile.read(String(format: "\(dir)/frames/frame-%06d.png", frame))
+            #expect(count(.detected, in: image) == count(.detected, in: last), "frame \(frame): the trajectory's points blink off")
+            #expect(count(.projected, in: image) == count(.projected, in: last), "frame \(frame): the fitted path blinks off")
+        }
+        let ended = try PNGFile.read("\(dir)/frames/frame-000040.png")
+        #expect(count(.detected, in: ended) == 0 && count(.projected, in: ended) == 0, "drawn after its end event")
+    }
+
+    @Test("a GIF of a variable-frame-rate recording lasts as long as the recording, and says the rate varies")
+    func gifAtTheRecordingsOwnPace() throws {
+        try #require(CLI.tool("ffmpeg") != nil, "ffmpeg is not installed: apt-get install ffmpeg")
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // 30 frames at 30 fps, then 30 at 10 fps: 3.9 s, nominal rate 30 fps (which would give 2 s).
+        let recording = try VariableRateExportTests.variableRateRecording(in: dir)
+        let empty = try CLI.run(["replay", recording, "--analyzer", "differencing", "-o", "\(dir)/vfr.events.jsonl"])
+        #expect(empty.status == 0, "\(empty.stderr)")
+        let r = try CLI.run(["render", recording, "--events", "\(dir)/vfr.events.jsonl", "-o", "\(dir)/vfr.gif"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("variable frame rate"), "\(r.stderr)")
+        let probe = try CLI.runTool(try #require(CLI.tool("ffprobe")), ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", "\(dir)/vfr.gif"])
+        let duration = try #require(Double(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        // 60 frames over 3.9 s: 3.9 s plus the last frame's 1/15 s, to GIF's 1/100 s.
+        #expect(abs(duration - 3.965) <= 0.02, "GIF lasts \(duration) s")
+    }
 }

@@ -91,7 +91,7 @@ struct Render: ParsableCommand {
             var drawn = 0
             switch kind {
             case .folder:
-                try Self.forEachDrawnFrame(frames, reader: reader, overlay: overlay) { index, image in
+                try Self.forEachDrawnFrame(frames, reader: reader, overlay: overlay) { index, _, image in
                     try folder!.write(PNGFile.encode(image), to: String(format: "frame-%06d.png", index))
                     drawn += 1
                 }
@@ -101,7 +101,7 @@ struct Render: ParsableCommand {
                                          maximumWidth: sheetWidth)
                 var canvas = sheet.canvas()
                 var tile = 0
-                try Self.forEachDrawnFrame(frames, reader: reader, overlay: overlay) { index, image in
+                try Self.forEachDrawnFrame(frames, reader: reader, overlay: overlay) { index, _, image in
                     sheet.place(image, label: "\(index)", tile: tile, on: &canvas)
                     tile += 1
                     drawn += 1
@@ -110,12 +110,14 @@ struct Render: ParsableCommand {
                 try file!.commit()
             case .gif, .mp4:
                 file!.handOverToAnotherWriter()
+                let rate = try Self.meanRate(of: frames, reader: reader)
                 let pipe = try VideoPipe(ffmpeg: ffmpeg!, output: output, writingTo: file!.temporaryPath!,
-                                         width: reader.header.width, height: reader.header.height,
-                                         rate: reader.header.nominalFrameRate / Double(step), gif: kind == .gif)
+                                         width: reader.header.width, height: reader.header.height, rate: rate, gif: kind == .gif)
+                var times: [Timestamp] = []
                 do {
-                    try Self.forEachDrawnFrame(frames, reader: reader, overlay: overlay) { _, image in
+                    try Self.forEachDrawnFrame(frames, reader: reader, overlay: overlay) { _, time, image in
                         try pipe.write(image)
+                        times.append(time)
                         drawn += 1
                     }
                 } catch {
@@ -124,6 +126,11 @@ struct Render: ParsableCommand {
                 }
                 try pipe.finish()
                 try file!.commit()
+                let off = FrameTimes(times).deviation(fromRateNumerator: Int((rate * 1_000_000).rounded()), denominator: 1_000_000)
+                if off > 0.5 / rate {
+                    warn("\(recording): variable frame rate: \(output) plays at the mean rate, \(String(format: "%.3f", rate)) frames/s, "
+                         + "so frames are up to \(String(format: "%.3f", off)) s off their real time")
+                }
             }
             print("drew \(drawn) frames of \(recording) with \(log.events.count) events → \(output)")
             log.warnIfIncomplete()
@@ -135,9 +142,22 @@ struct Render: ParsableCommand {
         name.hasPrefix("frame-") && name.hasSuffix(".png") && name.dropFirst(6).dropLast(4).allSatisfy(\.isNumber)
     }
 
-    /// Decodes `frames` (ascending) and calls `body` with each one drawn over, showing progress.
+    /// The rate at which `frames` (ascending, evenly strided) span the same time as in the recording:
+    /// the recording's own pace, also when its nominal rate is unknown or its frame rate varies.
+    static func meanRate(of frames: [Int], reader: RecordingReader) throws -> Double {
+        let step = frames.count > 1 ? Double(frames[1] - frames[0]) : 1
+        guard let first = frames.first, let last = frames.last, last > first else {
+            return reader.header.nominalFrameRate > 0 ? reader.header.nominalFrameRate / step : 30
+        }
+        let decoder = reader.makeDecoder()
+        let span = Double(try decoder.frame(at: last).ticks - decoder.frame(at: first).ticks) / Double(reader.header.timescale)
+        return span > 0 ? Double(frames.count - 1) / span : 30
+    }
+
+    /// Decodes `frames` (ascending) and calls `body` with each one's index and time, drawn over,
+    /// showing progress.
     static func forEachDrawnFrame(_ frames: [Int], reader: RecordingReader, overlay: EventOverlay,
-                                  _ body: (Int, RGBImage) throws -> Void) throws {
+                                  _ body: (Int, Timestamp, RGBImage) throws -> Void) throws {
         let decoder = reader.makeDecoder()
         let progress = ProgressBar("rendering")
         defer { progress.finish() }
@@ -145,7 +165,7 @@ struct Render: ParsableCommand {
             let frame = try decoder.frame(at: index)
             var image = frame.pixels.withUnsafeBufferPointer { RGBImage(luma: $0, width: reader.header.width, height: reader.header.height) }
             overlay.draw(frame: index, on: &image)
-            try body(index, image)
+            try body(index, Timestamp(ticks: frame.ticks, timescale: reader.header.timescale), image)
             progress.update(n + 1, frames.count)
         }
     }
