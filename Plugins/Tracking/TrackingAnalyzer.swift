@@ -49,7 +49,7 @@ public struct TrackingAnalyzer: Analyzer {
         self.configuration = configuration
         recordingDigest = context.stream.recordingDigest
         settings = configuration.trackingLevel == .fast ? .fast : .accurate
-        let seeds = try TrackingSeed.parse(configuration.seeds)
+        let seeds = try TrackingSeed.parse(configuration.seeds, frameSize: (context.stream.width, context.stream.height))
         let (w, h) = (Double(context.stream.width), Double(context.stream.height))
         for (n, s) in seeds.enumerated() where s.box.width * w < 2 || s.box.height * h < 2 {
             throw OptionError(option: "seeds", message: "seed \(n + 1) is \(s.box.width * w)×\(s.box.height * h) pixels in this "

@@ -13,7 +13,8 @@ public struct TrackingConfiguration: AnalyzerConfiguration {
     /// The objects to follow: `[label=]x,y,w,h[@frame]` separated by `;`, or the same as a JSON
     /// array `[{"box": [x, y, w, h], "label": "…", "frame": n}, …]` (label and frame optional;
     /// `--set tracking.seeds=@seeds.json` reads it from a file). Boxes are normalized with Vision's
-    /// lower-left origin; `label` (letters, digits, `-`, `_`) names the track in its events;
+    /// lower-left origin, or written `px:x,y,w,h` in pixels from the top-left corner (converted with
+    /// the recording's frame size); `label` (letters, digits, `-`, `_`) names the track in its events;
     /// `frame` starts it at that frame (default: the first analyzed frame).
     public var seeds = ""
     public var trackingLevel = Level.accurate
@@ -54,7 +55,7 @@ public struct TrackingConfiguration: AnalyzerConfiguration {
 
     public static var optionHelp: KeyValuePairs<String, String> {
         [
-            "seeds": "objects to follow: [label=]x,y,w,h[@frame] separated by ';', or a JSON array of {box, label, frame}; normalized, lower-left origin (default none)",
+            "seeds": "objects to follow: [label=]x,y,w,h[@frame] separated by ';' (normalized, lower-left origin; or px:x,y,w,h in pixels from the top-left corner), or a JSON array of {box, label, frame} (default none)",
             "trackingLevel": "fast or accurate (default accurate)",
             "lostThreshold": "confidence below which a frame is a miss, 0 < t < 1 (default 0.3)",
             "lostFrames": "misses in a row before track.lost, 1...10000 (default 5)",
@@ -106,14 +107,20 @@ public struct TrackingSeed: Equatable, Sendable {
 
     /// Parses `[label=]x,y,w,h[@frame]` entries separated by `;` (spaces allowed), or a JSON array
     /// of `{"box": [x, y, w, h], "label": "…", "frame": n}` objects.
-    public static func parse(_ text: String) throws(OptionError) -> [TrackingSeed] {
+    ///
+    /// A box is normalized with a lower-left origin (Vision's convention), or, written
+    /// `px:x,y,w,h`, in pixels from the top-left corner as image tools and OpenCV give it
+    /// (`px:100,50,40,40`). Pixel boxes are converted with `frameSize`; without one (checking
+    /// options before a recording is open) they are only checked, and stand as the whole frame.
+    public static func parse(_ text: String, frameSize: (width: Int, height: Int)? = nil) throws(OptionError) -> [TrackingSeed] {
         if text.trimmingCharacters(in: " ").hasPrefix("[") { return try parseJSON(text) }
         var seeds: [TrackingSeed] = []
         for (n, raw) in text.split(separator: ";", omittingEmptySubsequences: false).enumerated() {
             let entry = raw.trimmingCharacters(in: " ")
             if entry.isEmpty { continue }
             func refuse(_ why: String) -> OptionError {
-                OptionError(option: "seeds", message: "seed \(n + 1) '\(entry)': \(why) (expected [label=]x,y,w,h[@frame])")
+                let shown = entry.count <= 60 ? entry : entry.prefix(60) + "…"
+                return OptionError(option: "seeds", message: "seed \(n + 1) '\(shown)': \(why) (expected [label=]x,y,w,h[@frame])")
             }
             var rest = Substring(entry)
             var label: String?
@@ -133,11 +140,40 @@ public struct TrackingSeed: Equatable, Sendable {
                 frame = f
                 rest = rest[..<at]
             }
-            guard let box = NormalizedRect(parsing: String(rest)) else { throw refuse("the box needs four numbers x,y,w,h") }
-            if let problem = box.problem { throw refuse("the box is not inside the frame: \(problem)") }
+            let box: NormalizedRect
+            if rest.trimmingCharacters(in: " ").hasPrefix("px:") {
+                box = try pixelBox(String(rest.trimmingCharacters(in: " ").dropFirst(3)), frameSize: frameSize, refuse: refuse)
+            } else {
+                guard let b = NormalizedRect(parsing: String(rest)) else { throw refuse("the box needs four numbers x,y,w,h") }
+                if let problem = b.problem {
+                    let looksLikePixels = b.array.contains { $0 > 1 }
+                    throw refuse("the box is not inside the frame: \(problem)"
+                        + (looksLikePixels ? "; boxes are normalized 0...1 with a lower-left origin, or in pixels from the top-left corner written px:x,y,w,h" : ""))
+                }
+                box = b
+            }
             seeds.append(TrackingSeed(label: label, box: box, frame: frame))
         }
         return seeds
+    }
+
+    /// `x,y,w,h` in pixels, top-left origin, as a normalized lower-left box in a frame of `frameSize`.
+    private static func pixelBox(_ text: String, frameSize: (width: Int, height: Int)?,
+                                 refuse: (String) -> OptionError) throws(OptionError) -> NormalizedRect {
+        let numbers = text.split(separator: ",").map { Int($0.trimmingCharacters(in: " ")) }
+        guard numbers.count == 4, let x = numbers[0], let y = numbers[1], let w = numbers[2], let h = numbers[3] else {
+            throw refuse("a pixel box is px: and four whole numbers x,y,w,h (top-left corner, width, height)")
+        }
+        guard x >= 0, y >= 0, w > 0, h > 0, x <= 1 << 20, y <= 1 << 20, w <= 1 << 20, h <= 1 << 20 else {
+            throw refuse("a pixel box needs x,y ≥ 0 and w,h ≥ 1")
+        }
+        guard let (width, height) = frameSize else { return .full }
+        guard x + w <= width, y + h <= height else {
+            throw refuse("pixel box \(x),\(y) \(w)×\(h) does not fit the \(width)×\(height) frame")
+        }
+        // Integer numerators, so px:32,18,32,36 in 320×180 is exactly 0.1,0.7,0.1,0.2.
+        return NormalizedRect(x: Double(x) / Double(width), y: Double(height - y - h) / Double(height),
+                              width: Double(w) / Double(width), height: Double(h) / Double(height))
     }
 
     /// A label is letters, digits, `-` and `_`, at least one.

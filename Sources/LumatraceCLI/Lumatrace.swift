@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import DifferencingAnalyzer
 import LumaEngine
 import TrajectoryAnalyzer
@@ -26,6 +27,16 @@ public struct Lumatrace: ParsableCommand {
               lumatrace regress Recordings/                       # re-run, diff and score every golden log
 
             Analyzers: run `lumatrace analyzers` to list them and their options.
+
+            Exit status, the same for every command:
+              0   done: the result is written, the logs are the same, the replay verified
+              1   done, and the answer is a difference: logs differ (diff), a replay does not
+                  match its log or the log is incomplete (verify), a log changed or a score
+                  dropped (regress), frames are lost to damage (info)
+              2   error: an input could not be read, an output was refused, a tool is
+                  missing, an analyzer failed; the message on stderr says which and why
+              64  usage: an unknown option, a missing argument, a value out of range
+            Errors are one line on stderr starting `lumatrace: error:`.
             """,
         version: LumatraceVersion.engine,
         subcommands: [Record.self, Synth.self, Info.self, Replay.self, Export.self, Recover.self, Verify.self, Diff.self, Score.self,
@@ -49,7 +60,38 @@ public struct Lumatrace: ParsableCommand {
     public static func main(analyzers: [AnalyzerDescriptor]) {
         registry = AnalyzerRegistry(analyzers)
         StandardOutput.checkAtExit()
-        main(rawArguments())
+        run(rawArguments())
+    }
+
+    /// Exit statuses (the table in `lumatrace --help`).
+    enum Status {
+        /// Done, and the answer is a difference (logs differ, a replay does not verify, damage).
+        static let difference: Int32 = 1
+        /// An error: the command could not do what was asked.
+        static let failure: Int32 = 2
+    }
+
+    /// Parses and runs a command line, printing every error in the one style (`lumatrace: error:`,
+    /// one line, then the usage hint for a wrong command line) and exiting with the table's status.
+    static func run(_ arguments: [String]) -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            Glibc.exit(0)
+        } catch {
+            let status = exitCode(for: error).rawValue
+            let text = fullMessage(for: error)
+            if status == 0 {
+                if !text.isEmpty { print(text) }
+            } else if !text.isEmpty {
+                // ArgumentParser's own errors start "Error: "; the usage lines after it stay.
+                var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                if lines[0].hasPrefix("Error: ") { lines[0].removeFirst("Error: ".count) }
+                FileHandle.standardError.write(Data(("lumatrace: error: " + oneLine(SystemPath.display(lines[0]))
+                                                     + lines.dropFirst().map { "\n" + $0 }.joined() + "\n").utf8))
+            }
+            Glibc.exit(status)
+        }
     }
 
     /// The arguments as the system passed them, with names that are not UTF-8 kept byte for byte

@@ -166,9 +166,13 @@ struct CommandLineTests {
         let cut = try CLI.run(["record", "-", "-o", "c.luma"], stdin: stream.prefix(stream.count - 100), cwd: dir)
         #expect(cut.status != 0)
         #expect(cut.stderr.contains("frame 9: frame is shorter than declared"))
-        #expect(cut.stderr.contains("the 9 frames before the error are saved in c.luma"))
-        let info = try CLI.run(["info", "c.luma", "--json"], cwd: dir)
+        #expect(cut.stderr.contains("the 9 frames before the error are saved in c.incomplete.luma"))
+        let info = try CLI.run(["info", "c.incomplete.luma", "--json"], cwd: dir)
         #expect(try JSONParser.parse(info.stdout.trimmingCharacters(in: .newlines))["frames"]?.intValue == 9)
+        // The name asked for stays free: the next attempt needs no --force.
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/c.luma"))
+        let again = try CLI.run(["record", "-", "-o", "c.luma"], stdin: stream, cwd: dir)
+        #expect(again.status == 0, "\(again.stderr)")
     }
 
     @Test("live recording from ffmpeg ends cleanly on Ctrl-C with an index")

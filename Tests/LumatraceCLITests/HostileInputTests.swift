@@ -101,7 +101,8 @@ struct HostileInputTests {
         var arguments: [String]
         var message: String
         /// The exit status expected when the command reports on stdout instead of failing
-        /// (`info` exits 3 on damage); `nil`: it fails with the message as one line on stderr.
+        /// (`info` exits 1 on damage that lost frames, 2 when no frame is readable); `nil`: it fails
+        /// with the message as one line on stderr.
         var status: Int32?
         var memory = 200.0
         var stdout: String?
@@ -154,8 +155,8 @@ struct HostileInputTests {
             Case(arguments: ["report", luma, "--events", frame300, "-o", "\(dir)/r.html"], message: "point 1 has frame 1e+300"),
             // Its index no longer matches the chunk, so the reader scans, and the scan refuses the chunk.
             Case(arguments: ["replay", minimum, "-o", "\(dir)/d.jsonl"], message: "the recording holds no readable frames"),
-            Case(arguments: ["info", minimum], message: "a chunk header declares impossible frames or timestamps", status: 3),
-            Case(arguments: ["info", huge], message: "both copies of the reference frame are damaged", status: 3),
+            Case(arguments: ["info", minimum], message: "a chunk header declares impossible frames or timestamps", status: 2),
+            Case(arguments: ["info", huge], message: "both copies of the reference frame are damaged", status: 1),
             Case(arguments: ["replay", huge, "--analyzer", "differencing", "-o", "\(dir)/e.jsonl"], message: "huge-claims.luma"),
             Case(arguments: ["record", "\(dir)/frameless.y4m", "-o", "\(dir)/f.luma"], message: "frameless.y4m: no frames to record"),
             Case(arguments: ["record", "\(dir)/wide.y4m", "-o", "\(dir)/g.luma"], message: "W99999999999999999999 H10 is missing or outside"),

@@ -125,7 +125,7 @@ struct RegressionCommandTests {
         let imported = try CLI.run(["truth", "import", "otb", labels, "--size", "320x180", "-o", long])
         #expect(imported.status == 0, "\(imported.stderr)")
         let refused = try CLI.run(["score", log, "--truth", long])
-        #expect(refused.status == 1)
+        #expect(refused.status == 2)
         #expect(refused.stderr == "lumatrace: error: \(long): object track object1 has a point at frame 94, past the recording's last frame 89\n")
     }
 
@@ -144,7 +144,7 @@ struct RegressionCommandTests {
 
         try String(repeating: "10,10,20,20\n", count: 91).write(toFile: labels, atomically: true, encoding: .utf8)
         let past = try CLI.run(["truth", "import", "otb", labels, "--recording", recording, "-o", folder + "/u.truth.json"])
-        #expect(past.status == 1)
+        #expect(past.status == 2)
         #expect(past.stderr == "lumatrace: error: \(labels):91: labels frame 90, past the recording's last frame 89\n")
         let format = try CLI.run(["truth", "import", "coco", labels, "--size", "10x10", "-o", folder + "/v.truth.json"])
         #expect(format.status != 0 && format.stderr.contains("format 'coco' is not one of: otb, vot, tracknet"))

@@ -243,6 +243,23 @@ public final class RecordingWriter {
         return RecordingSummary(frameCount: frameCount, chunkCount: chunks.count, fileSize: offset, framesDigest: framesDigest)
     }
 
+    /// Closes a recording that ended early because its input failed: complete and readable, but
+    /// placed under the first free name of `asideNames` (e.g. `clip.incomplete.luma`), so the name
+    /// asked for is left free, or holding the recording it had, for the next attempt. Returns the
+    /// name used and the summary.
+    public func closeAside(asideNames: [String]) throws(LumaFormatError) -> (path: String, summary: RecordingSummary) {
+        guard !closed else { throw LumaFormatError.io(path: path, reason: "recording is already closed") }
+        try flush()
+        closed = true
+        let framesDigest = digest.finalize()
+        let indexOffset = offset
+        try write(RecordLayout.envelope(.index, fields: RecordingIndex(frameCount: frameCount, chunks: chunks, framesDigest: framesDigest).serialized(), payloadLength: 0))
+        try write(Trailer.bytes(indexOffset: indexOffset))
+        let placed: String
+        do throws(OutputError) { placed = try output.commitAside(asideNames: asideNames) } catch { throw .output(error) }
+        return (placed, RecordingSummary(frameCount: frameCount, chunkCount: chunks.count, fileSize: offset, framesDigest: framesDigest))
+    }
+
     // MARK: - Private
 
     /// Lends the predictor of `coding` without copying any frame.

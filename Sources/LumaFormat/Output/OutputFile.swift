@@ -270,6 +270,33 @@ public final class OutputFile {
         lock = nil
     }
 
+    /// Finishes a complete file that is not the result asked for (the frames a recorder received
+    /// before its input failed): synced, and placed under the first free name of `asideNames`
+    /// instead of ``path``, which is left as it was (missing, or the earlier result). Returns the
+    /// name used.
+    public func commitAside(asideNames: [String]) throws(OutputError) -> String {
+        guard !finished, fd >= 0 else { throw OutputError.io(path: path, reason: "the file is already finished") }
+        finished = true
+        defer { lock?.release(); lock = nil }
+        let written = writingPath
+        guard fsync(fd) == 0 else {
+            close(fd)
+            throw OutputError.io(path: written, reason: "cannot sync to disk: \(errnoText())")
+        }
+        close(fd)
+        fd = -1
+        for name in asideNames {
+            do throws(OutputError) {
+                try Self.placeWithoutReplacing(written, at: name)
+                Self.syncFolder(of: name)
+                return name
+            } catch .exists {
+                continue
+            }
+        }
+        throw OutputError.exists(path: asideNames.last ?? path)
+    }
+
     /// Gives up, but keeps what was written at ``temporaryPath`` (returned) for the user to look
     /// at, e.g. the log of a replay that failed while a good log sits at the final name.
     public func keepAside() -> String? {

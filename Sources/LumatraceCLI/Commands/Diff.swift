@@ -54,7 +54,7 @@ struct Diff: ParsableCommand {
             members.insert(contentsOf: [.init("old", .string(old)), .init("new", .string(new))], at: 0)
             print(JSONValue.object(members).serialized)
         } else {
-            print("\(old) → \(new) (recording \(header.recordingFile), \(header.frameCount) frames, \(header.width)x\(header.height))")
+            print("\(old) → \(new) (recording \(header.recordingFile), \(Plural.count(header.frameCount, "frame")), \(header.width)x\(header.height))")
             for line in Self.lines(diff) { print(line) }
         }
         for log in logs { log.warnIfIncomplete() }

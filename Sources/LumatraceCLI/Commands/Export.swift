@@ -136,7 +136,7 @@ struct Export: ParsableCommand {
         }
         let readable = reader.chunks.filter { $0.frames.overlaps(range.lowerBound..<(range.upperBound + 1)) }.reduce(0) { $0 + $1.frames.clamped(to: range.lowerBound..<(range.upperBound + 1)).count }
         if readable < range.count {
-            throw CLIError("\(recording): \(range.count - readable) frames in the range are in damaged chunks and were not exported (see `lumatrace info`)")
+            throw CLIError("\(recording): \(Plural.count(range.count - readable, "frame")) in the range are in damaged chunks and were not exported (see `lumatrace info`)")
         }
     }
 }

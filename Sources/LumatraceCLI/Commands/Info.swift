@@ -88,10 +88,9 @@ struct Info: ParsableCommand {
                     for d in damage { print("  damage        \(d)") }
                 }
             }
-            // Damage that cost frames, or damage where no frame is left to read, is exit status 3.
-            if damage.contains(where: { $0.frames.map { !$0.isEmpty } ?? false }) || (!damage.isEmpty && reader.frameCount == 0) {
-                throw ExitCode(3)
-            }
+            // No frame left to read is an error (2); damage that cost frames is the answer "damaged" (1).
+            if !damage.isEmpty && reader.frameCount == 0 { throw ExitCode(Lumatrace.Status.failure) }
+            if damage.contains(where: { $0.frames.map { !$0.isEmpty } ?? false }) { throw ExitCode(Lumatrace.Status.difference) }
         }
     }
 }

@@ -94,6 +94,9 @@ struct Record: ParsableCommand {
         if input == "-" || input.lowercased().hasSuffix(".y4m") {
             return try Y4MSource(path: input, fps: rate, stop: stop, live: live)
         }
+        if let pipe = Self.ffmpegPipe(for: input, output: output) {
+            throw CLIError("\(input): record reads files, folders and Y4M streams; record this \(pipe.what) through ffmpeg: \(pipe.command)")
+        }
         // stat, not FileManager.fileExists: a symlink loop or a forbidden folder is named for what
         // it is ("too many levels of symbolic links"), not reported as missing.
         var st = stat()
@@ -105,7 +108,7 @@ struct Record: ParsableCommand {
             // A FIFO or device: sniffed without losing a byte, since what was read cannot be read again.
             guard try stream.peek(9) == Array("YUV4MPEG2".utf8) else {
                 throw CLIError("\(input): is a FIFO or device that does not carry a Y4M stream; let ffmpeg read it: "
-                    + "ffmpeg -i \(input) -f yuv4mpegpipe - | lumatrace record - -o \(output)")
+                    + "ffmpeg -i \(input) -vf extractplanes=y -f yuv4mpegpipe - | lumatrace record - -o \(output)")
             }
             return try Y4MSource(stream: stream, fps: rate, live: live)
         }
@@ -117,7 +120,33 @@ struct Record: ParsableCommand {
         if Self.startsWithY4MSignature(input) {
             return try Y4MSource(path: input, fps: rate, stop: stop, live: false)
         }
+        if Self.isRecording(input) {
+            throw CLIError("\(input): is already a Lumatrace recording; replay it (lumatrace replay \(input)), describe it (lumatrace info), "
+                + "or write its frames out (lumatrace export \(input) --format y4m)")
+        }
         return try VideoSource(path: input, fps: rate, stop: stop)
+    }
+
+    /// The ffmpeg pipe that records a network stream (`rtsp://…`) or a V4L2 camera (`/dev/video0`),
+    /// which `record` does not open itself; `nil` for anything else.
+    static func ffmpegPipe(for input: String, output: String) -> (what: String, command: String)? {
+        let tail = "-vf extractplanes=y -f yuv4mpegpipe - | lumatrace record - --live -o \(output)"
+        if let scheme = input.range(of: "://").map({ input[..<$0.lowerBound] }), !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0 == "+" }) {
+            return ("network stream (\(scheme))", "ffmpeg -i '\(input)' \(tail)")
+        }
+        if input.hasPrefix("/dev/video") {
+            return ("V4L2 camera", "ffmpeg -f v4l2 -i \(input) \(tail)")
+        }
+        return nil
+    }
+
+    /// Whether a regular file starts with a recording's magic (`LUMA`).
+    static func isRecording(_ path: String) -> Bool {
+        let fd = open(SystemPath.bytes(path), O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 4)
+        return read(fd, &head, 4) == 4 && head == Array("LUMA".utf8)
     }
 
     /// Opens `path` as a stream if it is a FIFO or a character device; `nil` for anything else.
@@ -196,13 +225,23 @@ struct Record: ParsableCommand {
             writer?.abandon()  // nothing recorded: nothing left behind that the next run must --force
             throw failure ?? CLIError("\(source.name): no frames to record")
         }
+        if let failure {
+            // The frames before the error are kept, closed and readable, but not under the name
+            // asked for: that stays free (or keeps the recording it had) for the next attempt.
+            let (aside, summary) = try writer.closeAside(asideNames: Self.incompleteNames(for: output))
+            throw CLIError("\(failure) — the \(Plural.count(summary.frameCount, "frame")) before the error are saved in \(aside)")
+        }
         let summary = try writer.close()
         let raw = Double(summary.frameCount * header.frameSize)
-        print("recorded \(summary.frameCount) frames \(header.width)x\(header.height) in \(summary.chunkCount) chunks → \(output) (\(summary.fileSize) bytes, ratio \(String(format: "%.2f", raw / Double(summary.fileSize))))")
+        print("recorded \(Plural.count(summary.frameCount, "frame")) \(header.width)x\(header.height) in \(Plural.count(summary.chunkCount, "chunk")) → \(output) (\(summary.fileSize) bytes, ratio \(String(format: "%.2f", raw / Double(summary.fileSize))))")
         if stop.isSet { print("stopped by signal; the file is closed and complete up to the last frame received") }
-        if let failure {
-            throw CLIError("\(failure) — the \(summary.frameCount) frames before the error are saved in \(output)")
-        }
+    }
+
+    /// Where a recording whose input failed is kept: `clip.incomplete.luma`, then
+    /// `clip.incomplete-2.luma`, … (never over anything).
+    static func incompleteNames(for output: String) -> [String] {
+        let stem = output.hasSuffix(".luma") ? String(output.dropLast(5)) : output
+        return ["\(stem).incomplete.luma"] + (2...99).map { "\(stem).incomplete-\($0).luma" }
     }
 }
 

@@ -171,7 +171,8 @@ struct RegressionResult: Sendable {
         do {
             let golden = try EventLog.read(goldenPath)
             let registry = Lumatrace.registry
-            let replay = try GoldenReplay(golden: golden, overrides: overrides, registry: registry, allowPrograms: allowPrograms)
+            let replay = try GoldenReplay(golden: golden, overrides: overrides, registry: registry, allowPrograms: allowPrograms,
+                                          missingRecordingHint: "regress needs each recording beside its golden log; copy or link it there")
             result.notes = replay.versionNotes
             try replay.run(to: newPath, jobs: 1, registry: registry)
             let new = try EventLog.read(newPath)

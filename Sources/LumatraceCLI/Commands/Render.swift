@@ -132,7 +132,7 @@ struct Render: ParsableCommand {
                          + "so frames are up to \(String(format: "%.3f", off)) s off their real time")
                 }
             }
-            print("drew \(drawn) frames of \(recording) with \(log.events.count) events → \(output)")
+            print("drew \(Plural.count(drawn, "frame")) of \(recording) with \(Plural.count(log.events.count, "event")) → \(output)")
             log.warnIfIncomplete()
         }
     }

@@ -94,7 +94,7 @@ struct Replay: ParsableCommand {
             progress.finish()
             // With the log on standard output, the summary goes to stderr so the stream stays JSON Lines.
             let say: (String) -> Void = logPath == "-" ? { FileHandle.standardError.write(Data(($0 + "\n").utf8)) } : { print($0) }
-            say("replayed \(footer.framesReplayed) frames of \(recording) → \(logPath == "-" ? "standard output" : logPath)")
+            say("replayed \(Plural.count(footer.framesReplayed, "frame")) of \(recording) → \(logPath == "-" ? "standard output" : logPath)")
             say("events: \(footer.eventCount)")
             for c in footer.counts { say("  \(c.analyzer).\(c.kind)".padding(toLength: 32, withPad: " ", startingAt: 0) + "\(c.count)") }
         }
@@ -111,15 +111,16 @@ struct Replay: ParsableCommand {
             for i in setups.indices {
                 if spacing != nil { setups[i].frameAnalysisSpacing = defaultSpacing }
                 if roi != nil { setups[i].regionOfInterest = defaultROI }
-                try setups[i].apply(overrides.settings(for: setups[i].name), with: registry.descriptor(named: setups[i].name))
+                try overrides.explaining { try setups[i].apply(overrides.settings(for: setups[i].name), with: registry.descriptor(named: setups[i].name)) }
             }
         }
         let everyAnalyzer = registry.descriptors.filter(\.runsWithDefaults).map(\.name)
         let names = analyzers.isEmpty && pipeline == nil ? everyAnalyzer : analyzers
         for name in names where !setups.contains(where: { $0.name == name }) {
             // With its --set options at once: some analyzers have no valid defaults (external needs a command).
-            setups.append(try AnalyzerSetup.resolve(registry.descriptor(named: name), overrides: overrides.settings(for: name),
-                                                    spacing: defaultSpacing, roi: defaultROI))
+            setups.append(try overrides.explaining {
+                try AnalyzerSetup.resolve(registry.descriptor(named: name), overrides: overrides.settings(for: name), spacing: defaultSpacing, roi: defaultROI)
+            })
         }
         if let missing = overrides.analyzers.first(where: { name in !setups.contains { $0.name == name } }) {
             throw CLIError("--set \(missing).…: analyzer '\(missing)' is not part of this replay (add --analyzer \(missing))")

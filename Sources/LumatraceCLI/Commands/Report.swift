@@ -50,7 +50,7 @@ struct Report: ParsableCommand {
                                       truthPath: truth, truth: groundTruth).html()
             try file.write(page)
             try file.commit()
-            print("report on \(recording) (\(log.events.count) events) → \(output) (\(page.utf8.count) bytes)")
+            print("report on \(recording) (\(Plural.count(log.events.count, "event"))) → \(output) (\(page.utf8.count) bytes)")
             log.warnIfIncomplete()
         }
     }
@@ -179,7 +179,7 @@ struct ReportPage {
 
     private func trajectoryPlots(_ trajectories: [LoggedTrajectory]) -> String {
         guard !trajectories.isEmpty else { return "" }
-        var out = "<h2>Trajectories</h2>\n<p>\(trajectories.count) trajectories: height (normalized, up) against time "
+        var out = "<h2>Trajectories</h2>\n<p>\(Plural.count(trajectories.count, "trajectory", plural: "trajectories")): height (normalized, up) against time "
             + "(seconds at the nominal frame rate), measured points in red, the fitted curve in green"
             + (trajectories.count > 48 ? "; the first 48 are plotted" : "") + ".</p>\n<div class=\"plots\">\n"
         for t in trajectories.prefix(48) {
@@ -213,6 +213,6 @@ struct ReportPage {
             legend.append("<span style=\"color:rgb(\(color.r),\(color.g),\(color.b))\">■</span> \(escapeHTML(t.label ?? String(t.id.prefix(8))))"
                 + (t.lostAt.isEmpty ? "" : " (lost at frame \(t.lostAt.map(String.init).joined(separator: ", ")))"))
         }
-        return "<h2>Tracks</h2>\n<p>\(objectTracks.count) tracks. \(legend.joined(separator: " · "))</p>\n<div class=\"plots\">\(plot.svg)</div>\n"
+        return "<h2>Tracks</h2>\n<p>\(Plural.count(objectTracks.count, "track")). \(legend.joined(separator: " · "))</p>\n<div class=\"plots\">\(plot.svg)</div>\n"
     }
 }

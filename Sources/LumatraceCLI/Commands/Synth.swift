@@ -102,7 +102,7 @@ struct Synth: ParsableCommand {
                 try truthFile.write(synthetic.truth.canonicalJSON())
                 try truthFile.commit()
             }
-            print("synthesized \(kind.rawValue) (seed \(seed)): \(summary.frameCount) frames \(w)x\(h) → \(output) (\(summary.fileSize) bytes)"
+            print("synthesized \(kind.rawValue) (seed \(seed)): \(Plural.count(summary.frameCount, "frame")) \(w)x\(h) → \(output) (\(summary.fileSize) bytes)"
                   + (truth.map { ", truth → \($0) (\(synthetic.truth.ballSegments.count) ball segments, \(synthetic.truth.objectTracks.count) object tracks)" } ?? ""))
         }
     }

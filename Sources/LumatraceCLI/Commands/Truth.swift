@@ -98,8 +98,8 @@ struct Truth: ParsableCommand {
                 try file.write(truth.canonicalJSON())
                 try file.commit()
                 let boxes = truth.objectTracks.reduce(0) { $0 + $1.points.count }, balls = truth.ballSegments.reduce(0) { $0 + $1.points.count }
-                print("\(labels) → \(output): " + (truth.ballSegments.isEmpty ? "\(boxes) boxes" : "\(truth.ballSegments.count) ball segments, \(balls) points")
-                    + ", \(truth.width)x\(truth.height), \(truth.frames) frames")
+                print("\(labels) → \(output): " + (truth.ballSegments.isEmpty ? Plural.count(boxes, "box", plural: "boxes") : "\(Plural.count(truth.ballSegments.count, "ball segment")), \(Plural.count(balls, "point"))")
+                    + ", \(truth.width)x\(truth.height), \(Plural.count(truth.frames, "frame"))")
             }
         }
     }
@@ -122,7 +122,7 @@ struct Truth: ParsableCommand {
                     let reader = try RecordingReader(path: recording)
                     try t.check(againstFrames: reader.frameCount, width: reader.header.width, height: reader.header.height, path: truth)
                 }
-                print("\(truth): \(t.width)x\(t.height), \(t.frames) frames, \(t.ballSegments.count) ball segments, \(t.objectTracks.count) object tracks"
+                print("\(truth): \(t.width)x\(t.height), \(Plural.count(t.frames, "frame")), \(Plural.count(t.ballSegments.count, "ball segment")), \(Plural.count(t.objectTracks.count, "object track"))"
                     + (recording.map { "; fits \($0)" } ?? ""))
             }
         }

@@ -63,9 +63,9 @@ struct Verify: ParsableCommand {
         }
         if let missing = golden.incompleteness {
             // The replay fails the same way again, byte for byte; but a failed replay is not a result.
-            print("\(log): not verified: \(missing); the replay fails the same way again (\(golden.events.count) events byte-identical)")
+            print("\(log): not verified: \(missing); the replay fails the same way again (\(Plural.count(golden.events.count, "event")) byte-identical)")
             throw ExitCode(1)
         }
-        print("\(log): verified, \(golden.events.count) events byte-identical")
+        print("\(log): verified, \(Plural.count(golden.events.count, "event")) byte-identical")
     }
 }

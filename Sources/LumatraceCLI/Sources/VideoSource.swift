@@ -111,7 +111,7 @@ struct VideoSource: FrameSource {
         var meta = ["source": URL(fileURLWithPath: path).lastPathComponent, "source.format": "video", "source.codec": codec,
                     "source.pixel_format": pixelFormat,
                     "source.timing": fps == nil ? "container timestamps (time base \(timeBase.numerator)/\(timeBase.denominator))" : "evenly spaced at --fps"]
-        if extrapolated > 0 { meta["source.timing.extrapolated"] = "\(extrapolated) frames had no timestamp; each got the previous frame interval" }
+        if extrapolated > 0 { meta["source.timing.extrapolated"] = "\(Plural.count(extrapolated, "frame")) had no timestamp; each got the previous frame interval" }
         metadata = meta.merging(signal.metadata) { $1 }
 
         process = Process()
@@ -178,7 +178,7 @@ struct VideoSource: FrameSource {
             throw CLIError("\(path): ffmpeg failed (status \(process.terminationStatus)): \(text.split(separator: "\n").last ?? "")")
         }
         if index < timestamps.count {
-            warn("\(path): ffmpeg decoded \(index) frames, ffprobe listed \(timestamps.count); the recording holds the \(index) decoded frames")
+            warn("\(path): ffmpeg decoded \(Plural.count(index, "frame")), ffprobe listed \(timestamps.count); the recording holds the \(index) decoded")
         }
     }
 }

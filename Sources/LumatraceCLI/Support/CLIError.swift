@@ -9,7 +9,7 @@ struct CLIError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Runs a command body, turning every error into one readable line and exit status 1 (or the
+/// Runs a command body, turning every error into one readable line and exit status 2 (or the
 /// status the body chose with `ExitCode`).
 func reportingErrors(_ body: () throws -> Void) throws {
     do {
@@ -22,7 +22,7 @@ func reportingErrors(_ body: () throws -> Void) throws {
         throw e
     } catch {
         printError(error)
-        throw ExitCode(1)
+        throw ExitCode(Lumatrace.Status.failure)
     }
 }
 

@@ -15,14 +15,16 @@ struct GoldenReplay {
     /// Finds the recording (`recording`, or the header's file name next to the log), checks that
     /// its frames are the ones the log was made from, and resolves the header's analyzers.
     /// A header that starts a program (an `external` analyzer's command) is refused unless
-    /// `allowPrograms` (`--allow-external`).
+    /// `allowPrograms` (`--allow-external`). `missingRecordingHint` ends the message when the
+    /// recording is not found: what the calling command offers (verify has `--recording`).
     init(golden: EventLog, recording: String? = nil, overrides: OptionOverrides = OptionOverrides(),
-         registry: AnalyzerRegistry, allowPrograms: Bool) throws {
+         registry: AnalyzerRegistry, allowPrograms: Bool,
+         missingRecordingHint: String = "pass --recording PATH to name it") throws {
         self.golden = golden
         let header = golden.header
         let path = recording ?? URL(fileURLWithPath: golden.path).deletingLastPathComponent().appendingPathComponent(header.recordingFile).path
         guard access(SystemPath.bytes(path), F_OK) == 0 else {
-            throw CLIError("\(golden.path): its recording \(header.recordingFile) is not next to it (looked for \(path)); pass --recording")
+            throw CLIError("\(golden.path): its recording \(header.recordingFile) is not next to it (looked for \(path)); \(missingRecordingHint)")
         }
         recordingPath = path
         reader = try RecordingReader(path: path)

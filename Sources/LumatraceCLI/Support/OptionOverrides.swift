@@ -7,6 +7,9 @@ struct OptionOverrides {
     /// Per analyzer, in the order first named: the keys and values to set.
     private(set) var byAnalyzer: [(name: String, settings: [(key: String, value: String)])] = []
 
+    /// `NAME.KEY` → FILE, for the values read from `@FILE`.
+    private var files: [String: String] = [:]
+
     var analyzers: [String] { byAnalyzer.map(\.name) }
     var isEmpty: Bool { byAnalyzer.isEmpty }
 
@@ -26,6 +29,7 @@ struct OptionOverrides {
                     throw CLIError("--set \(s[..<eq]): cannot read '\(path)' (a UTF-8 text file of at most 16 MiB)")
                 }
                 value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                files[String(s[..<eq])] = path
             }
             let name = String(s[..<dot]), setting = (key: String(s[s.index(after: dot)..<eq]), value: value)
             if let i = byAnalyzer.firstIndex(where: { $0.name == name }) {
@@ -46,7 +50,21 @@ struct OptionOverrides {
     func apply(to setups: inout [AnalyzerSetup], registry: AnalyzerRegistry) throws {
         for (name, settings) in byAnalyzer {
             guard let i = setups.firstIndex(where: { $0.name == name }) else { continue }
-            try setups[i].apply(settings, with: registry.descriptor(named: name))
+            try explaining { try setups[i].apply(settings, with: registry.descriptor(named: name)) }
+        }
+    }
+
+    /// Runs `body`; an option error about a value read from `@FILE` names the file and quotes at
+    /// most a line of it, never the whole file.
+    func explaining<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as OptionError {
+            guard let path = files[error.option] else { throw error }
+            // The middle goes: messages quote the value first and give the reason last.
+            let message = oneLine(error.message)
+            let shown = message.count <= 300 ? message : message.prefix(140) + " … " + message.suffix(140)
+            throw CLIError("--set \(error.option)=@\(path): \(shown)")
         }
     }
 }

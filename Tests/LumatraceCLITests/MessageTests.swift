@@ -1,0 +1,108 @@
+import Foundation
+import LumaEngine
+import Testing
+
+/// Everyday messages: one error style, one table of exit statuses, and errors that say what to do.
+@Suite("Messages and exit statuses")
+struct MessageTests {
+    static let recordings = CLI.packageRoot.appendingPathComponent("Recordings")
+
+    @Test("every error is one 'lumatrace: error:' line, with the exit status of the documented table")
+    func oneErrorStyle() throws {
+        let help = try CLI.run(["--help"])
+        #expect(help.status == 0)
+        for row in ["0   done", "1   done, and the answer is a difference", "2   error", "64  usage"] {
+            #expect(help.stdout.contains(row), "the exit status table lacks '\(row)'")
+        }
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Usage errors (ArgumentParser's own) and errors found while working, in one style.
+        let cases: [(arguments: [String], status: Int32)] = [
+            (["record"], 64),
+            (["replay", "x.luma", "--jobs", "0"], 64),
+            (["frobnicate"], 64),
+            (["info", "\(dir)/missing.luma"], 2),
+            (["replay", "\(dir)/missing.luma", "-o", "\(dir)/x.jsonl"], 2),
+            (["export", "\(dir)/missing.luma", "--format", "y4m", "-o", "\(dir)/x.y4m"], 2),
+        ]
+        for c in cases {
+            let r = try CLI.run(c.arguments)
+            #expect(r.status == c.status, "\(c.arguments): status \(r.status): \(r.stderr)")
+            #expect(r.stderr.hasPrefix("lumatrace: error: "), "\(c.arguments): \(r.stderr)")
+            #expect(!r.stderr.contains("Error:"), "\(c.arguments): \(r.stderr)")
+        }
+    }
+
+    @Test("record names what it was given: a recording, a network stream, a camera")
+    func recordSaysWhatItWasGiven() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let recording = Self.recordings.appendingPathComponent("toss-real.luma").path
+        let again = try CLI.run(["record", recording, "-o", "\(dir)/again.luma"])
+        #expect(again.status == 2)
+        #expect(again.stderr.contains("is already a Lumatrace recording"), "\(again.stderr)")
+        let stream = try CLI.run(["record", "rtsp://camera.local:554/stream1", "-o", "\(dir)/cam.luma"])
+        #expect(stream.stderr.contains("ffmpeg -i 'rtsp://camera.local:554/stream1' -vf extractplanes=y -f yuv4mpegpipe - | lumatrace record - --live"),
+                "\(stream.stderr)")
+        let camera = try CLI.run(["record", "/dev/video7", "-o", "\(dir)/cam.luma"])
+        #expect(camera.stderr.contains("ffmpeg -f v4l2 -i /dev/video7"), "\(camera.stderr)")
+        #expect(!camera.stderr.contains("no such file"))
+    }
+
+    @Test("regress, which has no --recording, never suggests it")
+    func regressSuggestsWhatItHas() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.copyItem(atPath: Self.recordings.appendingPathComponent("toss-real.events.jsonl").path,
+                                         toPath: "\(dir)/toss-real.events.jsonl")
+        let r = try CLI.run(["regress", dir])
+        #expect(r.status == 2)
+        #expect(r.stdout.contains("is not next to it") && r.stdout.contains("beside its golden log"), "\(r.stdout)")
+        #expect(!(r.stdout + r.stderr).contains("--recording"))
+    }
+
+    @Test("tracking seeds in pixels (px:x,y,w,h from the top-left corner) track the same as their normalized form")
+    func pixelSeeds() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let recording = Self.recordings.appendingPathComponent("tracking-synth.luma").path  // 320×180
+        // px:32,18,32,36 is x 0.1, y 1 - (18 + 36)/180 = 0.7, w 0.1, h 0.2.
+        let pixels = try CLI.run(["replay", recording, "--analyzer", "tracking", "--set", "tracking.seeds=px:32,18,32,36", "-o", "\(dir)/px.jsonl"])
+        let normalized = try CLI.run(["replay", recording, "--analyzer", "tracking", "--set", "tracking.seeds=0.1,0.7,0.1,0.2", "-o", "\(dir)/n.jsonl"])
+        #expect(pixels.status == 0 && normalized.status == 0, "\(pixels.stderr)\(normalized.stderr)")
+        let events = { (path: String) throws -> [Substring] in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").dropFirst().map { $0 } }
+        let a = try events("\(dir)/px.jsonl"), b = try events("\(dir)/n.jsonl")
+        #expect(a.count > 10 && a == b)
+        // Pixel numbers given as normalized are refused with the way to write them.
+        let wrong = try CLI.run(["replay", recording, "--analyzer", "tracking", "--set", "tracking.seeds=32,18,32,36", "-o", "\(dir)/w.jsonl"])
+        #expect(wrong.status == 2 && wrong.stderr.contains("px:x,y,w,h"), "\(wrong.stderr)")
+        let outside = try CLI.run(["replay", recording, "--analyzer", "tracking", "--set", "tracking.seeds=px:300,18,32,36", "-o", "\(dir)/o.jsonl"])
+        #expect(outside.status == 2 && outside.stderr.contains("does not fit the 320×180 frame"), "\(outside.stderr)")
+    }
+
+    @Test("a bad --set KEY=@FILE names the file and quotes a little of it, never the whole file")
+    func optionFromFileIsNotDumped() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = "\(dir)/seeds.txt"
+        try (0..<5000).map { "\($0),\($0),10,10" }.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let recording = Self.recordings.appendingPathComponent("tracking-synth.luma").path
+        for option in ["tracking.seeds", "differencing.threshold"] {
+            let analyzer = String(option.prefix { $0 != "." })
+            let r = try CLI.run(["replay", recording, "--analyzer", analyzer, "--set", "\(option)=@\(file)", "-o", "\(dir)/x.jsonl"])
+            #expect(r.status == 2)
+            #expect(r.stderr.hasPrefix("lumatrace: error: --set \(option)=@\(file): "), "\(r.stderr.prefix(300))")
+            #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.count < 500, "\(r.stderr.count) bytes: \(r.stderr.prefix(300))")
+        }
+    }
+
+    @Test("counts read as English: 1 frame, 1 chunk, 1 event")
+    func singularCounts() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let record = try CLI.run(["record", "-", "-o", "\(dir)/one.luma"], stdin: CLI.y4m(width: 16, height: 16, count: 1).stream)
+        #expect(record.stdout.contains("recorded 1 frame 16x16 in 1 chunk →"), "\(record.stdout)")
+        let replay = try CLI.run(["replay", "\(dir)/one.luma", "--analyzer", "differencing", "-o", "\(dir)/one.events.jsonl"])
+        #expect(replay.stdout.contains("replayed 1 frame of"), "\(replay.stdout)")
+    }
+}
