@@ -106,3 +106,48 @@ struct MessageTests {
         #expect(replay.stdout.contains("replayed 1 frame of"), "\(replay.stdout)")
     }
 }
+
+/// An empty result is never a silent surprise, and a new user can find the tool and its completion.
+@Suite("Getting started: nothing silently idle, the binary on PATH, shell completion")
+struct GettingStartedTests {
+    @Test("an analyzer chosen with nothing to do says so once, with what to set")
+    func idleAnalyzerSaysSo() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let recording = MessageTests.recordings.appendingPathComponent("tracking-synth.luma").path
+        let idle = try CLI.run(["replay", recording, "--analyzer", "tracking", "-o", "\(dir)/idle.jsonl"])
+        #expect(idle.status == 0)
+        let notes = idle.stderr.split(separator: "\n").filter { $0.contains("tracking will log nothing") }
+        #expect(notes.count == 1, "\(idle.stderr)")
+        #expect(notes.first?.contains("tracking.seeds=") == true && notes.first?.contains("tracking.nominate=motion") == true)
+        let busy = try CLI.run(["replay", recording, "--analyzer", "tracking", "--set", "tracking.nominate=motion", "-o", "\(dir)/busy.jsonl"])
+        #expect(busy.status == 0 && !busy.stderr.contains("will log nothing"), "\(busy.stderr)")
+    }
+
+    @Test("record says once what a luma recording leaves out: colour, audio")
+    func recordSaysWhatItLeavesOut() throws {
+        let data = try #require(CLI.sharedData, "../shared/data is not beside this checkout (set LUMATRACE_SHARED_DATA)")
+        try #require(CLI.tool("ffmpeg") != nil, "ffmpeg is not installed: apt-get install ffmpeg")
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let clip = data.appendingPathComponent("ball-vertical-toss/ball.mp4").path  // H.264 with an AAC track
+        let r = try CLI.run(["record", clip, "-o", "\(dir)/ball.luma"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let notes = r.stderr.split(separator: "\n").filter { $0.contains("keeps luma only") }
+        #expect(notes.count == 1 && notes[0].hasSuffix("colour and the audio stream are not recorded"), "\(r.stderr)")
+        let gray = try CLI.run(["record", "-", "-o", "\(dir)/gray.luma"], stdin: CLI.y4m(width: 16, height: 16, count: 2).stream)
+        #expect(gray.status == 0 && !gray.stderr.contains("keeps luma only"), "\(gray.stderr)")
+    }
+
+    @Test("the README says how to put lumatrace on PATH, and its shell completion command works")
+    func pathAndCompletion() throws {
+        let readme = try String(contentsOf: CLI.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("swift build -c release --product lumatrace"))
+        #expect(readme.contains(".build/release/lumatrace"))
+        #expect(readme.contains("lumatrace --generate-completion-script bash"))
+        for shell in ["bash", "zsh", "fish"] {
+            let r = try CLI.run(["--generate-completion-script", shell])
+            #expect(r.status == 0 && r.stdout.contains("replay"), "\(shell): \(r.stderr)")
+        }
+    }
+}

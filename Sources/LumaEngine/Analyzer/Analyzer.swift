@@ -41,11 +41,17 @@ public protocol Analyzer: SendableMetatype {
     /// file (a pipeline, a log's header) that starts a program runs only when the user allows it
     /// for that run, and the refusal shows this text.
     static func program(in configuration: Configuration) -> String?
+
+    /// Why this configuration can log nothing whatever the frames (tracking with no seeds and no
+    /// nomination: nothing to follow), with what to set instead; `nil` (the default) when it has
+    /// work. `replay` says it once, so an empty log is never a silent surprise.
+    static func idleReason(in configuration: Configuration) -> String?
 }
 
 extension Analyzer {
     public static var summary: String { "" }
     public static func program(in configuration: Configuration) -> String? { nil }
+    public static func idleReason(in configuration: Configuration) -> String? { nil }
     public mutating func finish(into events: inout EventSink) throws {}
 }
 

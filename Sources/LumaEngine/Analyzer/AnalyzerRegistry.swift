@@ -15,14 +15,25 @@ public struct AnalyzerDescriptor: Sendable {
     /// The program a configuration starts (see ``Analyzer/program(in:)``), or `nil`. Keys the
     /// configuration leaves out take their defaults, as in a replay.
     public func program(in configuration: JSONValue) -> String? {
+        findProgram(withDefaults(configuration))
+    }
+
+    /// Why `configuration` can log nothing (see ``Analyzer/idleReason(in:)``), or `nil`.
+    public func idleReason(in configuration: JSONValue) -> String? {
+        findIdleReason(withDefaults(configuration))
+    }
+
+    /// `configuration` with the keys it leaves out at their defaults, as in a replay.
+    private func withDefaults(_ configuration: JSONValue) -> JSONValue {
         var merged = defaultConfiguration.objectValue ?? []
         for m in configuration.objectValue ?? [] {
             if let i = merged.firstIndex(where: { $0.key == m.key }) { merged[i].value = m.value } else { merged.append(m) }
         }
-        return findProgram(.object(merged))
+        return .object(merged)
     }
 
     let findProgram: @Sendable (JSONValue) -> String?
+    let findIdleReason: @Sendable (JSONValue) -> String?
     let decodeAndValidate: @Sendable (JSONValue) throws -> JSONValue
     let instantiate: @Sendable (JSONValue, AnalyzerContext) throws -> AnalyzerInstance
 
@@ -34,6 +45,7 @@ public struct AnalyzerDescriptor: Sendable {
         optionHelp = A.Configuration.optionHelp.map { (key: $0.key, help: $0.value) }
         runsWithDefaults = (try? A.Configuration().validate()) != nil
         findProgram = { json in (try? json.decode(A.Configuration.self)).flatMap { A.program(in: $0) } }
+        findIdleReason = { json in (try? json.decode(A.Configuration.self)).flatMap { A.idleReason(in: $0) } }
         decodeAndValidate = { json in
             let configuration = try json.decode(A.Configuration.self)
             try configuration.validate()

@@ -166,6 +166,9 @@ struct Record: ParsableCommand {
     }
 
     private func record(_ source: inout any FrameSource, stop: StopFlag) throws {
+        if !source.leftOut.isEmpty {
+            warn("note: \(source.name): a recording keeps luma only; \(Self.list(source.leftOut)) \(source.leftOut.count == 1 ? "is" : "are") not recorded")
+        }
         var meta = source.metadata
         for m in metadata {
             let parts = m.split(separator: "=", maxSplits: 1)
@@ -235,6 +238,11 @@ struct Record: ParsableCommand {
         let raw = Double(summary.frameCount * header.frameSize)
         print("recorded \(Plural.count(summary.frameCount, "frame")) \(header.width)x\(header.height) in \(Plural.count(summary.chunkCount, "chunk")) → \(output) (\(summary.fileSize) bytes, ratio \(String(format: "%.2f", raw / Double(summary.fileSize))))")
         if stop.isSet { print("stopped by signal; the file is closed and complete up to the last frame received") }
+    }
+
+    /// "a, b and c".
+    static func list(_ items: [String]) -> String {
+        items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items.last!
     }
 
     /// Where a recording whose input failed is kept: `clip.incomplete.luma`, then

@@ -75,6 +75,15 @@ struct Replay: ParsableCommand {
         try reportingErrors {
             let registry = Lumatrace.registry
             let setups = try resolveSetups(registry: registry)
+            // Analyzers the user chose that can log nothing say so, once; in the default "every
+            // analyzer" replay, an idle one is simply part of the set.
+            if !analyzers.isEmpty || pipeline != nil {
+                for setup in setups {
+                    if let reason = try? registry.descriptor(named: setup.name).idleReason(in: setup.configuration) {
+                        warn("note: \(setup.name) will log nothing: \(reason)")
+                    }
+                }
+            }
             let reader = try RecordingReader(path: recording)
             let range = try FramePosition.range(from: from, to: to, in: reader)
             if let dump { try FileManager.default.createDirectory(atPath: dump, withIntermediateDirectories: true) }

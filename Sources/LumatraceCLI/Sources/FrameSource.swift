@@ -15,6 +15,8 @@ protocol FrameSource {
     var metadata: [String: String] { get }
     /// Frames expected, if known (for the progress bar).
     var expectedFrameCount: Int? { get }
+    /// What the input has that a recording does not keep ("colour", "the audio stream"), said once.
+    var leftOut: [String] { get }
 
     /// Fills `pixels` with the next frame and returns its timestamp in ticks, or `nil` at the end.
     mutating func nextFrame(into pixels: UnsafeMutableBufferPointer<UInt8>) throws -> Int64?
@@ -25,6 +27,7 @@ protocol FrameSource {
 
 extension FrameSource {
     mutating func finish() throws {}
+    var leftOut: [String] { [] }
 }
 
 /// A frame rate given on the command line (`--fps 30`, `--fps 29.97`, `--fps 30000/1001`), as an

@@ -27,6 +27,7 @@ struct VideoSource: FrameSource {
     private let frames: DecodedFrames
     private var index = 0
     var expectedFrameCount: Int? { timestamps.count }
+    let leftOut: [String]
 
     /// How ffmpeg and ffprobe are told of `path`. They take names as UTF-8 text, so a name that is
     /// not UTF-8 (``SystemPath``) is opened here and handed over as their standard input, which they
@@ -56,6 +57,7 @@ struct VideoSource: FrameSource {
         let codec = stream["codec_name"]?.stringValue ?? "?"
         let pixelFormat = stream["pix_fmt"]?.stringValue ?? "unknown"
         let colour = LumaSignal.isColourWithoutLuma(pixelFormat: pixelFormat)
+        leftOut = try Self.leftOut(path, pixelFormat: pixelFormat, ffprobe: ffprobe)
         let timeBase = FrameRate(parsing: stream["time_base"]?.stringValue ?? "") ?? FrameRate(numerator: 1, denominator: 90000)
         let averageRate = FrameRate(parsing: stream["avg_frame_rate"]?.stringValue ?? "") ?? FrameRate(parsing: stream["r_frame_rate"]?.stringValue ?? "")
         let frames = json["frames"]?.arrayValue ?? []
@@ -139,6 +141,23 @@ struct VideoSource: FrameSource {
             throw CLIError("\(path): ffmpeg cannot decode it: \(reason)")
         }
         (width, height) = self.frames.size
+    }
+
+    /// The colour and the other streams (audio, subtitles, more video) a luma recording leaves out.
+    static func leftOut(_ path: String, pixelFormat: String, ffprobe: String) throws -> [String] {
+        let input = try input(path)
+        let probe = try Tools.run(ffprobe, ["-v", "error", "-show_entries", "stream=codec_type", "-of", "csv=p=0", input.argument],
+                                  standardInput: input.handle)
+        let types = probe.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        var out: [String] = []
+        if !pixelFormat.hasPrefix("gray") && !pixelFormat.hasPrefix("mono") { out.append("colour") }
+        for (type, noun) in [("audio", "audio stream"), ("subtitle", "subtitle stream"), ("data", "data stream")] {
+            let n = types.filter { $0 == type }.count
+            if n > 0 { out.append(n == 1 ? "the \(noun)" : Plural.count(n, noun)) }
+        }
+        let videos = types.filter { $0 == "video" }.count
+        if videos > 1 { out.append(Plural.count(videos - 1, "more video stream")) }
+        return out
     }
 
     /// ffmpeg's output: the Y plane in a Y4M stream, or RGB images converted here.

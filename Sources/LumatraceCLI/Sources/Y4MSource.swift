@@ -41,6 +41,8 @@ struct Y4MSource: FrameSource {
         return m.merging(reader.info.lumaSignal.metadata) { $1 }
     }
 
+    var leftOut: [String] { reader.info.colorspace == "mono" ? [] : ["colour"] }
+
     mutating func nextFrame(into pixels: UnsafeMutableBufferPointer<UInt8>) throws -> Int64? {
         guard try reader.readFrame(into: pixels) else { return nil }
         defer { index += 1 }

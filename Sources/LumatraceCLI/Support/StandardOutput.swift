@@ -8,7 +8,7 @@
 /// `print` goes through the C library's buffered `stdout`, whose write errors (`info > /dev/full`,
 /// a closed pipe's reader gone with SIGPIPE ignored) only set an error flag: the command would
 /// exit 0 having printed nothing. At exit the buffer is flushed and the flag checked; a failure is
-/// one line on stderr and exit status 1.
+/// one line on stderr and exit status 2 (an error, as in `lumatrace --help`'s table).
 enum StandardOutput {
     /// Installs the check; call once, before the command runs.
     static func checkAtExit() {
@@ -18,7 +18,7 @@ enum StandardOutput {
             guard !flushed || ferror(stdout) != 0 else { return }
             let message = "lumatrace: error: cannot write to standard output: \(reason)\n"
             _ = message.withCString { write(2, $0, strlen($0)) }
-            _exit(1)
+            _exit(2)
         }
     }
 }
