@@ -24,10 +24,7 @@ struct TrajectoryQualityTests {
     @Test("real clips: throws in the truth, trajectories found, matched, point error")
     func realClips() throws {
         let truthFolder = RealClip.truthFolder
-        guard let data = RealClip.sharedData else {
-            print("real clips: skipped, ../shared/data is not beside the package")
-            return
-        }
+        let data = try #require(RealClip.sharedData, "../shared/data is not beside the package")
         // Throws of at least `trajectoryLength` (10) frames are counted, as in the sweep: shorter ones
         // (a drop off the rim, a short bounce pass) cannot be reported at the default settings.
         var lines = ["clip                         frames  throws  found  trajectories  correct  median px  p90 px  (shorter throws)"]
