@@ -232,15 +232,9 @@ public final class RecordingWriter {
     /// ``path``.
     @discardableResult
     public func close() throws(LumaFormatError) -> RecordingSummary {
-        guard !closed else { throw LumaFormatError.io(path: path, reason: "recording is already closed") }
-        try flush()
-        closed = true
-        let framesDigest = digest.finalize()
-        let indexOffset = offset
-        try write(RecordLayout.envelope(.index, fields: RecordingIndex(frameCount: frameCount, chunks: chunks, framesDigest: framesDigest).serialized(), payloadLength: 0))
-        try write(Trailer.bytes(indexOffset: indexOffset))
+        let summary = try writeIndex()
         do throws(OutputError) { try output.commit() } catch { throw .output(error) }
-        return RecordingSummary(frameCount: frameCount, chunkCount: chunks.count, fileSize: offset, framesDigest: framesDigest)
+        return summary
     }
 
     /// Closes a recording that ended early because its input failed: complete and readable, but
@@ -248,6 +242,14 @@ public final class RecordingWriter {
     /// asked for is left free, or holding the recording it had, for the next attempt. Returns the
     /// name used and the summary.
     public func closeAside(asideNames: [String]) throws(LumaFormatError) -> (path: String, summary: RecordingSummary) {
+        let summary = try writeIndex()
+        let placed: String
+        do throws(OutputError) { placed = try output.commitAside(asideNames: asideNames) } catch { throw .output(error) }
+        return (placed, summary)
+    }
+
+    /// Writes the last chunk, the index and the trailer: the file is complete but not yet placed.
+    private func writeIndex() throws(LumaFormatError) -> RecordingSummary {
         guard !closed else { throw LumaFormatError.io(path: path, reason: "recording is already closed") }
         try flush()
         closed = true
@@ -255,9 +257,7 @@ public final class RecordingWriter {
         let indexOffset = offset
         try write(RecordLayout.envelope(.index, fields: RecordingIndex(frameCount: frameCount, chunks: chunks, framesDigest: framesDigest).serialized(), payloadLength: 0))
         try write(Trailer.bytes(indexOffset: indexOffset))
-        let placed: String
-        do throws(OutputError) { placed = try output.commitAside(asideNames: asideNames) } catch { throw .output(error) }
-        return (placed, RecordingSummary(frameCount: frameCount, chunkCount: chunks.count, fileSize: offset, framesDigest: framesDigest))
+        return RecordingSummary(frameCount: frameCount, chunkCount: chunks.count, fileSize: offset, framesDigest: framesDigest)
     }
 
     // MARK: - Private
