@@ -20,6 +20,8 @@ public struct DifferencingAnalyzer: Analyzer {
     private let height: Int
     private let region: PixelRect
     private let dumpDirectory: String?
+    /// Debug images are named after the instance, so two differencing instances never overwrite each other's.
+    private let dumpPrefix: String
     private var previous: [UInt8] = []
     private var background: RunningAverage?
     private var mask: [UInt8]
@@ -33,6 +35,7 @@ public struct DifferencingAnalyzer: Analyzer {
         let b = context.regionOfInterest.pixelBounds(width: width, height: height)
         region = PixelRect(x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1)
         dumpDirectory = context.debugOutputDirectory
+        dumpPrefix = context.instanceName(of: Self.self)
         mask = [UInt8](repeating: 0, count: width * height)
         difference = [UInt8](repeating: 0, count: width * height)
     }
@@ -89,7 +92,7 @@ public struct DifferencingAnalyzer: Analyzer {
 
     private func dump(_ index: Int, to directory: String) throws {
         let file = difference.withUnsafeBufferPointer { PGMCodec.encode(width: width, height: height, pixels: $0) }
-        let name = String(format: "differencing-%06d.pgm", index)
+        let name = dumpPrefix + String(format: "-%06d.pgm", index)
         let url = URL(fileURLWithPath: directory).appendingPathComponent(name)
         do { try Data(file).write(to: url) } catch {
             throw OptionError(option: "--dump", message: "cannot write \(url.path): \(error.localizedDescription)")

@@ -37,6 +37,8 @@ public struct TrackingAnalyzer: Analyzer {
 
     private let configuration: TrackingConfiguration
     private let recordingDigest: String
+    /// The name the events are logged under: ids derive from it, so two instances never share one.
+    private let instanceName: String
     private let settings: ObjectTracker.Settings
     private var tracks: [Track]
     private var nominator: MotionNominator?
@@ -55,6 +57,7 @@ public struct TrackingAnalyzer: Analyzer {
         try configuration.validate()
         self.configuration = configuration
         recordingDigest = context.stream.recordingDigest
+        instanceName = context.instanceName(of: Self.self)
         settings = configuration.trackingLevel == .fast ? .fast : .accurate
         let seeds = try TrackingSeed.parse(configuration.seeds, frameSize: (context.stream.width, context.stream.height))
         let (w, h) = (Double(context.stream.width), Double(context.stream.height))
@@ -234,6 +237,6 @@ public struct TrackingAnalyzer: Analyzer {
     }
 
     private func id(_ i: Int) -> String {
-        DerivedIdentifier.make(recordingDigest: recordingDigest, analyzer: Self.name, kind: "track", ordinal: tracks[i].ordinal)
+        DerivedIdentifier.make(recordingDigest: recordingDigest, analyzer: instanceName, kind: "track", ordinal: tracks[i].ordinal)
     }
 }

@@ -27,6 +27,8 @@ public struct TrajectoryAnalyzer: Analyzer {
 
     private let configuration: TrajectoryConfiguration
     private let recordingDigest: String
+    /// The name the events are logged under: ids derive from it, so two instances never share one.
+    private let instanceName: String
     private let geometry: ProcessingGeometry
     private var report: TrajectoryReport
     private let filter: ReportFilter
@@ -41,6 +43,7 @@ public struct TrajectoryAnalyzer: Analyzer {
         self.configuration = configuration
         let stream = context.stream
         recordingDigest = stream.recordingDigest
+        instanceName = context.instanceName(of: Self.self)
         let width = Double(stream.width)
         minimumRadius = configuration.objectMinimumNormalizedRadius * width
         maximumRadius = configuration.objectMaximumNormalizedRadius * width
@@ -103,6 +106,6 @@ public struct TrajectoryAnalyzer: Analyzer {
     }
 
     private func id(_ ordinal: Int) -> String {
-        DerivedIdentifier.make(recordingDigest: recordingDigest, analyzer: Self.name, kind: "trajectory", ordinal: ordinal)
+        DerivedIdentifier.make(recordingDigest: recordingDigest, analyzer: instanceName, kind: "trajectory", ordinal: ordinal)
     }
 }

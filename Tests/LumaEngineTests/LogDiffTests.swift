@@ -68,7 +68,7 @@ struct LogDiffTests {
         let change = try #require(diff.changes.first)
         #expect(change.kind == .changed)
         #expect(change.subject == "trajectory")
-        #expect(change.id == id)
+        #expect(change.oldId == id && change.newId == id)
         #expect(change.details == ["points moved in 3 of \(old.events.first { $0.data["id"]?.stringValue == id && $0.kind == "trajectory.end" }!.data["points"]!.arrayValue!.count) frames, up to 3.0 px"])
     }
 
@@ -95,11 +95,37 @@ struct LogDiffTests {
 
         let removed = try LogDiff(old: full, new: without)
         #expect(removed.changes.map(\.kind) == [.lost])
-        #expect(removed.changes.first?.id == id)
+        #expect(removed.changes.first?.oldId == id && removed.changes.first?.newId == nil)
 
         let added = try LogDiff(old: without, new: full)
         #expect(added.changes.map(\.kind) == [.added])
-        #expect(added.changes.first?.id == id)
+        #expect(added.changes.first?.newId == id && added.changes.first?.oldId == nil)
+    }
+
+    @Test("when a lost throw's id is reused by another, changed throw, each row names both logs' ids and they differ")
+    func reusedId() throws {
+        let old = try EditedLog.golden("balls-synth")
+        let ids = old.events.filter { $0.kind == "trajectory.end" }.map { $0.data["id"]!.stringValue! }
+        let (first, second) = (ids[0], ids[1])
+        // The new log loses the first throw; the second moves by 3 px and takes the first one's id.
+        let new = try EditedLog.edited(old) { events in
+            events.removeAll { $0.data["id"]?.stringValue == first }
+            for i in events.indices where events[i].data["id"]?.stringValue == second {
+                events[i].data = EditedLog.setting(events[i].data, "id", .string(first))
+                guard events[i].kind == "trajectory.end" else { continue }
+                let points = events[i].data["points"]!.arrayValue!.map { p -> JSONValue in
+                    var q = p.arrayValue!
+                    q[1] = .double(q[1].doubleValue! + 3 / Double(old.header.width))
+                    return .array(q)
+                }
+                events[i].data = EditedLog.setting(events[i].data, "points", .array(points))
+            }
+        }
+        let diff = try LogDiff(old: old, new: new)
+        let lost = try #require(diff.changes.first { $0.kind == .lost })
+        let changed = try #require(diff.changes.first { $0.kind == .changed })
+        #expect(lost.oldId == first && lost.newId == nil)
+        #expect(changed.oldId == second && changed.newId == first)
     }
 
     @Test("a trajectory that only got another id (renumbered) is the same trajectory")
@@ -128,7 +154,7 @@ struct LogDiffTests {
         let diff = try LogDiff(old: old, new: new)
         #expect(diff.changes.count == 1)
         let change = try #require(diff.changes.first)
-        #expect(change.kind == .changed && change.subject == "track" && change.id == id)
+        #expect(change.kind == .changed && change.subject == "track" && change.oldId == id && change.newId == id)
         #expect(change.details == ["box drifts in 50 frames from frame 40, IoU with the old box down to 0.33"])
     }
 

@@ -197,12 +197,17 @@ struct CrashSafetyTests {
         let log = "\(dir)/long.events.jsonl"
         #expect(try CLI.run(["replay", recording, "--analyzer", "differencing", "-o", log]).status == 0)
         let good = try #require(FileManager.default.contents(atPath: log))
+        // How long the replay that gets killed takes whole, so the kills land inside it on any machine.
+        let arguments = ["replay", recording, "--analyzer", "differencing", "--analyzer", "trajectory", "--jobs", "1"]
+        let started = Date()
+        #expect(try CLI.run(arguments + ["-o", "\(dir)/timed.events.jsonl"]).status == 0)
+        let whole = Date().timeIntervalSince(started)
         var schedule = KillSchedule(state: 77)
         var survived = 0, partialEvents = 0
         for round in 0..<Self.replayKills {
             let replay = Process()
             replay.executableURL = URL(fileURLWithPath: CLI.binary)
-            replay.arguments = ["replay", recording, "--analyzer", "differencing", "--analyzer", "trajectory", "--jobs", "1", "-o", log, "--force"]
+            replay.arguments = arguments + ["-o", log, "--force"]
             replay.standardOutput = FileHandle.nullDevice
             replay.standardError = FileHandle.nullDevice
             try replay.run()
@@ -213,7 +218,7 @@ struct CrashSafetyTests {
             while Date() < deadline, ((try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int) ?? 0) < 2_000 {
                 Thread.sleep(forTimeInterval: 0.01)
             }
-            Thread.sleep(forTimeInterval: schedule.seconds(in: 0...1.5))
+            Thread.sleep(forTimeInterval: schedule.seconds(in: 0...(0.5 * whole)))
             kill(replay.processIdentifier, SIGKILL)
             replay.waitUntilExit()
 

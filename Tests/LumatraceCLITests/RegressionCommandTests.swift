@@ -43,7 +43,7 @@ struct RegressionCommandTests {
         #expect(balls.contains("216 → 169") && balls.contains("0.952 → 0.900 (-0.052)"))
         #expect(lines.contains("    trajectory.trajectoryLength: 10 → 15"))
         #expect(lines.contains { $0.contains("lost") && $0.contains("trajectory") && $0.contains("80…89") })
-        #expect(lines.last == "2 recordings: 0 unchanged, 2 changed")
+        #expect(lines.last == "2 recordings: 0 unchanged, 2 changed (1 scoring worse)")
     }
 
     @Test("regress output is byte-identical with --jobs 1 and --jobs 3")
@@ -68,6 +68,64 @@ struct RegressionCommandTests {
         let again = try CLI.run(["regress", folder])
         #expect(again.status == 0, "\(again.stdout)")
         #expect(try String(contentsOfFile: folder + "/balls-synth.events.jsonl", encoding: .utf8).contains("\"threshold\":40"))
+    }
+
+    @Test("with --tolerance, scores decide: a change that keeps them passes, a drop beyond the tolerance fails naming it")
+    func regressScoreTolerance() throws {
+        let folder = try copyOfRecordings(["balls-synth"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Another differencing threshold changes the log but no trajectory score.
+        let strict = try CLI.run(["regress", folder, "--set", "differencing.threshold=40"])
+        #expect(strict.status == 1, "\(strict.stdout)")
+        let tolerant = try CLI.run(["regress", folder, "--set", "differencing.threshold=40", "--tolerance", "f1=0.01"])
+        #expect(tolerant.status == 0, "\(tolerant.stdout)\(tolerant.stderr)")
+        #expect(!tolerant.stdout.contains("worse"))
+        // A longer minimum trajectory drops F1 by 0.052: beyond 0.01, within 0.1 (but recall may not drop at all).
+        let drop = try CLI.run(["regress", folder, "--set", "trajectory.trajectoryLength=15", "--tolerance", "f1=0.01"])
+        #expect(drop.status == 1)
+        #expect(drop.stdout.contains("  worse: trajectory F1 0.952 → 0.900 (tolerance 0.010)"), "\(drop.stdout)")
+        let json = try CLI.run(["regress", folder, "--set", "trajectory.trajectoryLength=15", "--tolerance", "f1=0.1",
+                                "--tolerance", "recall=0.2", "--tolerance", "precision=1", "--tolerance", "point-error=5", "--json"])
+        #expect(json.status == 0, "\(json.stdout)")
+        #expect(json.stdout.contains("\"passed\":true") && json.stdout.contains("\"worse\":[]"))
+        for bad in ["f2=0.1", "f1=-0.1", "f1=2", "f1"] {
+            let r = try CLI.run(["regress", folder, "--tolerance", bad])
+            #expect(r.status == 64 && r.stderr.contains("--tolerance \(bad)"), "\(bad): \(r.stderr)")
+        }
+    }
+
+    @Test("regress --update keeps a golden whose new log scores worse, unless --accept-worse")
+    func regressUpdateRefusesWorse() throws {
+        let folder = try copyOfRecordings(["balls-synth"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let golden = folder + "/balls-synth.events.jsonl"
+        let before = try Data(contentsOf: URL(fileURLWithPath: golden))
+        let refused = try CLI.run(["regress", folder, "--update", "--set", "trajectory.trajectoryLength=15"])
+        #expect(refused.status == 1, "\(refused.stdout)")
+        #expect(refused.stdout.contains("not updated, scoring worse: balls-synth.events.jsonl"))
+        #expect(refused.stdout.contains("--accept-worse"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: golden)) == before)
+
+        let usage = try CLI.run(["regress", folder, "--accept-worse"])
+        #expect(usage.status == 64 && usage.stderr.contains("--accept-worse only applies with --update"))
+
+        let accepted = try CLI.run(["regress", folder, "--update", "--accept-worse", "--set", "trajectory.trajectoryLength=15"])
+        #expect(accepted.status == 0, "\(accepted.stdout)")
+        #expect(accepted.stdout.contains("updated: balls-synth.events.jsonl"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: golden)) != before)
+        #expect(try CLI.run(["regress", folder, "--set", "trajectory.trajectoryLength=15"]).status == 0)
+    }
+
+    @Test("regress rows give the golden's and the new log's id apart")
+    func regressRowsNameBothIds() throws {
+        let folder = try copyOfRecordings(["balls-synth"])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let r = try CLI.run(["regress", folder, "--set", "trajectory.trajectoryLength=15"])
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("change") && $0.contains("golden id") && $0.contains("new id") }, "\(r.stdout)")
+        // A lost trajectory has a golden id and none in the new log.
+        let lost = try #require(lines.first { $0.contains("lost") && $0.contains("trajectory") })
+        #expect(lost.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).first == "-", "\(lost)")
     }
 
     @Test("regress refuses an option for an analyzer no golden runs, and a folder without goldens")

@@ -43,7 +43,7 @@ struct StreamInputTests {
             Thread.sleep(forTimeInterval: 0.5)
             kill(p.processIdentifier, signal)
             #expect(exits(p, within: 5), "record \(name) ignored signal \(signal)")
-            #expect(p.terminationStatus == 1)
+            #expect(p.terminationStatus == 2)
             let stderr = try String(contentsOfFile: dir + "/err.txt", encoding: .utf8)
             #expect(stderr.contains("stopped by a signal before any frame arrived"), "\(stderr)")
             #expect(!FileManager.default.fileExists(atPath: dir + "/\(name).luma"))
@@ -83,7 +83,7 @@ struct StreamInputTests {
         writer.write(Data([0, 0, 0, 0x20] + Array("ftypisom".utf8) + [UInt8](repeating: 0, count: 200)))
         try writer.close()
         #expect(exits(p, within: 10))
-        #expect(p.terminationStatus == 1)
+        #expect(p.terminationStatus == 2)
         let stderr = try String(contentsOfFile: dir + "/err.txt", encoding: .utf8)
         #expect(stderr.contains("does not carry a Y4M stream; let ffmpeg read it"), "\(stderr)")
     }

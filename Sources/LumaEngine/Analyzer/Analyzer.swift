@@ -66,14 +66,22 @@ public struct AnalyzerContext: Sendable {
     /// A folder where the analyzer may write debug images, when the user asked for them with
     /// `replay --dump DIR`. Not part of the configuration: it never changes the events.
     public var debugOutputDirectory: String?
+    /// The name this instance runs under when the replay gave it one (`--analyzer short=trajectory`
+    /// runs `trajectory` as `short`), else `nil`. Its events are logged under that name; an analyzer
+    /// that derives ids uses ``instanceName(of:)`` so two instances never share an id.
+    public var instanceName: String?
 
     public init(stream: StreamInfo, regionOfInterest: NormalizedRect = .full, frameAnalysisSpacing: Double = 0,
-                debugOutputDirectory: String? = nil) {
+                debugOutputDirectory: String? = nil, instanceName: String? = nil) {
         self.stream = stream
         self.regionOfInterest = regionOfInterest
         self.frameAnalysisSpacing = frameAnalysisSpacing
         self.debugOutputDirectory = debugOutputDirectory
+        self.instanceName = instanceName
     }
+
+    /// The name the analyzer of type `A` runs under here: its instance name, or `A.name`.
+    public func instanceName<A: Analyzer>(of type: A.Type) -> String { instanceName ?? A.name }
 }
 
 /// An analyzer's options: a `Codable` struct whose every property has a default (``init()``), so

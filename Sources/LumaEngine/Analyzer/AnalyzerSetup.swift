@@ -1,7 +1,12 @@
 /// One analyzer of a replay, fully resolved: every option has a value. This is what a log header
 /// records per analyzer, and what `verify` and `regress` read back to re-run a replay exactly.
 public struct AnalyzerSetup: Equatable, Sendable {
+    /// The name this analyzer runs under: its events carry it, `--set NAME.KEY=…` addresses it.
+    /// Usually the analyzer's own name; an instance name (`--analyzer short=trajectory`) lets one
+    /// analyzer run more than once in a replay, each with its own options and events.
     public var name: String
+    /// Which analyzer of the registry runs (``AnalyzerDescriptor/name``).
+    public var analyzer: String
     public var version: String
     /// Minimum recording time in seconds between analyzed frames (Vision's `frameAnalysisSpacing`);
     /// 0 analyzes every frame.
@@ -11,8 +16,10 @@ public struct AnalyzerSetup: Equatable, Sendable {
     /// The analyzer's own options, all of them, as JSON.
     public var configuration: JSONValue
 
-    public init(name: String, version: String, frameAnalysisSpacing: Double, regionOfInterest: NormalizedRect, configuration: JSONValue) {
+    public init(name: String, analyzer: String? = nil, version: String, frameAnalysisSpacing: Double,
+                regionOfInterest: NormalizedRect, configuration: JSONValue) {
         self.name = name
+        self.analyzer = analyzer ?? name
         self.version = version
         self.frameAnalysisSpacing = frameAnalysisSpacing
         self.regionOfInterest = regionOfInterest
@@ -22,22 +29,46 @@ public struct AnalyzerSetup: Equatable, Sendable {
     /// The names of the settings every analyzer has, handled by the engine.
     public static let engineOptions = ["frameAnalysisSpacing", "regionOfInterest"]
 
+    /// The header entry: `analyzer` appears only when the instance has a name of its own.
     public var json: JSONValue {
-        .object([
-            .init("name", .string(name)),
+        var members: [JSONValue.Member] = [.init("name", .string(name))]
+        if analyzer != name { members.append(.init("analyzer", .string(analyzer))) }
+        members += [
             .init("version", .string(version)),
             .init("frameAnalysisSpacing", .double(frameAnalysisSpacing)),
             .init("regionOfInterest", .array(regionOfInterest.array.map { .double($0) })),
             .init("configuration", configuration),
-        ])
+        ]
+        return .object(members)
+    }
+
+    /// Checks an instance name: letters, digits, `_` and `-`, at most 64, not `engine` (the
+    /// engine's own events) — it is a key of `--set NAME.KEY` and of every event.
+    public static func checkInstanceName(_ name: String, option: String) throws(OptionError) {
+        let allowed = name.utf8.allSatisfy { c in
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x5F || c == 0x2D
+        }
+        guard !name.isEmpty, name.utf8.count <= 64, allowed, name != "engine" else {
+            throw OptionError(option: option, message: "'\(name)' is not an analyzer instance name: use 1 to 64 letters, digits, _ or -, not 'engine'")
+        }
+    }
+
+    /// Reads `--analyzer` text: `NAME` runs analyzer NAME under its own name, `INSTANCE=NAME`
+    /// runs it as INSTANCE. Returns (instance, analyzer).
+    public static func parseChoice(_ text: String) throws(OptionError) -> (name: String, analyzer: String) {
+        guard let eq = text.firstIndex(of: "=") else { return (text, text) }
+        let (instance, analyzer) = (String(text[..<eq]), String(text[text.index(after: eq)...]))
+        try checkInstanceName(instance, option: "--analyzer \(text)")
+        return (instance, analyzer)
     }
 
     /// Resolves `overrides` (option key → value text, as given to `--set`) over the analyzer's
     /// defaults, converting each value to the type of its default and validating the result.
-    public static func resolve(_ descriptor: AnalyzerDescriptor, overrides: [(key: String, value: String)],
+    /// The setup runs under `instance` when given (see ``name``).
+    public static func resolve(_ descriptor: AnalyzerDescriptor, instance: String? = nil, overrides: [(key: String, value: String)],
                                spacing: Double = 0, roi: NormalizedRect = .full) throws(OptionError) -> AnalyzerSetup {
-        var setup = AnalyzerSetup(name: descriptor.name, version: descriptor.version, frameAnalysisSpacing: spacing,
-                                  regionOfInterest: roi, configuration: descriptor.defaultConfiguration)
+        var setup = AnalyzerSetup(name: instance ?? descriptor.name, analyzer: descriptor.name, version: descriptor.version,
+                                  frameAnalysisSpacing: spacing, regionOfInterest: roi, configuration: descriptor.defaultConfiguration)
         try setup.apply(overrides, with: descriptor)
         return setup
     }
@@ -45,7 +76,7 @@ public struct AnalyzerSetup: Equatable, Sendable {
     /// Applies `--set` style overrides on top of this setup's current values, then validates.
     public mutating func apply(_ overrides: [(key: String, value: String)], with descriptor: AnalyzerDescriptor) throws(OptionError) {
         for (key, text) in overrides {
-            let option = "\(descriptor.name).\(key)"
+            let option = "\(name).\(key)"
             switch key {
             case "frameAnalysisSpacing":
                 guard let s = Double(text), s.isFinite, s >= 0, s <= 3600 else {
@@ -121,12 +152,19 @@ public struct AnalyzerSetup: Equatable, Sendable {
         }
     }
 
-    /// Reads a setup from its JSON form (a log header entry or a pipeline file entry).
+    /// Reads a setup from its JSON form (a log header entry or a pipeline file entry): `name`, and
+    /// `analyzer` when the instance runs under a name of its own.
     public static func parse(_ json: JSONValue, registry: AnalyzerRegistry, source: String) throws(OptionError) -> AnalyzerSetup {
         guard let name = json["name"]?.stringValue else {
             throw OptionError(option: source, message: "an analyzer entry has no \"name\"")
         }
-        let descriptor = try registry.descriptor(named: name)
+        var analyzer = name
+        if let a = json["analyzer"] {
+            guard let text = a.stringValue else { throw OptionError(option: "\(name).analyzer", message: "must be an analyzer's name") }
+            try checkInstanceName(name, option: "\(source): analyzer entry \"name\"")
+            analyzer = text
+        }
+        let descriptor = try registry.descriptor(named: analyzer)
         var roi = NormalizedRect.full
         if let r = json["regionOfInterest"] {
             guard let a = r.arrayValue?.compactMap(\.doubleValue), a.count == 4 else {
@@ -141,7 +179,7 @@ public struct AnalyzerSetup: Equatable, Sendable {
         }
         let configuration = json["configuration"] ?? .object([])
         guard case .object = configuration else { throw OptionError(option: "\(name).configuration", message: "must be an object") }
-        var setup = AnalyzerSetup(name: name, version: descriptor.version, frameAnalysisSpacing: spacing,
+        var setup = AnalyzerSetup(name: name, analyzer: analyzer, version: descriptor.version, frameAnalysisSpacing: spacing,
                                   regionOfInterest: roi, configuration: configuration)
         try setup.validate(with: descriptor)
         return setup

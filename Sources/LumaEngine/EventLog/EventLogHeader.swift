@@ -104,7 +104,9 @@ public struct EventLogHeader: Equatable, Sendable {
             let name = try need(a["name"]?.stringValue, "analyzer name")
             let roi = try need(a["regionOfInterest"]?.arrayValue?.compactMap(\.doubleValue), "\(name).regionOfInterest")
             guard roi.count == 4 else { throw EventLogError(path: source, line: 1, reason: "header has an invalid \(name).regionOfInterest") }
-            analyzers.append(AnalyzerSetup(name: name, version: try need(a["version"]?.stringValue, "\(name).version"),
+            var analyzer = name
+            if a["analyzer"] != nil { analyzer = try need(a["analyzer"]?.stringValue, "\(name).analyzer") }
+            analyzers.append(AnalyzerSetup(name: name, analyzer: analyzer, version: try need(a["version"]?.stringValue, "\(name).version"),
                                            frameAnalysisSpacing: try need(a["frameAnalysisSpacing"]?.doubleValue, "\(name).frameAnalysisSpacing"),
                                            regionOfInterest: NormalizedRect(x: roi[0], y: roi[1], width: roi[2], height: roi[3]),
                                            configuration: try need(a["configuration"], "\(name).configuration")))

@@ -41,12 +41,24 @@ public struct LogDiff: Sendable {
         public var kind: Kind
         /// `trajectory`, `track`, `rectangleTrack`, `differencing` or `ANALYZER.KIND`.
         public var subject: String
-        /// The observation's id in the new log (in the old one for `lost`); the analyzer for
-        /// statistics.
-        public var id: String
+        /// The observation's id in the old log (`nil` for `added`); the analyzer for statistics.
+        ///
+        /// Ids are derived from an ordinal, so the same id in the two logs may name two different
+        /// observations (a throw found earlier shifts the ordinals): a change names each log's id
+        /// separately, and a reader must never match them across logs.
+        public var oldId: String?
+        /// The observation's id in the new log (`nil` for `lost`); the analyzer for statistics.
+        public var newId: String?
         public var frames: ClosedRange<Int>
         /// What changed, in words (`points moved in 8 of 19 frames, up to 3.2 px`).
         public var details: [String]
+
+        public init(kind: Kind, subject: String, oldId: String?, newId: String?, frames: ClosedRange<Int>, details: [String]) {
+            (self.kind, self.subject, self.oldId, self.newId, self.frames, self.details) = (kind, subject, oldId, newId, frames, details)
+        }
+
+        /// The id in the new log, or in the old one for `lost`: for ordering.
+        var id: String { newId ?? oldId ?? "" }
     }
 
     public var tolerances: Tolerances
@@ -86,6 +98,7 @@ public struct LogDiff: Sendable {
                 out.append("\(y.name): added")
                 continue
             }
+            if x.analyzer != y.analyzer { out.append("\(y.name).analyzer: \(x.analyzer) → \(y.analyzer)") }
             if x.version != y.version { out.append("\(y.name).version: \(x.version) → \(y.version)") }
             if x.frameAnalysisSpacing != y.frameAnalysisSpacing {
                 out.append("\(y.name).frameAnalysisSpacing: \(JSONValue.format(x.frameAnalysisSpacing)) → \(JSONValue.format(y.frameAnalysisSpacing))")
@@ -131,7 +144,7 @@ public struct LogDiff: Sendable {
             if largest > tolerances.changedFraction { details.append("changed fraction up to \(JSONValue.format(largest)) apart") }
             if blobFrames > 0 { details.append("blob count differs in \(blobFrames) frames") }
             if missing > 0 { details.append("\(missing) frames analyzed in only one log") }
-            out.append(Change(kind: .changed, subject: "differencing", id: name, frames: first...last, details: details))
+            out.append(Change(kind: .changed, subject: "differencing", oldId: name, newId: name, frames: first...last, details: details))
         }
         return out
     }
@@ -148,7 +161,7 @@ public struct LogDiff: Sendable {
             let (countA, countB) = (x.values.reduce(0) { $0 + $1.count }, y.values.reduce(0) { $0 + $1.count })
             var details = ["events differ in \(differing.count) frames"]
             if countA != countB { details.append("\(countA) → \(countB) events") }
-            out.append(Change(kind: .changed, subject: name, id: name, frames: first...last, details: details))
+            out.append(Change(kind: .changed, subject: name, oldId: name, newId: name, frames: first...last, details: details))
         }
         return out
     }
@@ -211,18 +224,18 @@ struct TrajectoryComparison {
         var out: [LogDiff.Change] = []
         for (i, a) in old.enumerated() {
             guard let j = pairOfOld[i] else {
-                out.append(.init(kind: .lost, subject: "trajectory", id: a.id, frames: a.firstFrame...a.lastFrame,
+                out.append(.init(kind: .lost, subject: "trajectory", oldId: a.id, newId: nil, frames: a.firstFrame...a.lastFrame,
                                  details: ["\(a.points.count) points, confidence \(DecimalText.fixed(a.confidence)), ended: \(a.reason)"]))
                 continue
             }
             let b = new[j], details = compare(a, b)
             if !details.isEmpty {
-                out.append(.init(kind: .changed, subject: "trajectory", id: b.id,
+                out.append(.init(kind: .changed, subject: "trajectory", oldId: a.id, newId: b.id,
                                  frames: min(a.firstFrame, b.firstFrame)...max(a.lastFrame, b.lastFrame), details: details))
             }
         }
         for (j, b) in new.enumerated() where !usedNew[j] {
-            out.append(.init(kind: .added, subject: "trajectory", id: b.id, frames: b.firstFrame...b.lastFrame,
+            out.append(.init(kind: .added, subject: "trajectory", oldId: nil, newId: b.id, frames: b.firstFrame...b.lastFrame,
                              details: ["\(b.points.count) points, confidence \(DecimalText.fixed(b.confidence)), ended: \(b.reason)"]))
         }
         return out.sorted { ($0.frames.lowerBound, $0.id) < ($1.frames.lowerBound, $1.id) }
@@ -285,18 +298,18 @@ struct TrackComparison {
         var out: [LogDiff.Change] = []
         for (i, a) in old.enumerated() {
             guard let j = pairOfOld[i] else {
-                out.append(.init(kind: .lost, subject: a.kind, id: a.id, frames: span(a), details: [summary(a)]))
+                out.append(.init(kind: .lost, subject: a.kind, oldId: a.id, newId: nil, frames: span(a), details: [summary(a)]))
                 continue
             }
             let b = new[j], details = compare(a, b)
             if !details.isEmpty {
                 let (x, y) = (span(a), span(b))
-                out.append(.init(kind: .changed, subject: b.kind, id: b.id,
+                out.append(.init(kind: .changed, subject: b.kind, oldId: a.id, newId: b.id,
                                  frames: min(x.lowerBound, y.lowerBound)...max(x.upperBound, y.upperBound), details: details))
             }
         }
         for (j, b) in new.enumerated() where !usedNew[j] {
-            out.append(.init(kind: .added, subject: b.kind, id: b.id, frames: span(b), details: [summary(b)]))
+            out.append(.init(kind: .added, subject: b.kind, oldId: nil, newId: b.id, frames: span(b), details: [summary(b)]))
         }
         return out.sorted { ($0.frames.lowerBound, $0.subject, $0.id) < ($1.frames.lowerBound, $1.subject, $1.id) }
     }

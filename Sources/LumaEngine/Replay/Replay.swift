@@ -50,7 +50,10 @@ public enum Replay {
         guard !setups.isEmpty else { throw .option(OptionError(option: "--analyzer", message: "no analyzer given; known analyzers: \(registry.names.joined(separator: ", "))")) }
         var seen = Set<String>()
         for s in setups where !seen.insert(s.name).inserted {
-            throw .option(OptionError(option: "--analyzer", message: "\(s.name) is given twice; each analyzer runs once per replay"))
+            throw .option(OptionError(option: "--analyzer", message: """
+                \(s.name) is given twice; to run an analyzer more than once, give each its own name: \
+                --analyzer \(s.name)2=\(s.analyzer)
+                """))
         }
 
         let digest: String
@@ -63,10 +66,11 @@ public enum Replay {
         var runners: [Runner] = []
         for setup in setups {
             let descriptor: AnalyzerDescriptor
-            do throws(OptionError) { descriptor = try registry.descriptor(named: setup.name) } catch { throw .option(error) }
+            do throws(OptionError) { descriptor = try registry.descriptor(named: setup.analyzer) } catch { throw .option(error) }
             let context = AnalyzerContext(stream: stream, regionOfInterest: setup.regionOfInterest,
                                           frameAnalysisSpacing: setup.frameAnalysisSpacing,
-                                          debugOutputDirectory: options.debugOutputDirectory)
+                                          debugOutputDirectory: options.debugOutputDirectory,
+                                          instanceName: setup.name == setup.analyzer ? nil : setup.name)
             do {
                 let instance = try descriptor.instantiate(setup.configuration, context)
                 runners.append(Runner(name: setup.name, instance: instance,

@@ -19,6 +19,9 @@ struct Diff: ParsableCommand {
             changed: boxes whose IoU with the old box falls below --iou-tolerance,
             other live frames, confidence, losses. Differencing statistics and any
             other event kind frame by frame. Changed analyzer options are listed.
+            Each row gives the observation's id in the old and in the new log ("-"
+            where it is in only one): ids are numbered per log, so the same id in
+            both logs may be two different observations.
             Exit status: 0 same within the tolerances, 1 different, 2 error.
             """)
 
@@ -62,7 +65,9 @@ struct Diff: ParsableCommand {
     }
 
     /// The human report: settings changed, a table of changes with their details, a summary line.
-    static func lines(_ diff: LogDiff, indent: String = "") -> [String] {
+    /// Each row names the observation's id in each log it is in (`oldName` heads the old log's
+    /// column), as the same id in the two logs may be two different observations.
+    static func lines(_ diff: LogDiff, indent: String = "", oldName: String = "old") -> [String] {
         var out: [String] = []
         if !diff.settingChanges.isEmpty {
             out.append(indent + "settings changed:")
@@ -72,11 +77,12 @@ struct Diff: ParsableCommand {
             out.append(indent + "same: no differences beyond the tolerances")
             return out
         }
-        var rows = [["change", "what", "id", "frames", "details"]]
+        var rows = [["change", "what", "\(oldName) id", "new id", "frames", "details"]]
         for c in diff.changes {
             let frames = c.frames.lowerBound == c.frames.upperBound ? "\(c.frames.lowerBound)" : "\(c.frames.lowerBound)…\(c.frames.upperBound)"
-            rows.append([c.kind.rawValue, c.subject, String(c.id.prefix(8)), frames, c.details.first ?? ""])
-            for more in c.details.dropFirst() { rows.append(["", "", "", "", more]) }
+            let ids = [c.oldId, c.newId].map { $0.map { String($0.prefix(8)) } ?? "-" }
+            rows.append([c.kind.rawValue, c.subject] + ids + [frames, c.details.first ?? ""])
+            for more in c.details.dropFirst() { rows.append(["", "", "", "", "", more]) }
         }
         out += alignedRows(rows, indent: indent)
         out.append(indent + summary(diff))
@@ -97,7 +103,8 @@ struct Diff: ParsableCommand {
     static func json(_ diff: LogDiff) -> JSONValue {
         let changes = diff.changes.map { c in
             JSONValue.object([
-                "change": .string(c.kind.rawValue), "what": .string(c.subject), "id": .string(c.id),
+                "change": .string(c.kind.rawValue), "what": .string(c.subject),
+                "oldId": c.oldId.map(JSONValue.string) ?? .null, "newId": c.newId.map(JSONValue.string) ?? .null,
                 "frames": .array([.int(Int64(c.frames.lowerBound)), .int(Int64(c.frames.upperBound))]),
                 "details": .array(c.details.map(JSONValue.string)),
             ])

@@ -15,13 +15,21 @@ struct Replay: ParsableCommand {
             Without --analyzer or --pipeline every built-in analyzer that needs no option runs. A pipeline file is
             {"analyzers":[{"name":"differencing","frameAnalysisSpacing":0,"regionOfInterest":[0,0,1,1],
             "configuration":{"threshold":15}}]}, listing only the options it changes.
+
+            One analyzer can run more than once under names of its own (INSTANCE=ANALYZER), each with
+            its own options and events, e.g. trajectory at two lengths side by side, or two programs:
+              lumatrace replay clip.luma --analyzer short=trajectory --analyzer long=trajectory \\
+                --set short.trajectoryLength=6 --set long.trajectoryLength=15
+              lumatrace replay clip.luma --analyzer hist=external --analyzer blobs=external \\
+                --set hist.command="python3 hist.py" --set blobs.command="./blobs"
+            (in a pipeline file: {"name":"short","analyzer":"trajectory",…}).
             The log is byte-identical for the same recording and settings, whatever --jobs is.
             """)
 
     @Argument(help: "The .luma recording.")
     var recording: String
 
-    @Option(name: .customLong("analyzer"), help: "Analyzer to run (repeatable; `lumatrace analyzers` lists them).")
+    @Option(name: .customLong("analyzer"), help: "Analyzer to run, or INSTANCE=ANALYZER to run it under a name of its own (repeatable; `lumatrace analyzers` lists them).")
     var analyzers: [String] = []
 
     @Option(name: .customLong("set"), help: "Analyzer option NAME.KEY=VALUE (repeatable), e.g. differencing.threshold=15; VALUE @FILE reads it from FILE (e.g. tracking.seeds=@seeds.json).")
@@ -79,7 +87,7 @@ struct Replay: ParsableCommand {
             // analyzer" replay, an idle one is simply part of the set.
             if !analyzers.isEmpty || pipeline != nil {
                 for setup in setups {
-                    if let reason = try? registry.descriptor(named: setup.name).idleReason(in: setup.configuration) {
+                    if let reason = try? registry.descriptor(named: setup.analyzer).idleReason(in: setup.configuration) {
                         warn("note: \(setup.name) will log nothing: \(reason)")
                     }
                 }
@@ -120,15 +128,18 @@ struct Replay: ParsableCommand {
             for i in setups.indices {
                 if spacing != nil { setups[i].frameAnalysisSpacing = defaultSpacing }
                 if roi != nil { setups[i].regionOfInterest = defaultROI }
-                try overrides.explaining { try setups[i].apply(overrides.settings(for: setups[i].name), with: registry.descriptor(named: setups[i].name)) }
+                try overrides.explaining { try setups[i].apply(overrides.settings(for: setups[i].name), with: registry.descriptor(named: setups[i].analyzer)) }
             }
         }
         let everyAnalyzer = registry.descriptors.filter(\.runsWithDefaults).map(\.name)
-        let names = analyzers.isEmpty && pipeline == nil ? everyAnalyzer : analyzers
-        for name in names where !setups.contains(where: { $0.name == name }) {
+        let choices = try (analyzers.isEmpty && pipeline == nil ? everyAnalyzer : analyzers).map(AnalyzerSetup.parseChoice)
+        let fromPipeline = setups
+        // An analyzer the pipeline runs already is not added again; one named twice on the command line is refused.
+        for (name, analyzer) in choices where !fromPipeline.contains(where: { $0.name == name && $0.analyzer == analyzer }) {
             // With its --set options at once: some analyzers have no valid defaults (external needs a command).
             setups.append(try overrides.explaining {
-                try AnalyzerSetup.resolve(registry.descriptor(named: name), overrides: overrides.settings(for: name), spacing: defaultSpacing, roi: defaultROI)
+                try AnalyzerSetup.resolve(registry.descriptor(named: analyzer), instance: name, overrides: overrides.settings(for: name),
+                                          spacing: defaultSpacing, roi: defaultROI)
             })
         }
         if let missing = overrides.analyzers.first(where: { name in !setups.contains { $0.name == name } }) {

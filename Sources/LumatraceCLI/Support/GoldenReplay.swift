@@ -35,13 +35,13 @@ struct GoldenReplay {
         var setups: [AnalyzerSetup] = []
         var notes: [String] = []
         for a in header.analyzers {
-            guard let descriptor = try? registry.descriptor(named: a.name) else {
-                throw CLIError("\(golden.path) was written with analyzer '\(a.name)', which this lumatrace does not have "
+            guard let descriptor = try? registry.descriptor(named: a.analyzer) else {
+                throw CLIError("\(golden.path) was written with analyzer '\(a.analyzer)', which this lumatrace does not have "
                     + "(it has \(registry.names.joined(separator: ", "))); use the lumatrace built with that analyzer, e.g. for a "
                     + "package made by `lumatrace new-analyzer`: swift run --package-path PACKAGE lumatrace verify \(golden.path)")
             }
             if descriptor.version != a.version {
-                notes.append("analyzer \(a.name) is version \(descriptor.version), \(golden.path) was written by version \(a.version); differences are expected")
+                notes.append("analyzer \(a.name == a.analyzer ? a.name : "\(a.name) (\(a.analyzer))") is version \(descriptor.version), \(golden.path) was written by version \(a.version); differences are expected")
             }
             var s = a
             s.version = descriptor.version

@@ -50,7 +50,7 @@ struct OptionOverrides {
     func apply(to setups: inout [AnalyzerSetup], registry: AnalyzerRegistry) throws {
         for (name, settings) in byAnalyzer {
             guard let i = setups.firstIndex(where: { $0.name == name }) else { continue }
-            try explaining { try setups[i].apply(settings, with: registry.descriptor(named: name)) }
+            try explaining { try setups[i].apply(settings, with: registry.descriptor(named: setups[i].analyzer)) }
         }
     }
 

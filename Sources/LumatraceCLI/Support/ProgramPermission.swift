@@ -12,7 +12,7 @@ enum ProgramPermission {
     static func require(_ setups: [AnalyzerSetup], from source: String, registry: AnalyzerRegistry, allowed: Bool) throws {
         guard !allowed else { return }
         for setup in setups {
-            guard let descriptor = try? registry.descriptor(named: setup.name),
+            guard let descriptor = try? registry.descriptor(named: setup.analyzer),
                   let program = descriptor.program(in: setup.configuration) else { continue }
             throw CLIError("\(source) would run a program: `\(program)` (analyzer \(setup.name)); a program named in a file runs only "
                 + "with --allow-external for this run: read the command, then pass it if you trust it")

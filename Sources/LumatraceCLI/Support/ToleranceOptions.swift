@@ -26,3 +26,37 @@ struct ToleranceOptions: ParsableArguments {
         return t
     }
 }
+
+/// How far each score may drop before `regress` calls a change a regression (`--tolerance`).
+struct ScoreToleranceOptions: ParsableArguments {
+    @Option(name: .customLong("tolerance"), help: ArgumentHelp(
+        "METRIC=DROP: how far a score may get worse and still pass (repeatable). With any --tolerance, a recording with truth fails only on such a drop, not on any change.",
+        discussion: "Metrics: \(ScoreMetric.allCases.map(\.rawValue).joined(separator: ", ")) (point-error in pixels, the others 0...1). A metric not given may not drop at all.",
+        valueName: "metric=drop"))
+    var entries: [String] = []
+
+    func validate() throws { _ = try tolerances }
+
+    /// Whether scores decide (some `--tolerance` given) rather than any difference.
+    var judgeByScores: Bool { !entries.isEmpty }
+
+    var tolerances: [ScoreMetric: Double] {
+        get throws {
+            var out: [ScoreMetric: Double] = [:]
+            for entry in entries {
+                let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+                let names = ScoreMetric.allCases.map(\.rawValue).joined(separator: ", ")
+                guard parts.count == 2, let metric = ScoreMetric(rawValue: parts[0]) else {
+                    throw ValidationError("--tolerance \(entry): expected METRIC=DROP with METRIC one of \(names), e.g. --tolerance f1=0.01")
+                }
+                guard let drop = Double(parts[1]), drop.isFinite, drop >= 0, metric == .pointError || drop <= 1 else {
+                    throw ValidationError("--tolerance \(entry): \(parts[1]) is not a drop of \(metric == .pointError ? "0 or more pixels" : "0...1")")
+                }
+                guard out.updateValue(drop, forKey: metric) == nil else {
+                    throw ValidationError("--tolerance \(metric.rawValue) is given twice")
+                }
+            }
+            return out
+        }
+    }
+}
