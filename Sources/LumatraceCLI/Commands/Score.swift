@@ -19,6 +19,8 @@ struct Score: ParsableCommand {
             Tracks (track events) against the truth's object tracks, one-pass like
             OTB: success AUC (IoU thresholds 0, 0.05, …, 1), precision at 20 px and
             the number of track.lost events.
+            A log that ran an analyzer under several names (--analyzer short=trajectory
+            --analyzer long=trajectory) is scored one instance at a time: --analyzer short.
             `lumatrace truth import` converts OTB, VOT and TrackNet labels to truth.
             """)
 
@@ -34,6 +36,9 @@ struct Score: ParsableCommand {
     @Option(help: "Truth segments with fewer frames are not counted (1...10000).")
     var minimumSegmentFrames = 10
 
+    @Option(help: "Score only the events of this analyzer (its instance name in the log's header); default: all of them.")
+    var analyzer: String?
+
     func validate() throws {
         guard (1...10000).contains(minimumSegmentFrames) else {
             throw ValidationError("--minimum-segment-frames \(minimumSegmentFrames) is outside 1...10000")
@@ -42,7 +47,14 @@ struct Score: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let events = try EventLog.read(log)
+            var events = try EventLog.read(log)
+            if let analyzer {
+                let names = events.header.analyzers.map(\.name)
+                guard names.contains(analyzer) else {
+                    throw CLIError("--analyzer \(analyzer): \(log) has no analyzer of that name (it has \(names.joined(separator: ", ")))")
+                }
+                events.events.removeAll { $0.analyzer != analyzer }
+            }
             let truth = try Self.readTruth(truth, for: events)
             let score = try LogScore(log: events, truth: truth, minimumSegmentFrames: minimumSegmentFrames)
             if json {
