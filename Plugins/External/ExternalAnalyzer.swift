@@ -1,3 +1,4 @@
+import Foundation
 import LumaEngine
 
 /// Runs an analyzer written in any language as a subprocess, speaking ``ExternalProtocol`` over
@@ -24,14 +25,34 @@ public struct ExternalAnalyzer: Analyzer {
     private let startTimeout: Double
     private let maximumEventsPerFrame: Int
     private let timescale: Int64
+    /// The files the command names, hashed as the program starts: the log header keeps them.
+    public let programFiles: [ProgramFile]
 
     public init(configuration: ExternalConfiguration, context: AnalyzerContext) throws {
-        program = try ExternalProcess(command: configuration.command, maximumLineBytes: configuration.maximumLineBytes)
+        let folder = Self.workingFolder(configuration, context: context)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ExternalAnalyzerError("`\(configuration.command)` was not started: its folder \(folder) (external.folder "
+                + "\"\(configuration.folder)\", relative to \(context.configurationFolder ?? "the current folder")) is not a folder")
+        }
+        programFiles = ProgramFile.named(in: configuration.command, folder: folder)
+        program = try ExternalProcess(command: configuration.command, folder: folder, maximumLineBytes: configuration.maximumLineBytes)
         timeout = configuration.timeout
         startTimeout = max(configuration.timeout, configuration.startTimeout)
         maximumEventsPerFrame = configuration.maximumEventsPerFrame
         timescale = context.stream.timescale
         let deadline = Deadline(seconds: startTimeout, setBy: "external.startTimeout")
+        do {
+            try startProtocol(configuration, context: context, deadline: deadline)
+        } catch let e as ExternalAnalyzerError where folder != FileManager.default.currentDirectoryPath {
+            // A relative path in the command is relative to this folder: say which it was.
+            throw ExternalAnalyzerError("\(e.description) (it ran in \(folder): external.folder \"\(configuration.folder)\" "
+                + "relative to \(context.configurationFolder ?? "the current folder"))")
+        }
+    }
+
+    /// Sends the hello and waits for the program to say it is ready.
+    private func startProtocol(_ configuration: ExternalConfiguration, context: AnalyzerContext, deadline: Deadline) throws {
         try endingTheProgramOnError {
             try ExternalProtocol.hello(context, options: configuration.options).withUnsafeBytes {
                 try program.write($0, deadline: deadline, during: "at its hello")

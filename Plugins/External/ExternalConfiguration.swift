@@ -4,9 +4,14 @@ import LumaEngine
 /// Options of the ``ExternalAnalyzer``: which program to run, what to tell it, and how long and how
 /// much it may answer.
 public struct ExternalConfiguration: AnalyzerConfiguration {
-    /// The program, run with `/bin/sh -c` from the current folder, e.g.
+    /// The program, run with `/bin/sh -c` in ``folder``, e.g.
     /// `python3 Plugins/BrightnessHistogram/brightness_histogram.py`.
     public var command = ""
+    /// The folder the program runs in, relative to the folder of the file this configuration is
+    /// written in (see ``AnalyzerContext/configurationFolder``): on the command line the current
+    /// folder. `replay` writes it into the log relative to the log's folder, so a golden log finds
+    /// its plugin from wherever `verify` or `regress` runs, and the two can move together.
+    public var folder = "."
     /// Options handed to the program in its hello line, as a JSON object (e.g. `{"every":10}`).
     public var options = JSONValue.object([])
     /// Seconds the program may take to answer one frame before it is stopped and the replay fails
@@ -31,6 +36,7 @@ public struct ExternalConfiguration: AnalyzerConfiguration {
     public static var optionHelp: KeyValuePairs<String, String> {
         [
             "command": "the program to run with /bin/sh -c (required), e.g. \"python3 my_analyzer.py\"",
+            "folder": "the folder it runs in, relative to the log's (or pipeline file's) folder; replay sets it to the current folder (default .)",
             "options": "a JSON object passed to the program in its hello line (default {})",
             "timeout": "seconds allowed per frame, 0.1...3600 (default 30)",
             "startTimeout": "seconds allowed to start (answer the hello) and to finish (answer the end and exit), at least timeout, 0.1...3600 (default 10)",
@@ -42,6 +48,9 @@ public struct ExternalConfiguration: AnalyzerConfiguration {
     public func validate() throws(OptionError) {
         guard !command.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw OptionError(option: "command", message: "is empty: give the program to run, e.g. --set external.command=\"python3 my_analyzer.py\"")
+        }
+        guard !folder.isEmpty, !folder.utf8.contains(0) else {
+            throw OptionError(option: "folder", message: "is empty: give a folder, e.g. . for the log's own folder")
         }
         guard case .object = options else {
             throw OptionError(option: "options", message: "must be a JSON object, e.g. {\"every\":10}")
@@ -61,6 +70,7 @@ public struct ExternalConfiguration: AnalyzerConfiguration {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         command = try c.decode(String.self, forKey: .command)
+        folder = try c.decode(String.self, forKey: .folder)
         timeout = try c.decode(Double.self, forKey: .timeout)
         options = try c.decode(JSONValue.self, forKey: .options)
         startTimeout = try c.decode(Double.self, forKey: .startTimeout)

@@ -34,9 +34,9 @@ final class ExternalProcess: @unchecked Sendable {
 
     // MARK: - Starting
 
-    /// Starts `command` with `/bin/sh -c` in a new process group, refusing stdout lines longer than
-    /// `maximumLineBytes`.
-    init(command: String, maximumLineBytes: Int) throws(ExternalAnalyzerError) {
+    /// Starts `command` with `/bin/sh -c` in `folder`, in a new process group, refusing stdout lines
+    /// longer than `maximumLineBytes`.
+    init(command: String, folder: String, maximumLineBytes: Int) throws(ExternalAnalyzerError) {
         self.command = command
         lines = LineBuffer(maximumLineBytes: maximumLineBytes)
         signal(SIGPIPE, SIG_IGN)  // a program that exits early makes writes fail, not kill us
@@ -73,7 +73,10 @@ final class ExternalProcess: @unchecked Sendable {
         posix_spawnattr_setsigmask(&attributes, &noSignal)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
-        let arguments: [UnsafeMutablePointer<CChar>?] = (["/bin/sh", "-c", command] as [String]).map { strdup($0) } + [nil]
+        // The shell changes to the folder, then becomes the command's shell (same process, same group):
+        // folder and command are arguments, never spliced into shell text.
+        let script = "cd -- \"$1\" && exec /bin/sh -c \"$2\""
+        let arguments: [UnsafeMutablePointer<CChar>?] = (["/bin/sh", "-c", script, "sh", folder, command] as [String]).map { strdup($0) } + [nil]
         defer { for a in arguments { free(a) } }
         var child = pid_t()
         ExternalInterruption.liveCount.add(1, ordering: .sequentiallyConsistent)

@@ -113,3 +113,79 @@ struct ExternalAnalyzerTests {
         #expect(header.analyzers.map(\.name) == ["differencing", "trajectory", "tracking", "rectangles"])
     }
 }
+
+/// Goldens that name a plugin by a relative path: the path is relative to the log's folder (or the
+/// pipeline file's), and the header keeps the plugin's SHA-256.
+@Suite("Portable plugin goldens: relative plugin paths and program digests")
+struct PortablePluginGoldenTests {
+    static let example = CLI.packageRoot.appendingPathComponent("Plugins/BrightnessHistogram/brightness_histogram.py").path
+    static let toss = CLI.packageRoot.appendingPathComponent("Recordings/toss-real.luma").path
+
+    /// A project folder: `plugin/b.py` (the bundled example), `goldens/toss-real.luma`.
+    func project() throws -> String {
+        let dir = CLI.temporaryDirectory()
+        for folder in ["plugin", "goldens", "pipelines", "out"] {
+            try FileManager.default.createDirectory(atPath: "\(dir)/\(folder)", withIntermediateDirectories: true)
+        }
+        try FileManager.default.copyItem(atPath: Self.example, toPath: "\(dir)/plugin/b.py")
+        try FileManager.default.copyItem(atPath: Self.toss, toPath: "\(dir)/goldens/toss-real.luma")
+        return dir
+    }
+
+    @Test("a golden written with `python3 plugin/b.py` verifies and regresses from any folder, and says when b.py changed")
+    func goldenFromAnyFolder() throws {
+        let dir = try project()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let written = try CLI.run(["replay", "goldens/toss-real.luma", "--analyzer", "external", "--set", "external.command=python3 plugin/b.py",
+                                   "--set", "external.options={\"every\":10}", "-o", "goldens/toss.events.jsonl"], cwd: dir)
+        #expect(written.status == 0, "\(written.stderr)")
+        let golden = "\(dir)/goldens/toss.events.jsonl"
+        let header = try EventLog.read(golden).header.analyzers[0]
+        #expect(header.configuration["folder"]?.stringValue == "..")
+        let sum = try CLI.runTool("/usr/bin/sha256sum", ["\(dir)/plugin/b.py"]).stdout.prefix(64)
+        #expect(header.programFiles == [ProgramFile(path: "plugin/b.py", sha256: String(sum))])
+
+        for cwd in ["/", "\(dir)/goldens", "\(dir)/plugin"] {
+            let verify = try CLI.run(["verify", golden, "--allow-external"], cwd: cwd)
+            #expect(verify.status == 0, "from \(cwd): \(verify.stdout)\(verify.stderr)")
+            let regress = try CLI.run(["regress", "\(dir)/goldens", "--allow-external"], cwd: cwd)
+            #expect(regress.status == 0 && regress.stdout.contains("identical"), "from \(cwd): \(regress.stdout)\(regress.stderr)")
+        }
+
+        // The plugin changes (here only a comment): verify says so and fails; regress notes it.
+        let handle = try #require(FileHandle(forWritingAtPath: "\(dir)/plugin/b.py"))
+        handle.seekToEndOfFile()
+        handle.write(Data("# tuned\n".utf8))
+        try handle.close()
+        let verify = try CLI.run(["verify", golden, "--allow-external"], cwd: "/")
+        #expect(verify.status == 1)
+        #expect(verify.stdout.contains("the plugin changed: external.program: plugin/b.py changed (sha256 \(sum.prefix(12))…"), "\(verify.stdout)")
+        let regress = try CLI.run(["regress", "\(dir)/goldens", "--allow-external"], cwd: "/")
+        #expect(regress.status == 0, "\(regress.stdout)")
+        #expect(regress.stdout.contains("note: toss.events.jsonl: the plugin changed: external.program: plugin/b.py changed"), "\(regress.stdout)")
+
+        // A folder that is gone is named.
+        try FileManager.default.moveItem(atPath: "\(dir)/goldens", toPath: "\(dir)/../\(URL(fileURLWithPath: dir).lastPathComponent)-moved")
+        defer { try? FileManager.default.removeItem(atPath: "\(dir)-moved") }
+        let lost = try CLI.run(["verify", "\(dir)-moved/toss.events.jsonl", "--allow-external"], cwd: "/")
+        #expect(lost.status == 2, "\(lost.stdout)")
+        #expect(lost.stderr.contains("was not started") || lost.stderr.contains("not a folder") || lost.stderr.contains("plugin/b.py"), "\(lost.stderr)")
+    }
+
+    @Test("paths in a pipeline file are relative to its folder, wherever replay runs")
+    func pipelineFromAnyFolder() throws {
+        let dir = try project()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try #"{"analyzers":[{"name":"external","configuration":{"command":"python3 ../plugin/b.py","options":{"every":20}}}]}"#
+            .write(toFile: "\(dir)/pipelines/hist.json", atomically: true, encoding: .utf8)
+        let r = try CLI.run(["replay", "\(dir)/goldens/toss-real.luma", "--pipeline", "\(dir)/pipelines/hist.json", "--allow-external",
+                             "-o", "\(dir)/out/hist.events.jsonl"], cwd: "/")
+        #expect(r.status == 0, "\(r.stderr)")
+        let log = try EventLog.read("\(dir)/out/hist.events.jsonl")
+        #expect(log.header.analyzers[0].configuration["folder"]?.stringValue == "../pipelines")
+        #expect(log.events.filter { $0.analyzer == "external" }.map(\.frame) == [0, 20, 40])
+        let verify = try CLI.run(["verify", "\(dir)/out/hist.events.jsonl", "--recording", "\(dir)/goldens/toss-real.luma", "--allow-external"],
+                                 cwd: "\(dir)/plugin")
+        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+    }
+}

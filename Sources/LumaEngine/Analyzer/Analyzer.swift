@@ -46,12 +46,23 @@ public protocol Analyzer: SendableMetatype {
     /// nomination: nothing to follow), with what to set instead; `nil` (the default) when it has
     /// work. `replay` says it once, so an empty log is never a silent surprise.
     static func idleReason(in configuration: Configuration) -> String?
+
+    /// Option keys whose value is a path relative to the folder of the file the configuration is
+    /// written in (see ``AnalyzerContext/configurationFolder``); `replay` re-expresses them when it
+    /// writes a log in another folder, so a log and what it names can move together. Default: none.
+    static var pathOptions: [String] { get }
+
+    /// The files this instance's program is made of, with their SHA-256 (see ``ProgramFile``):
+    /// the log header keeps them, so `verify` and `regress` notice a changed plugin. Default: none.
+    var programFiles: [ProgramFile] { get }
 }
 
 extension Analyzer {
     public static var summary: String { "" }
     public static func program(in configuration: Configuration) -> String? { nil }
     public static func idleReason(in configuration: Configuration) -> String? { nil }
+    public static var pathOptions: [String] { [] }
+    public var programFiles: [ProgramFile] { [] }
     public mutating func finish(into events: inout EventSink) throws {}
 }
 
@@ -70,9 +81,14 @@ public struct AnalyzerContext: Sendable {
     /// runs `trajectory` as `short`), else `nil`. Its events are logged under that name; an analyzer
     /// that derives ids uses ``instanceName(of:)`` so two instances never share an id.
     public var instanceName: String?
+    /// The folder that relative paths in the configuration (``Analyzer/pathOptions``) are relative
+    /// to: the folder of the event log being written, whose header holds the configuration.
+    /// `nil`: the current folder.
+    public var configurationFolder: String?
 
     public init(stream: StreamInfo, regionOfInterest: NormalizedRect = .full, frameAnalysisSpacing: Double = 0,
-                debugOutputDirectory: String? = nil, instanceName: String? = nil) {
+                debugOutputDirectory: String? = nil, instanceName: String? = nil, configurationFolder: String? = nil) {
+        self.configurationFolder = configurationFolder
         self.stream = stream
         self.regionOfInterest = regionOfInterest
         self.frameAnalysisSpacing = frameAnalysisSpacing

@@ -11,6 +11,8 @@ public struct AnalyzerDescriptor: Sendable {
     /// Whether the defaults alone are a valid configuration. Analyzers that need an option first
     /// (e.g. `external`, which needs a command) do not run when `replay` runs "every analyzer".
     public let runsWithDefaults: Bool
+    /// Option keys holding paths relative to the configuration's file (``Analyzer/pathOptions``).
+    public let pathOptions: [String]
 
     /// The program a configuration starts (see ``Analyzer/program(in:)``), or `nil`. Keys the
     /// configuration leaves out take their defaults, as in a replay.
@@ -44,6 +46,7 @@ public struct AnalyzerDescriptor: Sendable {
         defaultConfiguration = (try? JSONValueEncoder.encode(A.Configuration())) ?? .object([])
         optionHelp = A.Configuration.optionHelp.map { (key: $0.key, help: $0.value) }
         runsWithDefaults = (try? A.Configuration().validate()) != nil
+        pathOptions = A.pathOptions
         findProgram = { json in (try? json.decode(A.Configuration.self)).flatMap { A.program(in: $0) } }
         findIdleReason = { json in (try? json.decode(A.Configuration.self)).flatMap { A.idleReason(in: $0) } }
         decodeAndValidate = { json in
@@ -63,8 +66,11 @@ public struct AnalyzerDescriptor: Sendable {
 final class AnalyzerInstance: @unchecked Sendable {
     private let analyzeFrame: (Frame, inout EventSink) throws -> Void
     private let finishStream: (inout EventSink) throws -> Void
+    /// The files its program is made of, as it started (``Analyzer/programFiles``).
+    let programFiles: [ProgramFile]
 
     init<A: Analyzer>(_ analyzer: A) {
+        programFiles = analyzer.programFiles
         let box = AnalyzerBox(analyzer)
         analyzeFrame = { frame, sink in try box.value.analyze(frame, into: &sink) }
         finishStream = { sink in try box.value.finish(into: &sink) }

@@ -15,6 +15,9 @@ public struct AnalyzerSetup: Equatable, Sendable {
     public var regionOfInterest: NormalizedRect
     /// The analyzer's own options, all of them, as JSON.
     public var configuration: JSONValue
+    /// The files the analyzer's program was made of when the log was written (``ProgramFile``):
+    /// filled in by the replay, in the header only when there are any.
+    public var programFiles: [ProgramFile] = []
 
     public init(name: String, analyzer: String? = nil, version: String, frameAnalysisSpacing: Double,
                 regionOfInterest: NormalizedRect, configuration: JSONValue) {
@@ -39,6 +42,7 @@ public struct AnalyzerSetup: Equatable, Sendable {
             .init("regionOfInterest", .array(regionOfInterest.array.map { .double($0) })),
             .init("configuration", configuration),
         ]
+        if !programFiles.isEmpty { members.append(.init("programFiles", .array(programFiles.map(\.json)))) }
         return .object(members)
     }
 

@@ -110,6 +110,11 @@ public struct EventLogHeader: Equatable, Sendable {
                                            frameAnalysisSpacing: try need(a["frameAnalysisSpacing"]?.doubleValue, "\(name).frameAnalysisSpacing"),
                                            regionOfInterest: NormalizedRect(x: roi[0], y: roi[1], width: roi[2], height: roi[3]),
                                            configuration: try need(a["configuration"], "\(name).configuration")))
+            for file in a["programFiles"]?.arrayValue ?? [] {
+                analyzers[analyzers.count - 1].programFiles.append(ProgramFile(
+                    path: try need(file["path"]?.stringValue, "\(name).programFiles path"),
+                    sha256: try need(file["sha256"]?.stringValue, "\(name).programFiles sha256")))
+            }
         }
     }
 }

@@ -99,6 +99,7 @@ public struct LogDiff: Sendable {
                 continue
             }
             if x.analyzer != y.analyzer { out.append("\(y.name).analyzer: \(x.analyzer) → \(y.analyzer)") }
+            out += programChanges(x, y)
             if x.version != y.version { out.append("\(y.name).version: \(x.version) → \(y.version)") }
             if x.frameAnalysisSpacing != y.frameAnalysisSpacing {
                 out.append("\(y.name).frameAnalysisSpacing: \(JSONValue.format(x.frameAnalysisSpacing)) → \(JSONValue.format(y.frameAnalysisSpacing))")
@@ -113,6 +114,23 @@ public struct LogDiff: Sendable {
         }
         if (a.firstFrame, a.lastFrame) != (b.firstFrame, b.lastFrame) {
             out.append("frames: \(a.firstFrame)…\(a.lastFrame) → \(b.firstFrame)…\(b.lastFrame)")
+        }
+        return out
+    }
+
+    /// `NAME.program: plugin.py changed (sha256 1a2b3c4d… → 5e6f7a8b…)`, one line per file
+    /// changed, added or gone.
+    public static func programChanges(_ x: AnalyzerSetup, _ y: AnalyzerSetup) -> [String] {
+        var out: [String] = []
+        for a in x.programFiles {
+            guard let b = y.programFiles.first(where: { $0.path == a.path }) else {
+                out.append("\(y.name).program: \(a.path) no longer run")
+                continue
+            }
+            if a.sha256 != b.sha256 { out.append("\(y.name).program: \(a.path) changed (sha256 \(a.sha256.prefix(12))… → \(b.sha256.prefix(12))…)") }
+        }
+        for b in y.programFiles where !x.programFiles.contains(where: { $0.path == b.path }) {
+            out.append("\(y.name).program: \(b.path) (sha256 \(b.sha256.prefix(12))…) now run")
         }
         return out
     }

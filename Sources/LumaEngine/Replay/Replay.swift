@@ -20,6 +20,10 @@ public struct ReplayOptions: Sendable {
     public var replaceExistingLog = false
     /// Files besides the recording that the replay reads (a pipeline file): never the destination.
     public var otherInputs: [String] = []
+    /// The folder relative paths in the analyzers' configurations are relative to: the folder of
+    /// the log whose header holds them (see ``AnalyzerContext/configurationFolder``); `nil`: the
+    /// current folder.
+    public var configurationFolder: String?
 
     public init(frames: ClosedRange<Int>? = nil, skipDamaged: Bool = false, jobs: Int = 1,
                 debugOutputDirectory: String? = nil, recordingName: String? = nil,
@@ -64,15 +68,18 @@ public enum Replay {
 
         // Instantiate every analyzer before writing anything: bad settings fail fast.
         var runners: [Runner] = []
-        for setup in setups {
+        var setups = setups
+        for (i, setup) in setups.enumerated() {
             let descriptor: AnalyzerDescriptor
             do throws(OptionError) { descriptor = try registry.descriptor(named: setup.analyzer) } catch { throw .option(error) }
             let context = AnalyzerContext(stream: stream, regionOfInterest: setup.regionOfInterest,
                                           frameAnalysisSpacing: setup.frameAnalysisSpacing,
                                           debugOutputDirectory: options.debugOutputDirectory,
-                                          instanceName: setup.name == setup.analyzer ? nil : setup.name)
+                                          instanceName: setup.name == setup.analyzer ? nil : setup.name,
+                                          configurationFolder: options.configurationFolder)
             do {
                 let instance = try descriptor.instantiate(setup.configuration, context)
+                setups[i].programFiles = instance.programFiles
                 runners.append(Runner(name: setup.name, instance: instance,
                                       spacingTicks: Int64.ticks(forSeconds: setup.frameAnalysisSpacing, timescale: h.timescale)))
             } catch let e as OptionError {

@@ -225,6 +225,9 @@ struct RegressionResult: Sendable {
             try replay.run(to: newPath, jobs: 1, registry: registry)
             let new = try EventLog.read(newPath)
             result.eventCounts = (golden.events.count, new.events.count)
+            for (x, y) in zip(golden.header.analyzers, new.header.analyzers) {
+                result.notes += LogDiff.programChanges(x, y).map { "\(result.name): the plugin changed: \($0)" }
+            }
             let diff = try LogDiff(old: golden, new: new, tolerances: tolerances)
             result.diff = diff
             result.identical = FileManager.default.contentsEqual(atPath: goldenPath, andPath: newPath)

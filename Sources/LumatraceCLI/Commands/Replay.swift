@@ -82,7 +82,8 @@ struct Replay: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let registry = Lumatrace.registry
-            let setups = try resolveSetups(registry: registry)
+            let logPath = output ?? URL(fileURLWithPath: recording).deletingPathExtension().lastPathComponent + ".events.jsonl"
+            let setups = try resolveSetups(registry: registry, logFolder: ConfigurationFolder.of(logPath))
             // Analyzers the user chose that can log nothing say so, once; in the default "every
             // analyzer" replay, an idle one is simply part of the set.
             if !analyzers.isEmpty || pipeline != nil {
@@ -95,12 +96,12 @@ struct Replay: ParsableCommand {
             let reader = try RecordingReader(path: recording)
             let range = try FramePosition.range(from: from, to: to, in: reader)
             if let dump { try FileManager.default.createDirectory(atPath: dump, withIntermediateDirectories: true) }
-            let logPath = output ?? URL(fileURLWithPath: recording).deletingPathExtension().lastPathComponent + ".events.jsonl"
             let progress = ProgressBar("replaying")
             var options = ReplayOptions(frames: range, skipDamaged: skipDamaged, jobs: jobs, debugOutputDirectory: dump,
                                         progress: { progress.update($0, $1) })
             options.replaceExistingLog = force
             options.otherInputs = pipeline.map { [$0] } ?? []
+            options.configurationFolder = ConfigurationFolder.of(logPath)
             let footer: EventLogFooter
             do {
                 footer = try LumaEngine.Replay.run(reader, setups: setups, registry: registry, options: options, logPath: logPath)
@@ -117,7 +118,8 @@ struct Replay: ParsableCommand {
         }
     }
 
-    func resolveSetups(registry: AnalyzerRegistry) throws -> [AnalyzerSetup] {
+    /// The replay's analyzers, with their paths (a plugin's folder) re-expressed relative to `logFolder`.
+    func resolveSetups(registry: AnalyzerRegistry, logFolder: String) throws -> [AnalyzerSetup] {
         let defaultROI = roi.flatMap(NormalizedRect.init(parsing:)) ?? .full
         let defaultSpacing = spacing ?? 0
         let overrides = try OptionOverrides(settings)
@@ -129,6 +131,12 @@ struct Replay: ParsableCommand {
                 if spacing != nil { setups[i].frameAnalysisSpacing = defaultSpacing }
                 if roi != nil { setups[i].regionOfInterest = defaultROI }
                 try overrides.explaining { try setups[i].apply(overrides.settings(for: setups[i].name), with: registry.descriptor(named: setups[i].analyzer)) }
+                // Paths in a pipeline file are relative to its folder (a --set value to the current one: below).
+                let setByUser = overrides.settings(for: setups[i].name).map(\.key)
+                let pathKeys = try registry.descriptor(named: setups[i].analyzer).pathOptions
+                if !pathKeys.contains(where: setByUser.contains) {
+                    try ConfigurationFolder.rebase(&setups[i], registry: registry, from: ConfigurationFolder.of(pipeline), to: logFolder)
+                }
             }
         }
         let everyAnalyzer = registry.descriptors.filter(\.runsWithDefaults).map(\.name)
@@ -141,6 +149,13 @@ struct Replay: ParsableCommand {
                 try AnalyzerSetup.resolve(registry.descriptor(named: analyzer), instance: name, overrides: overrides.settings(for: name),
                                           spacing: defaultSpacing, roi: defaultROI)
             })
+        }
+        // Paths given on the command line (or left at their default) are relative to the current folder.
+        let cwd = ConfigurationFolder.current
+        for i in setups.indices where i >= fromPipeline.count || overrides.settings(for: setups[i].name).contains(where: { setting in
+            (try? registry.descriptor(named: setups[i].analyzer).pathOptions.contains(setting.key)) == true
+        }) {
+            try ConfigurationFolder.rebase(&setups[i], registry: registry, from: cwd, to: logFolder)
         }
         if let missing = overrides.analyzers.first(where: { name in !setups.contains { $0.name == name } }) {
             throw CLIError("--set \(missing).…: analyzer '\(missing)' is not part of this replay (add --analyzer \(missing))")

@@ -56,6 +56,12 @@ struct Verify: ParsableCommand {
             let b = i < new.count ? String(new[i]) : "(end of file)"
             if a != b {
                 print("\(log): differs at line \(i + 1)")
+                // A plugin whose program files changed explains a different header, and likely the events.
+                if let now = try? EventLog.read(temporary) {
+                    for (x, y) in zip(golden.header.analyzers, now.header.analyzers) {
+                        for change in LogDiff.programChanges(x, y) { print("  the plugin changed: \(change)") }
+                    }
+                }
                 print("  golden: \(a.prefix(300))")
                 print("  now:    \(b.prefix(300))")
                 throw ExitCode(1)

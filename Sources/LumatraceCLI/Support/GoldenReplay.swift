@@ -58,8 +58,10 @@ struct GoldenReplay {
     /// same way (the caller's comparison checks how); any other failure is an error.
     func run(to logPath: String, jobs: Int, registry: AnalyzerRegistry, progress: ProgressBar? = nil) throws {
         let header = golden.header
-        let options = ReplayOptions(frames: header.firstFrame...header.lastFrame, skipDamaged: header.skipDamaged,
+        var options = ReplayOptions(frames: header.firstFrame...header.lastFrame, skipDamaged: header.skipDamaged,
                                     jobs: jobs, recordingName: header.recordingFile, progress: { progress?.update($0, $1) })
+        // Paths in the header (a plugin's folder) are relative to the golden log's folder, wherever it is run from.
+        options.configurationFolder = URL(fileURLWithPath: golden.path).deletingLastPathComponent().path
         defer { progress?.finish() }
         do {
             _ = try LumaEngine.Replay.run(reader, setups: setups, registry: registry, options: options, logPath: logPath)
