@@ -3,8 +3,10 @@
 // Lumatrace: record a fixed-camera video once into zstd-compressed luma frames, replay it through
 // analyzer plugins as often as you like, and get a deterministic event log every time.
 //
-// Layers (see DESIGN.md): CZstd/CZlib (system C libraries) → LumaFormat (the .luma file) →
-// LumaEngine (frames, analyzers, event log) → Plugins/* (analyzers) → LumatraceCLI → lumatrace.
+// Layers (ARCHITECTURE.md): LumaBase (recording time, hex) → LumaFormat (the .luma file) and
+// LumaAnalysis (the plugin API: Analyzer, Frame, events, options, JSON) → Plugins/* (analyzers,
+// which see only LumaAnalysis and LumaImaging) and LumaEngine (replay, event log, regression) →
+// LumatraceCLI → lumatrace.
 import PackageDescription
 
 let package = Package(
@@ -12,6 +14,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "lumatrace", targets: ["lumatrace"]),
+        .library(name: "LumaBase", targets: ["LumaBase"]),
+        .library(name: "LumaAnalysis", targets: ["LumaAnalysis"]),
         .library(name: "LumaFormat", targets: ["LumaFormat"]),
         .library(name: "LumaEngine", targets: ["LumaEngine"]),
         .library(name: "LumaImaging", targets: ["LumaImaging"]),
@@ -53,9 +57,16 @@ let package = Package(
         .target(name: "CResidualKernels", path: "Sources/CResidualKernels"),
 
         // MARK: - Core
+        // Recording time (Timestamp) and digests as text: what the file format and the plugin API share.
+        .target(name: "LumaBase", path: "Sources/LumaBase"),
+        // The plugin API: everything an analyzer author needs, and nothing of the file format.
+        .target(
+            name: "LumaAnalysis",
+            dependencies: ["LumaBase", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Sources/LumaAnalysis"),
         .target(
             name: "LumaFormat",
-            dependencies: ["CZstd", "CZlib", "CImageGlue", "CResidualKernels", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["LumaBase", "CZstd", "CZlib", "CImageGlue", "CResidualKernels", .product(name: "Crypto", package: "swift-crypto")],
             path: "Sources/LumaFormat"),
         .target(name: "LumaImaging", dependencies: ["CKissFFT"], path: "Sources/LumaImaging"),
         // Ground truth: the truth file format and importers from OTB, VOT and TrackNet labels.
@@ -64,42 +75,42 @@ let package = Package(
         .target(name: "LumaSynth", dependencies: ["LumaTruth"], path: "Sources/LumaSynth"),
         .target(
             name: "LumaEngine",
-            dependencies: ["LumaFormat", "LumaTruth", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaTruth"],
             path: "Sources/LumaEngine"),
 
         // The test bench for analyzer plugins: replays frames through one analyzer, checks its conformance.
-        .target(name: "AnalyzerHarness", dependencies: ["LumaEngine"], path: "Sources/AnalyzerHarness"),
+        .target(name: "AnalyzerHarness", dependencies: ["LumaAnalysis", "LumaFormat", "LumaEngine"], path: "Sources/AnalyzerHarness"),
         // Drawing event logs over frames (render, report): RGB pictures, overlays, PNG via libpng.
-        .target(name: "LumaRender", dependencies: ["LumaEngine", "CImageGlue"], path: "Sources/LumaRender"),
+        .target(name: "LumaRender", dependencies: ["LumaAnalysis", "LumaEngine", "CImageGlue"], path: "Sources/LumaRender"),
 
-        // MARK: - Analyzer plugins: ordinary targets that see only LumaEngine and LumaImaging
+        // MARK: - Analyzer plugins: ordinary targets that see only the plugin API and LumaImaging
         .target(
             name: "DifferencingAnalyzer",
-            dependencies: ["LumaEngine", "LumaImaging"],
+            dependencies: ["LumaAnalysis", "LumaImaging"],
             path: "Plugins/Differencing"),
         .target(
             name: "TrajectoryAnalyzer",
-            dependencies: ["LumaEngine", "LumaImaging"],
+            dependencies: ["LumaAnalysis", "LumaImaging"],
             path: "Plugins/Trajectory"),
         .target(
             name: "TrackingAnalyzer",
-            dependencies: ["LumaEngine", "LumaImaging"],
+            dependencies: ["LumaAnalysis", "LumaImaging"],
             path: "Plugins/Tracking"),
         .target(
             name: "RectanglesAnalyzer",
-            dependencies: ["LumaEngine", "LumaImaging"],
+            dependencies: ["LumaAnalysis", "LumaImaging"],
             path: "Plugins/Rectangles"),
         // Analyzers in any language: a subprocess speaking a small protocol over stdin/stdout.
         .target(
             name: "ExternalAnalyzer",
-            dependencies: ["LumaEngine"],
+            dependencies: ["LumaAnalysis"],
             path: "Plugins/External"),
 
         // MARK: - Command line
         .target(
             name: "LumatraceCLI",
             dependencies: [
-                "LumaFormat", "LumaEngine", "LumaSynth", "LumaTruth", "LumaRender", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer", "RectanglesAnalyzer", "ExternalAnalyzer",
+                "LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaSynth", "LumaTruth", "LumaRender", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer", "RectanglesAnalyzer", "ExternalAnalyzer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/LumatraceCLI"),

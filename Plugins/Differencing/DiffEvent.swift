@@ -1,4 +1,4 @@
-import LumaEngine
+import LumaAnalysis
 
 /// The `diff` event: what the differencer saw in one analyzed frame, inside the region of interest.
 public struct DiffEvent: Codable, Sendable, Equatable {

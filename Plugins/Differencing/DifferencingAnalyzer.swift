@@ -1,5 +1,5 @@
 import Foundation
-import LumaEngine
+import LumaAnalysis
 import LumaImaging
 
 /// Shows what frame differencing sees: for every analyzed frame after the first, the fraction of
@@ -19,7 +19,7 @@ public struct DifferencingAnalyzer: Analyzer {
     private let width: Int
     private let height: Int
     private let region: PixelRect
-    private let dumpDirectory: String?
+    private let debugImages: DebugImages?
     /// Debug images are named after the instance, so two differencing instances never overwrite each other's.
     private let dumpPrefix: String
     private var previous: [UInt8] = []
@@ -34,7 +34,7 @@ public struct DifferencingAnalyzer: Analyzer {
         height = context.stream.height
         let b = context.regionOfInterest.pixelBounds(width: width, height: height)
         region = PixelRect(x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1)
-        dumpDirectory = context.debugOutputDirectory
+        debugImages = context.debugImages
         dumpPrefix = context.instanceName(of: Self.self)
         mask = [UInt8](repeating: 0, count: width * height)
         difference = [UInt8](repeating: 0, count: width * height)
@@ -66,12 +66,14 @@ public struct DifferencingAnalyzer: Analyzer {
             .map(blob)
         try events.emit("diff", DiffEvent(changedFraction: statistics.changedFraction,
                                           meanAbsoluteDifference: statistics.meanAbsoluteDifference, blobs: Array(blobs)))
-        if let dumpDirectory { try dump(frame.index, to: dumpDirectory) }
+        if let debugImages {
+            try difference.withUnsafeBufferPointer { try debugImages.write(dumpPrefix + String(format: "-%06d", frame.index), width: width, height: height, pixels: $0) }
+        }
     }
 
     private mutating func diff(_ current: UnsafeBufferPointer<UInt8>, _ reference: UnsafeBufferPointer<UInt8>) -> DifferenceStatistics {
         let (w, r, t) = (width, region, UInt8(configuration.threshold))
-        let wantImage = dumpDirectory != nil
+        let wantImage = debugImages != nil
         return mask.withUnsafeMutableBufferPointer { m in
             difference.withUnsafeMutableBufferPointer { d in
                 FrameDifference.compute(current, reference, width: w, region: r, threshold: t, mask: m, difference: wantImage ? d : nil)
@@ -88,14 +90,5 @@ public struct DifferencingAnalyzer: Analyzer {
             area: Double(c.area) / (w * h),
             pixels: c.area,
             radius: c.equivalentRadius / w)
-    }
-
-    private func dump(_ index: Int, to directory: String) throws {
-        let file = difference.withUnsafeBufferPointer { PGMCodec.encode(width: width, height: height, pixels: $0) }
-        let name = dumpPrefix + String(format: "-%06d.pgm", index)
-        let url = URL(fileURLWithPath: directory).appendingPathComponent(name)
-        do { try Data(file).write(to: url) } catch {
-            throw OptionError(option: "--dump", message: "cannot write \(url.path): \(error.localizedDescription)")
-        }
     }
 }

@@ -1,4 +1,4 @@
-import LumaEngine
+import LumaAnalysis
 
 /// Options of the ``DifferencingAnalyzer``. Every option has a default; set one with
 /// `--set differencing.KEY=VALUE`.

@@ -1,5 +1,5 @@
 import Foundation
-import LumaEngine
+import LumaAnalysis
 
 extension ExternalAnalyzer {
     /// The shell command this configuration runs: a pipeline file or a log's header that names one

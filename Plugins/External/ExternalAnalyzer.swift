@@ -1,5 +1,5 @@
 import Foundation
-import LumaEngine
+import LumaAnalysis
 
 /// Runs an analyzer written in any language as a subprocess, speaking ``ExternalProtocol`` over
 /// its stdin and stdout: Lumatrace sends a hello with the stream and options, then every analyzed

@@ -1,5 +1,5 @@
 import Foundation
-import LumaEngine
+import LumaAnalysis
 
 /// Options of the ``ExternalAnalyzer``: which program to run, what to tell it, and how long and how
 /// much it may answer.

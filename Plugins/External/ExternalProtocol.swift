@@ -1,4 +1,4 @@
-import LumaEngine
+import LumaAnalysis
 
 /// The wire format between Lumatrace and an external analyzer program (protocol version 1).
 ///

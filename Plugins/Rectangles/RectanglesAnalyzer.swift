@@ -1,4 +1,4 @@
-import LumaEngine
+import LumaAnalysis
 import LumaImaging
 
 /// `rectangle`: one rectangle seen in this frame, like a `VNRectangleObservation`. Corners and box

@@ -1,4 +1,4 @@
-import LumaEngine
+import LumaAnalysis
 
 /// Options of the ``RectanglesAnalyzer``, with Vision's `VNDetectRectanglesRequest` names, meanings
 /// and defaults; set one with `--set rectangles.KEY=VALUE`.

@@ -1,4 +1,4 @@
-import LumaEngine
+import LumaAnalysis
 import LumaImaging
 
 /// Proposes objects to track without hand-drawn boxes: the compact moving regions of a frame,

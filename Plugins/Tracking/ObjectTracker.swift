@@ -1,4 +1,4 @@
-import LumaEngine
+import LumaAnalysis
 import LumaImaging
 
 /// Follows one object from frame to frame with a ``CorrelationFilter`` on oriented-gradient

@@ -1,4 +1,4 @@
-import LumaEngine
+import LumaAnalysis
 import LumaImaging
 
 /// Proposes objects to track from the rectangles seen in a frame (the `nominate=rectangles`

@@ -1,4 +1,5 @@
-import LumaEngine
+import Foundation
+import LumaAnalysis
 import LumaImaging
 
 /// Follows objects through a recording from boxes given at the start, the way Vision's

@@ -1,4 +1,5 @@
-import LumaEngine
+import Foundation
+import LumaAnalysis
 
 /// Options of the ``TrackingAnalyzer``; set one with `--set tracking.KEY=VALUE`.
 public struct TrackingConfiguration: AnalyzerConfiguration {

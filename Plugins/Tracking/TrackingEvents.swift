@@ -1,4 +1,4 @@
-import LumaEngine
+import LumaAnalysis
 
 // The tracking analyzer's events. Boxes are `[x, y, width, height]`, normalized to the frame with
 // Vision's lower-left origin, clipped to the frame. Keys appear in declaration order.

@@ -1,4 +1,4 @@
-import LumaEngine
+import LumaAnalysis
 import LumaImaging
 
 /// A compact moving thing found in one frame: a candidate point of a trajectory.

@@ -1,4 +1,4 @@
-import LumaEngine
+import LumaAnalysis
 import LumaImaging
 
 /// Where the analyzer looks and at what scale: the region of interest in frame pixels, the factor

@@ -1,4 +1,4 @@
-import LumaEngine
+import LumaAnalysis
 import LumaImaging
 
 /// Finds small objects moving on parabolic paths, the way Vision's `VNDetectTrajectoriesRequest`

@@ -1,4 +1,4 @@
-import LumaEngine
+import LumaAnalysis
 
 /// Options of the ``TrajectoryAnalyzer``: Vision's, under Vision's names, plus our own. Every
 /// option has a default; set one with `--set trajectory.KEY=VALUE`.

@@ -1,4 +1,4 @@
-import LumaEngine
+import LumaAnalysis
 
 // The two events of the trajectory analyzer. Coordinates are normalized to the whole frame with
 // Vision's lower-left origin (x = column / width, y = 1 − row / height); radii are fractions of

@@ -1,5 +1,7 @@
 import Foundation
+import LumaAnalysis
 import LumaEngine
+import LumaFormat
 
 /// Runs one analyzer through the real replay engine on frames held in memory or on a recording,
 /// and hands back its events: the test bench for plugin authors.

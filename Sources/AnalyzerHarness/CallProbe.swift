@@ -1,4 +1,5 @@
 import Foundation
+import LumaAnalysis
 import LumaEngine
 
 /// Wraps an analyzer to count how the engine calls it: `init`, `analyze` per frame, `finish`.

@@ -1,3 +1,4 @@
+import LumaAnalysis
 import LumaEngine
 
 /// What an event log says to draw over each frame, in the look of Apple's Vision samples:

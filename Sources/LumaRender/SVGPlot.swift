@@ -1,3 +1,4 @@
+import LumaAnalysis
 import LumaEngine
 
 /// A small line-and-point chart as inline SVG (no scripts, no external files): axes with a few

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import DifferencingAnalyzer
+import LumaAnalysis
 import LumaEngine
 import TrajectoryAnalyzer
 import TrackingAnalyzer

@@ -2,6 +2,7 @@ import AnalyzerHarness
 import DifferencingAnalyzer
 import ExternalAnalyzer
 import Foundation
+import LumaAnalysis
 import LumaEngine
 import RectanglesAnalyzer
 import Testing

@@ -1,4 +1,5 @@
 import DifferencingAnalyzer
+import LumaAnalysis
 import LumaEngine
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import LumaAnalysis
 import LumaEngine
 import LumaFormat
 import Testing

@@ -1,6 +1,8 @@
 import DifferencingAnalyzer
 import Foundation
+import LumaAnalysis
 import LumaEngine
+import LumaFormat
 import Testing
 
 /// A recording with a bright square moving right by 2 px a frame over a flat background.

@@ -1,4 +1,5 @@
 import Foundation
+import LumaBase
 import LumaFormat
 import Testing
 

@@ -1,3 +1,5 @@
+import LumaAnalysis
+import LumaBase
 import LumaEngine
 import Testing
 @testable import RectanglesAnalyzer

@@ -1,3 +1,4 @@
+import LumaAnalysis
 import LumaEngine
 import LumaSynth
 import Testing

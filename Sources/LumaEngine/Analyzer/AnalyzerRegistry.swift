@@ -1,3 +1,4 @@
+import LumaAnalysis
 /// An analyzer type, erased: its name, version, defaults, and how to build a configured instance.
 /// Built once per analyzer type at registration; the engine never inspects types per frame.
 public struct AnalyzerDescriptor: Sendable {

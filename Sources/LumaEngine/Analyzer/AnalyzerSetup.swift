@@ -1,3 +1,5 @@
+import Foundation
+import LumaAnalysis
 /// One analyzer of a replay, fully resolved: every option has a value. This is what a log header
 /// records per analyzer, and what `verify` and `regress` read back to re-run a replay exactly.
 public struct AnalyzerSetup: Equatable, Sendable {

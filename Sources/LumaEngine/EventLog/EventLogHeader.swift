@@ -1,3 +1,4 @@
+import LumaAnalysis
 /// The first line of an event log: everything needed to re-run the replay exactly.
 public struct EventLogHeader: Equatable, Sendable {
     public static let format = "lumatrace.events"

@@ -1,5 +1,7 @@
 import Crypto
 import Foundation
+import LumaAnalysis
+import LumaFormat
 
 /// A parsed event log: header, events in order, and the footer if the log is complete.
 public struct EventLog: Sendable {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LumaAnalysis
 import LumaFormat
 
 /// Writes an event log: header line, event lines, footer line.

@@ -1,3 +1,4 @@
+import LumaAnalysis
 /// One event line of a log: when, who, what, and the analyzer's payload.
 public struct LoggedEvent: Equatable, Sendable {
     /// 0-based frame index in the recording.

@@ -1,3 +1,4 @@
+import LumaAnalysis
 /// Numbers as text for people: tables and messages (event logs use ``JSONValue``'s format).
 public enum DecimalText {
     /// `value` rounded to `decimals` decimals, always with that many: `0.850`, `-3.2`, `12`.

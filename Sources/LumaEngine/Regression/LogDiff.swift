@@ -1,3 +1,4 @@
+import LumaAnalysis
 /// A semantic comparison of two event logs of the same recording: which observations were added,
 /// lost or changed beyond a tolerance, not which lines differ.
 ///

@@ -1,3 +1,4 @@
+import LumaAnalysis
 import LumaTruth
 
 /// How well a log's observations match ground truth: trajectories against the truth's ball

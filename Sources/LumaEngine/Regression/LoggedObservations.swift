@@ -1,3 +1,4 @@
+import LumaAnalysis
 /// What a log says about objects over time, gathered from its events: the shapes that
 /// ``LogDiff`` compares and ``LogScore`` scores.
 ///

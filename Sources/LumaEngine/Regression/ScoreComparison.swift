@@ -1,3 +1,4 @@
+import LumaAnalysis
 /// A score that a regression run watches, and which way is better.
 ///
 /// Metrics are compared at the precision they are printed with (three decimals, point error two),

@@ -88,4 +88,6 @@ final class ConditionLock: @unchecked Sendable {
 
 #if canImport(Glibc)
 import Glibc
+import LumaAnalysis
+import LumaFormat
 #endif

@@ -1,5 +1,8 @@
 import Dispatch
 import Foundation
+import LumaAnalysis
+import LumaBase
+import LumaFormat
 
 /// How to run a replay (everything that does not change the events, plus the frame range).
 public struct ReplayOptions: Sendable {
@@ -74,7 +77,7 @@ public enum Replay {
             do throws(OptionError) { descriptor = try registry.descriptor(named: setup.analyzer) } catch { throw .option(error) }
             let context = AnalyzerContext(stream: stream, regionOfInterest: setup.regionOfInterest,
                                           frameAnalysisSpacing: setup.frameAnalysisSpacing,
-                                          debugOutputDirectory: options.debugOutputDirectory,
+                                          debugImages: options.debugOutputDirectory.map { DebugImages.pgmFiles(in: $0) },
                                           instanceName: setup.name == setup.analyzer ? nil : setup.name,
                                           configurationFolder: options.configurationFolder)
             do {

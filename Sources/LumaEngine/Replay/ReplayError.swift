@@ -1,3 +1,4 @@
+import LumaAnalysis
 import LumaFormat
 
 /// Why a replay could not run or finish.

@@ -1,3 +1,4 @@
+import LumaBase
 /// How one frame inside a chunk is stored.
 public enum FrameCoding: UInt8, Sendable {
     /// The pixels themselves.

@@ -11,7 +11,7 @@ public struct RecordingHeader: Equatable, Sendable {
     public static let formatVersion = 2
     /// The versions this build reads.
     public static let readableVersions: ClosedRange<Int> = 1...2
-    /// Largest width or height accepted (as in DESIGN.md), so no declared size can be absurd.
+    /// Largest width or height accepted, so no declared size can be absurd.
     public static let maximumDimension = 16384
 
     public var width: Int

@@ -1,3 +1,4 @@
+import LumaBase
 /// The index record written on close: every chunk's place, frames and time span, plus the totals
 /// and the frames digest, so opening a closed recording reads one small record instead of scanning.
 struct RecordingIndex: Equatable, Sendable {

@@ -1,3 +1,4 @@
+import LumaBase
 /// The real times of exported frames, for formats that cannot carry them.
 ///
 /// A Y4M stream has one constant rate, so a variable-frame-rate recording exported as Y4M plays at

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LumaAnalysis
 import LumaEngine
 
 struct Analyzers: ParsableCommand {

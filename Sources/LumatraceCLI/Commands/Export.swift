@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LumaBase
 import LumaFormat
 
 struct Export: ParsableCommand {

@@ -93,9 +93,9 @@ struct AnalyzerTemplate {
                 .package(name: "Lumatrace", path: "\(checkout)"),
             ],
             targets: [
-                // The analyzer: sees only Lumatrace's public plugin API (LumaEngine, LumaImaging).
+                // The analyzer: sees only Lumatrace's plugin API (LumaAnalysis) and its image kernels (LumaImaging).
                 .target(name: "\(typeName)", dependencies: [
-                    .product(name: "LumaEngine", package: "Lumatrace"),
+                    .product(name: "LumaAnalysis", package: "Lumatrace"),
                     .product(name: "LumaImaging", package: "Lumatrace"),
                 ]),
                 // lumatrace with the built-in analyzers plus this one.
@@ -114,14 +114,14 @@ struct AnalyzerTemplate {
 
     var analyzer: String {
         """
-        import LumaEngine
+        import LumaAnalysis
 
         /// Reports sudden changes of brightness (a light switched on, a cloud, a camera's exposure
         /// jump): a `brightness.change` event whenever the mean luma of the region of interest moves
         /// by more than `threshold` grey levels from the previous analyzed frame.
         ///
         /// The example of `lumatrace new-analyzer`: replace it with your own detector. The rules
-        /// (see LumaEngine's `Analyzer`): deterministic output, no clocks, no unseeded randomness,
+        /// (see LumaAnalysis's `Analyzer`): deterministic output, no clocks, no unseeded randomness,
         /// normalized coordinates with a lower-left origin, and bump `version` when events change.
         public struct \(typeName)Analyzer: Analyzer {
             public static let name = "\(analyzerName)"

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LumaAnalysis
 import LumaEngine
 import LumaFormat
 

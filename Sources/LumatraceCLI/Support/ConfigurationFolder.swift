@@ -1,4 +1,5 @@
 import Foundation
+import LumaAnalysis
 import LumaEngine
 
 /// Paths inside analyzer configurations (an external plugin's folder) are relative to the file

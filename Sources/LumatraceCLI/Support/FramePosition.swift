@@ -1,4 +1,5 @@
 import ArgumentParser
+import LumaBase
 import LumaFormat
 
 /// A position in a recording given on the command line: a frame index (`120`) or a time in

@@ -1,4 +1,5 @@
 import Foundation
+import LumaAnalysis
 import LumaEngine
 
 /// Analyzer options given on the command line as `--set NAME.KEY=VALUE` (`replay`, `regress`).

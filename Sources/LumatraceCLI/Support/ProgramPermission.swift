@@ -1,3 +1,4 @@
+import LumaAnalysis
 import LumaEngine
 
 /// Programs named in a file run only when the user allows it for that run.

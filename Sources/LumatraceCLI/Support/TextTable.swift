@@ -1,3 +1,4 @@
+import LumaAnalysis
 import LumaEngine
 
 /// Rows of cells as aligned text columns: left-aligned, except the columns listed in

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LumaAnalysis
 import LumaEngine
 
 /// The tolerances of a semantic log diff, as command-line options (`diff`, `regress`).

@@ -58,7 +58,7 @@ public struct NormalizedRect: Equatable, Sendable, Codable {
 }
 
 extension StringProtocol {
-    func trimmingCharacters(in set: Character) -> String {
+    package func trimmingCharacters(in set: Character) -> String {
         var s = Substring(self)
         while s.first == set { s.removeFirst() }
         while s.last == set { s.removeLast() }

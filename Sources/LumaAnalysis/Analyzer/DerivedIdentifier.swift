@@ -1,4 +1,5 @@
 import Crypto
+import LumaBase
 
 /// Ids for observations that are derived, never random: a UUID-formatted string built from the
 /// SHA-256 of the recording's digest, the analyzer's name, a kind of thing and an ordinal. The same

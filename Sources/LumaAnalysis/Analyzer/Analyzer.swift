@@ -74,9 +74,9 @@ public struct AnalyzerContext: Sendable {
     public var regionOfInterest: NormalizedRect
     /// Minimum recording time between analyzed frames, in seconds (engine setting `frameAnalysisSpacing`).
     public var frameAnalysisSpacing: Double
-    /// A folder where the analyzer may write debug images, when the user asked for them with
-    /// `replay --dump DIR`. Not part of the configuration: it never changes the events.
-    public var debugOutputDirectory: String?
+    /// Where the analyzer may write debug images, when the user asked for them with
+    /// `replay --dump DIR`; `nil` otherwise. Not part of the configuration: it never changes the events.
+    public var debugImages: DebugImages?
     /// The name this instance runs under when the replay gave it one (`--analyzer short=trajectory`
     /// runs `trajectory` as `short`), else `nil`. Its events are logged under that name; an analyzer
     /// that derives ids uses ``instanceName(of:)`` so two instances never share an id.
@@ -87,12 +87,12 @@ public struct AnalyzerContext: Sendable {
     public var configurationFolder: String?
 
     public init(stream: StreamInfo, regionOfInterest: NormalizedRect = .full, frameAnalysisSpacing: Double = 0,
-                debugOutputDirectory: String? = nil, instanceName: String? = nil, configurationFolder: String? = nil) {
+                debugImages: DebugImages? = nil, instanceName: String? = nil, configurationFolder: String? = nil) {
         self.configurationFolder = configurationFolder
         self.stream = stream
         self.regionOfInterest = regionOfInterest
         self.frameAnalysisSpacing = frameAnalysisSpacing
-        self.debugOutputDirectory = debugOutputDirectory
+        self.debugImages = debugImages
         self.instanceName = instanceName
     }
 

@@ -98,7 +98,7 @@ public enum JSONValue: Equatable, Sendable {
     }
 
     /// Fixed-decimal formatting computed with integers, so it cannot vary with the C library.
-    static func format(_ d: Double) -> String {
+    public static func format(_ d: Double) -> String {
         guard d.isFinite else { return "null" }
         let scale = 1_000_000.0
         let scaled = (d * scale).rounded(.toNearestOrAwayFromZero)

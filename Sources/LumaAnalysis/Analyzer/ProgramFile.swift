@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LumaBase
 
 /// A file an analyzer's program is made of (a script, a binary), with its SHA-256 as it was when
 /// the log was written. The log header keeps them, so `verify` and `regress` can say that the

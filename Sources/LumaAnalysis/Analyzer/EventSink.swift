@@ -22,7 +22,7 @@ public struct EventSink: Sendable {
         events.append(Emitted(kind: kind, payload: payload))
     }
 
-    mutating func drain() -> [Emitted] {
+    package mutating func drain() -> [Emitted] {
         defer { events.removeAll(keepingCapacity: true) }
         return events
     }

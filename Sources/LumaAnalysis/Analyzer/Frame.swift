@@ -1,4 +1,4 @@
-@_exported import LumaFormat
+import LumaBase
 
 /// One frame of a recording, as an analyzer sees it: 8-bit luma, `width × height` bytes, row-major
 /// with the top row first (pixel coordinates), plus its index and exact timestamp.
