@@ -1,7 +1,11 @@
 import LumaAnalysis
 
 /// The `diff` event: what the differencer saw in one analyzed frame, inside the region of interest.
-public struct DiffEvent: Codable, Sendable, Equatable {
+public struct DiffEvent: EventPayload, Equatable {
+    public static let kind = "diff"
+    public static let version = 1
+    public static let shape: EventShape? = .blobs
+
     /// Fraction of region pixels whose difference is above the threshold.
     public var changedFraction: Double
     /// Mean absolute difference over the region, grey levels.

@@ -14,6 +14,7 @@ public struct DifferencingAnalyzer: Analyzer {
     public static let name = "differencing"
     public static let version = "1"
     public static let summary = "frame differencing: changed fraction, mean difference and motion blobs per frame"
+    public static let eventTypes: [any EventPayload.Type] = [DiffEvent.self]
 
     private let configuration: DifferencingConfiguration
     private let width: Int
@@ -64,7 +65,7 @@ public struct DifferencingAnalyzer: Analyzer {
             .sorted { ($0.area, -$0.minY, -$0.minX) > ($1.area, -$1.minY, -$1.minX) }
             .prefix(configuration.maxBlobs)
             .map(blob)
-        try events.emit("diff", DiffEvent(changedFraction: statistics.changedFraction,
+        try events.emit(DiffEvent(changedFraction: statistics.changedFraction,
                                           meanAbsoluteDifference: statistics.meanAbsoluteDifference, blobs: Array(blobs)))
         if let debugImages {
             try difference.withUnsafeBufferPointer { try debugImages.write(dumpPrefix + String(format: "-%06d", frame.index), width: width, height: height, pixels: $0) }

@@ -27,6 +27,8 @@ public struct ExternalAnalyzer: Analyzer {
     private let timescale: Int64
     /// The files the command names, hashed as the program starts: the log header keeps them.
     public let programFiles: [ProgramFile]
+    /// The event kinds the program declared in its ready line (none: any kind, read as JSON).
+    public private(set) var eventSchemas: [EventSchema] = []
 
     public init(configuration: ExternalConfiguration, context: AnalyzerContext) throws {
         let folder = Self.workingFolder(configuration, context: context)
@@ -43,7 +45,7 @@ public struct ExternalAnalyzer: Analyzer {
         timescale = context.stream.timescale
         let deadline = Deadline(seconds: startTimeout, setBy: "external.startTimeout")
         do {
-            try startProtocol(configuration, context: context, deadline: deadline)
+            eventSchemas = try startProtocol(configuration, context: context, deadline: deadline)
         } catch let e as ExternalAnalyzerError where folder != FileManager.default.currentDirectoryPath {
             // A relative path in the command is relative to this folder: say which it was.
             throw ExternalAnalyzerError("\(e.description) (it ran in \(folder): external.folder \"\(configuration.folder)\" "
@@ -51,8 +53,9 @@ public struct ExternalAnalyzer: Analyzer {
         }
     }
 
-    /// Sends the hello and waits for the program to say it is ready.
-    private func startProtocol(_ configuration: ExternalConfiguration, context: AnalyzerContext, deadline: Deadline) throws {
+    /// Sends the hello and waits for the program to say it is ready; returns the event kinds it
+    /// declares there.
+    private func startProtocol(_ configuration: ExternalConfiguration, context: AnalyzerContext, deadline: Deadline) throws -> [EventSchema] {
         try endingTheProgramOnError {
             try ExternalProtocol.hello(context, options: configuration.options).withUnsafeBytes {
                 try program.write($0, deadline: deadline, during: "at its hello")
@@ -62,6 +65,13 @@ public struct ExternalAnalyzer: Analyzer {
             if let message = answer["error"]?.stringValue { throw ExternalAnalyzerError("`\(configuration.command)` refused to start: \(message)") }
             guard answer["ready"]?.boolValue == true else {
                 throw ExternalAnalyzerError("`\(configuration.command)` answered the hello with \(Self.excerpt(line)), expected {\"ready\":true}")
+            }
+            return try (answer["events"]?.arrayValue ?? []).map { entry in
+                guard let schema = EventSchema(json: entry), Self.isValidKind(schema.kind) else {
+                    throw ExternalAnalyzerError("`\(configuration.command)` declared the event \(Self.excerpt(Array(entry.serialized.utf8))) in its "
+                        + "ready line: expected {\"kind\":\"…\",\"version\":1,\"shape\":null or one of \(EventShape.allCases.map(\.rawValue).joined(separator: ", "))}")
+                }
+                return schema
             }
         }
     }
@@ -92,8 +102,8 @@ public struct ExternalAnalyzer: Analyzer {
 
     /// Runs `body`; if it throws, ends the program's process group before passing the error on, so
     /// nothing of a failed program outlives the step that failed.
-    private func endingTheProgramOnError(_ body: () throws -> Void) throws {
-        do { try body() } catch {
+    private func endingTheProgramOnError<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch {
             program.terminate()
             throw error
         }

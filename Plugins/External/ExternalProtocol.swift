@@ -15,6 +15,9 @@ import LumaAnalysis
 ///
 /// The program writes to its **stdout**, one JSON object per line:
 /// - `{"ready":true}` once, after reading the hello (or `{"error":"…"}` to refuse the options);
+///   it may declare its event kinds there, `{"ready":true,"events":[{"kind":"spot","version":1,`
+///   `"shape":"box"}]}` (see ``EventShape``), so the stock commands draw, score and diff them;
+///   it may then emit only those kinds;
 /// - for each frame, any number of events `{"kind":"brightness","data":{…}}`, then
 ///   `{"done":FRAME_INDEX}`;
 /// - after `LTEN`, any final events, then `{"done":"end"}`, and it exits.

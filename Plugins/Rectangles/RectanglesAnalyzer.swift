@@ -3,7 +3,11 @@ import LumaImaging
 
 /// `rectangle`: one rectangle seen in this frame, like a `VNRectangleObservation`. Corners and box
 /// are normalized to the whole frame with Vision's lower-left origin (so `topLeft` has the larger y).
-public struct RectangleObservation: Codable, Sendable, Equatable {
+public struct RectangleObservation: EventPayload, Equatable {
+    public static let kind = "rectangle"
+    public static let version = 1
+    public static let shape: EventShape? = .quadrilateral
+
     public var topLeft: [Double]
     public var topRight: [Double]
     public var bottomRight: [Double]
@@ -22,6 +26,8 @@ public struct RectanglesAnalyzer: Analyzer {
     public static let name = "rectangles"
     public static let version = "1"
     public static let summary = "rectangles seen in perspective, four corners each (Vision's VNDetectRectanglesRequest)"
+
+    public static let eventTypes: [any EventPayload.Type] = [RectangleObservation.self]
 
     static let processingDimension = 480
 
@@ -63,7 +69,7 @@ public struct RectanglesAnalyzer: Analyzer {
         for q in found {
             let corners = q.corners.map { [(Double(region.x0) + $0.x * k) / fw, 1 - (Double(region.y0) + $0.y * k) / fh] }
             let xs = corners.map { $0[0] }, ys = corners.map { $0[1] }
-            try events.emit("rectangle", RectangleObservation(
+            try events.emit(RectangleObservation(
                 topLeft: corners[0], topRight: corners[1], bottomRight: corners[2], bottomLeft: corners[3],
                 boundingBox: [xs.min()!, ys.min()!, xs.max()! - xs.min()!, ys.max()! - ys.min()!], confidence: q.confidence))
         }

@@ -18,6 +18,7 @@ public struct TrackingAnalyzer: Analyzer {
     public static let name = "tracking"
     public static let version = "1"
     public static let summary = "follows seeded boxes from frame to frame (Vision's VNTrackObjectRequest, and beyond)"
+    public static let eventTypes: [any EventPayload.Type] = [TrackObservation.self, TrackLost.self, TrackRecovered.self, RectangleTrackObservation.self]
 
     private struct Track {
         let ordinal: Int
@@ -146,7 +147,7 @@ public struct TrackingAnalyzer: Analyzer {
         tracks[i].lastConfidentFrame = frame.index
         let box = normalizedBox(tracks[i].tracker!, frame)
         tracks[i].lastConfidentBox = box
-        try events.emit("track", TrackObservation(id: id(i), label: tracks[i].seed.label, boundingBox: box, confidence: 1))
+        try events.emit(TrackObservation(id: id(i), label: tracks[i].seed.label, boundingBox: box, confidence: 1))
     }
 
     private mutating func follow(_ i: Int, _ frame: Frame, into events: inout EventSink) throws {
@@ -156,11 +157,11 @@ public struct TrackingAnalyzer: Analyzer {
             && tracker.centreY < Double(frame.height)
         guard inside else {
             tracks[i].state = .lost(since: frame.index)
-            try events.emit("track.lost", lost(i, reason: "exit"))
+            try events.emit(lost(i, reason: "exit"))
             return
         }
         let box = normalizedBox(tracker, frame)
-        try events.emit("track", TrackObservation(id: id(i), label: tracks[i].seed.label, boundingBox: box, confidence: m.confidence))
+        try events.emit(TrackObservation(id: id(i), label: tracks[i].seed.label, boundingBox: box, confidence: m.confidence))
         if tracks[i].corners != nil { try followCorners(i, frame, trackConfidence: m.confidence, into: &events) }
         if m.confidence >= configuration.lostThreshold {
             tracks[i].misses = 0
@@ -170,7 +171,7 @@ public struct TrackingAnalyzer: Analyzer {
             tracks[i].misses += 1
             if tracks[i].misses >= configuration.lostFrames {
                 tracks[i].state = .lost(since: frame.index)
-                try events.emit("track.lost", lost(i, reason: "occluded"))
+                try events.emit(lost(i, reason: "occluded"))
             }
         }
     }
@@ -197,7 +198,7 @@ public struct TrackingAnalyzer: Analyzer {
     private func emitCorners(_ i: Int, _ frame: Frame, confidence: Double, into events: inout EventSink) throws {
         let (w, h) = (Double(frame.width), Double(frame.height))
         let c = tracks[i].corners!.map { [$0.x / w, 1 - $0.y / h] }
-        try events.emit("rectangleTrack", RectangleTrackObservation(id: id(i), topLeft: c[0], topRight: c[1], bottomRight: c[2],
+        try events.emit(RectangleTrackObservation(id: id(i), topLeft: c[0], topRight: c[1], bottomRight: c[2],
                                                                     bottomLeft: c[3], confidence: confidence))
     }
 
@@ -220,7 +221,7 @@ public struct TrackingAnalyzer: Analyzer {
         tracks[i].misses = 0
         tracks[i].lastConfidentFrame = frame.index
         tracks[i].lastConfidentBox = box
-        try events.emit("track.recovered", TrackRecovered(id: id(i), label: tracks[i].seed.label, boundingBox: box,
+        try events.emit(TrackRecovered(id: id(i), label: tracks[i].seed.label, boundingBox: box,
                                                           confidence: m.confidence, framesLost: frame.index - lostAt))
     }
 

@@ -5,7 +5,11 @@ import LumaAnalysis
 
 /// `track`: where a live track's object is in this frame. The counterpart of one
 /// `VNDetectedObjectObservation` from a `VNTrackObjectRequest`.
-public struct TrackObservation: Codable, Sendable, Equatable {
+public struct TrackObservation: EventPayload, Equatable {
+    public static let kind = "track"
+    public static let version = 1
+    public static let shape: EventShape? = .box
+
     /// UUID-formatted, derived from the recording and the track's ordinal (seeds first, in the
     /// order given); the same for the track's whole life, across `track.lost` and `track.recovered`.
     public var id: String
@@ -19,7 +23,11 @@ public struct TrackObservation: Codable, Sendable, Equatable {
 
 /// `track.lost`: confidence stayed below `lostThreshold` for `lostFrames` frames, or the object
 /// left the frame. `boundingBox` is the last box held with confidence.
-public struct TrackLost: Codable, Sendable, Equatable {
+public struct TrackLost: EventPayload, Equatable {
+    public static let kind = "track.lost"
+    public static let version = 1
+    public static let shape: EventShape? = .boxLost
+
     public var id: String
     public var label: String?
     public var boundingBox: [Double]
@@ -31,7 +39,11 @@ public struct TrackLost: Codable, Sendable, Equatable {
 
 /// `track.recovered`: a lost track's object was found again near where it was lost, within
 /// `recoverFrames`; the track goes on under the same id.
-public struct TrackRecovered: Codable, Sendable, Equatable {
+public struct TrackRecovered: EventPayload, Equatable {
+    public static let kind = "track.recovered"
+    public static let version = 1
+    public static let shape: EventShape? = .boxRecovered
+
     public var id: String
     public var label: String?
     public var boundingBox: [Double]
@@ -43,7 +55,11 @@ public struct TrackRecovered: Codable, Sendable, Equatable {
 /// `rectangleTrack`: where a rectangle's four corners are in this frame, for a track nominated
 /// from a rectangle (`nominate=rectangles`); the counterpart of a `VNRectangleObservation` from a
 /// `VNTrackRectangleRequest`. Corners are normalized with Vision's lower-left origin.
-public struct RectangleTrackObservation: Codable, Sendable, Equatable {
+public struct RectangleTrackObservation: EventPayload, Equatable {
+    public static let kind = "rectangleTrack"
+    public static let version = 1
+    public static let shape: EventShape? = .quadrilateral
+
     /// The same id as the track's `track` events.
     public var id: String
     public var topLeft: [Double]

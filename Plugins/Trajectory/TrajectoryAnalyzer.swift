@@ -20,6 +20,7 @@ public struct TrajectoryAnalyzer: Analyzer {
     public static let name = "trajectory"
     public static let version = "1"
     public static let summary = "parabolic trajectories of thrown objects (Vision's VNDetectTrajectoriesRequest, and beyond)"
+    public static let eventTypes: [any EventPayload.Type] = [TrajectoryObservation.self, TrajectoryEnd.self]
 
     /// Below this, a track is not reported whatever the options say: Vision, too, reports only
     /// trajectories it is confident about.
@@ -95,13 +96,13 @@ public struct TrajectoryAnalyzer: Analyzer {
             tracker.markReported(serial: track.serial, ordinal: ordinal)
         }
         guard let observation = report.observation(track, id: id(ordinal)) else { return }
-        try events.emit("trajectory", observation)
+        try events.emit(observation)
     }
 
     private func emitEnds(_ ended: [TrajectoryTracker.Ended], into events: inout EventSink) throws {
         for e in ended {
             guard let ordinal = e.track.ordinal else { continue }
-            try events.emit("trajectory.end", report.end(e.track, id: id(ordinal), reason: e.reason))
+            try events.emit(report.end(e.track, id: id(ordinal), reason: e.reason))
         }
     }
 

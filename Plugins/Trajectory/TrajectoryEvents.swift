@@ -7,7 +7,11 @@ import LumaAnalysis
 
 /// `trajectory`: a trajectory with at least `trajectoryLength` points gained a point in this frame.
 /// The counterpart of one `VNTrajectoryObservation`.
-public struct TrajectoryObservation: Codable, Sendable, Equatable {
+public struct TrajectoryObservation: EventPayload, Equatable {
+    public static let kind = "trajectory"
+    public static let version = 1
+    public static let shape: EventShape? = .pathUpdate
+
     /// UUID-formatted, derived from the recording and the trajectory's ordinal; the same for every
     /// observation of one trajectory.
     public var id: String
@@ -46,7 +50,11 @@ public struct TimeRange: Codable, Sendable, Equatable {
 
 /// `trajectory.end`: a reported trajectory is over. Emitted once per trajectory, in the frame where
 /// that became clear (for a bounce, when the next trajectory was recognised).
-public struct TrajectoryEnd: Codable, Sendable, Equatable {
+public struct TrajectoryEnd: EventPayload, Equatable {
+    public static let kind = "trajectory.end"
+    public static let version = 1
+    public static let shape: EventShape? = .pathEnd
+
     public var id: String
     /// Why it ended.
     public var reason: Reason

@@ -1,72 +1,122 @@
 import LumaAnalysis
 import LumaEngine
 
-/// What an event log says to draw over each frame, in the look of Apple's Vision samples:
-/// - a trajectory's detected points in red and its fitted path (so far) in green;
+/// What an event log says to draw over each frame, in the look of Apple's Vision samples, read by
+/// each event's shape (``EventShape``, from the log header), whichever analyzer emitted it:
+/// - a path's detected points in red and its fitted path (so far) in green (`pathUpdate`);
 /// - each analyzer's region of interest in blue, when it is not the whole frame;
 /// - tracked boxes one colour per track, solid when confidence > 0.5, dashed otherwise, with the
-///   track's label or the start of its id;
-/// - rectangles' outlines and corners (magenta; a tracked rectangle in its track's colour);
-/// - differencing blobs as thin yellow boxes.
+///   track's label or the start of its id (`box`, `boxRecovered`);
+/// - quadrilaterals' outlines and corners (magenta; tracked corners in their track's colour);
+/// - blobs of change as thin yellow boxes (`blobs`).
 ///
-/// Objects with a life (a trajectory, a track) are drawn on every frame of it, in their latest
-/// logged state, from their first event until the event that ends them (`trajectory.end`,
-/// `track.lost`; a `track.recovered` brings a track back): an analyzer logs an object only on the
-/// frames it analyzed or updated it, and the picture must not blink in between. Detections of one
-/// frame (differencing blobs, rectangles) are drawn on that frame only.
+/// Objects with a life (a path, a track) are drawn on every frame of it, in their latest logged
+/// state, from their first event until the event that ends them (`pathEnd`, `boxLost`; a
+/// `boxRecovered` brings a track back): an analyzer logs an object only on the frames it analyzed
+/// or updated it, and the picture must not blink in between. Detections of one frame (blobs,
+/// quadrilaterals without an id) are drawn on that frame only.
 public struct EventOverlay: Sendable {
     public let width: Int
     public let height: Int
-    private var byFrame: [Int: [LoggedEvent]] = [:]
+    private var byFrame: [Int: [Mark]] = [:]
     private var lives: [ObjectLife] = []
     private var regions: [NormalizedRect] = []
     private var trackColors: [String: RGBImage.Color] = [:]
 
-    /// One object's events in log order: states to draw, and the events that end it.
-    private struct ObjectLife: Sendable {
-        var events: [LoggedEvent]
+    /// One event, read as its shape.
+    struct Mark: Sendable {
+        var event: LoggedEvent
+        var drawing: Drawing
+    }
 
-        /// The state to draw on `frame`: the latest event at or before it, unless that one ended it.
-        func state(at frame: Int) -> LoggedEvent? {
-            guard let first = events.first, first.frame <= frame else { return nil }
-            var low = 0, high = events.count - 1
+    enum Drawing: Sendable {
+        case path(PathUpdate)
+        case box(Box)
+        case corners(Quadrilateral)
+        case blobs(Blobs)
+        /// Ends its object's life (`pathEnd`, `boxLost`).
+        case end
+    }
+
+    /// One object's marks in log order: states to draw, and the marks that end it.
+    private struct ObjectLife: Sendable {
+        var marks: [Mark]
+
+        /// The state to draw on `frame`: the latest mark at or before it, unless that one ended it.
+        func state(at frame: Int) -> Mark? {
+            guard let first = marks.first, first.event.frame <= frame else { return nil }
+            var low = 0, high = marks.count - 1
             while low < high {
                 let mid = (low + high + 1) / 2
-                if events[mid].frame <= frame { low = mid } else { high = mid - 1 }
+                if marks[mid].event.frame <= frame { low = mid } else { high = mid - 1 }
             }
-            return EventOverlay.endKinds.contains(events[low].kind) ? nil : events[low]
+            if case .end = marks[low].drawing { return nil }
+            return marks[low]
         }
     }
 
-    static let lifeKinds: Set<String> = ["trajectory", "trajectory.end", "track", "track.lost", "track.recovered", "rectangleTrack"]
-    static let endKinds: Set<String> = ["trajectory.end", "track.lost"]
-
-    public init(log: EventLog) {
+    /// Reads every shaped event of `log`; an event whose payload lacks its shape's fields is an
+    /// error naming its line.
+    public init(log: EventLog) throws(EventLogError) {
         width = log.header.width
         height = log.header.height
         regions = log.header.analyzers.map(\.regionOfInterest).filter { $0 != .full }
+        let shapes = EventShapes(log.header)
         var lifeIndex: [String: Int] = [:]
-        for event in log.events {
-            if Self.lifeKinds.contains(event.kind), let id = event.data["id"]?.stringValue {
-                let key = event.analyzer + "\u{0}" + id
-                if let i = lifeIndex[key] {
-                    lives[i].events.append(event)
-                } else {
-                    lifeIndex[key] = lives.count
-                    lives.append(ObjectLife(events: [event]))
-                }
-            } else {
-                byFrame[event.frame, default: []].append(event)
+        for (k, event) in log.events.enumerated() {
+            guard let shape = shapes.shape(of: event) else { continue }
+            let (mark, id) = try Self.mark(event, shape: shape, line: k + 2, path: log.path)
+            guard let id else {
+                byFrame[event.frame, default: []].append(mark)
+                continue
             }
-            if event.kind == "track" || event.kind == "rectangleTrack", let id = event.data["id"]?.stringValue, trackColors[id] == nil {
+            // Corners of a track live apart from its box: both are drawn.
+            let key = event.analyzer + "\u{0}" + (shape == .quadrilateral ? "corners" : "") + "\u{0}" + id
+            if let i = lifeIndex[key] {
+                lives[i].marks.append(mark)
+            } else {
+                lifeIndex[key] = lives.count
+                lives.append(ObjectLife(marks: [mark]))
+            }
+            if shape == .box || shape == .quadrilateral, trackColors[id] == nil {
                 trackColors[id] = RGBImage.Color.tracks[trackColors.count % RGBImage.Color.tracks.count]
             }
         }
     }
 
+    /// `event` read as `shape`, with the id of the object it belongs to (`nil`: a detection of
+    /// its frame only).
+    private static func mark(_ event: LoggedEvent, shape: EventShape, line: Int, path: String) throws(EventLogError) -> (Mark, String?) {
+        func view<T: Decodable>(_ type: T.Type) throws(EventLogError) -> T {
+            do { return try event.data.decode(T.self) } catch {
+                throw EventLogError(path: path, line: line, reason: "\(event.analyzer)'s '\(event.kind)' event is not a \(T.self) "
+                    + "(the shape its header gives it): \(error)")
+            }
+        }
+        switch shape {
+        case .pathUpdate:
+            let p = try view(PathUpdate.self)
+            return (Mark(event: event, drawing: .path(p)), p.id)
+        case .pathEnd:
+            return (Mark(event: event, drawing: .end), try view(PathEnd.self).id)
+        case .box, .boxRecovered:
+            let b = try view(Box.self)
+            return (Mark(event: event, drawing: .box(b)), b.id)
+        case .boxLost:
+            return (Mark(event: event, drawing: .end), try view(ObjectReference.self).id)
+        case .quadrilateral:
+            let q = try view(Quadrilateral.self)
+            return (Mark(event: event, drawing: .corners(q)), q.id)
+        case .blobs:
+            return (Mark(event: event, drawing: .blobs(try view(Blobs.self))), nil)
+        }
+    }
+
     /// The events drawn on `frame`: that frame's detections, then each living object's latest state
     /// (in order of first appearance).
-    public func events(drawnOn frame: Int) -> [LoggedEvent] {
+    public func events(drawnOn frame: Int) -> [LoggedEvent] { marks(drawnOn: frame).map(\.event) }
+
+    private func marks(drawnOn frame: Int) -> [Mark] {
         (byFrame[frame] ?? []) + lives.compactMap { $0.state(at: frame) }
     }
 
@@ -80,32 +130,29 @@ public struct EventOverlay: Sendable {
             let (x0, y0) = point(r.x, r.y + r.height), (x1, y1) = point(r.x + r.width, r.y)
             image.rectangle(x0, y0, x1, y1, .regionOfInterest, thickness: thickness)
         }
-        for event in events(drawnOn: frame) {
-            let d = event.data
-            switch event.kind {
-            case "diff":
-                for blob in d["blobs"]?.arrayValue ?? [] {
-                    guard let b = numbers(blob["boundingBox"]), b.count == 4 else { continue }
+        for mark in marks(drawnOn: frame) {
+            switch mark.drawing {
+            case .blobs(let blobs):
+                for b in blobs.blobs.map(\.boundingBox) where b.count == 4 {
                     let (x0, y0) = point(b[0], b[1] + b[3]), (x1, y1) = point(b[0] + b[2], b[1])
                     image.rectangle(x0, y0, x1, y1, .blob)
                 }
-            case "trajectory":
-                drawTrajectory(d, on: &image, thickness: thickness)
-            case "track", "track.recovered":
-                guard let id = d["id"]?.stringValue, let b = numbers(d["boundingBox"]), b.count == 4 else { continue }
-                let confident = (d["confidence"]?.doubleValue ?? 0) > 0.5
+            case .path(let update):
+                drawPath(update, on: &image, thickness: thickness)
+            case .box(let box):
+                let b = box.boundingBox
+                guard b.count == 4 else { continue }
                 let (x0, y0) = point(b[0], b[1] + b[3]), (x1, y1) = point(b[0] + b[2], b[1])
-                image.rectangle(x0, y0, x1, y1, color(ofTrack: id), thickness: max(2, thickness), dash: confident ? 0 : 4)
-                let name = d["label"]?.stringValue ?? String(id.prefix(4))
-                image.text(name, x: Int(x0) + 2, y: max(1, Int(y0) - 9 * scale), color(ofTrack: id), scale: scale)
-            case "rectangle", "rectangleTrack":
-                let corners = ["topLeft", "topRight", "bottomRight", "bottomLeft"].compactMap { numbers(d[$0]) }.filter { $0.count == 2 }
-                guard corners.count == 4 else { continue }
-                let color = event.kind == "rectangle" ? RGBImage.Color.rectangle : self.color(ofTrack: d["id"]?.stringValue ?? "")
-                let points = corners.map { point($0[0], $0[1]) }
+                image.rectangle(x0, y0, x1, y1, color(ofTrack: box.id), thickness: max(2, thickness), dash: box.confidence > 0.5 ? 0 : 4)
+                let name = box.label ?? String(box.id.prefix(4))
+                image.text(name, x: Int(x0) + 2, y: max(1, Int(y0) - 9 * scale), color(ofTrack: box.id), scale: scale)
+            case .corners(let quad):
+                guard quad.corners.allSatisfy({ $0.count == 2 }) else { continue }
+                let color = quad.id.map { self.color(ofTrack: $0) } ?? RGBImage.Color.rectangle
+                let points = quad.corners.map { point($0[0], $0[1]) }
                 image.polyline(points.map { (x: $0.0, y: $0.1) }, color, thickness: thickness, closed: true)
                 for p in points { image.disc(p.0, p.1, radius: Double(2 * thickness), color) }
-            default:
+            case .end:
                 continue
             }
         }
@@ -114,10 +161,10 @@ public struct EventOverlay: Sendable {
     /// Text is scaled up on large frames so it stays readable.
     private var scale: Int { max(1, min(width, height) / 360) }
 
-    private func drawTrajectory(_ d: JSONValue, on image: inout RGBImage, thickness: Int) {
+    private func drawPath(_ d: PathUpdate, on image: inout RGBImage, thickness: Int) {
         // The fitted path in time from the first detection to now, sampled finely.
-        if let fit = d["timeFit"], let xs = numbers(fit["x"]), let ys = numbers(fit["y"]), xs.count == 2, ys.count == 3,
-           let duration = d["timeRange"]?["duration"]?.doubleValue, duration.isFinite, duration >= 0 {
+        if let fit = d.timeFit, fit.x.count == 2, fit.y.count == 3, let duration = d.timeRange?.duration, duration.isFinite, duration >= 0 {
+            let (xs, ys) = (fit.x, fit.y)
             let samples = 48
             let path = (0...samples).map { k -> (x: Double, y: Double) in
                 let t = duration * Double(k) / Double(samples)
@@ -126,12 +173,12 @@ public struct EventOverlay: Sendable {
             }
             image.polyline(path, .projected, thickness: thickness)
         }
-        for p in (d["projectedPoints"]?.arrayValue ?? []).compactMap(numbers) where p.count == 2 {
+        for p in d.projectedPoints ?? [] where p.count == 2 {
             let q = point(p[0], p[1])
             image.disc(q.0, q.1, radius: Double(thickness), .projected)
         }
-        let radius = max(2.0, (d["movingAverageRadius"]?.doubleValue ?? 0) * Double(width) * 0.5)
-        for p in (d["detectedPoints"]?.arrayValue ?? []).compactMap(numbers) where p.count == 2 {
+        let radius = max(2.0, (d.movingAverageRadius ?? 0) * Double(width) * 0.5)
+        for p in d.detectedPoints ?? [] where p.count == 2 {
             let q = point(p[0], p[1])
             image.disc(q.0, q.1, radius: min(radius, 6), .detected)
         }
@@ -139,6 +186,4 @@ public struct EventOverlay: Sendable {
 
     /// Pixel coordinates (top left origin) of a normalized lower-left point.
     private func point(_ x: Double, _ y: Double) -> (Double, Double) { (x * Double(width), (1 - y) * Double(height)) }
-
-    private func numbers(_ v: JSONValue?) -> [Double]? { v?.arrayValue?.compactMap(\.doubleValue) }
 }

@@ -31,7 +31,17 @@ struct BrightnessProbe: Analyzer {
     }
     static let name = "brightness"
     static let version = "1"
-    struct Event: Codable { var mean: Double }
+    struct Event: EventPayload {
+        static let kind = "brightness"
+        static let version = 1
+        var mean: Double
+    }
+    struct Summary: EventPayload {
+        static let kind = "summary"
+        static let version = 1
+        var frames: Int
+    }
+    static let eventTypes: [any EventPayload.Type] = [Event.self, Summary.self]
     let configuration: Configuration
     var frames = 0
     init(configuration: Configuration, context: AnalyzerContext) throws { self.configuration = configuration }
@@ -40,10 +50,10 @@ struct BrightnessProbe: Analyzer {
         var sum = 0
         for p in frame.pixels { sum += Int(p) }
         frames += 1
-        try events.emit("brightness", Event(mean: Double(sum) / Double(frame.pixels.count)))
+        try events.emit(Event(mean: Double(sum) / Double(frame.pixels.count)))
     }
     mutating func finish(into events: inout EventSink) throws {
-        try events.emit("summary", ["frames": frames])
+        try events.emit(Summary(frames: frames))
     }
 }
 

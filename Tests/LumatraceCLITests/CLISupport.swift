@@ -64,6 +64,12 @@ enum CLI {
         return nil
     }
 
+    /// The `swift` on PATH (the toolchain that builds generated plugin packages), or `nil`.
+    static var swift: String? {
+        tool("swift") ?? ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
+            .map { "\($0)/swift" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
     static func temporaryDirectory() -> String {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("lumatrace-cli-\(getpid())-\(UUID().uuidString.prefix(8))")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

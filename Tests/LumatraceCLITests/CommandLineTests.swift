@@ -235,7 +235,7 @@ struct DumpTests {
         #expect(run.status == 0, "\(run.stderr)")
         let log = try String(contentsOfFile: "\(dir)/t.jsonl", encoding: .utf8)
         #expect(log.split(separator: "\n").first?.contains(#"\"label\": \"centre\""#) == true, "header: \(log.prefix(600))")
-        #expect(log.split(separator: "\n").filter { $0.contains(#""kind":"track""#) }.count == 5)
+        #expect(log.split(separator: "\n").dropFirst().filter { $0.contains(#""kind":"track""#) }.count == 5)
         let missing = try CLI.run(["replay", "r.luma", "--analyzer", "tracking", "--set", "tracking.seeds=@nope.json", "-o", "u.jsonl"], cwd: dir)
         #expect(missing.status != 0 && missing.stderr.contains("nope.json"), "\(missing.stderr)")
     }

@@ -15,7 +15,8 @@ enum HostileInput {
     static func log(pointValue value: String, x: Bool = false, in dir: String) throws -> String {
         var lines = try String(contentsOfFile: ballsLog, encoding: .utf8).split(separator: "\n").map(String.init)
         lines.removeLast()
-        let i = try #require(lines.firstIndex { $0.contains("\"kind\":\"trajectory.end\"") })
+        // The first event of that kind (the header names the kind too).
+        let i = try #require(lines.indices.dropFirst().first { lines[$0].contains("\"kind\":\"trajectory.end\"") })
         let start = try #require(lines[i].range(of: "\"points\":[["))
         var rest = lines[i][start.upperBound...]
         if x { rest = rest[rest.index(after: try #require(rest.firstIndex(of: ",")))...] }

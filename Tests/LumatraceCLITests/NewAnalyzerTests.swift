@@ -8,9 +8,7 @@ import Testing
 struct NewAnalyzerTests {
     @Test("new-analyzer Foo → swift build, swift test, and its lumatrace replays a bundled recording through foo and the built-ins")
     func scaffold() throws {
-        let swift = try #require(CLI.tool("swift") ?? ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
-            .map({ "\($0)/swift" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }),
-            "no swift on PATH to build the generated package: put the Swift toolchain's bin folder on PATH")
+        let swift = try #require(CLI.swift, "no swift on PATH to build the generated package: put the Swift toolchain's bin folder on PATH")
         let dir = CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let created = try CLI.run(["new-analyzer", "Foo", "--lumatrace", CLI.packageRoot.path], cwd: dir)

@@ -55,6 +55,16 @@ public protocol Analyzer: SendableMetatype {
     /// The files this instance's program is made of, with their SHA-256 (see ``ProgramFile``):
     /// the log header keeps them, so `verify` and `regress` notice a changed plugin. Default: none.
     var programFiles: [ProgramFile] { get }
+
+    /// The payload types of the events it emits (``EventPayload``), e.g. `[TrackObservation.self,
+    /// TrackLost.self]`. The log header records each kind's version and shape, so `diff`, `score`,
+    /// `render` and `report` read them without having been built with the analyzer; emitting a
+    /// kind not declared here stops the replay. Default: none declared (any kind, read as JSON).
+    static var eventTypes: [any EventPayload.Type] { get }
+
+    /// The event kinds this instance emits: by default those of ``eventTypes``; an analyzer whose
+    /// kinds are only known once it runs (`external`: the program says) overrides it.
+    var eventSchemas: [EventSchema] { get }
 }
 
 extension Analyzer {
@@ -63,6 +73,8 @@ extension Analyzer {
     public static func idleReason(in configuration: Configuration) -> String? { nil }
     public static var pathOptions: [String] { [] }
     public var programFiles: [ProgramFile] { [] }
+    public static var eventTypes: [any EventPayload.Type] { [] }
+    public var eventSchemas: [EventSchema] { Self.eventTypes.map(EventSchema.init) }
     public mutating func finish(into events: inout EventSink) throws {}
 }
 

@@ -69,9 +69,12 @@ final class AnalyzerInstance: @unchecked Sendable {
     private let finishStream: (inout EventSink) throws -> Void
     /// The files its program is made of, as it started (``Analyzer/programFiles``).
     let programFiles: [ProgramFile]
+    /// The event kinds it declares (``Analyzer/eventSchemas``).
+    let eventSchemas: [EventSchema]
 
     init<A: Analyzer>(_ analyzer: A) {
         programFiles = analyzer.programFiles
+        eventSchemas = analyzer.eventSchemas
         let box = AnalyzerBox(analyzer)
         analyzeFrame = { frame, sink in try box.value.analyze(frame, into: &sink) }
         finishStream = { sink in try box.value.finish(into: &sink) }

@@ -20,6 +20,9 @@ public struct AnalyzerSetup: Equatable, Sendable {
     /// The files the analyzer's program was made of when the log was written (``ProgramFile``):
     /// filled in by the replay, in the header only when there are any.
     public var programFiles: [ProgramFile] = []
+    /// The event kinds the analyzer declares, with their versions and shapes (``EventSchema``):
+    /// filled in by the replay, in the header only when there are any.
+    public var events: [EventSchema] = []
 
     public init(name: String, analyzer: String? = nil, version: String, frameAnalysisSpacing: Double,
                 regionOfInterest: NormalizedRect, configuration: JSONValue) {
@@ -44,6 +47,7 @@ public struct AnalyzerSetup: Equatable, Sendable {
             .init("regionOfInterest", .array(regionOfInterest.array.map { .double($0) })),
             .init("configuration", configuration),
         ]
+        if !events.isEmpty { members.append(.init("events", .array(events.map(\.json)))) }
         if !programFiles.isEmpty { members.append(.init("programFiles", .array(programFiles.map(\.json)))) }
         return .object(members)
     }

@@ -111,6 +111,12 @@ public struct EventLogHeader: Equatable, Sendable {
                                            frameAnalysisSpacing: try need(a["frameAnalysisSpacing"]?.doubleValue, "\(name).frameAnalysisSpacing"),
                                            regionOfInterest: NormalizedRect(x: roi[0], y: roi[1], width: roi[2], height: roi[3]),
                                            configuration: try need(a["configuration"], "\(name).configuration")))
+            for entry in a["events"]?.arrayValue ?? [] {
+                guard let schema = EventSchema(json: entry) else {
+                    throw EventLogError(path: source, line: 1, reason: "header has an invalid \(name).events entry \(entry.serialized.prefix(200)): expected {\"kind\":…,\"version\":…,\"shape\":…}")
+                }
+                analyzers[analyzers.count - 1].events.append(schema)
+            }
             for file in a["programFiles"]?.arrayValue ?? [] {
                 analyzers[analyzers.count - 1].programFiles.append(ProgramFile(
                     path: try need(file["path"]?.stringValue, "\(name).programFiles path"),

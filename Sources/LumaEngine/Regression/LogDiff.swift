@@ -229,7 +229,7 @@ struct TrajectoryComparison {
         var candidates: [(sameId: Bool, agreeing: Int, i: Int, j: Int)] = []
         for (i, a) in old.enumerated() {
             let byFrame = Dictionary(a.points.map { (frameNumber($0[0]), $0) }, uniquingKeysWith: { x, _ in x })
-            for (j, b) in new.enumerated() where b.firstFrame <= a.lastFrame && a.firstFrame <= b.lastFrame {
+            for (j, b) in new.enumerated() where a.analyzer == b.analyzer && b.firstFrame <= a.lastFrame && a.firstFrame <= b.lastFrame {
                 var agreeing = 0
                 for q in b.points {
                     guard let p = byFrame[frameNumber(q[0])] else { continue }
@@ -243,18 +243,18 @@ struct TrajectoryComparison {
         var out: [LogDiff.Change] = []
         for (i, a) in old.enumerated() {
             guard let j = pairOfOld[i] else {
-                out.append(.init(kind: .lost, subject: "trajectory", oldId: a.id, newId: nil, frames: a.firstFrame...a.lastFrame,
+                out.append(.init(kind: .lost, subject: a.subject, oldId: a.id, newId: nil, frames: a.firstFrame...a.lastFrame,
                                  details: ["\(a.points.count) points, confidence \(DecimalText.fixed(a.confidence)), ended: \(a.reason)"]))
                 continue
             }
             let b = new[j], details = compare(a, b)
             if !details.isEmpty {
-                out.append(.init(kind: .changed, subject: "trajectory", oldId: a.id, newId: b.id,
+                out.append(.init(kind: .changed, subject: b.subject, oldId: a.id, newId: b.id,
                                  frames: min(a.firstFrame, b.firstFrame)...max(a.lastFrame, b.lastFrame), details: details))
             }
         }
         for (j, b) in new.enumerated() where !usedNew[j] {
-            out.append(.init(kind: .added, subject: "trajectory", oldId: nil, newId: b.id, frames: b.firstFrame...b.lastFrame,
+            out.append(.init(kind: .added, subject: b.subject, oldId: nil, newId: b.id, frames: b.firstFrame...b.lastFrame,
                              details: ["\(b.points.count) points, confidence \(DecimalText.fixed(b.confidence)), ended: \(b.reason)"]))
         }
         return out.sorted { ($0.frames.lowerBound, $0.id) < ($1.frames.lowerBound, $1.id) }
@@ -303,7 +303,7 @@ struct TrackComparison {
     func changes(_ old: [LoggedTrack], _ new: [LoggedTrack]) -> [LogDiff.Change] {
         var candidates: [(sameId: Bool, score: Double, i: Int, j: Int)] = []
         for (i, a) in old.enumerated() {
-            for (j, b) in new.enumerated() where a.kind == b.kind {
+            for (j, b) in new.enumerated() where a.kind == b.kind && a.shape == b.shape && a.analyzer == b.analyzer {
                 let shared = a.boxes.keys.filter { b.boxes[$0] != nil }
                 if a.id == b.id {
                     candidates.append((true, 1, i, j))

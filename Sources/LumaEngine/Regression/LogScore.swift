@@ -26,7 +26,7 @@ public struct LogScore: Sendable {
             let objects = truth.objectTracks.map { t in
                 ObjectTrack(id: t.id, points: t.points.filter { range.contains(frameNumber($0[0])) }, occluded: t.occluded)
             }
-            tracking = TrackingScore(observations.tracks.filter { $0.kind == "track" }, objects: objects, pixels: size)
+            tracking = TrackingScore(observations.tracks.filter { $0.shape == .box }, objects: objects, pixels: size)
         }
     }
 }

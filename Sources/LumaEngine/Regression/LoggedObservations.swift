@@ -2,109 +2,155 @@ import LumaAnalysis
 /// What a log says about objects over time, gathered from its events: the shapes that
 /// ``LogDiff`` compares and ``LogScore`` scores.
 ///
-/// Events are recognised by their kind, whichever analyzer emitted them, so a plugin that emits
-/// the same kinds with the same payload keys is diffed and scored like the built-ins:
-/// - `trajectory.end` (`id`, `points` `[[frame, x, y, radius], …]`, `confidence`, `reason`) is one
-///   trajectory; `trajectory` events (`id`, `confidence`) add its per-frame confidence;
-/// - `track`, `rectangleTrack` (`id`, `boundingBox` `[x, y, w, h]` or four corners, `confidence`),
-///   `track.lost` and `track.recovered` (`id`) make up tracks;
-/// - `diff` (`changedFraction`, `blobs`) are frame-differencing statistics;
-/// - every other kind is kept per frame as raw payloads and compared as JSON.
+/// Events are read by their shape (``EventShape``), which the log header records for every kind
+/// an analyzer declares, so a plugin's events are diffed and scored like the built-ins':
+/// - a `pathEnd` event is one trajectory; `pathUpdate` events add its per-frame confidence;
+/// - `box` events make up tracks, with `boxLost` and `boxRecovered`; `quadrilateral` events with an
+///   `id` are tracked corners (their bounding boxes);
+/// - `blobs` events are frame-differencing statistics;
+/// - every other event (no shape, or a `quadrilateral` without an id) is kept per frame as raw
+///   payloads and compared as JSON.
+///
+/// Logs written before event kinds were declared have no shapes in their header; their built-in
+/// kinds are read by name (``EventShape/ofUndeclaredKind(_:)``).
 public struct LoggedObservations: Sendable {
     public var trajectories: [LoggedTrajectory] = []
     public var tracks: [LoggedTrack] = []
-    /// Per analyzer emitting `diff` events: frame → statistics.
+    /// Per analyzer emitting `blobs` events: frame → statistics.
     public var differencing: [(analyzer: String, frames: [Int: LoggedDifferencing])] = []
     /// Events of any other kind, per `analyzer.kind` in log order: frame → payloads.
     public var otherEvents: [(name: String, frames: [Int: [JSONValue]])] = []
 
     /// Gathers the observations of `log`, checking every number it will compute with where it
-    /// enters: a point's frame must be a frame of the recording, points in frame order, and
-    /// coordinates, sizes and confidences finite and within ±10^6. A log breaking this (edited by
-    /// hand, or hostile) is refused with its file and line, never trapped on later.
+    /// enters: a shaped payload must have its shape's fields, a point's frame must be a frame of the
+    /// recording, points in frame order, and coordinates, sizes and confidences finite and within
+    /// ±10^6. A log breaking this (edited by hand, or hostile) is refused with its file and line,
+    /// never read as zeros or trapped on later.
     public init(_ log: EventLog) throws(EventLogError) {
         let check = ObservationCheck(log: log)
+        let shapes = EventShapes(log.header)
         var trajectoryIndex: [String: Int] = [:]
         var observationConfidence: [String: [Int: Double]] = [:]
         var trackIndex: [String: Int] = [:]
-        func track(_ id: String, analyzer: String, kind: String) -> Int {
-            let key = kind + " " + id
+        func track(_ id: String, analyzer: String, kind: String, shape: EventShape) -> Int {
+            let key = analyzer + "\u{0}" + shape.rawValue + "\u{0}" + id
             if let i = trackIndex[key] { return i }
-            tracks.append(LoggedTrack(id: id, analyzer: analyzer, kind: kind))
+            tracks.append(LoggedTrack(id: id, analyzer: analyzer, kind: kind, shape: shape))
             trackIndex[key] = tracks.count - 1
             return tracks.count - 1
         }
+        func keepAsJSON(_ event: LoggedEvent) {
+            let name = event.analyzer + "." + event.kind
+            if let i = otherEvents.firstIndex(where: { $0.name == name }) {
+                otherEvents[i].frames[event.frame, default: []].append(event.data)
+            } else {
+                otherEvents.append((name, [event.frame: [event.data]]))
+            }
+        }
         for (k, event) in log.events.enumerated() {
-            let data = event.data
             // Every line of a log after the header is an event: event k is on line k + 2.
             let line = k + 2
-            switch event.kind {
-            case "trajectory.end":
-                guard let id = data["id"]?.stringValue else { continue }
-                let points = data["points"]?.arrayValue?.compactMap { $0.arrayValue?.compactMap(\.doubleValue) }.filter { $0.count >= 3 } ?? []
-                try check.points(points, line: line)
-                trajectoryIndex[id] = trajectories.count
-                var trajectory = LoggedTrajectory(id: id, analyzer: event.analyzer, points: points,
-                                                  confidence: try check.value(data["confidence"]?.doubleValue ?? 0, "confidence", line: line),
-                                                  reason: data["reason"]?.stringValue ?? "", endFrame: event.frame)
-                if let x = data["timeFit"]?["x"]?.arrayValue?.compactMap(\.doubleValue),
-                   let y = data["timeFit"]?["y"]?.arrayValue?.compactMap(\.doubleValue), x.count == 2, y.count == 3 {
-                    for v in x + y { _ = try check.value(v, "timeFit coefficient", line: line) }
-                    trajectory.timeFit = LoggedTrajectory.TimeFit(x: x, y: y)
+            let key = { (id: String) in event.analyzer + "\u{0}" + id }
+            switch shapes.shape(of: event) {
+            case .pathEnd:
+                let path = try check.decode(PathEnd.self, event, line: line)
+                try check.points(path.points, line: line)
+                trajectoryIndex[key(path.id)] = trajectories.count
+                var trajectory = LoggedTrajectory(id: path.id, analyzer: event.analyzer, points: path.points,
+                                                  confidence: try check.value(path.confidence, "confidence", line: line),
+                                                  reason: path.reason ?? "", endFrame: event.frame)
+                trajectory.kind = event.kind
+                if let fit = path.timeFit, fit.x.count == 2, fit.y.count == 3 {
+                    for v in fit.x + fit.y { _ = try check.value(v, "timeFit coefficient", line: line) }
+                    trajectory.timeFit = LoggedTrajectory.TimeFit(x: fit.x, y: fit.y)
                 }
                 trajectories.append(trajectory)
-            case "trajectory":
-                guard let id = data["id"]?.stringValue else { continue }
-                observationConfidence[id, default: [:]][event.frame] = try check.value(data["confidence"]?.doubleValue ?? 0, "confidence", line: line)
-            case "track", "rectangleTrack":
-                guard let id = data["id"]?.stringValue, let box = Self.box(of: data) else { continue }
-                for v in box { _ = try check.value(v, "box coordinate", line: line) }
-                let i = track(id, analyzer: event.analyzer, kind: event.kind)
-                tracks[i].label = tracks[i].label ?? data["label"]?.stringValue
+            case .pathUpdate:
+                let update = try check.decode(PathUpdate.self, event, line: line)
+                observationConfidence[key(update.id), default: [:]][event.frame] = try check.value(update.confidence, "confidence", line: line)
+            case .box, .boxRecovered:
+                let box = try check.decode(Box.self, event, line: line)
+                try check.box(box.boundingBox, line: line)
+                let i = track(box.id, analyzer: event.analyzer, kind: event.kind, shape: .box)
+                if shapes.shape(of: event) == .box { tracks[i].kind = event.kind }
+                tracks[i].label = tracks[i].label ?? box.label
+                tracks[i].boxes[event.frame] = box.boundingBox
+                tracks[i].confidences[event.frame] = try check.value(box.confidence, "confidence", line: line)
+                if shapes.shape(of: event) == .boxRecovered { tracks[i].recoveredAt.append(event.frame) }
+            case .boxLost:
+                let lost = try check.decode(ObjectReference.self, event, line: line)
+                tracks[track(lost.id, analyzer: event.analyzer, kind: event.kind, shape: .box)].lostAt.append(event.frame)
+            case .quadrilateral:
+                let quad = try check.decode(Quadrilateral.self, event, line: line)
+                // Corners without an id are detections of one frame, compared as they are.
+                guard let id = quad.id else {
+                    keepAsJSON(event)
+                    continue
+                }
+                let box = try check.boundingBox(of: quad, line: line)
+                let i = track(id, analyzer: event.analyzer, kind: event.kind, shape: .quadrilateral)
                 tracks[i].boxes[event.frame] = box
-                tracks[i].confidences[event.frame] = try check.value(data["confidence"]?.doubleValue ?? 0, "confidence", line: line)
-            case "track.lost":
-                guard let id = data["id"]?.stringValue else { continue }
-                tracks[track(id, analyzer: event.analyzer, kind: "track")].lostAt.append(event.frame)
-            case "track.recovered":
-                guard let id = data["id"]?.stringValue else { continue }
-                tracks[track(id, analyzer: event.analyzer, kind: "track")].recoveredAt.append(event.frame)
-            case "diff":
-                let statistics = LoggedDifferencing(changedFraction: try check.value(data["changedFraction"]?.doubleValue ?? 0, "changedFraction", line: line),
-                                                      blobs: data["blobs"]?.arrayValue?.count ?? 0)
+                tracks[i].confidences[event.frame] = try check.value(quad.confidence ?? 0, "confidence", line: line)
+            case .blobs:
+                let blobs = try check.decode(Blobs.self, event, line: line)
+                let statistics = LoggedDifferencing(changedFraction: try check.value(blobs.changedFraction, "changedFraction", line: line),
+                                                    blobs: blobs.blobs.count)
                 if let i = differencing.firstIndex(where: { $0.analyzer == event.analyzer }) {
                     differencing[i].frames[event.frame] = statistics
                 } else {
                     differencing.append((event.analyzer, [event.frame: statistics]))
                 }
-            default:
-                let name = event.analyzer + "." + event.kind
-                if let i = otherEvents.firstIndex(where: { $0.name == name }) {
-                    otherEvents[i].frames[event.frame, default: []].append(data)
-                } else {
-                    otherEvents.append((name, [event.frame: [data]]))
-                }
+            case nil:
+                keepAsJSON(event)
             }
         }
-        for (id, confidences) in observationConfidence {
-            if let i = trajectoryIndex[id] { trajectories[i].observationConfidence = confidences }
+        for (key, confidences) in observationConfidence {
+            if let i = trajectoryIndex[key] { trajectories[i].observationConfidence = confidences }
         }
-    }
-
-    /// `[x, y, w, h]` from a `boundingBox`, or the bounding box of four corners.
-    static func box(of data: JSONValue) -> [Double]? {
-        if let b = data["boundingBox"]?.arrayValue?.compactMap(\.doubleValue), b.count == 4 { return b }
-        let corners = ["topLeft", "topRight", "bottomRight", "bottomLeft"].compactMap { data[$0]?.arrayValue?.compactMap(\.doubleValue) }
-        guard corners.count == 4, corners.allSatisfy({ $0.count == 2 }) else { return nil }
-        let xs = corners.map { $0[0] }, ys = corners.map { $0[1] }
-        return [xs.min()!, ys.min()!, xs.max()! - xs.min()!, ys.max()! - ys.min()!]
     }
 }
 
-/// One trajectory of a log, from its `trajectory.end` event.
+/// The shape of each event of a log, from its header: what each analyzer declared, or, for an
+/// analyzer that declared nothing (a log written before event kinds were declared), the built-in
+/// kinds by name.
+public struct EventShapes: Sendable {
+    private var declared: [String: [String: EventShape?]] = [:]
+
+    public init(_ header: EventLogHeader) {
+        for a in header.analyzers where !a.events.isEmpty {
+            declared[a.name] = Dictionary(a.events.map { ($0.kind, $0.shape) }, uniquingKeysWith: { x, _ in x })
+        }
+    }
+
+    /// The shape `event` is read as, or `nil` (compared as JSON).
+    public func shape(of event: LoggedEvent) -> EventShape? {
+        if let kinds = declared[event.analyzer] { return kinds[event.kind] ?? nil }
+        return EventShape.ofUndeclaredKind(event.kind)
+    }
+}
+
+extension EventShape {
+    /// The shapes of the built-in analyzers' kinds, for logs whose header declares none.
+    public static func ofUndeclaredKind(_ kind: String) -> EventShape? {
+        switch kind {
+        case "trajectory.end": return .pathEnd
+        case "trajectory": return .pathUpdate
+        case "track": return .box
+        case "track.lost": return .boxLost
+        case "track.recovered": return .boxRecovered
+        case "rectangleTrack", "rectangle": return .quadrilateral
+        case "diff": return .blobs
+        default: return nil
+        }
+    }
+}
+
+/// One trajectory of a log, from its `pathEnd` event (`trajectory.end`).
 public struct LoggedTrajectory: Sendable, Equatable {
     public var id: String
     public var analyzer: String
+    /// The kind of its end event (`trajectory.end`).
+    public var kind = "trajectory.end"
     /// `[frame, x, y, radius]` (normalized, lower-left origin; radius a fraction of the width).
     public var points: [[Double]]
     public var confidence: Double
@@ -134,6 +180,9 @@ public struct LoggedTrajectory: Sendable, Equatable {
         self.observationConfidence = observationConfidence
     }
 
+    /// What `diff` calls it: its end kind without `.end` (`trajectory`).
+    public var subject: String { kind.hasSuffix(".end") ? String(kind.dropLast(4)) : kind }
+
     public var firstFrame: Int { points.first.map { frameNumber($0[0]) } ?? endFrame }
     public var lastFrame: Int { points.last.map { frameNumber($0[0]) } ?? endFrame }
 }
@@ -143,8 +192,10 @@ public struct LoggedTrajectory: Sendable, Equatable {
 public struct LoggedTrack: Sendable, Equatable {
     public var id: String
     public var analyzer: String
-    /// `track` or `rectangleTrack`.
+    /// The kind of its events (`track`, `rectangleTrack`).
     public var kind: String
+    /// `box` (a tracked box, scored against truth objects) or `quadrilateral` (tracked corners).
+    public var shape: EventShape
     public var label: String?
     /// Frame → `[x, y, w, h]` (normalized, lower-left origin).
     public var boxes: [Int: [Double]] = [:]
@@ -152,17 +203,18 @@ public struct LoggedTrack: Sendable, Equatable {
     public var lostAt: [Int] = []
     public var recoveredAt: [Int] = []
 
-    public init(id: String, analyzer: String, kind: String) {
+    public init(id: String, analyzer: String, kind: String, shape: EventShape = .box) {
         self.id = id
         self.analyzer = analyzer
         self.kind = kind
+        self.shape = shape
     }
 
     /// The frames with a box, ascending.
     public var frames: [Int] { boxes.keys.sorted() }
 }
 
-/// What a `diff` event says about one frame.
+/// What a `blobs` event (`diff`) says about one frame.
 public struct LoggedDifferencing: Sendable, Equatable {
     public var changedFraction: Double
     public var blobs: Int
@@ -201,11 +253,44 @@ struct ObservationCheck {
         return v
     }
 
+    /// The payload of `event` read as its shape's view; an error naming the line when it is not one.
+    func decode<T: Decodable>(_ type: T.Type, _ event: LoggedEvent, line: Int) throws(EventLogError) -> T {
+        do {
+            return try event.data.decode(T.self)
+        } catch {
+            throw EventLogError(path: log.path, line: line, reason: "\(event.analyzer)'s '\(event.kind)' event is not a \(T.self) "
+                + "(the shape its header gives it): \(error)")
+        }
+    }
+
+    /// A `[x, y, w, h]` box with every value in range.
+    func box(_ b: [Double], line: Int) throws(EventLogError) {
+        guard b.count == 4 else {
+            throw EventLogError(path: log.path, line: line, reason: "boundingBox has \(b.count) numbers, not [x, y, width, height]")
+        }
+        for v in b { _ = try value(v, "box coordinate", line: line) }
+    }
+
+    /// The bounding box `[x, y, w, h]` of four corners, each `[x, y]` in range.
+    func boundingBox(of quad: Quadrilateral, line: Int) throws(EventLogError) -> [Double] {
+        for corner in quad.corners {
+            guard corner.count == 2 else {
+                throw EventLogError(path: log.path, line: line, reason: "a corner has \(corner.count) numbers, not [x, y]")
+            }
+            for v in corner { _ = try value(v, "corner coordinate", line: line) }
+        }
+        let xs = quad.corners.map { $0[0] }, ys = quad.corners.map { $0[1] }
+        return [xs.min()!, ys.min()!, xs.max()! - xs.min()!, ys.max()! - ys.min()!]
+    }
+
     /// `[frame, x, y, …]` points: frames of the recording, ascending; other values finite and
     /// within ±``limit``.
     func points(_ points: [[Double]], line: Int) throws(EventLogError) {
         var previous = -1
         for (i, p) in points.enumerated() {
+            guard p.count >= 3 else {
+                throw EventLogError(path: log.path, line: line, reason: "point \(i + 1) has \(p.count) numbers, not [frame, x, y, …]")
+            }
             guard let frame = Int(exactly: p[0]), frame >= 0, frame < log.header.frameCount else {
                 throw EventLogError(path: log.path, line: line, reason: "point \(i + 1) has frame \(p[0]), not a frame of the recording (0...\(log.header.frameCount - 1))")
             }

@@ -83,7 +83,8 @@ public enum Replay {
             do {
                 let instance = try descriptor.instantiate(setup.configuration, context)
                 setups[i].programFiles = instance.programFiles
-                runners.append(Runner(name: setup.name, instance: instance,
+                setups[i].events = instance.eventSchemas
+                runners.append(Runner(name: setup.name, instance: instance, schemas: instance.eventSchemas,
                                       spacingTicks: Int64.ticks(forSeconds: setup.frameAnalysisSpacing, timescale: h.timescale)))
             } catch let e as OptionError {
                 throw .option(e)
@@ -143,11 +144,30 @@ final class Runner: @unchecked Sendable {
     var lastAnalyzedTicks: Int64?
     var sink = EventSink()
     var error: (any Error)?
+    /// The kinds it declares, by kind; empty when it declares none (then any kind goes).
+    let schemas: [String: EventSchema]
 
-    init(name: String, instance: AnalyzerInstance, spacingTicks: Int64) {
+    init(name: String, instance: AnalyzerInstance, schemas: [EventSchema], spacingTicks: Int64) {
         self.name = name
         self.instance = instance
+        self.schemas = Dictionary(schemas.map { ($0.kind, $0) }, uniquingKeysWith: { a, _ in a })
         self.spacingTicks = spacingTicks
+    }
+
+    /// Why an emitted event breaks what the analyzer declared, or `nil`: a kind it does not
+    /// declare, or a payload without the fields of the kind's shape.
+    func problem(with event: EventSink.Emitted) -> String? {
+        guard !schemas.isEmpty else { return nil }
+        guard let schema = schemas[event.kind] else {
+            return "emitted a '\(event.kind)' event, which it does not declare (its events: \(schemas.keys.sorted().joined(separator: ", ")))"
+        }
+        guard let shape = schema.shape else { return nil }
+        do {
+            _ = try event.payload.decode(shape.viewType)
+        } catch {
+            return "its '\(event.kind)' event does not have the fields of shape \(shape.rawValue): \(error)"
+        }
+        return nil
     }
 
     func wants(_ ticks: Int64) -> Bool {
@@ -253,6 +273,7 @@ private struct LoopState {
         guard let p = pendingFrame else { return }
         for r in runners {
             for e in r.sink.drain() {
+                if let problem = r.problem(with: e) { throw AnalyzerFailure(analyzer: r.name, frame: p.index, message: problem) }
                 try log.write(LoggedEvent(frame: p.index, time: p.time, analyzer: r.name, kind: e.kind, data: e.payload))
             }
         }

@@ -144,11 +144,17 @@ struct AnalyzerTemplate {
                 }
             }
 
-            /// What a `brightness.change` event holds.
-            public struct Change: Codable, Sendable, Equatable {
+            /// What a `brightness.change` event holds. An event with a `shape` (e.g. `.box` with
+            /// `id`, `boundingBox`, `confidence`) is also drawn, scored and diffed by `lumatrace`.
+            public struct Change: EventPayload, Equatable {
+                public static let kind = "brightness.change"
+                public static let version = 1
                 public var before: Double
                 public var after: Double
             }
+
+            /// The events it emits, recorded in every log header.
+            public static let eventTypes: [any EventPayload.Type] = [Change.self]
 
             private let configuration: Configuration
             private let region: (x0: Int, y0: Int, x1: Int, y1: Int)
@@ -168,7 +174,7 @@ struct AnalyzerTemplate {
                 }
                 let mean = Double(sum) / Double(max(1, (region.x1 - region.x0) * (region.y1 - region.y0)))
                 if let previous, abs(mean - previous) > configuration.threshold {
-                    try events.emit("brightness.change", Change(before: previous, after: mean))
+                    try events.emit(Change(before: previous, after: mean))
                 }
                 previous = mean
             }

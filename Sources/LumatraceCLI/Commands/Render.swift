@@ -87,7 +87,7 @@ struct Render: ParsableCommand {
             let reader = try RecordingReader(path: recording)
             try OutputChecks.requireSameRecording(log, reader: reader, recording: recording, force: force)
             let range = try FramePosition.range(from: from, to: to, in: reader)
-            let overlay = EventOverlay(log: log)
+            let overlay = try EventOverlay(log: log)
             let step = every ?? (kind == .sheet ? max(1, (range.count + 23) / 24) : 1)
             let frames = Array(stride(from: range.lowerBound, through: range.upperBound, by: step))
             var drawn = 0

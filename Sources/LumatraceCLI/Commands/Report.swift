@@ -158,7 +158,7 @@ struct ReportPage {
                 image.disc(q.x, q.y, radius: Double(thickness + 1), wrong ? .rectangle : .detected)
             }
         }
-        for (k, track) in observations.tracks.enumerated() where track.kind == "track" {
+        for (k, track) in observations.tracks.enumerated() where track.shape == .box {
             let centres = track.frames.map { f -> (x: Double, y: Double) in
                 let b = track.boxes[f]!
                 return point(b[0] + b[2] / 2, b[1] + b[3] / 2)
@@ -203,7 +203,7 @@ struct ReportPage {
     }
 
     private func trackPlots(_ tracks: [LoggedTrack]) -> String {
-        let objectTracks = tracks.filter { $0.kind == "track" }
+        let objectTracks = tracks.filter { $0.shape == .box }
         guard !objectTracks.isEmpty else { return "" }
         var plot = SVGPlot(title: "Confidence of each track", xLabel: "time (s)", yLabel: "confidence", yRange: 0...1)
         plot.width = 900
