@@ -5,8 +5,8 @@
 //
 // Layers (ARCHITECTURE.md): LumaBase (recording time, hex) → LumaFormat (the .luma file) and
 // LumaAnalysis (the plugin API: Analyzer, Frame, events, options, JSON) → Plugins/* (analyzers,
-// which see only LumaAnalysis and LumaImaging) and LumaEngine (replay, event log, regression) →
-// LumatraceCLI → lumatrace.
+// which see only LumaAnalysis and LumaImaging) and LumaEngine (replay, event log) → LumaRegression
+// (golden replays, diff, score, regress) → LumatraceCLI → lumatrace.
 import PackageDescription
 
 let package = Package(
@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "LumaAnalysis", targets: ["LumaAnalysis"]),
         .library(name: "LumaFormat", targets: ["LumaFormat"]),
         .library(name: "LumaEngine", targets: ["LumaEngine"]),
+        .library(name: "LumaRegression", targets: ["LumaRegression"]),
         .library(name: "LumaImaging", targets: ["LumaImaging"]),
         .library(name: "LumaSynth", targets: ["LumaSynth"]),
         .library(name: "LumaTruth", targets: ["LumaTruth"]),
@@ -75,8 +76,14 @@ let package = Package(
         .target(name: "LumaSynth", dependencies: ["LumaTruth"], path: "Sources/LumaSynth"),
         .target(
             name: "LumaEngine",
-            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaTruth"],
+            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat"],
             path: "Sources/LumaEngine"),
+        // Regression: golden replays, pipeline files, diff, score and the regress runner, with their
+        // text and JSON reports; for the CLI, the benchmarks and any Swift program.
+        .target(
+            name: "LumaRegression",
+            dependencies: ["LumaAnalysis", "LumaFormat", "LumaEngine", "LumaTruth"],
+            path: "Sources/LumaRegression"),
 
         // The test bench for analyzer plugins: replays frames through one analyzer, checks its conformance.
         .target(name: "AnalyzerHarness", dependencies: ["LumaAnalysis", "LumaFormat", "LumaEngine"], path: "Sources/AnalyzerHarness"),
@@ -110,7 +117,7 @@ let package = Package(
         .target(
             name: "LumatraceCLI",
             dependencies: [
-                "LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaSynth", "LumaTruth", "LumaRender", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer", "RectanglesAnalyzer", "ExternalAnalyzer",
+                "LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaRegression", "LumaSynth", "LumaTruth", "LumaRender", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer", "RectanglesAnalyzer", "ExternalAnalyzer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/LumatraceCLI"),
@@ -126,18 +133,18 @@ let package = Package(
         .testTarget(name: "LumaSynthTests", dependencies: ["LumaSynth"], path: "Tests/LumaSynthTests"),
         .testTarget(name: "LumaImagingTests", dependencies: ["LumaImaging"], path: "Tests/LumaImagingTests"),
         .testTarget(
-            name: "LumaEngineTests", dependencies: ["LumaEngine", "LumaTruth", "DifferencingAnalyzer"],
+            name: "LumaEngineTests", dependencies: ["LumaEngine", "LumaRegression", "LumaTruth", "DifferencingAnalyzer"],
             path: "Tests/LumaEngineTests"),
         .testTarget(
-            name: "TrajectoryTests", dependencies: ["TrajectoryAnalyzer", "LumaEngine", "LumaImaging", "LumaSynth"],
+            name: "TrajectoryTests", dependencies: ["TrajectoryAnalyzer", "LumaEngine", "LumaRegression", "LumaImaging", "LumaSynth"],
             path: "Tests/TrajectoryTests",
             // Ball truth for the real clips, read from the source tree by the quality measurement.
             exclude: ["RealTruth"]),
         .testTarget(
-            name: "TrackingTests", dependencies: ["TrackingAnalyzer", "RectanglesAnalyzer", "LumaEngine", "LumaSynth"],
+            name: "TrackingTests", dependencies: ["TrackingAnalyzer", "RectanglesAnalyzer", "LumaEngine", "LumaRegression", "LumaSynth"],
             path: "Tests/TrackingTests"),
         .testTarget(
-            name: "LumatraceCLITests", dependencies: ["lumatrace", "LumaFormat", "LumaEngine", "LumaRender"],
+            name: "LumatraceCLITests", dependencies: ["lumatrace", "LumaFormat", "LumaEngine", "LumaRegression", "LumaRender"],
             path: "Tests/LumatraceCLITests"),
     ],
     swiftLanguageModes: [.v6]

@@ -47,7 +47,7 @@ public struct ExternalConfiguration: AnalyzerConfiguration {
 
     public func validate() throws(OptionError) {
         guard !command.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw OptionError(option: "command", message: "is empty: give the program to run, e.g. --set external.command=\"python3 my_analyzer.py\"")
+            throw OptionError(option: "command", message: "is empty: give the program to run, e.g. external.command=\"python3 my_analyzer.py\"")
         }
         guard !folder.isEmpty, !folder.utf8.contains(0) else {
             throw OptionError(option: "folder", message: "is empty: give a folder, e.g. . for the log's own folder")

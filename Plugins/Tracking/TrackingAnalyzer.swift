@@ -51,8 +51,8 @@ public struct TrackingAnalyzer: Analyzer {
     /// Tracking follows seeds and nominated objects; with neither it has nothing to follow.
     public static func idleReason(in configuration: TrackingConfiguration) -> String? {
         guard configuration.seeds.trimmingCharacters(in: " ").isEmpty, configuration.nominate == .none else { return nil }
-        return "it has no seeds and nominates nothing, so it has nothing to follow; give objects with --set tracking.seeds=x,y,w,h "
-            + "(or px:x,y,w,h) or let it find them with --set tracking.nominate=motion"
+        return "it has no seeds and nominates nothing, so it has nothing to follow; give objects with tracking.seeds=x,y,w,h "
+            + "(or px:x,y,w,h) or let it find them with tracking.nominate=motion"
     }
 
     public init(configuration: TrackingConfiguration, context: AnalyzerContext) throws {

@@ -51,11 +51,11 @@ public enum LumaFormatError: Error, Equatable, Sendable, CustomStringConvertible
         case .invalidFrame(let path, let frame, let reason):
             return "\(path): frame \(frame): \(reason)"
         case .outputExists(let path):
-            return "\(path): already exists; pass --force to replace it"
+            return "\(path): already exists"
         case .output(let error):
             return error.description
         case .outputIsInput(let path, let output):
-            return "\(output): is the recording \(path) itself; write the output elsewhere, or leave out -o to work in place"
+            return "\(output): is the recording \(path) itself; write the output elsewhere"
         case .recoveryRefused(let path, let reason):
             return "\(path): not recovered, the file is left untouched: \(reason)"
         case .invalidInput(let source, let frame, let reason):

@@ -1,6 +1,7 @@
 import Foundation
 import LumaAnalysis
 import LumaEngine
+import LumaRegression
 import LumaTruth
 import Testing
 

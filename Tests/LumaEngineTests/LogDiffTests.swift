@@ -1,6 +1,7 @@
 import Foundation
 import LumaAnalysis
 import LumaEngine
+import LumaRegression
 import Testing
 
 /// The bundled golden logs, edited the way a detector change would change them, then written out

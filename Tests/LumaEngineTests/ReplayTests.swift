@@ -154,7 +154,7 @@ struct OptionTests {
             #expect(throws: OptionError.self) { try setup("differencing", overrides) }
             do { _ = try setup("differencing", overrides) } catch { #expect("\(error)" == expected) }
         }
-        #expect(throws: OptionError(option: "--analyzer", message: "unknown analyzer 'trajectory2'; known analyzers: differencing, brightness")) {
+        #expect(throws: OptionError(option: "analyzer", message: "unknown analyzer 'trajectory2'; known analyzers: differencing, brightness")) {
             _ = try testRegistry.descriptor(named: "trajectory2")
         }
     }

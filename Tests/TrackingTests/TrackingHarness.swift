@@ -1,6 +1,7 @@
 import LumaAnalysis
 import LumaBase
 import LumaEngine
+import LumaRegression
 import TrackingAnalyzer
 
 /// Runs the tracking analyzer straight on frames drawn in memory, and decodes what it said.

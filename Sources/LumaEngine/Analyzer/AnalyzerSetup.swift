@@ -68,7 +68,7 @@ public struct AnalyzerSetup: Equatable, Sendable {
     public static func parseChoice(_ text: String) throws(OptionError) -> (name: String, analyzer: String) {
         guard let eq = text.firstIndex(of: "=") else { return (text, text) }
         let (instance, analyzer) = (String(text[..<eq]), String(text[text.index(after: eq)...]))
-        try checkInstanceName(instance, option: "--analyzer \(text)")
+        try checkInstanceName(instance, option: "analyzer \(text)")
         return (instance, analyzer)
     }
 

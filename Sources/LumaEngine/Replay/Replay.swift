@@ -52,12 +52,12 @@ public enum Replay {
         guard total > 0 else { throw .recording(.noFrames(path: reader.path)) }
         let range = options.frames ?? 0...(total - 1)
         guard range.lowerBound >= 0, range.upperBound < total else {
-            throw .option(OptionError(option: "--from/--to", message: "frames \(range.lowerBound)...\(range.upperBound) are outside the recording's 0...\(total - 1)"))
+            throw .option(OptionError(option: "frames", message: "frames \(range.lowerBound)...\(range.upperBound) are outside the recording's 0...\(total - 1)"))
         }
-        guard !setups.isEmpty else { throw .option(OptionError(option: "--analyzer", message: "no analyzer given; known analyzers: \(registry.names.joined(separator: ", "))")) }
+        guard !setups.isEmpty else { throw .option(OptionError(option: "analyzer", message: "no analyzer given; known analyzers: \(registry.names.joined(separator: ", "))")) }
         var seen = Set<String>()
         for s in setups where !seen.insert(s.name).inserted {
-            throw .option(OptionError(option: "--analyzer", message: """
+            throw .option(OptionError(option: "analyzer", message: """
                 \(s.name) is given twice; to run an analyzer more than once, give each its own name: \
                 --analyzer \(s.name)2=\(s.analyzer)
                 """))

@@ -5,7 +5,7 @@ import LumaFormat
 public enum ReplayError: Error, Equatable, CustomStringConvertible, Sendable {
     case option(OptionError)
     case recording(LumaFormatError)
-    /// A chunk is damaged and `--skip-damaged` was not given.
+    /// A chunk is damaged and replaying around damage was not asked for.
     case damaged(LumaFormatError)
     case log(EventLogError)
     /// The log could not be written where asked (exists, is the input, a full disk, …).
@@ -26,7 +26,7 @@ public enum ReplayError: Error, Equatable, CustomStringConvertible, Sendable {
         switch self {
         case .option(let e): return e.description
         case .recording(let e): return e.description
-        case .damaged(let e): return "\(e.description); pass --skip-damaged to replay around it (the gap is logged)"
+        case .damaged(let e): return e.description
         case .log(let e): return e.description
         case .output(let e): return e.description
         case .analyzerFailed(let analyzer, let frame, let message, let log):

@@ -19,8 +19,8 @@ public enum FileKindSniffer {
         if head.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return "it looks like a Matroska/WebM video: record it first with `lumatrace record VIDEO -o OUT.luma`" }
         if starts("GIF8") { return "it looks like a GIF: record it first with `lumatrace record FILE.gif -o OUT.luma`" }
         if starts("YUV4MPEG2") { return "it looks like a Y4M video stream: record it first with `lumatrace record FILE.y4m -o OUT.luma`" }
-        if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "it looks like a PNG image; a folder of images can be recorded with `lumatrace record FOLDER --fps N -o OUT.luma`" }
-        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return "it looks like a JPEG image; a folder of images can be recorded with `lumatrace record FOLDER --fps N -o OUT.luma`" }
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "it looks like a PNG image; a folder of images is recorded with `lumatrace record FOLDER -o OUT.luma`" }
+        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return "it looks like a JPEG image; a folder of images is recorded with `lumatrace record FOLDER -o OUT.luma`" }
         if starts("P5") || starts("P2") { return "it looks like a PGM image" }
         if starts("{\"format\":\"lumatrace.events\"") { return "it looks like a Lumatrace event log" }
         if starts("{") { return "it looks like JSON text" }

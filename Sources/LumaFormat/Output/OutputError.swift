@@ -21,7 +21,7 @@ public enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .exists(let path):
-            return "\(path): already exists; pass --force to replace it (it is replaced only once the new result is complete)"
+            return "\(path): already exists"
         case .isInput(let path, let input):
             return input == path ? "\(path): is this command's input; write the result somewhere else"
                                  : "\(path): is the same file as the input \(input); write the result somewhere else"

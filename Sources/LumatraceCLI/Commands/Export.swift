@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LumaBase
 import LumaFormat
+import LumaRegression
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(

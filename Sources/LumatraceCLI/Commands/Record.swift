@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LumaFormat
+import LumaRegression
 
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(

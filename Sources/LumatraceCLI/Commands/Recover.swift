@@ -1,5 +1,6 @@
 import ArgumentParser
 import LumaFormat
+import LumaRegression
 
 struct Recover: ParsableCommand {
     static let configuration = CommandConfiguration(

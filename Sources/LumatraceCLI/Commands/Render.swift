@@ -4,6 +4,7 @@ import LumaAnalysis
 import LumaBase
 import LumaEngine
 import LumaFormat
+import LumaRegression
 import LumaRender
 
 struct Render: ParsableCommand {

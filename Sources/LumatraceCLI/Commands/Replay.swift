@@ -3,6 +3,7 @@ import Foundation
 import LumaAnalysis
 import LumaEngine
 import LumaFormat
+import LumaRegression
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -51,7 +52,7 @@ struct Replay: ParsableCommand {
     @Flag(help: "Replace an existing log (only once the new one is complete; a failed replay never replaces it).")
     var force = false
 
-    @Flag(help: ArgumentHelp(stringLiteral: ProgramPermission.flagHelp))
+    @Flag(help: ArgumentHelp(stringLiteral: FlagHints.allowExternalHelp))
     var allowExternal = false
 
     @Option(help: "First frame: an index (120) or a time (4.5s).")
@@ -162,23 +163,5 @@ struct Replay: ParsableCommand {
             throw CLIError("--set \(missing).…: analyzer '\(missing)' is not part of this replay (add --analyzer \(missing))")
         }
         return setups
-    }
-}
-
-/// Reads analyzer setups from a pipeline file or from the header of an event log.
-enum PipelineFile {
-    static func read(_ path: String, registry: AnalyzerRegistry) throws -> [AnalyzerSetup] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw CLIError("\(path): cannot read the pipeline file") }
-        let firstLine = data.split(separator: 10, maxSplits: 1).first.map(Array.init) ?? []
-        let json: JSONValue
-        if let header = try? JSONParser.parse(firstLine), header["format"]?.stringValue == EventLogHeader.format {
-            json = header
-        } else {
-            do { json = try JSONParser.parse(Array(data)) } catch { throw CLIError("\(path): not valid JSON: \(error.description)") }
-        }
-        guard let list = json["analyzers"]?.arrayValue else {
-            throw CLIError("\(path): a pipeline needs an \"analyzers\" array, e.g. {\"analyzers\":[{\"name\":\"differencing\"}]}")
-        }
-        return try list.map { item throws(OptionError) in try AnalyzerSetup.parse(item, registry: registry, source: path) }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import LumaAnalysis
 import LumaEngine
 import LumaFormat
+import LumaRegression
 import LumaRender
 import LumaTruth
 
@@ -46,7 +47,7 @@ struct Report: ParsableCommand {
             let log = try EventLog.read(events)
             let reader = try RecordingReader(path: recording)
             let digest = try OutputChecks.requireSameRecording(log, reader: reader, recording: recording, force: force)
-            let groundTruth = try truth.map { try Score.readTruth($0, for: log) }
+            let groundTruth = try truth.map { try GroundTruth.read($0, for: log) }
             let page = try ReportPage(recording: recording, reader: reader, digest: digest, logPath: events, log: log,
                                       truthPath: truth, truth: groundTruth).html()
             try file.write(page)
@@ -85,7 +86,7 @@ struct ReportPage {
         body += trackPlots(observations.tracks)
         if let score, let truthPath {
             body += "<h2>Against ground truth</h2>\n<p>\(escapeHTML(truthPath)) (as <code>lumatrace score</code>)</p>\n"
-            body += "<pre>" + escapeHTML(Score.lines(score).joined(separator: "\n")) + "</pre>\n"
+            body += "<pre>" + escapeHTML(score.lines().joined(separator: "\n")) + "</pre>\n"
         }
         return """
             <!doctype html>

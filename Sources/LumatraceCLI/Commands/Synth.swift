@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import LumaFormat
+import LumaRegression
 import LumaSynth
 
 struct Synth: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LumaFormat
+import LumaRegression
 import LumaTruth
 
 struct Truth: ParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import LumaAnalysis
 import LumaEngine
 import LumaFormat
+import LumaRegression
 
 struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -21,7 +22,7 @@ struct Verify: ParsableCommand {
     @Option(help: "The recording, when it is not next to the log under its header name.")
     var recording: String?
 
-    @Flag(help: ArgumentHelp(stringLiteral: ProgramPermission.flagHelp))
+    @Flag(help: ArgumentHelp(stringLiteral: FlagHints.allowExternalHelp))
     var allowExternal = false
 
     func run() throws {
@@ -30,7 +31,7 @@ struct Verify: ParsableCommand {
         } catch let e as ExitCode {
             throw e
         } catch {
-            printError(error)
+            printError(error, command: .verify)
             throw ExitCode(2)
         }
     }
@@ -45,8 +46,10 @@ struct Verify: ParsableCommand {
         for note in replay.versionNotes { print("note: \(note)") }
         let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("lumatrace-verify-\(getpid())-\(UUID().uuidString.prefix(8)).events.jsonl").path
         defer { try? FileManager.default.removeItem(atPath: temporary) }
+        let progress = ProgressBar("verifying")
+        defer { progress.finish() }
         try replay.run(to: temporary, jobs: min(ProcessInfo.processInfo.activeProcessorCount, 8), registry: registry,
-                       progress: ProgressBar("verifying"))
+                       progress: { progress.update($0, $1) })
         guard let goldenBytes = SystemPath.contents(of: log), let newBytes = SystemPath.contents(of: temporary) else {
             throw CLIError("\(log): cannot read it again to compare")
         }

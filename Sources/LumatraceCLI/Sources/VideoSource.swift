@@ -2,6 +2,7 @@ import Foundation
 import LumaAnalysis
 import LumaEngine
 import LumaFormat
+import LumaRegression
 
 /// Frames from any video ffmpeg can read, every decoded frame passed through (`-fps_mode
 /// passthrough`); ffprobe lists each frame's presentation timestamp first, so variable-frame-rate

@@ -12,7 +12,7 @@ struct CLIError: Error, CustomStringConvertible {
 
 /// Runs a command body, turning every error into one readable line and exit status 2 (or the
 /// status the body chose with `ExitCode`).
-func reportingErrors(_ body: () throws -> Void) throws {
+func reportingErrors(in command: CommandContext = .other, _ body: () throws -> Void) throws {
     do {
         try body()
     } catch let e as ExitCode {
@@ -22,7 +22,7 @@ func reportingErrors(_ body: () throws -> Void) throws {
     } catch let e as ValidationError {
         throw e
     } catch {
-        printError(error)
+        printError(error, command: command)
         throw ExitCode(Lumatrace.Status.failure)
     }
 }
@@ -30,8 +30,9 @@ func reportingErrors(_ body: () throws -> Void) throws {
 /// Prints `lumatrace: error: …` on stderr as one line: file names that are not UTF-8 shown as
 /// `\xNN`, and control characters that a message quotes from a hostile input (a newline inside a
 /// Y4M tag, say) shown escaped, so the message cannot break into several lines.
-func printError(_ error: any Error) {
-    FileHandle.standardError.write(Data("lumatrace: error: \(oneLine(SystemPath.display("\(error)")))\n".utf8))
+func printError(_ error: any Error, command: CommandContext = .other) {
+    let message = FlagHints.message(for: error, in: command)
+    FileHandle.standardError.write(Data("lumatrace: error: \(oneLine(SystemPath.display(message)))\n".utf8))
 }
 
 /// `text` with its control characters written as escapes (`\n`, `\r`, `\t`, `\u{1B}`).

@@ -1,24 +1,25 @@
 import Foundation
 import LumaAnalysis
 import LumaEngine
+import LumaRegression
 
 /// Analyzer options given on the command line as `--set NAME.KEY=VALUE` (`replay`, `regress`).
 /// A VALUE of `@FILE` is the text of FILE, so the log header holds the value itself, not a path.
 struct OptionOverrides {
-    /// Per analyzer, in the order first named: the keys and values to set.
-    private(set) var byAnalyzer: [(name: String, settings: [(key: String, value: String)])] = []
+    /// The settings, per analyzer.
+    private(set) var settings = SettingOverrides()
 
     /// `NAME.KEY` → FILE, for the values read from `@FILE`.
     private var files: [String: String] = [:]
 
-    var analyzers: [String] { byAnalyzer.map(\.name) }
-    var isEmpty: Bool { byAnalyzer.isEmpty }
+    var analyzers: [String] { settings.analyzers }
+    var isEmpty: Bool { settings.isEmpty }
 
     /// No overrides.
     init() {}
 
-    init(_ settings: [String]) throws {
-        for s in settings {
+    init(_ arguments: [String]) throws {
+        for s in arguments {
             guard let eq = s.firstIndex(of: "="), let dot = s[..<eq].firstIndex(of: "."), dot > s.startIndex else {
                 throw CLIError("--set '\(s)' is not NAME.KEY=VALUE (e.g. differencing.threshold=15)")
             }
@@ -32,27 +33,17 @@ struct OptionOverrides {
                 value = text.trimmingCharacters(in: .whitespacesAndNewlines)
                 files[String(s[..<eq])] = path
             }
-            let name = String(s[..<dot]), setting = (key: String(s[s.index(after: dot)..<eq]), value: value)
-            if let i = byAnalyzer.firstIndex(where: { $0.name == name }) {
-                byAnalyzer[i].settings.append(setting)
-            } else {
-                byAnalyzer.append((name, [setting]))
-            }
+            self.settings.add(String(s[..<dot]), key: String(s[s.index(after: dot)..<eq]), value: value)
         }
     }
 
     /// The settings for one analyzer, in the order given.
-    func settings(for analyzer: String) -> [(key: String, value: String)] {
-        byAnalyzer.first { $0.name == analyzer }?.settings ?? []
-    }
+    func settings(for analyzer: String) -> [(key: String, value: String)] { settings.settings(for: analyzer) }
 
     /// Applies the settings to the setups of the analyzers they name (others are left alone),
     /// checking each value against the analyzer's options.
     func apply(to setups: inout [AnalyzerSetup], registry: AnalyzerRegistry) throws {
-        for (name, settings) in byAnalyzer {
-            guard let i = setups.firstIndex(where: { $0.name == name }) else { continue }
-            try explaining { try setups[i].apply(settings, with: registry.descriptor(named: setups[i].analyzer)) }
-        }
+        try explaining { try settings.apply(to: &setups, registry: registry) }
     }
 
     /// Runs `body`; an option error about a value read from `@FILE` names the file and quotes at

@@ -1,6 +1,7 @@
 import ArgumentParser
 import LumaAnalysis
 import LumaEngine
+import LumaRegression
 
 /// The tolerances of a semantic log diff, as command-line options (`diff`, `regress`).
 struct ToleranceOptions: ParsableArguments {

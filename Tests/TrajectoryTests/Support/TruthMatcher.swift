@@ -1,5 +1,6 @@
 import LumaAnalysis
 import LumaEngine
+import LumaRegression
 import LumaSynth
 import LumaTruth
 import TrajectoryAnalyzer

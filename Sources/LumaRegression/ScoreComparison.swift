@@ -1,4 +1,6 @@
+import Foundation
 import LumaAnalysis
+import LumaEngine
 /// A score that a regression run watches, and which way is better.
 ///
 /// Metrics are compared at the precision they are printed with (three decimals, point error two),

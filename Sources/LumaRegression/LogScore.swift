@@ -1,4 +1,6 @@
+import Foundation
 import LumaAnalysis
+import LumaEngine
 import LumaTruth
 
 /// How well a log's observations match ground truth: trajectories against the truth's ball

@@ -1,0 +1,22 @@
+import Foundation
+import LumaAnalysis
+import LumaEngine
+
+/// Programs named in a file run only when the user allows it for that run.
+///
+/// A pipeline file or an event log's header can configure an analyzer that starts a program (the
+/// `external` analyzer's shell command). Such a file may come from anyone, so replaying it, and
+/// verifying or regressing a log that names one, is refused, showing the command, unless the user
+/// allowed programs for this run.
+public enum ProgramPermission {
+    /// Throws ``RegressionError/programNotAllowed(source:program:analyzer:)``, naming `source` and
+    /// the command, if a setup starts a program and `allowed` is false.
+    public static func require(_ setups: [AnalyzerSetup], from source: String, registry: AnalyzerRegistry, allowed: Bool) throws(RegressionError) {
+        guard !allowed else { return }
+        for setup in setups {
+            guard let descriptor = try? registry.descriptor(named: setup.analyzer),
+                  let program = descriptor.program(in: setup.configuration) else { continue }
+            throw .programNotAllowed(source: source, program: program, analyzer: setup.name)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import LumaAnalysis
+import LumaEngine
+/// Why a golden replay, a pipeline file or a regression run cannot go on. Messages name the file
+/// and say what is wrong; they never name a command-line flag (the command adds what it offers).
+public enum RegressionError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The log's recording is not beside it.
+    case recordingMissing(log: String, recordingFile: String, lookedFor: String)
+    /// The recording found is not the one the log was made from.
+    case wrongRecording(path: String, log: String, digest: String, expected: String)
+    /// The log names an analyzer this build does not have.
+    case unknownAnalyzer(log: String, analyzer: String, known: [String])
+    /// A file names a program to run, and running it was not allowed for this run.
+    case programNotAllowed(source: String, program: String, analyzer: String)
+    /// A pipeline file that cannot be read or is not a pipeline.
+    case pipeline(path: String, reason: String)
+    /// The folder of a regression run is not a folder, or holds no golden log.
+    case notAFolder(String)
+    case noGoldenLogs(folder: String)
+    /// A setting names an analyzer that no golden log of the run has.
+    case settingForAbsentAnalyzer(String)
+    /// A golden log could not be replaced by its new log.
+    case cannotReplace(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .recordingMissing(let log, let file, let looked):
+            return "\(log): its recording \(file) is not next to it (looked for \(looked)); keep each recording beside its golden log, copied or linked"
+        case .wrongRecording(let path, let log, let digest, let expected):
+            return "\(path) is not the recording \(log) was made from (frames digest \(digest.prefix(12))…, the log says \(expected.prefix(12))…)"
+        case .unknownAnalyzer(let log, let analyzer, let known):
+            return "\(log) was written with analyzer '\(analyzer)', which this lumatrace does not have (it has \(known.joined(separator: ", "))); "
+                + "use the lumatrace built with that analyzer, e.g. for a package made by `lumatrace new-analyzer`: "
+                + "swift run --package-path PACKAGE lumatrace verify \(log)"
+        case .programNotAllowed(let source, let program, let analyzer):
+            return "\(source) would run a program: `\(program)` (analyzer \(analyzer)); a program named in a file runs only when allowed"
+        case .pipeline(let path, let reason):
+            return "\(path): \(reason)"
+        case .notAFolder(let path):
+            return "\(path) is not a folder"
+        case .noGoldenLogs(let folder):
+            return "\(folder) holds no golden logs (*.events.jsonl)"
+        case .settingForAbsentAnalyzer(let name):
+            return "\(name).…: no golden log in the folder runs analyzer '\(name)'"
+        case .cannotReplace(let path, let reason):
+            return "cannot replace \(path): \(reason)"
+        }
+    }
+}

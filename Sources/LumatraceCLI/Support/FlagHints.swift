@@ -1,0 +1,60 @@
+import LumaAnalysis
+import LumaEngine
+import LumaFormat
+import LumaRegression
+
+/// The command an error happened in, where a hint depends on what the command offers.
+enum CommandContext {
+    case verify, regress, other
+}
+
+/// The one place where the libraries' typed errors become messages that name the flags a user can
+/// act on: the libraries say what is wrong, in the words of files, frames and options; the command
+/// line adds how to change it (`--force`, `--skip-damaged`, `--allow-external`, …).
+enum FlagHints {
+    /// The help of `--allow-external`, shared by the commands that have it.
+    static let allowExternalHelp = "Run the programs (external analyzers' commands) that a pipeline file or a log's header names. Without it such a file is refused, showing the command."
+
+    /// The message for `error`, with the flags that fix it.
+    static func message(for error: any Error, in command: CommandContext) -> String {
+        switch error {
+        case let e as ReplayError:
+            switch e {
+            case .damaged(let inner): return inner.description + "; pass --skip-damaged to replay around it (the gap is logged)"
+            case .option(let inner): return message(for: inner, in: command)
+            case .output(let inner): return message(for: inner, in: command)
+            case .recording(let inner): return message(for: inner, in: command)
+            default: return e.description
+            }
+        case let e as OutputError:
+            guard case .exists = e else { return e.description }
+            return e.description + "; pass --force to replace it (it is replaced only once the new result is complete)"
+        case let e as LumaFormatError:
+            switch e {
+            case .outputExists: return e.description + "; pass --force to replace it"
+            case .outputIsInput: return e.description + ", or leave out -o to work in place"
+            case .output(let inner): return message(for: inner, in: command)
+            default: return e.description
+            }
+        case let e as OptionError:
+            return OptionError(option: flag(forOption: e.option), message: e.message).description
+        case let e as RegressionError:
+            switch e {
+            case .recordingMissing where command == .verify: return e.description + ", or pass --recording PATH to name it"
+            case .programNotAllowed: return e.description + ": read the command, then pass --allow-external for this run if you trust it"
+            case .settingForAbsentAnalyzer: return "--set " + e.description
+            default: return e.description
+            }
+        default:
+            return "\(error)"
+        }
+    }
+
+    /// The flag behind an engine option name: `analyzer` is `--analyzer`, `frames` `--from/--to`,
+    /// `dump` `--dump`; analyzer options (`tracking.seeds`) are set with `--set` and keep their name.
+    static func flag(forOption option: String) -> String {
+        if option == "frames" { return "--from/--to" }
+        for name in ["analyzer", "dump"] where option == name || option.hasPrefix(name + " ") { return "--" + option }
+        return option
+    }
+}
