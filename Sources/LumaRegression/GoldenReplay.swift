@@ -52,12 +52,14 @@ public struct GoldenReplay {
 
     /// Replays into `logPath`. A golden log that itself records an analyzer failure must fail the
     /// same way (the caller's comparison checks how); any other failure is an error.
-    public func run(to logPath: String, jobs: Int, registry: AnalyzerRegistry, progress: (@Sendable (Int, Int) -> Void)? = nil) throws {
+    public func run(to logPath: String, jobs: Int, registry: AnalyzerRegistry, progress: (@Sendable (Int, Int) -> Void)? = nil,
+                    warning: (@Sendable (String) -> Void)? = nil) throws {
         let header = golden.header
         var options = ReplayOptions(frames: header.firstFrame...header.lastFrame, skipDamaged: header.skipDamaged,
                                     jobs: jobs, recordingName: header.recordingFile, progress: progress)
         // Paths in the header (a plugin's folder) are relative to the golden log's folder, wherever it is run from.
         options.configurationFolder = URL(fileURLWithPath: golden.path).deletingLastPathComponent().path
+        options.warning = warning
         do {
             _ = try LumaEngine.Replay.run(reader, setups: setups, registry: registry, options: options, logPath: logPath)
         } catch {

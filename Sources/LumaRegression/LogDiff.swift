@@ -71,14 +71,14 @@ public struct LogDiff: Sendable {
 
     public var isSame: Bool { changes.isEmpty }
 
-    /// Compares `old` with `new`. Throws when they are not logs of the same recording, unless
-    /// `force` is set.
-    public init(old: EventLog, new: EventLog, tolerances: Tolerances = Tolerances(), force: Bool = false) throws(EventLogError) {
+    /// Compares `old` with `new`. Throws ``RegressionError/otherRecording(old:new:)`` when they
+    /// are not logs of the same recording, unless `force` is set, and an ``EventLogError`` naming
+    /// the line of an event it cannot read.
+    public init(old: EventLog, new: EventLog, tolerances: Tolerances = Tolerances(), force: Bool = false) throws {
         if !force, old.header.recordingDigest != new.header.recordingDigest {
-            throw EventLogError(path: new.path, line: 1, reason: """
-                is a log of another recording (\(new.header.recordingFile), frames digest \(new.header.recordingDigest.prefix(12))…) \
-                than \(old.path) (\(old.header.recordingFile), \(old.header.recordingDigest.prefix(12))…); use --force to compare anyway
-                """)
+            throw RegressionError.otherRecording(old: old.path, new: new.path, oldRecording: old.header.recordingFile,
+                                                 newRecording: new.header.recordingFile, oldDigest: old.header.recordingDigest,
+                                                 newDigest: new.header.recordingDigest)
         }
         self.tolerances = tolerances
         settingChanges = Self.settingChanges(old.header, new.header)

@@ -19,6 +19,8 @@ public enum RegressionError: Error, Equatable, Sendable, CustomStringConvertible
     case noGoldenLogs(folder: String)
     /// A setting names an analyzer that no golden log of the run has.
     case settingForAbsentAnalyzer(String)
+    /// Two logs compared are of different recordings.
+    case otherRecording(old: String, new: String, oldRecording: String, newRecording: String, oldDigest: String, newDigest: String)
     /// A golden log could not be replaced by its new log.
     case cannotReplace(path: String, reason: String)
 
@@ -42,6 +44,9 @@ public enum RegressionError: Error, Equatable, Sendable, CustomStringConvertible
             return "\(folder) holds no golden logs (*.events.jsonl)"
         case .settingForAbsentAnalyzer(let name):
             return "\(name).…: no golden log in the folder runs analyzer '\(name)'"
+        case .otherRecording(let old, let new, let oldRecording, let newRecording, let oldDigest, let newDigest):
+            return "\(new):1: is a log of another recording (\(newRecording), frames digest \(newDigest.prefix(12))…) "
+                + "than \(old) (\(oldRecording), \(oldDigest.prefix(12))…)"
         case .cannotReplace(let path, let reason):
             return "cannot replace \(path): \(reason)"
         }

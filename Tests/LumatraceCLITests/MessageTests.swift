@@ -62,6 +62,24 @@ struct MessageTests {
         #expect(!(r.stdout + r.stderr).contains("--recording"))
     }
 
+    @Test("the libraries name no flag; each command adds the flags it has (--force, --recording, --skip-damaged)")
+    func flagsComeFromTheCommand() throws {
+        let dir = CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let balls = Self.recordings.appendingPathComponent("balls-synth.events.jsonl").path
+        let tracking = Self.recordings.appendingPathComponent("tracking-synth.events.jsonl").path
+        let other = try CLI.run(["diff", balls, tracking])
+        #expect(other.status == 2 && other.stderr.contains("is a log of another recording") && other.stderr.contains("use --force to compare anyway"))
+        try FileManager.default.copyItem(atPath: balls, toPath: "\(dir)/balls-synth.events.jsonl")
+        let verify = try CLI.run(["verify", "\(dir)/balls-synth.events.jsonl"])
+        #expect(verify.status == 2 && verify.stderr.contains("is not next to it") && verify.stderr.contains("pass --recording PATH"), "\(verify.stderr)")
+        let recording = Self.recordings.appendingPathComponent("balls-synth.luma").path
+        let exists = try CLI.run(["replay", recording, "--analyzer", "differencing", "-o", "\(dir)/balls-synth.events.jsonl"])
+        #expect(exists.status == 2 && exists.stderr.contains("already exists; pass --force to replace it"), "\(exists.stderr)")
+        let unknown = try CLI.run(["replay", recording, "--analyzer", "nosuch", "-o", "\(dir)/x.events.jsonl"])
+        #expect(unknown.stderr.contains("option --analyzer: unknown analyzer 'nosuch'"), "\(unknown.stderr)")
+    }
+
     @Test("tracking seeds in pixels (px:x,y,w,h from the top-left corner) track the same as their normalized form")
     func pixelSeeds() throws {
         let dir = CLI.temporaryDirectory()

@@ -17,6 +17,9 @@ public struct ReplayOptions: Sendable {
     public var debugOutputDirectory: String?
     /// Called after each frame with (frames done, frames total), for a progress bar.
     public var progress: (@Sendable (Int, Int) -> Void)?
+    /// Told what the replay went around (damaged frames skipped), as it happens; the log records
+    /// it too. The engine prints nothing itself.
+    public var warning: (@Sendable (String) -> Void)?
     /// The file name recorded in the log header (defaults to the recording's last path component).
     public var recordingName: String?
     /// An existing log at the destination may be replaced (by a complete log only): `--force`.
@@ -305,6 +308,6 @@ private struct LoopState {
             .init("reason", .string(reason)),
         ])
         try log.write(LoggedEvent(frame: frames.lowerBound, time: Timestamp(ticks: ticks, timescale: reader.header.timescale).fixedDecimalSeconds(6), analyzer: "engine", kind: "gap", data: data))
-        FileHandle.standardError.write(Data("warning: skipping damaged frames \(frames.lowerBound)...\(frames.upperBound - 1): \(reason)\n".utf8))
+        options.warning?("skipping damaged frames \(frames.lowerBound)...\(frames.upperBound - 1): \(reason)")
     }
 }

@@ -42,18 +42,13 @@ struct Diff: ParsableCommand {
     @OptionGroup var tolerance: ToleranceOptions
 
     func run() throws {
-        let diff: LogDiff
-        let header: EventLogHeader
-        let logs: [EventLog]
-        do {
-            let (a, b) = (try EventLog.read(old), try EventLog.read(new))
-            logs = [a, b]
-            header = b.header
-            diff = try LogDiff(old: a, new: b, tolerances: tolerance.tolerances, force: force)
-        } catch {
-            printError(error)
-            throw ExitCode(2)
-        }
+        try reportingErrors { try compare() }
+    }
+
+    private func compare() throws {
+        let (a, b) = (try EventLog.read(old), try EventLog.read(new))
+        let logs = [a, b], header = b.header
+        let diff = try LogDiff(old: a, new: b, tolerances: tolerance.tolerances, force: force)
         if json {
             var members = diff.json.objectValue ?? []
             members.insert(contentsOf: [.init("old", .string(old)), .init("new", .string(new))], at: 0)

@@ -69,24 +69,22 @@ struct Regress: ParsableCommand {
     }
 
     func run() throws {
-        let results: [RegressionResult]
-        do {
-            let overrides = try OptionOverrides(settings)
-            let goldens = try RegressionRun.goldenLogs(in: folder)
-            let registry = Lumatrace.registry
-            // A bad value (from --set or @FILE) is refused before anything runs, naming the file it came from.
-            for golden in goldens {
-                var setups = try EventLog.read(golden).header.analyzers.filter { registry.names.contains($0.analyzer) }
-                try overrides.apply(to: &setups, registry: registry)
-            }
-            let judge = try RegressionJudge(scoreTolerances: scoreTolerance.tolerances, byScores: scoreTolerance.judgeByScores,
-                                            update: update, acceptWorse: acceptWorse)
-            results = try RegressionRun.run(goldens, overrides: overrides.settings, jobs: jobs, tolerances: tolerance.tolerances, judge: judge,
-                                            allowPrograms: allowExternal, registry: registry)
-        } catch {
-            printError(error, command: .regress)
-            throw ExitCode(2)
+        try reportingErrors(in: .regress) { try regress() }
+    }
+
+    private func regress() throws {
+        let overrides = try OptionOverrides(settings)
+        let goldens = try RegressionRun.goldenLogs(in: folder)
+        let registry = Lumatrace.registry
+        // A bad value (from --set or @FILE) is refused before anything runs, naming the file it came from.
+        for golden in goldens {
+            var setups = try EventLog.read(golden).header.analyzers.filter { registry.names.contains($0.analyzer) }
+            try overrides.apply(to: &setups, registry: registry)
         }
+        let judge = RegressionJudge(scoreTolerances: try scoreTolerance.tolerances, byScores: scoreTolerance.judgeByScores,
+                                    update: update, acceptWorse: acceptWorse)
+        let results = try RegressionRun.run(goldens, overrides: overrides.settings, jobs: jobs, tolerances: tolerance.tolerances,
+                                            judge: judge, allowPrograms: allowExternal, registry: registry)
         if json {
             print(JSONValue.object(["folder": .string(folder), "recordings": .array(results.map(\.json))]).serialized)
         } else {

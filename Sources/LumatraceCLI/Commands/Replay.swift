@@ -102,6 +102,7 @@ struct Replay: ParsableCommand {
             var options = ReplayOptions(frames: range, skipDamaged: skipDamaged, jobs: jobs, debugOutputDirectory: dump,
                                         progress: { progress.update($0, $1) })
             options.replaceExistingLog = force
+            options.warning = { warn("warning: " + $0) }
             options.otherInputs = pipeline.map { [$0] } ?? []
             options.configurationFolder = ConfigurationFolder.of(logPath)
             let footer: EventLogFooter

@@ -26,14 +26,7 @@ struct Verify: ParsableCommand {
     var allowExternal = false
 
     func run() throws {
-        do {
-            try verify()
-        } catch let e as ExitCode {
-            throw e
-        } catch {
-            printError(error, command: .verify)
-            throw ExitCode(2)
-        }
+        try reportingErrors(in: .verify) { try verify() }
     }
 
     private func verify() throws {
@@ -49,7 +42,7 @@ struct Verify: ParsableCommand {
         let progress = ProgressBar("verifying")
         defer { progress.finish() }
         try replay.run(to: temporary, jobs: min(ProcessInfo.processInfo.activeProcessorCount, 8), registry: registry,
-                       progress: { progress.update($0, $1) })
+                       progress: { progress.update($0, $1) }, warning: { warn("warning: " + $0) })
         guard let goldenBytes = SystemPath.contents(of: log), let newBytes = SystemPath.contents(of: temporary) else {
             throw CLIError("\(log): cannot read it again to compare")
         }

@@ -43,6 +43,7 @@ enum FlagHints {
             case .recordingMissing where command == .verify: return e.description + ", or pass --recording PATH to name it"
             case .programNotAllowed: return e.description + ": read the command, then pass --allow-external for this run if you trust it"
             case .settingForAbsentAnalyzer: return "--set " + e.description
+            case .otherRecording: return e.description + "; use --force to compare anyway"
             default: return e.description
             }
         default:
