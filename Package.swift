@@ -6,7 +6,8 @@
 // Layers (ARCHITECTURE.md): LumaBase (recording time, hex) → LumaFormat (the .luma file) and
 // LumaAnalysis (the plugin API: Analyzer, Frame, events, options, JSON) → Plugins/* (analyzers,
 // which see only LumaAnalysis and LumaImaging) and LumaEngine (replay, event log) → LumaRegression
-// (golden replays, diff, score, regress) → LumatraceCLI → lumatrace.
+// (golden replays, diff, score, regress); LumaRecording (frame sources, the record loop) →
+// LumatraceCLI → lumatrace.
 import PackageDescription
 
 let package = Package(
@@ -19,6 +20,7 @@ let package = Package(
         .library(name: "LumaFormat", targets: ["LumaFormat"]),
         .library(name: "LumaEngine", targets: ["LumaEngine"]),
         .library(name: "LumaRegression", targets: ["LumaRegression"]),
+        .library(name: "LumaRecording", targets: ["LumaRecording"]),
         .library(name: "LumaImaging", targets: ["LumaImaging"]),
         .library(name: "LumaSynth", targets: ["LumaSynth"]),
         .library(name: "LumaTruth", targets: ["LumaTruth"]),
@@ -82,9 +84,11 @@ let package = Package(
         // text and JSON reports; for the CLI, the benchmarks and any Swift program.
         .target(
             name: "LumaRegression",
-            dependencies: ["LumaAnalysis", "LumaFormat", "LumaEngine", "LumaTruth"],
+            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaTruth"],
             path: "Sources/LumaRegression"),
 
+        // Recording: frame sources (video through ffmpeg, Y4M, image folders) and the record loop.
+        .target(name: "LumaRecording", dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat"], path: "Sources/LumaRecording"),
         // The test bench for analyzer plugins: replays frames through one analyzer, checks its conformance.
         .target(name: "AnalyzerHarness", dependencies: ["LumaAnalysis", "LumaFormat", "LumaEngine"], path: "Sources/AnalyzerHarness"),
         // Drawing event logs over frames (render, report): RGB pictures, overlays, PNG via libpng.
@@ -117,7 +121,7 @@ let package = Package(
         .target(
             name: "LumatraceCLI",
             dependencies: [
-                "LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaRegression", "LumaSynth", "LumaTruth", "LumaRender", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer", "RectanglesAnalyzer", "ExternalAnalyzer",
+                "LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaRegression", "LumaRecording", "LumaSynth", "LumaTruth", "LumaRender", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer", "RectanglesAnalyzer", "ExternalAnalyzer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/LumatraceCLI"),

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LumaAnalysis
+import LumaBase
 import LumaEngine
 import LumaTruth
 

@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
 import LumaFormat
-import LumaRegression
+import LumaBase
+import LumaRecording
 
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -76,107 +77,31 @@ struct Record: ParsableCommand {
             let signals = SignalTrap(stop: stop)
             defer { signals.restore() }
             let rate = fps.flatMap(FrameRate.init(parsing:))
-            // Whether OUTPUT may be written is checked before any wait for input. A new recording is
-            // written in place, so a killed recorder leaves its complete chunks under OUTPUT;
-            // replacing one (--force) writes beside it, so the old one survives a failure.
+            // Whether OUTPUT may be written is checked before any wait for input.
             try OutputFile.check(output, replacingExisting: force, inputs: [input], why: RecordingWriter.needsAFile)
             var source: any FrameSource
-            do { source = try openSource(rate: rate, stop: stop) } catch {
+            do {
+                let opened = try FrameSources.open(input, output: output, rate: rate, live: live, stop: stop, warning: { warn($0) })
+                source = opened.source
+                if opened.assumedRate { warn("\(input): image folders have no timing; assuming 30 fps (pass --fps to set it)") }
+            } catch {
                 // Ctrl-C while waiting for a stream (a FIFO with no writer yet) ends the wait.
-                if stop.isSet { throw CLIError("\(input): stopped by a signal before any frame arrived; nothing recorded") }
+                if stop.isSet { throw RecordingInputError.stoppedBeforeAnyFrame(input) }
                 throw error
+            }
+            if !source.leftOut.isEmpty {
+                warn("note: \(source.name): a recording keeps luma only; \(Self.list(source.leftOut)) \(source.leftOut.count == 1 ? "is" : "are") not recorded")
             }
             try record(&source, stop: stop)
         }
     }
 
-    private func openSource(rate: FrameRate?, stop: StopFlag) throws -> any FrameSource {
-        var isDirectory: ObjCBool = false
-        if input == "-" || input.lowercased().hasSuffix(".y4m") {
-            return try Y4MSource(path: input, fps: rate, stop: stop, live: live)
-        }
-        if let pipe = Self.ffmpegPipe(for: input, output: output) {
-            throw CLIError("\(input): record reads files, folders and Y4M streams; record this \(pipe.what) through ffmpeg: \(pipe.command)")
-        }
-        // stat, not FileManager.fileExists: a symlink loop or a forbidden folder is named for what
-        // it is ("too many levels of symbolic links"), not reported as missing.
-        var st = stat()
-        guard stat(SystemPath.bytes(input), &st) == 0 else {
-            throw CLIError(errno == ENOENT ? "\(input): no such file or folder" : "\(input): cannot open: \(String(cString: strerror(errno)))")
-        }
-        isDirectory = ObjCBool((st.st_mode & S_IFMT) == S_IFDIR)
-        if let stream = try Self.openIfStream(input, stop: stop) {
-            // A FIFO or device: sniffed without losing a byte, since what was read cannot be read again.
-            guard try stream.peek(9) == Array("YUV4MPEG2".utf8) else {
-                throw CLIError("\(input): is a FIFO or device that does not carry a Y4M stream; let ffmpeg read it: "
-                    + "ffmpeg -i \(input) -vf extractplanes=y -f yuv4mpegpipe - | lumatrace record - -o \(output)")
-            }
-            return try Y4MSource(stream: stream, fps: rate, live: live)
-        }
-        if live { throw CLIError("--live reads a Y4M stream: give '-' (stdin) or a .y4m file/FIFO as INPUT") }
-        if isDirectory.boolValue {
-            if rate == nil { warn("\(input): image folders have no timing; assuming 30 fps (pass --fps to set it)") }
-            return try ImageFolderSource(folder: input, rate: rate ?? FrameRate(numerator: 30, denominator: 1))
-        }
-        if Self.startsWithY4MSignature(input) {
-            return try Y4MSource(path: input, fps: rate, stop: stop, live: false)
-        }
-        if Self.isRecording(input) {
-            throw CLIError("\(input): is already a Lumatrace recording; replay it (lumatrace replay \(input)), describe it (lumatrace info), "
-                + "or write its frames out (lumatrace export \(input) --format y4m)")
-        }
-        return try VideoSource(path: input, fps: rate, stop: stop)
-    }
-
-    /// The ffmpeg pipe that records a network stream (`rtsp://…`) or a V4L2 camera (`/dev/video0`),
-    /// which `record` does not open itself; `nil` for anything else.
-    static func ffmpegPipe(for input: String, output: String) -> (what: String, command: String)? {
-        let tail = "-vf extractplanes=y -f yuv4mpegpipe - | lumatrace record - --live -o \(output)"
-        if let scheme = input.range(of: "://").map({ input[..<$0.lowerBound] }), !scheme.isEmpty, scheme.allSatisfy({ $0.isLetter || $0 == "+" }) {
-            return ("network stream (\(scheme))", "ffmpeg -i '\(input)' \(tail)")
-        }
-        if input.hasPrefix("/dev/video") {
-            return ("V4L2 camera", "ffmpeg -f v4l2 -i \(input) \(tail)")
-        }
-        return nil
-    }
-
-    /// Whether a regular file starts with a recording's magic (`LUMA`).
-    static func isRecording(_ path: String) -> Bool {
-        let fd = open(SystemPath.bytes(path), O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: 4)
-        return read(fd, &head, 4) == 4 && head == Array("LUMA".utf8)
-    }
-
-    /// Opens `path` as a stream if it is a FIFO or a character device; `nil` for anything else.
-    static func openIfStream(_ path: String, stop: StopFlag) throws -> ByteStream? {
-        var st = stat()
-        guard stat(SystemPath.bytes(path), &st) == 0, (st.st_mode & S_IFMT) == S_IFIFO || (st.st_mode & S_IFMT) == S_IFCHR else { return nil }
-        return try ByteStream.open(path, stopRequested: stop)
-    }
-
-    /// Whether a regular file starts with `YUV4MPEG2` (reads those 9 bytes only).
-    static func startsWithY4MSignature(_ path: String) -> Bool {
-        let fd = open(SystemPath.bytes(path), O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: 9)
-        return read(fd, &head, 9) == 9 && head == Array("YUV4MPEG2".utf8)
-    }
-
     private func record(_ source: inout any FrameSource, stop: StopFlag) throws {
-        if !source.leftOut.isEmpty {
-            warn("note: \(source.name): a recording keeps luma only; \(Self.list(source.leftOut)) \(source.leftOut.count == 1 ? "is" : "are") not recorded")
-        }
-        var meta = source.metadata
+        var meta: [String: String] = [:]
         for m in metadata {
             let parts = m.split(separator: "=", maxSplits: 1)
             meta[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
         }
-        let header = RecordingHeader(width: source.width, height: source.height, timescale: source.timescale,
-                                     rateNumerator: source.rateNumerator, rateDenominator: source.rateDenominator, metadata: meta)
         // Live capture closes every chunk after --chunk-seconds, so a crash loses at most that much;
         // files get chunks of at least 16 MiB too, which compress better (see RecordingWriterOptions),
         // but never longer than --max-chunk-seconds: damage and a full disk cost at most that much.
@@ -184,58 +109,11 @@ struct Record: ParsableCommand {
                            : RecordingWriterOptions(chunkDuration: chunkSeconds, maximumChunkDuration: maxChunkSeconds)
         options.compressionLevel = level
         options.formatVersion = formatVersion
-        // The writer (with its frame-sized buffers) is made when the first frame has arrived, and
-        // the frame buffer is filled as bytes arrive: a header declaring 16384×16384 with no frame
-        // behind it costs nothing.
-        var writer: RecordingWriter?
         let progress = ProgressBar("recording")
-        var pixels = [UInt8](unsafeUninitializedCapacity: header.frameSize) { _, initialized in initialized = header.frameSize }
-        var failure: (any Error)?
-        while !stop.isSet {
-            let ticks: Int64?
-            do {
-                ticks = try pixels.withUnsafeMutableBufferPointer { try source.nextFrame(into: $0) }
-            } catch {
-                // A signal ends the stream mid-frame: that frame was never complete, which is where
-                // recording stops, not an error.
-                if !stop.isSet { failure = error }
-                break
-            }
-            guard let ticks else { break }
-            let active: RecordingWriter
-            if let writer { active = writer } else {
-                let file = try OutputFile.create(output, replacingExisting: force, inputs: [input],
-                                                 streams: .refused(why: RecordingWriter.needsAFile), placement: .inPlace)
-                active = try RecordingWriter(output: file, header: header, options: options)
-                writer = active
-            }
-            do {
-                try active.append(pixels, ticks: ticks)
-            } catch {
-                // The file cannot take more (a full disk, say): it cannot take an index either, but
-                // every chunk written before is complete and checksummed.
-                let kept = active.writingPath
-                throw CLIError("\(error) — recording stopped at frame \(active.frameCount); the complete chunks before it are "
-                    + "in \(kept): `lumatrace recover \(kept) -o OTHER.luma` (on a disk with space) indexes them")
-            }
-            progress.update(active.frameCount, source.expectedFrameCount ?? 0)
-        }
+        defer { progress.finish() }
+        let (header, summary) = try Recorder.record(&source, to: output, replacingExisting: force, inputs: [input], options: options,
+                                                    metadata: meta, stop: stop, progress: { progress.update($0, $1 ?? 0) })
         progress.finish()
-        if failure == nil && !stop.isSet {
-            do { try source.finish() } catch { failure = error }
-        }
-        // Close properly whatever happened: everything received so far stays readable.
-        guard let writer, writer.frameCount > 0 else {
-            writer?.abandon()  // nothing recorded: nothing left behind that the next run must --force
-            throw failure ?? CLIError("\(source.name): no frames to record")
-        }
-        if let failure {
-            // The frames before the error are kept, closed and readable, but not under the name
-            // asked for: that stays free (or keeps the recording it had) for the next attempt.
-            let (aside, summary) = try writer.closeAside(asideNames: Self.incompleteNames(for: output))
-            throw CLIError("\(failure) — the \(Plural.count(summary.frameCount, "frame")) before the error are saved in \(aside)")
-        }
-        let summary = try writer.close()
         let raw = Double(summary.frameCount * header.frameSize)
         print("recorded \(Plural.count(summary.frameCount, "frame")) \(header.width)x\(header.height) in \(Plural.count(summary.chunkCount, "chunk")) → \(output) (\(summary.fileSize) bytes, ratio \(String(format: "%.2f", raw / Double(summary.fileSize))))")
         if stop.isSet { print("stopped by signal; the file is closed and complete up to the last frame received") }
@@ -244,13 +122,6 @@ struct Record: ParsableCommand {
     /// "a, b and c".
     static func list(_ items: [String]) -> String {
         items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items.last!
-    }
-
-    /// Where a recording whose input failed is kept: `clip.incomplete.luma`, then
-    /// `clip.incomplete-2.luma`, … (never over anything).
-    static func incompleteNames(for output: String) -> [String] {
-        let stem = output.hasSuffix(".luma") ? String(output.dropLast(5)) : output
-        return ["\(stem).incomplete.luma"] + (2...99).map { "\(stem).incomplete-\($0).luma" }
     }
 }
 

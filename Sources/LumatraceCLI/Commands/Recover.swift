@@ -1,4 +1,5 @@
 import ArgumentParser
+import LumaBase
 import LumaFormat
 import LumaRegression
 

@@ -5,6 +5,7 @@ import LumaBase
 import LumaEngine
 import LumaFormat
 import LumaRegression
+import LumaRecording
 import LumaRender
 
 struct Render: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import LumaBase
 import LumaFormat
 import LumaRegression
 import LumaSynth

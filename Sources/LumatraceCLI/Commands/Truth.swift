@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LumaBase
 import LumaFormat
 import LumaRegression
 import LumaTruth

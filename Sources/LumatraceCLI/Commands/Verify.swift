@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LumaAnalysis
+import LumaBase
 import LumaEngine
 import LumaFormat
 import LumaRegression

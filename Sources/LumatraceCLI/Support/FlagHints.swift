@@ -1,6 +1,8 @@
 import LumaAnalysis
+import LumaBase
 import LumaEngine
 import LumaFormat
+import LumaRecording
 import LumaRegression
 
 /// The command an error happened in, where a hint depends on what the command offers.
@@ -45,6 +47,30 @@ enum FlagHints {
             case .settingForAbsentAnalyzer: return "--set " + e.description
             case .otherRecording: return e.description + "; use --force to compare anyway"
             default: return e.description
+            }
+        case let e as RecordingInputError:
+            switch e {
+            case .noTimestamps, .timestampNotIncreasing, .moreFramesThanListed:
+                return e.description + "; pass --fps to use evenly spaced timestamps instead"
+            case .noFrameRate: return e.description + "; pass --fps"
+            case .needsFFmpegPipe(let input, let scheme, let output):
+                let source = scheme == nil ? "-f v4l2 -i \(input)" : "-i '\(input)'"
+                return e.description + ": ffmpeg \(source) -vf extractplanes=y -f yuv4mpegpipe - | lumatrace record - --live -o \(output)"
+            case .notAY4MStream(let input, let output):
+                return e.description + ": ffmpeg -i \(input) -vf extractplanes=y -f yuv4mpegpipe - | lumatrace record - -o \(output)"
+            case .alreadyARecording(let input):
+                return e.description + "; replay it (lumatrace replay \(input)), describe it (lumatrace info), "
+                    + "or write its frames out (lumatrace export \(input) --format y4m)"
+            case .liveNeedsAStream(let input): return "--live reads a Y4M stream: give '-' (stdin) or a .y4m file/FIFO as INPUT, not \(input)"
+            default: return e.description
+            }
+        case let e as RecorderError:
+            switch e {
+            case .writeFailed(let inner, let frame, let path):
+                return "\(message(for: inner, in: command)) — recording stopped at frame \(frame); the complete chunks before it are in \(path): "
+                    + "`lumatrace recover \(path) -o OTHER.luma` (on a disk with space) indexes them"
+            case .inputFailed(let inner, let frames, let path):
+                return "\(message(for: inner, in: command)) — the \(Plural.count(frames, "frame")) before the error are saved in \(path)"
             }
         default:
             return "\(error)"

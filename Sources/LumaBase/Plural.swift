@@ -1,6 +1,3 @@
-import Foundation
-import LumaAnalysis
-import LumaEngine
 /// Counted nouns in messages: "1 frame", "2 frames", "1 chunk".
 public enum Plural {
     /// `n` and `noun`, with `plural` (or `noun` + "s") unless `n` is 1.

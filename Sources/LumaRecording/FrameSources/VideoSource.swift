@@ -1,8 +1,7 @@
 import Foundation
 import LumaAnalysis
-import LumaEngine
 import LumaFormat
-import LumaRegression
+import LumaBase
 
 /// Frames from any video ffmpeg can read, every decoded frame passed through (`-fps_mode
 /// passthrough`); ffprobe lists each frame's presentation timestamp first, so variable-frame-rate
@@ -13,23 +12,23 @@ import LumaRegression
 /// to full range, so `record clip.mp4` and `ffmpeg -i clip.mp4 -f yuv4mpegpipe - | lumatrace record -`
 /// give the same frames. Video without a Y plane (RGB, palette) comes as PPM images and is converted
 /// by the same formula as PNG files.
-struct VideoSource: FrameSource {
+public struct VideoSource: FrameSource {
     let path: String
-    let name: String
-    let width: Int
-    let height: Int
-    let timescale: Int64
-    let rateNumerator: Int
-    let rateDenominator: Int
-    let metadata: [String: String]
+    public let name: String
+    public let width: Int
+    public let height: Int
+    public let timescale: Int64
+    public let rateNumerator: Int
+    public let rateDenominator: Int
+    public let metadata: [String: String]
     let timestamps: [Int64]
     private let process: Process
     private let errors: ErrorCollector
     let signal: LumaSignal
     private let frames: DecodedFrames
     private var index = 0
-    var expectedFrameCount: Int? { timestamps.count }
-    let leftOut: [String]
+    public var expectedFrameCount: Int? { timestamps.count }
+    public let leftOut: [String]
 
     /// How ffmpeg and ffprobe are told of `path`. They take names as UTF-8 text, so a name that is
     /// not UTF-8 (``SystemPath``) is opened here and handed over as their standard input, which they
@@ -37,11 +36,14 @@ struct VideoSource: FrameSource {
     static func input(_ path: String) throws -> (argument: String, handle: FileHandle?) {
         guard SystemPath.hasEscapedBytes(path) else { return (path, nil) }
         let fd = open(SystemPath.bytes(path), O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CLIError("\(path): cannot open: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw RecordingInputError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
         return ("/dev/stdin", FileHandle(fileDescriptor: fd, closeOnDealloc: true))
     }
 
-    init(path: String, fps: FrameRate?, stop: StopFlag?) throws {
+    /// Told what the import noticed and went on with (fewer frames decoded than listed).
+    public var warning: (@Sendable (String) -> Void)?
+
+    public init(path: String, fps: FrameRate?, stop: StopFlag?) throws {
         self.path = path
         name = path
         let ffmpeg = try Tools.require("ffmpeg")
@@ -51,11 +53,11 @@ struct VideoSource: FrameSource {
                                             "-show_entries", "stream=codec_name,pix_fmt,color_range,color_space,width,height,time_base,avg_frame_rate,r_frame_rate:frame=best_effort_timestamp,pts,pkt_dts",
                                             "-of", "json", probeInput.argument], standardInput: probeInput.handle)
         guard probe.status == 0 else {
-            throw CLIError("\(path): ffprobe cannot read it as a video: \(probe.stderr.split(separator: "\n").last ?? "unknown error")")
+            throw RecordingInputError.unreadableVideo(path: path, reason: "ffprobe cannot read it as a video: \(probe.stderr.split(separator: "\n").last ?? "unknown error")")
         }
         let json: JSONValue
-        do { json = try JSONParser.parse(probe.stdout) } catch { throw CLIError("\(path): ffprobe's output is not JSON: \(error)") }
-        guard let stream = json["streams"]?.arrayValue?.first else { throw CLIError("\(path): no video stream found") }
+        do { json = try JSONParser.parse(probe.stdout) } catch { throw RecordingInputError.unreadableVideo(path: path, reason: "ffprobe's output is not JSON: \(error)") }
+        guard let stream = json["streams"]?.arrayValue?.first else { throw RecordingInputError.noVideoStream(path) }
         let codec = stream["codec_name"]?.stringValue ?? "?"
         let pixelFormat = stream["pix_fmt"]?.stringValue ?? "unknown"
         let colour = LumaSignal.isColourWithoutLuma(pixelFormat: pixelFormat)
@@ -63,7 +65,7 @@ struct VideoSource: FrameSource {
         let timeBase = FrameRate(parsing: stream["time_base"]?.stringValue ?? "") ?? FrameRate(numerator: 1, denominator: 90000)
         let averageRate = FrameRate(parsing: stream["avg_frame_rate"]?.stringValue ?? "") ?? FrameRate(parsing: stream["r_frame_rate"]?.stringValue ?? "")
         let frames = json["frames"]?.arrayValue ?? []
-        guard !frames.isEmpty else { throw CLIError("\(path): ffprobe found no decodable video frames") }
+        guard !frames.isEmpty else { throw RecordingInputError.unreadableVideo(path: path, reason: "ffprobe found no decodable video frames") }
 
         var extrapolated = 0
         if let fps {
@@ -96,11 +98,11 @@ struct VideoSource: FrameSource {
                     } else if let next = known.dropFirst(i + 1).compactMap({ $0 }).first {
                         ticks = next - max(1, nominalTicks)
                     } else {
-                        throw CLIError("\(path): no frame has a timestamp; pass --fps to use evenly spaced timestamps instead")
+                        throw RecordingInputError.noTimestamps(path)
                     }
                 }
                 if let last = ts.last, ticks <= last {
-                    throw CLIError("\(path): frame \(i): timestamp \(ticks)/\(timescale) s does not increase (previous \(last)); pass --fps to use evenly spaced timestamps instead")
+                    throw RecordingInputError.timestampNotIncreasing(path: path, frame: i, ticks: ticks, timescale: timescale, previous: last)
                 }
                 ts.append(ticks)
             }
@@ -130,7 +132,7 @@ struct VideoSource: FrameSource {
         process.standardOutput = pipe
         process.standardError = errorPipe
         process.standardInput = decodeInput.handle ?? FileHandle.nullDevice
-        do { try process.run() } catch { throw CLIError("cannot start ffmpeg: \(error.localizedDescription)") }
+        do { try process.run() } catch { throw RecordingInputError.unreadableVideo(path: path, reason: "cannot start ffmpeg: \(error.localizedDescription)") }
         errors = ErrorCollector(errorPipe.fileHandleForReading)
         let decoded = ByteStream(fileDescriptor: pipe.fileHandleForReading.fileDescriptor, name: "\(path) (via ffmpeg)",
                                  ownsDescriptor: false, stopRequested: stop)
@@ -140,7 +142,7 @@ struct VideoSource: FrameSource {
             // ffmpeg's own message says more than an empty pipe does.
             process.waitUntilExit()
             let reason = errors.text().split(separator: "\n").last.map(String.init) ?? "\(error)"
-            throw CLIError("\(path): ffmpeg cannot decode it: \(reason)")
+            throw RecordingInputError.unreadableVideo(path: path, reason: "ffmpeg cannot decode it: \(reason)")
         }
         (width, height) = self.frames.size
     }
@@ -182,38 +184,38 @@ struct VideoSource: FrameSource {
         }
     }
 
-    mutating func nextFrame(into pixels: UnsafeMutableBufferPointer<UInt8>) throws -> Int64? {
+    public mutating func nextFrame(into pixels: UnsafeMutableBufferPointer<UInt8>) throws -> Int64? {
         guard try frames.read(into: pixels) else { return nil }
         guard index < timestamps.count else {
             process.terminate()
-            throw CLIError("\(path): ffmpeg decoded more frames (\(index + 1)) than ffprobe listed (\(timestamps.count)); pass --fps to use evenly spaced timestamps")
+            throw RecordingInputError.moreFramesThanListed(path: path, decoded: index + 1, listed: timestamps.count)
         }
         defer { index += 1 }
         return timestamps[index]
     }
 
-    mutating func finish() throws {
+    public mutating func finish() throws {
         process.waitUntilExit()
         let text = errors.text()
         guard process.terminationStatus == 0 else {
-            throw CLIError("\(path): ffmpeg failed (status \(process.terminationStatus)): \(text.split(separator: "\n").last ?? "")")
+            throw RecordingInputError.unreadableVideo(path: path, reason: "ffmpeg failed (status \(process.terminationStatus)): \(text.split(separator: "\n").last ?? "")")
         }
         if index < timestamps.count {
-            warn("\(path): ffmpeg decoded \(Plural.count(index, "frame")), ffprobe listed \(timestamps.count); the recording holds the \(index) decoded")
+            warning?("\(path): ffmpeg decoded \(Plural.count(index, "frame")), ffprobe listed \(timestamps.count); the recording holds the \(index) decoded")
         }
     }
 }
 
 /// Finding and running the external tools video import needs.
-enum Tools {
+public enum Tools {
     /// The full path of `tool` on PATH, or an error that says how to install it.
-    static func require(_ tool: String, for purpose: String = "to read video files",
+    public static func require(_ tool: String, for purpose: String = "to read video files",
                         otherwise: String = "or convert the video to Y4M elsewhere and record that") throws -> String {
         if let found = find(tool) { return found }
-        throw CLIError("\(tool) is not installed, and it is needed \(purpose). Install it with `sudo apt-get install ffmpeg` (Debian/Ubuntu), \(otherwise)")
+        throw RecordingInputError.toolMissing(tool: tool, purpose: purpose, otherwise: otherwise)
     }
 
-    static func find(_ tool: String) -> String? {
+    public static func find(_ tool: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for dir in path.split(separator: ":") {
             let candidate = "\(dir)/\(tool)"
@@ -223,7 +225,7 @@ enum Tools {
     }
 
     /// Runs a tool to completion and returns its status and outputs.
-    static func run(_ executable: String, _ arguments: [String],
+    public static func run(_ executable: String, _ arguments: [String],
                     standardInput: FileHandle? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)

@@ -2,25 +2,25 @@ import LumaFormat
 
 /// Frames from a folder of PGM, PNG or JPEG images, in name order (numeric-aware, so `frame2.png`
 /// comes before `frame10.png`), evenly spaced at the given rate. Colour images become luma.
-struct ImageFolderSource: FrameSource {
+public struct ImageFolderSource: FrameSource {
     let sequence: ImageSequence
     let rate: FrameRate
-    let name: String
+    public let name: String
     private var index = 0
 
-    init(folder: String, rate: FrameRate) throws {
+    public init(folder: String, rate: FrameRate) throws {
         sequence = try ImageSequence(folder: folder)
         self.rate = rate
         name = folder
     }
 
-    var width: Int { sequence.width }
-    var height: Int { sequence.height }
-    var timescale: Int64 { rate.timescale }
-    var rateNumerator: Int { rate.numerator }
-    var rateDenominator: Int { rate.denominator }
-    var expectedFrameCount: Int? { sequence.files.count }
-    var metadata: [String: String] {
+    public var width: Int { sequence.width }
+    public var height: Int { sequence.height }
+    public var timescale: Int64 { rate.timescale }
+    public var rateNumerator: Int { rate.numerator }
+    public var rateDenominator: Int { rate.denominator }
+    public var expectedFrameCount: Int? { sequence.files.count }
+    public var metadata: [String: String] {
         ["source": name, "source.format": "images", "source.files": "\(sequence.files.count)",
          "source.timing": "evenly spaced at \(rate.numerator)/\(rate.denominator) fps"].merging(Self.signal.metadata) { $1 }
     }
@@ -30,7 +30,7 @@ struct ImageFolderSource: FrameSource {
     static let signal = LumaSignal(range: .full, matrix: "bt601",
                                    origin: "image files: JPEG Y channel, gray as is, RGB as (77 R + 150 G + 29 B + 128) >> 8")
 
-    mutating func nextFrame(into pixels: UnsafeMutableBufferPointer<UInt8>) throws -> Int64? {
+    public mutating func nextFrame(into pixels: UnsafeMutableBufferPointer<UInt8>) throws -> Int64? {
         guard index < sequence.files.count else { return nil }
         let image = try sequence.decode(index)
         image.pixels.withUnsafeBufferPointer { pixels.baseAddress!.update(from: $0.baseAddress!, count: pixels.count) }

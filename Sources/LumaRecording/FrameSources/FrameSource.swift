@@ -3,7 +3,7 @@ import LumaFormat
 /// Something frames can be recorded from: a Y4M stream, a video through ffmpeg, a folder of
 /// images, or a synthetic scene. Sources describe themselves first (size, time base), then deliver
 /// frames with their timestamps.
-protocol FrameSource {
+public protocol FrameSource {
     /// Human-readable name for messages (file name, `stdin`, …).
     var name: String { get }
     var width: Int { get }
@@ -26,17 +26,17 @@ protocol FrameSource {
 }
 
 extension FrameSource {
-    mutating func finish() throws {}
-    var leftOut: [String] { [] }
+    public mutating func finish() throws {}
+    public var leftOut: [String] { [] }
 }
 
-/// A frame rate given on the command line (`--fps 30`, `--fps 29.97`, `--fps 30000/1001`), as an
-/// exact fraction so timestamps stay exact.
-struct FrameRate: Equatable {
-    var numerator: Int
-    var denominator: Int
+/// A frame rate given by the user (`30`, `29.97`, `30000/1001`), as an exact fraction so
+/// timestamps stay exact.
+public struct FrameRate: Equatable, Sendable {
+    public var numerator: Int
+    public var denominator: Int
 
-    init?(parsing text: String) {
+    public init?(parsing text: String) {
         if let slash = text.firstIndex(of: "/") {
             guard let n = Int(text[..<slash]), let d = Int(text[text.index(after: slash)...]), n > 0, d > 0, n <= 1_000_000_000, d <= 1_000_000_000 else { return nil }
             numerator = n
@@ -53,12 +53,12 @@ struct FrameRate: Equatable {
         }
     }
 
-    init(numerator: Int, denominator: Int) {
+    public init(numerator: Int, denominator: Int) {
         self.numerator = numerator
         self.denominator = denominator
     }
 
     /// Timescale and ticks per frame for evenly spaced frames at this rate.
-    var timescale: Int64 { Int64(numerator) }
-    var ticksPerFrame: Int64 { Int64(denominator) }
+    public var timescale: Int64 { Int64(numerator) }
+    public var ticksPerFrame: Int64 { Int64(denominator) }
 }

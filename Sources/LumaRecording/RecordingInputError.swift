@@ -1,0 +1,52 @@
+/// Why frames could not be recorded from an input. Messages name the input and say what is wrong;
+/// they never name a command-line flag (the command adds what it offers, e.g. `--fps`).
+public enum RecordingInputError: Error, Equatable, Sendable, CustomStringConvertible {
+    case cannotOpen(path: String, reason: String)
+    case noSuchInput(String)
+    /// A tool video import needs is not installed.
+    case toolMissing(tool: String, purpose: String, otherwise: String)
+    /// ffprobe or ffmpeg could not read or decode the input.
+    case unreadableVideo(path: String, reason: String)
+    case noVideoStream(String)
+    /// Frame timing that cannot be trusted, where evenly spaced timestamps are the way out.
+    case noTimestamps(String)
+    case timestampNotIncreasing(path: String, frame: Int, ticks: Int64, timescale: Int64, previous: Int64)
+    case moreFramesThanListed(path: String, decoded: Int, listed: Int)
+    /// A Y4M stream without a frame rate (no `F` tag).
+    case noFrameRate(String)
+    /// A network stream (`rtsp://…`: its scheme) or a V4L2 camera (`/dev/video0`), which ffmpeg
+    /// reads and pipes in as Y4M; `output` is the recording asked for.
+    case needsFFmpegPipe(input: String, scheme: String?, output: String)
+    /// A FIFO or device that does not carry Y4M.
+    case notAY4MStream(input: String, output: String)
+    /// Live recording reads Y4M streams only.
+    case liveNeedsAStream(String)
+    case alreadyARecording(String)
+    case stoppedBeforeAnyFrame(String)
+    case noFrames(String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason): return "\(path): cannot open: \(reason)"
+        case .noSuchInput(let path): return "\(path): no such file or folder"
+        case .toolMissing(let tool, let purpose, let otherwise):
+            return "\(tool) is not installed, and it is needed \(purpose). Install it with `sudo apt-get install ffmpeg` (Debian/Ubuntu), \(otherwise)"
+        case .unreadableVideo(let path, let reason): return "\(path): \(reason)"
+        case .noVideoStream(let path): return "\(path): no video stream found"
+        case .noTimestamps(let path): return "\(path): no frame has a timestamp"
+        case .timestampNotIncreasing(let path, let frame, let ticks, let timescale, let previous):
+            return "\(path): frame \(frame): timestamp \(ticks)/\(timescale) s does not increase (previous \(previous))"
+        case .moreFramesThanListed(let path, let decoded, let listed):
+            return "\(path): ffmpeg decoded more frames (\(decoded)) than ffprobe listed (\(listed))"
+        case .noFrameRate(let name): return "\(name): the Y4M stream declares no frame rate (no F tag)"
+        case .needsFFmpegPipe(let input, let scheme, _):
+            return "\(input): record reads files, folders and Y4M streams; record this \(scheme.map { "network stream (\($0))" } ?? "V4L2 camera") through ffmpeg"
+        case .notAY4MStream(let input, _):
+            return "\(input): is a FIFO or device that does not carry a Y4M stream; let ffmpeg read it"
+        case .liveNeedsAStream(let input): return "\(input): live recording reads a Y4M stream: give '-' (stdin) or a .y4m file or FIFO"
+        case .alreadyARecording(let input): return "\(input): is already a Lumatrace recording"
+        case .stoppedBeforeAnyFrame(let input): return "\(input): stopped by a signal before any frame arrived; nothing recorded"
+        case .noFrames(let name): return "\(name): no frames to record"
+        }
+    }
+}
