@@ -47,7 +47,9 @@ public enum RegressionRun {
     }
 
     /// The summary table, then each changed recording's differences.
-    public static func report(_ results: [RegressionResult], update: Bool) -> [String] {
+    /// `keptWorseHint` follows the line of a golden kept because its new log scores worse (the
+    /// command's way to replace it anyway).
+    public static func report(_ results: [RegressionResult], update: Bool, keptWorseHint: String = "") -> [String] {
         var rows = [["recording", "events", "result", "trajectory F1", "point error", "tracking AUC", "P@20px"]]
         for r in results {
             var row = [r.name, r.eventCounts.map { $0 == $1 ? "\($0)" : "\($0) → \($1)" } ?? "", r.status]
@@ -74,7 +76,7 @@ public enum RegressionRun {
             guard let diff = r.diff, !diff.isSame else { continue }
             out += ["", "\(r.name):"] + diff.lines(indent: "  ", oldName: "golden")
             out += r.drops.map { "  worse: \($0.description)" }
-            if r.keptWorse { out.append("  not updated: the new log scores worse; --accept-worse replaces the golden anyway") }
+            if r.keptWorse { out.append("  not updated: the new log scores worse" + keptWorseHint) }
         }
         let changed = results.filter { $0.diff?.isSame == false }.count, failed = results.filter { $0.error != nil }.count
         let worse = results.filter { !$0.drops.isEmpty }.count

@@ -88,7 +88,7 @@ struct Regress: ParsableCommand {
         if json {
             print(JSONValue.object(["folder": .string(folder), "recordings": .array(results.map(\.json))]).serialized)
         } else {
-            for line in RegressionRun.report(results, update: update) { print(line) }
+            for line in RegressionRun.report(results, update: update, keptWorseHint: "; --accept-worse replaces the golden anyway") { print(line) }
         }
         if results.contains(where: { $0.error != nil }) { throw ExitCode(2) }
         if results.contains(where: { !$0.passed }) { throw ExitCode(1) }
