@@ -16,10 +16,13 @@ let package = Package(
         .executableTarget(
             name: "lumatrace-bench",
             dependencies: [
+                .product(name: "LumaBase", package: "Lumatrace"),
+                .product(name: "LumaAnalysis", package: "Lumatrace"),
                 .product(name: "LumaFormat", package: "Lumatrace"),
                 .product(name: "LumaSynth", package: "Lumatrace"),
                 .product(name: "LumaTruth", package: "Lumatrace"),
                 .product(name: "LumaEngine", package: "Lumatrace"),
+                .product(name: "LumaRegression", package: "Lumatrace"),
                 .product(name: "TrajectoryAnalyzer", package: "Lumatrace"),
                 .product(name: "TrackingAnalyzer", package: "Lumatrace"),
                 .product(name: "ExternalAnalyzer", package: "Lumatrace"),

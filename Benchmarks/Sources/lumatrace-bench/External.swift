@@ -1,5 +1,7 @@
 import ExternalAnalyzer
 import Foundation
+import LumaAnalysis
+import LumaBase
 import LumaEngine
 import LumaFormat
 import LumaSynth

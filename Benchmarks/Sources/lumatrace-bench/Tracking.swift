@@ -2,8 +2,11 @@
 // (KCF, CSRT, MOSSE, MIL through opencv-peer/trackers.py), on the same gray frames, each tracker
 // seeded with the same first-frame box, scored with the OTB one-pass protocol.
 import Foundation
+import LumaAnalysis
+import LumaBase
 import LumaEngine
 import LumaFormat
+import LumaRegression
 import LumaSynth
 import LumaTruth
 import TrackingAnalyzer

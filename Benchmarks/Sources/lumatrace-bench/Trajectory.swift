@@ -1,7 +1,10 @@
 // `lumatrace-bench trajectory`: how fast the trajectory analyzer runs, one thread, against OpenCV
 // (opencv-peer/peer.py) on the same frames, and how much memory it holds over a long stream.
 import Foundation
+import LumaAnalysis
+import LumaBase
 import LumaEngine
+import LumaFormat
 import TrajectoryAnalyzer
 
 /// The sizes the real clip is scaled to, in the order they run.

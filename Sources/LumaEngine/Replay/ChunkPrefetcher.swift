@@ -1,4 +1,6 @@
 import Dispatch
+import Foundation
+import LumaFormat
 
 /// Decodes the chunks of a replay on a background thread, up to `depth` ahead of the consumer,
 /// so analyzers never wait for zstd. Results come back in chunk order whatever the timing.
@@ -51,43 +53,27 @@ final class ChunkPrefetcher: @unchecked Sendable {
     }
 }
 
-/// A mutex with a condition variable.
+/// A lock with a condition to wait on (Foundation's `NSCondition`, which keeps its pthread mutex and
+/// condition at a stable address).
 final class ConditionLock: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    private var cond = pthread_cond_t()
-
-    init() {
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&cond, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(&cond)
-        pthread_mutex_destroy(&mutex)
-    }
+    private let condition = NSCondition()
 
     func locked<R>(_ body: () -> R) -> R {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
+        condition.lock()
+        defer { condition.unlock() }
         return body()
     }
 
     /// Blocks until `predicate` (evaluated under the lock) holds.
     func wait(until predicate: () -> Bool) {
-        pthread_mutex_lock(&mutex)
-        while !predicate() { pthread_cond_wait(&cond, &mutex) }
-        pthread_mutex_unlock(&mutex)
+        condition.lock()
+        while !predicate() { condition.wait() }
+        condition.unlock()
     }
 
     func broadcast() {
-        pthread_mutex_lock(&mutex)
-        pthread_cond_broadcast(&cond)
-        pthread_mutex_unlock(&mutex)
+        condition.lock()
+        condition.broadcast()
+        condition.unlock()
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-import LumaAnalysis
-import LumaFormat
-#endif

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// What is at a path right now, as far as writing a result there is concerned.
 struct PathStatus: Equatable {
@@ -104,20 +105,9 @@ struct PathParts {
 
 /// A name for a temporary sibling that no other process uses: pid plus a per-process counter.
 enum TemporaryName {
-    private static let counter = Counter()
+    private static let counter = Mutex(0)
 
-    static func next() -> String { "\(getpid())-\(counter.next())" }
-
-    private final class Counter: @unchecked Sendable {
-        private var value = 0
-        private let lock = NSLockLite()
-        func next() -> Int {
-            lock.withLock {
-                value += 1
-                return value
-            }
-        }
-    }
+    static func next() -> String { "\(getpid())-\(counter.withLock { $0 += 1; return $0 })" }
 }
 
 func errnoText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }

@@ -1,13 +1,14 @@
 import Foundation
+import Synchronization
 
 /// A progress bar on stderr with frames/s and time left, drawn only when stderr is a terminal.
 /// Wall-clock time appears here and nowhere else: it never reaches an event log.
-final class ProgressBar: @unchecked Sendable {
+final class ProgressBar: Sendable {
     private let label: String
     private let enabled: Bool
     private let start = Date()
-    private var lastDraw = Date.distantPast
-    private let lock = NSLock()
+    /// When the bar was last drawn: drawing is throttled to 10 times a second.
+    private let lastDraw = Mutex(Date.distantPast)
 
     init(_ label: String) {
         self.label = label
@@ -16,11 +17,13 @@ final class ProgressBar: @unchecked Sendable {
 
     func update(_ done: Int, _ total: Int) {
         guard enabled else { return }
-        lock.lock()
-        defer { lock.unlock() }
         let now = Date()
-        guard done == total || now.timeIntervalSince(lastDraw) > 0.1 else { return }
-        lastDraw = now
+        let due = lastDraw.withLock { last in
+            guard done == total || now.timeIntervalSince(last) > 0.1 else { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
         let elapsed = max(now.timeIntervalSince(start), 1e-6)
         let rate = Double(done) / elapsed
         let width = 30
