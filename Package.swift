@@ -91,8 +91,9 @@ let package = Package(
         .target(name: "LumaRecording", dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat"], path: "Sources/LumaRecording"),
         // The test bench for analyzer plugins: replays frames through one analyzer, checks its conformance.
         .target(name: "AnalyzerHarness", dependencies: ["LumaAnalysis", "LumaFormat", "LumaEngine"], path: "Sources/AnalyzerHarness"),
-        // Drawing event logs over frames (render, report): RGB pictures, overlays, PNG via libpng.
-        .target(name: "LumaRender", dependencies: ["LumaAnalysis", "LumaEngine", "CImageGlue"], path: "Sources/LumaRender"),
+        // Drawing event logs over frames (render) and the HTML report page: RGB pictures, overlays, PNG via libpng.
+        .target(name: "LumaRender", dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaRegression", "LumaTruth", "CImageGlue"],
+                path: "Sources/LumaRender"),
 
         // MARK: - Analyzer plugins: ordinary targets that see only the plugin API and LumaImaging
         .target(
