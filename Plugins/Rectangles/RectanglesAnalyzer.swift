@@ -43,7 +43,7 @@ public struct RectanglesAnalyzer: Analyzer {
         let stream = context.stream
         let b = context.regionOfInterest.pixelBounds(width: stream.width, height: stream.height)
         let longer = max(b.x1 - b.x0, b.y1 - b.y0)
-        factor = max(1, (longer + Self.processingDimension - 1) / Self.processingDimension)
+        factor = Downsample.factor(shrinking: longer, toAtMost: Self.processingDimension)
         let w = (b.x1 - b.x0) / factor, h = (b.y1 - b.y0) / factor
         region = PixelRect(x0: b.x0, y0: b.y0, x1: b.x0 + w * factor, y1: b.y0 + h * factor)
         plane = [UInt8](repeating: 0, count: w * h)

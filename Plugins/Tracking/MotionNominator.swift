@@ -15,79 +15,44 @@ import LumaImaging
 struct MotionNominator {
     let frameWidth: Int
     let frameHeight: Int
-    /// Frame pixels per shrunk pixel.
-    let factor: Int
-    let width: Int
-    let height: Int
     /// Smallest box side, frame pixels.
     let minimumSize: Double
-    private var current: [UInt8]
-    private var previous: [UInt8]
-    /// The frame before `previous`.
-    private var older: [UInt8]
-    private var difference: [UInt8]
-    private var mask: [UInt8]
-    private var motionMask: [UInt8]
-    private var background: AdaptiveBackground?
-    private var box = BoxThreshold()
-    private var labeler = ConnectedComponents()
+    private var motion: MotionSegmentation
+    /// What changed since two frames before, and where that is above the threshold.
+    private var change: [UInt8]
+    private var changeMask: [UInt8]
     /// Mean grey levels over 3×3 above which a pixel moves.
     static let threshold = 12
+
+    /// Frame pixels per shrunk pixel.
+    var factor: Int { motion.factor }
 
     init(frameWidth: Int, frameHeight: Int, minimumSize: Double, frameInterval: Double) {
         self.frameWidth = frameWidth
         self.frameHeight = frameHeight
         self.minimumSize = minimumSize
-        factor = max(1, (max(frameWidth, frameHeight) + 319) / 320)
-        width = frameWidth / factor
-        height = frameHeight / factor
-        let n = width * height
-        current = [UInt8](repeating: 0, count: n)
-        previous = current
-        older = current
-        difference = current
-        mask = current
-        motionMask = current
-        settleFrames = max(1, min(255, Int((1.0 / frameInterval).rounded(.up))))
+        let factor = Downsample.factor(shrinking: max(frameWidth, frameHeight), toAtMost: 320)
+        let region = PixelRect(x0: 0, y0: 0, x1: frameWidth / factor * factor, y1: frameHeight / factor * factor)
+        motion = MotionSegmentation(region: region, factor: factor, settleFrames: Int((1.0 / frameInterval).rounded(.up)))
+        change = [UInt8](repeating: 0, count: motion.width * motion.height)
+        changeMask = change
     }
-
-    private let settleFrames: Int
 
     /// Updates the background with `frame`; when `propose` is set, returns the moving regions'
     /// boxes (frame pixels, top-left origin: x, y, width, height), largest first.
     mutating func observe(_ frame: Frame, propose: Bool) -> [[Double]] {
-        guard width > 0, height > 0 else { return [] }
-        let region = PixelRect(x0: 0, y0: 0, x1: width * factor, y1: height * factor)
-        current.withUnsafeMutableBufferPointer {
-            Downsample.boxAverage(frame.pixels, sourceWidth: frame.width, region: region, factor: factor, into: $0)
-        }
-        guard var model = background.take() else {
-            background = current.withUnsafeBufferPointer { AdaptiveBackground(first: $0, width: width, height: height, settleFrames: settleFrames) }
-            older = current
-            swap(&current, &previous)
-            return []
-        }
-        defer { background = model }
-        current.withUnsafeBufferPointer { c in difference.withUnsafeMutableBufferPointer { model.difference(c, into: $0) } }
-        let (w, h) = (width, height)
-        difference.withUnsafeBufferPointer { d in
-            mask.withUnsafeMutableBufferPointer { m in _ = box.apply(d, width: w, height: h, threshold: 9 * Self.threshold, mask: m) }
-        }
+        guard motion.width > 0, motion.height > 0, motion.begin(frame.pixels, frameWidth: frame.width) else { return [] }
+        motion.segment(threshold: 9 * Self.threshold)
         var boxes: [[Double]] = []
         if propose {
             let k = Double(factor)
-            // What also changed since two frames ago, into `difference` (no longer needed).
-            let n = w * h
-            for i in 0..<n {
-                let (a, b) = (current[i], older[i])
-                difference[i] = a > b ? a &- b : b &- a
+            for i in 0..<change.count {
+                let (a, b) = (motion.current[i], motion.older[i])
+                change[i] = a > b ? a &- b : b &- a
             }
-            difference.withUnsafeBufferPointer { d in
-                motionMask.withUnsafeMutableBufferPointer { m in _ = box.apply(d, width: w, height: h, threshold: 9 * Self.threshold, mask: m) }
-            }
-            for i in 0..<n { motionMask[i] &= mask[i] }
-            let components = motionMask.withUnsafeBufferPointer { labeler.label($0, width: w, region: PixelRect(width: w, height: h)) }
-            for c in components {
+            motion.threshold(change, at: 9 * Self.threshold, into: &changeMask)
+            for i in 0..<changeMask.count { changeMask[i] &= motion.mask[i] }
+            for c in motion.components(of: changeMask) {
                 let bw = Double(c.maxX - c.minX + 1) * k, bh = Double(c.maxY - c.minY + 1) * k
                 guard bw >= minimumSize, bh >= minimumSize,
                       Double(c.area) >= 0.3 * Double((c.maxX - c.minX + 1) * (c.maxY - c.minY + 1)) else { continue }
@@ -95,13 +60,7 @@ struct MotionNominator {
             }
             boxes.sort { ($0[2] * $0[3], -$0[1], -$0[0]) > ($1[2] * $1[3], -$1[1], -$1[0]) }
         }
-        current.withUnsafeBufferPointer { c in
-            previous.withUnsafeBufferPointer { p in
-                mask.withUnsafeBufferPointer { m in model.update(with: c, previous: p, foreground: m, stillness: 4) }
-            }
-        }
-        swap(&older, &previous)
-        swap(&current, &previous)
+        motion.end(stillness: 4)
         return boxes
     }
 }

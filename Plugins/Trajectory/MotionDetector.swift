@@ -81,20 +81,13 @@ struct MotionDetector {
     /// Frames a pixel must hold still to become background (about half a second).
     let settleFrames: Int
 
-    private var current: [UInt8]
-    private var previous: [UInt8]
-    /// The frame before `previous`.
-    private var older: [UInt8]
+    /// Shrinking, the background, its difference and mask, and the last three frames.
+    private var segmentation: MotionSegmentation
     /// Three-frame difference inside crowded blobs (0 elsewhere), and its mask.
     private var motion: [UInt8]
     private var motionMask: [UInt8]
     /// Bounding boxes (processing pixels) of this frame's blobs too large or ragged to be a ball.
     private var crowded: [Component] = []
-    private var difference: [UInt8]
-    private var mask: [UInt8]
-    private var background: AdaptiveBackground?
-    private var box = BoxThreshold()
-    private var labeler = ConnectedComponents()
     /// Smoothed noise σ in processing pixels, grey levels; nil before two frames were seen.
     private(set) var noise: Double?
     private(set) var detections: [Detection] = []
@@ -114,67 +107,35 @@ struct MotionDetector {
         self.minimumRadius = minimumRadius
         self.maximumRadius = maximumRadius
         self.settleFrames = max(1, min(255, settleFrames))
-        let n = geometry.width * geometry.height
-        current = [UInt8](repeating: 0, count: n)
-        previous = [UInt8](repeating: 0, count: n)
-        older = [UInt8](repeating: 0, count: n)
-        motion = [UInt8](repeating: 0, count: n)
-        motionMask = [UInt8](repeating: 0, count: n)
-        difference = [UInt8](repeating: 0, count: n)
-        mask = [UInt8](repeating: 0, count: n)
+        segmentation = MotionSegmentation(region: geometry.region, factor: geometry.factor, settleFrames: settleFrames)
+        motion = [UInt8](repeating: 0, count: geometry.width * geometry.height)
+        motionMask = motion
     }
 
     /// Detects the moving objects of `frame`; the first frame only starts the background.
     mutating func detect(_ frame: Frame) -> [Detection] {
         detections.removeAll(keepingCapacity: true)
         let g = geometry
-        let n = g.width * g.height
-        current.withUnsafeMutableBufferPointer {
-            Downsample.boxAverage(frame.pixels, sourceWidth: frame.width, region: g.region, factor: g.factor, into: $0)
-        }
-        // Taken out while it is updated, so the update mutates its storage in place instead of
-        // copying the model (a second owner would force a copy of every plane each frame).
-        guard var model = background.take() else {
-            background = current.withUnsafeBufferPointer { AdaptiveBackground(first: $0, width: g.width, height: g.height, settleFrames: settleFrames) }
-            older = current
-            swap(&current, &previous)
-            return []
-        }
-        defer { background = model }
-        guard n > 0 else { return [] }
+        guard segmentation.begin(frame.pixels, frameWidth: frame.width), g.width * g.height > 0 else { return [] }
 
         // Noise from this frame against the previous one: every 4th row is plenty.
-        let sigma = current.withUnsafeBufferPointer { c in
-            previous.withUnsafeBufferPointer { p in
+        let sigma = segmentation.current.withUnsafeBufferPointer { c in
+            segmentation.previous.withUnsafeBufferPointer { p in
                 NoiseLevel.temporalSigma(c, p, width: g.width, height: g.height, rowStep: 4)
             }
         }
         noise = noise.map { $0 + (sigma - $0) / 8 } ?? sigma
         let t = threshold
 
-        current.withUnsafeBufferPointer { c in
-            difference.withUnsafeMutableBufferPointer { model.difference(c, into: $0) }
-        }
-        let setPixels = difference.withUnsafeBufferPointer { d in
-            mask.withUnsafeMutableBufferPointer { m in
-                box.apply(d, width: g.width, height: g.height, threshold: Int((9 * t).rounded()), mask: m)
-            }
-        }
+        let setPixels = segmentation.segment(threshold: Int((9 * t).rounded()))
         crowded.removeAll(keepingCapacity: true)
         if setPixels > 0 {
-            let components = mask.withUnsafeBufferPointer { labeler.label($0, width: g.width, region: PixelRect(width: g.width, height: g.height)) }
-            for c in components where !measure(c, threshold: t, difference: difference, mask: mask) { crowded.append(c) }
+            let (difference, mask) = (segmentation.difference, segmentation.mask)
+            for c in segmentation.components(of: mask) where !measure(c, threshold: t, difference: difference, mask: mask) { crowded.append(c) }
         }
         if !crowded.isEmpty { lookInsideCrowds(threshold: t) }
 
-        let stillness = UInt8(clamping: Int((max(3, 4.5 * (noise ?? 2))).rounded()))
-        current.withUnsafeBufferPointer { c in
-            previous.withUnsafeBufferPointer { p in
-                mask.withUnsafeBufferPointer { m in model.update(with: c, previous: p, foreground: m, stillness: stillness) }
-            }
-        }
-        swap(&older, &previous)
-        swap(&current, &previous)
+        segmentation.end(stillness: UInt8(clamping: Int((max(3, 4.5 * (noise ?? 2))).rounded())))
         return detections
     }
 
@@ -184,7 +145,7 @@ struct MotionDetector {
     func template(at point: TrackPoint, contrast: Double) -> BallTemplate? {
         let g = geometry, k = Double(g.factor)
         // After `detect`, the frame just analyzed is kept as `previous`.
-        return previous.withUnsafeBufferPointer {
+        return segmentation.previous.withUnsafeBufferPointer {
             BallTemplate(plane: $0, width: g.width, height: g.height, x: (point.x - Double(g.region.x0)) / k,
                          y: (point.y - Double(g.region.y0)) / k, radius: point.radius / k, contrast: contrast)
         }
@@ -198,7 +159,7 @@ struct MotionDetector {
     func locate(_ template: BallTemplate, nearX x: Double, y: Double, gate: Double) -> (x: Double, y: Double)? {
         let g = geometry, k = Double(g.factor)
         let search = max(1, min(24, Int((gate / k).rounded(.up))))
-        let found = previous.withUnsafeBufferPointer {
+        let found = segmentation.previous.withUnsafeBufferPointer {
             template.locate(in: $0, width: g.width, height: g.height, x: (x - Double(g.region.x0)) / k,
                             y: (y - Double(g.region.y0)) / k, search: search)
         }
@@ -206,7 +167,7 @@ struct MotionDetector {
               abs(f.offset) <= template.contrast + 2 * (noise ?? 2) else { return nil }
         // And something must be there: the place differs from the background about as much as
         // the ball did. Without this, a faint ball's shading also matches plain background.
-        let foreground = difference.withUnsafeBufferPointer { template.mean(of: $0, width: g.width, height: g.height, x: f.x, y: f.y) }
+        let foreground = segmentation.difference.withUnsafeBufferPointer { template.mean(of: $0, width: g.width, height: g.height, x: f.x, y: f.y) }
         guard let seen = foreground, seen >= max(threshold, 0.5 * template.contrast) else { return nil }
         return (g.frameX(f.x), g.frameY(f.y))
     }
@@ -282,9 +243,9 @@ struct MotionDetector {
     private mutating func lookInsideCrowds(threshold t: Double) {
         let g = geometry
         let w = g.width, h = g.height
-        current.withUnsafeBufferPointer { c in
-            previous.withUnsafeBufferPointer { p in
-                older.withUnsafeBufferPointer { o in
+        segmentation.current.withUnsafeBufferPointer { c in
+            segmentation.previous.withUnsafeBufferPointer { p in
+                segmentation.older.withUnsafeBufferPointer { o in
                     motion.withUnsafeMutableBufferPointer { m in
                         m.update(repeating: 0)
                         for box in crowded {
@@ -301,15 +262,9 @@ struct MotionDetector {
             }
         }
         let tc = 3.5 * t
-        let set = motion.withUnsafeBufferPointer { d in
-            motionMask.withUnsafeMutableBufferPointer { m in
-                box.apply(d, width: w, height: h, threshold: Int((9 * tc).rounded()), mask: m)
-            }
-        }
-        guard set > 0 else { return }
+        guard segmentation.threshold(motion, at: Int((9 * tc).rounded()), into: &motionMask) > 0 else { return }
         let found = detections.count
-        let components = motionMask.withUnsafeBufferPointer { labeler.label($0, width: w, region: PixelRect(width: w, height: h)) }
-        for c in components { measure(c, threshold: tc, difference: motion, mask: motionMask) }
+        for c in segmentation.components(of: motionMask) { measure(c, threshold: tc, difference: motion, mask: motionMask) }
         // Drop the ones on a detection made against the background.
         var kept = Array(detections[..<found])
         for d in detections[found...] where !kept[..<found].contains(where: { Self.overlaps($0, d) }) { kept.append(d) }

@@ -33,10 +33,7 @@ struct ProcessingGeometry: Sendable, Equatable {
         let b = regionOfInterest.pixelBounds(width: frameWidth, height: frameHeight)
         region = PixelRect(x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1)
         let longer = max(region.width, region.height)
-        var k = 1
-        if maximumProcessingDimension > 0 {
-            k = (longer + maximumProcessingDimension - 1) / maximumProcessingDimension
-        }
+        var k = maximumProcessingDimension > 0 ? Downsample.factor(shrinking: longer, toAtMost: maximumProcessingDimension) : 1
         // An object of the minimum radius (normalized by width) must stay at least a pixel in radius.
         let radiusLimit = max(minimumRadius * Double(frameWidth), Self.smallestUsefulRadius)
         k = min(k, max(1, Int(radiusLimit.rounded(.down))))

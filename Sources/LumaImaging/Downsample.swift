@@ -6,6 +6,13 @@
 /// after shrinking remains as visible as it was. Columns and rows of the region beyond the last
 /// whole block are left out (at most `factor − 1` of each).
 public enum Downsample {
+    /// The smallest factor that shrinks a side of `longerSide` pixels to at most `maximum` (≥ 1):
+    /// the one way every analyzer picks its processing scale.
+    public static func factor(shrinking longerSide: Int, toAtMost maximum: Int) -> Int {
+        precondition(maximum > 0, "the processing size is at least one pixel")
+        return max(1, (longerSide + maximum - 1) / maximum)
+    }
+
     /// Size of the output for `region` shrunk by `factor`: `(region.width / factor, region.height / factor)`.
     public static func outputSize(of region: PixelRect, factor: Int) -> (width: Int, height: Int) {
         precondition(factor >= 1, "the factor is at least 1")
