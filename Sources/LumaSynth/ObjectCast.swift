@@ -43,7 +43,7 @@ struct ObjectCast: Sendable {
         let w = Double(settings.width), h = Double(settings.height)
         let eventWindow = min(settings.duration, 10)
         let n = rng.int(in: count)
-        let post = layout.post ?? PixelRect(left: 0.72 * w, top: 0, right: 0.78 * w, bottom: layout.floorY)
+        let post = layout.post ?? ContinuousPixelRect(left: 0.72 * w, top: 0, right: 0.78 * w, bottom: layout.floorY)
         let omega = 2 * PortableMath.pi / rng.uniform(4.5, 7)
         let margin = 0.02 * min(w, h)
         let pulsePeak = rng.uniform(0.55, 0.65)

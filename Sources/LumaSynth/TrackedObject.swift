@@ -21,10 +21,10 @@ struct TrackedObject: Sendable {
     var id: String { "object\(number)" }
 
     /// The object's box at time `t` seconds, in continuous pixel coordinates.
-    func box(at t: Double) -> PixelRect {
+    func box(at t: Double) -> ContinuousPixelRect {
         let scale = pulse?.scale(at: t) ?? 1
         let c = path.point(at: t)
-        return PixelRect(centerX: c.x, centerY: c.y, width: baseWidth * scale, height: baseHeight * scale)
+        return ContinuousPixelRect(centerX: c.x, centerY: c.y, width: baseWidth * scale, height: baseHeight * scale)
     }
 }
 

@@ -158,7 +158,7 @@ struct TrajectoryBehaviourTests {
           arguments: [(1, 320, 240, 0.0), (60, 320, 240, 0.0), (60, 320, 240, 8.0), (20, 16384, 16, 3.0)])
     func degenerate(frames: Int, width: Int, height: Int, noise: Double) throws {
         var rng = SplitMix(seed: 7)
-        let run = try AnalyzerHarness.run(width: width, height: height, frameCount: frames) { _, pixels in
+        let run = try TrajectoryRunner.run(width: width, height: height, frameCount: frames) { _, pixels in
             for i in pixels.indices { pixels[i] = UInt8(max(0, min(255, (100 + noise * rng.normal()).rounded()))) }
         }
         #expect(run.events.isEmpty)

@@ -67,7 +67,7 @@ struct DiscScene {
 
     /// Runs the analyzer over the whole scene.
     func run(_ configuration: TrajectoryConfigurationBuilder = { _ in }) throws -> TrajectoryRun {
-        try AnalyzerHarness.run(width: width, height: height, frameCount: frameCount, framesPerSecond: framesPerSecond,
+        try TrajectoryRunner.run(width: width, height: height, frameCount: frameCount, framesPerSecond: framesPerSecond,
                                 configuration: .with(configuration)) { i, buffer in render(i, into: buffer) }
     }
 }

@@ -26,7 +26,7 @@ enum QualitySweep {
         for seed in seeds {
             let (kind, settings) = Self.settings(seed: seed)
             let scene = try SyntheticScene(kind: kind, settings: settings)
-            let run = try AnalyzerHarness.run(scene, configuration: configuration)
+            let run = try TrajectoryRunner.run(scene, configuration: configuration)
             let s = matcher.score(run.ends, truth: scene.truth)
             total = total + s
             lines.append([

@@ -46,7 +46,7 @@ enum RealClip {
         defer { ffmpeg.terminate() }
         let reader = pipe.fileHandleForReading
         var failure: Failure?
-        let run = try AnalyzerHarness.run(width: width, height: height, frameCount: frameCount, framesPerSecond: Int(fps.rounded()),
+        let run = try TrajectoryRunner.run(width: width, height: height, frameCount: frameCount, framesPerSecond: Int(fps.rounded()),
                                           configuration: configuration, digest: video) { index, pixels in
             var filled = 0
             while filled < pixels.count {

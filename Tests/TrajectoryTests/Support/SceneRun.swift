@@ -22,7 +22,7 @@ struct TrajectoryRun {
 
 /// Runs the analyzer straight on frames, without a recording file: the fast path for tests that
 /// look at what was found, not at how logs are written (the replay tests cover that).
-enum AnalyzerHarness {
+enum TrajectoryRunner {
     /// Runs `configuration` over `frameCount` frames that `render` draws (`width × height`, at
     /// `framesPerSecond`).
     static func run(width: Int, height: Int, frameCount: Int, framesPerSecond: Int = 30,
