@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "Lumatrace", path: ".."),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         .executableTarget(
@@ -23,6 +24,7 @@ let package = Package(
                 .product(name: "TrajectoryAnalyzer", package: "Lumatrace"),
                 .product(name: "TrackingAnalyzer", package: "Lumatrace"),
                 .product(name: "ExternalAnalyzer", package: "Lumatrace"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/lumatrace-bench"),
     ],
