@@ -168,8 +168,8 @@ extension TrajectoryBench {
         return ready
     }
 
-    /// Decodes the clip once, scaled, into memory, and writes it once as a `C mono` `.y4m`: the
-    /// scaled Y plane as coded (`extractplanes=y`), as `lumatrace record` stores luma.
+    /// Decodes the clip once, scaled, into memory, and writes it once as a `C mono` `.y4m`: its Y
+    /// plane as coded (`extractplanes=y`, as `lumatrace record` stores luma), then scaled.
     static func prepare(_ size: TrajectorySize, clipPath: String, scratch: String, tools: FFmpegTools) throws -> TrajectoryInput {
         let probe = try tools.run(tools.ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=r_frame_rate",
                                                   "-of", "csv=p=0", clipPath])
@@ -178,7 +178,7 @@ extension TrajectoryBench {
             throw InputError("\(clipPath): ffprobe did not report a frame rate (got '\(String(decoding: probe, as: UTF8.self))')")
         }
         let raw = try tools.run(tools.ffmpeg, ["-v", "error", "-i", clipPath, "-map", "0:v:0", "-fps_mode", "passthrough",
-                                               "-vf", "scale=\(size.width):\(size.height),extractplanes=y", "-pix_fmt", "gray", "-f", "rawvideo", "-"])
+                                               "-vf", "extractplanes=y,scale=\(size.width):\(size.height)", "-pix_fmt", "gray", "-f", "rawvideo", "-"])
         let frameSize = size.width * size.height
         guard !raw.isEmpty, raw.count % frameSize == 0, raw.count / frameSize >= 3 else {
             throw InputError("\(clipPath): ffmpeg produced \(raw.count) bytes, not a whole number (≥ 3) of \(size.width)x\(size.height) frames")
