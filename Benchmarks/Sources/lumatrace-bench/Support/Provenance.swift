@@ -7,7 +7,9 @@ struct Provenance: Sendable, Equatable {
     let date: String
     /// The checked-out commit's short hash, when the package is a git work tree.
     let commit: String?
-    /// Whether tracked files differed from that commit (the figures are of uncommitted code).
+    /// Whether tracked files other than Markdown differed from that commit: the figures are of
+    /// uncommitted code. (Documentation does not change what is measured, and `tables` itself
+    /// rewrites README.md, so a second area measured after it would otherwise always count.)
     let commitModified: Bool
 
     /// Today's date and the package root's current commit (`git rev-parse --short HEAD`).
@@ -17,7 +19,7 @@ struct Provenance: Sendable, Equatable {
         formatter.timeZone = TimeZone(identifier: "UTC")
         let root = BenchSettings.packageRoot.path
         let commit = git(["-C", root, "rev-parse", "--short", "HEAD"])
-        let changes = commit == nil ? nil : git(["-C", root, "status", "--porcelain", "--untracked-files=no"])
+        let changes = commit == nil ? nil : git(["-C", root, "status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)*.md"])
         return Provenance(date: formatter.string(from: Date()), commit: commit, commitModified: !(changes ?? "").isEmpty)
     }
 
