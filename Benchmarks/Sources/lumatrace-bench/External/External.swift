@@ -53,21 +53,28 @@ enum ExternalBench {
                 stdin.read(w * hh)
                 print('{"done":%d}' % int.from_bytes(h[16:24], "little", signed=True), flush=True)
             """.write(toFile: null, atomically: true, encoding: .utf8)
-        let registry = AnalyzerRegistry([AnalyzerDescriptor(ExternalAnalyzer.self), AnalyzerDescriptor(SwiftBrightnessHistogram.self)])
-        func external(_ command: String) -> AnalyzerSetup {
-            AnalyzerSetup(name: "external", version: ExternalAnalyzer.version, frameAnalysisSpacing: 0, regionOfInterest: .full,
-                          configuration: .object(["command": .string(command), "options": .object(["every": .int(1), "bins": .int(16)]),
-                                                  "timeout": .double(30)]))
+        let externalDescriptor = AnalyzerDescriptor(ExternalAnalyzer.self)
+        let swiftDescriptor = AnalyzerDescriptor(SwiftBrightnessHistogram.self)
+        let registry = AnalyzerRegistry([externalDescriptor, swiftDescriptor])
+        // Options left out take their defaults (validate(with:) merges them), as in a replay.
+        func external(_ command: String) throws -> AnalyzerSetup {
+            var setup = AnalyzerSetup(name: "external", version: ExternalAnalyzer.version, frameAnalysisSpacing: 0, regionOfInterest: .full,
+                                      configuration: .object(["command": .string(command), "options": .object(["every": .int(1), "bins": .int(16)]),
+                                                              "timeout": .double(30)]))
+            try setup.validate(with: externalDescriptor)
+            return setup
         }
-        let swift = AnalyzerSetup(name: "swift-histogram", version: "1", frameAnalysisSpacing: 0, regionOfInterest: .full,
+        var swift = AnalyzerSetup(name: "swift-histogram", version: "1", frameAnalysisSpacing: 0, regionOfInterest: .full,
                                   configuration: .object([]))
+        try swift.validate(with: swiftDescriptor)
         var rates: [(name: String, fps: Double)] = []
-        for (name, setup) in [(ExternalResult.swift, swift), (ExternalResult.python, external("python3 \(example)")),
-                              (ExternalResult.protocolOnly, external("python3 \(null)"))] {
+        for (name, setup) in [(ExternalResult.swift, swift), (ExternalResult.python, try external("python3 \(example)")),
+                              (ExternalResult.protocolOnly, try external("python3 \(null)"))] {
             var times: [Double] = []
             for run in 1...settings.runs {
                 log("\(name): run \(run) of \(settings.runs)")
                 let events = scratch + "/external.events.jsonl"
+                try? FileManager.default.removeItem(atPath: events)  // a replay never overwrites a log
                 times.append(try Stopwatch.seconds {
                     _ = try Replay.run(reader, setups: [setup], registry: registry, options: ReplayOptions(jobs: 1), logPath: events)
                 })
