@@ -18,13 +18,13 @@ struct Metric {
     let value: Double
     let unit: Unit
 
-    /// `figure` in this metric's unit; `decimals` overrides the unit's usual precision.
-    func format(_ figure: Double, decimals: Int? = nil) -> String {
+    /// `figure` in this metric's unit: "1793.2 MB/s", "817.5 frames/s", "7.64×", "0.641".
+    func format(_ figure: Double) -> String {
         switch unit {
-        case .megabytesPerSecond: return fixed(figure, decimals ?? 1) + " MB/s"
-        case .framesPerSecond: return fixed(figure, decimals ?? 1) + " frames/s"
-        case .times: return fixed(figure, decimals ?? 2) + "×"
-        case .fraction: return fixed(figure, decimals ?? 3)
+        case .megabytesPerSecond: return fixed(figure, 1) + " MB/s"
+        case .framesPerSecond: return fixed(figure, 1) + " frames/s"
+        case .times: return fixed(figure, 2) + "×"
+        case .fraction: return fixed(figure, 3)
         }
     }
 

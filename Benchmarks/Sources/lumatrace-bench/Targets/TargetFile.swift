@@ -7,7 +7,6 @@ struct TargetFile: Sendable {
     /// `Benchmarks/targets.json` in the package (found from this source file's path).
     static var defaultPath: String { BenchSettings.benchmarksFolder.appendingPathComponent("targets.json").path }
 
-    let path: String
     private let areas: [BenchArea: [String: Target]]
 
     /// The targets of one area (none when the file has no section for it).
@@ -40,7 +39,7 @@ struct TargetFile: Sendable {
             }
             areas[area] = targets
         }
-        return TargetFile(path: path, areas: areas)
+        return TargetFile(areas: areas)
     }
 }
 
