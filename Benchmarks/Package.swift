@@ -1,9 +1,11 @@
 // swift-tools-version: 6.0
 //
-// lumatrace-bench: measures Lumatrace recording and decoding against memcpy, FFV1 and x264-lossless
-// on the same frames, in one run; `lumatrace-bench trajectory` measures the trajectory analyzer's
-// speed against OpenCV (opencv-peer/). A separate package so the main build stays light: build and run
-// it with `Benchmarks/run` (release build; arguments go to the benchmark, see `--help`).
+// lumatrace-bench: Lumatrace's benchmarks, one ArgumentParser subcommand per area: `codec` (the
+// default) measures recording and decoding against memcpy, FFV1 and x264-lossless on the same frames;
+// `trajectory`, `tracking` and `external` measure the analyzers against OpenCV (opencv-peer/) and an
+// in-process analyzer. Each judges its figures against targets.json; `tables` writes the README's
+// tables from their `--json` output. A separate package so the main build stays light: build and
+// run it with `Benchmarks/run` (release build; arguments go to the benchmark, see `--help`).
 import PackageDescription
 
 let package = Package(
@@ -11,6 +13,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "Lumatrace", path: ".."),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         .executableTarget(
@@ -26,6 +29,7 @@ let package = Package(
                 .product(name: "TrajectoryAnalyzer", package: "Lumatrace"),
                 .product(name: "TrackingAnalyzer", package: "Lumatrace"),
                 .product(name: "ExternalAnalyzer", package: "Lumatrace"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/lumatrace-bench"),
     ],

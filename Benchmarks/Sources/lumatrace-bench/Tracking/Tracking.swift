@@ -1,5 +1,5 @@
 // `lumatrace-bench tracking`: the tracking analyzer's quality and speed against OpenCV's trackers
-// (KCF, CSRT, MOSSE, MIL through opencv-peer/trackers.py), on the same gray frames, each tracker
+// (CSRT, MIL, KCF, MOSSE through opencv-peer/trackers.py), on the same gray frames, each tracker
 // seeded with the same first-frame box, scored with the OTB one-pass protocol.
 import Foundation
 import LumaAnalysis
@@ -22,9 +22,12 @@ struct TrackingSequence {
     var isReal: Bool
 }
 
-/// How one tracker did on one sequence.
+/// How one tracker did on one sequence (or on average).
 struct TrackerScore {
+    /// The tracker as the report names it: "Lumatrace fast", "OpenCV 5.0.0 CSRT".
     var tracker: String
+    /// Its short name, the same whatever the version: "fast", "CSRT".
+    var method: String { String(tracker.split(separator: " ").last ?? "") }
     var auc: Double
     var precision20: Double
     var framesPerSecond: Double
@@ -33,20 +36,30 @@ struct TrackerScore {
 
 enum TrackingBench {
     static let syntheticSeeds: [UInt64] = Array(1...10)
-    static let peerTrackers = ["KCF", "CSRT", "MOSSE", "MIL"]
+    /// OpenCV's trackers, in the order the reports show them.
+    static let peerTrackers = ["CSRT", "MIL", "KCF", "MOSSE"]
+    /// The real sequences, in the data folder under these names.
+    static let realSequences = ["otb-crossing", "vot2015-ball1"]
+    /// The result that averages every sequence.
+    static let averageName = "average"
+    /// Every result's name: what a tracking target's `inputs` may list.
+    static var inputNames: [String] { realSequences + syntheticSeeds.map { "synth-\($0)" } + [averageName] }
 
-    static func run(settings: BenchSettings, scratch: String) -> Int32 {
-        do {
+    /// The whole `tracking` benchmark: a table per sequence as it is measured and the averages
+    /// with the targets (unless `--json`), one JSON line per sequence and one for the average,
+    /// then the scaling with the number of tracks (not with `--only-lumatrace`).
+    static func run(settings: BenchSettings) throws {
+        try Scratch.withFolder { scratch, _ in
             let tools = try FFmpegTools.locate(scratch: scratch, needsPeerEncoders: false)
-            let pythons = settings.onlyLumatrace ? [] : try TrajectoryBench.opencvPythons(tools: tools)
             var sequences = try [
-                otb(settings.dataDirectory + "/otb-crossing", name: "otb-crossing"),
-                vot(settings.dataDirectory + "/vot2015-ball1", name: "vot2015-ball1"),
+                otb(settings.dataDirectory + "/" + realSequences[0], name: realSequences[0]),
+                vot(settings.dataDirectory + "/" + realSequences[1], name: realSequences[1]),
             ]
             for seed in syntheticSeeds { sequences.append(try synthetic(seed: seed)) }
+            let pythons = settings.onlyLumatrace ? [] : try TrajectoryBench.opencvPythons(tools: tools)
             log("lumatrace-bench tracking: \(settings.runs) run\(settings.runs == 1 ? "" : "s") per measurement; OpenCV peers: "
                 + (settings.onlyLumatrace ? "none (--only-lumatrace)" : pythons.map(\.path).joined(separator: ", ")))
-            var all: [(sequence: TrackingSequence, scores: [TrackerScore])] = []
+            var results: [TrackingResult] = []
             for s in sequences {
                 log("\(s.name): \(s.frameCount) frames \(s.width)x\(s.height)")
                 var scores: [TrackerScore] = []
@@ -56,18 +69,20 @@ enum TrackingBench {
                 if !settings.onlyLumatrace {
                     scores += try measurePeers(s, pythons: pythons, runs: settings.runs, scratch: scratch, tools: tools)
                 }
-                all.append((s, scores))
-                if !settings.jsonOnly { print(table(title: s.name, scores)) }
+                let result = TrackingResult(sequence: s, scores: scores, settings: settings)
+                if !settings.jsonOnly { print(result.table()) }
+                results.append(result)
             }
-            printTotals(all, jsonOnly: settings.jsonOnly)
-            if !settings.onlyLumatrace, let real = sequences.first(where: { $0.name == "vot2015-ball1" }) {
-                try measureScaling(real, runs: settings.runs, jsonOnly: settings.jsonOnly)
+            let average = TrackingResult(averaging: results, settings: settings)
+            if !settings.jsonOnly {
+                print(average.table())
+                print(TrackingResult.targetLines(results + [average]))
             }
-        } catch {
-            log("lumatrace-bench tracking: error: \(error)")
-            return 1
+            printSummary(results + [average], jsonOnly: settings.jsonOnly, nothingMeasured: "no sequence was measured")
+            if !settings.onlyLumatrace, let real = sequences.first(where: { $0.name == realSequences[1] }) {
+                try measureScaling(real, settings: settings)
+            }
         }
-        return 0
     }
 
     // MARK: - Sequences
@@ -173,7 +188,7 @@ enum TrackingBench {
         let y4m = scratch + "/tracking-\(s.name).y4m"
         try Inputs.writeY4M(s.frames, width: s.width, height: s.height, rate: "30:1", to: y4m)
         defer { try? FileManager.default.removeItem(atPath: y4m) }
-        let script = TrajectoryBench.benchmarksFolder.appendingPathComponent("opencv-peer/trackers.py").path
+        let script = BenchSettings.benchmarksFolder.appendingPathComponent("opencv-peer/trackers.py").path
         let b = s.truth[0]
         // Per tracker, the faster OpenCV version.
         var best: [String: TrackerScore] = [:]
@@ -196,9 +211,10 @@ enum TrackingBench {
 
     /// Frames/s with 1, 16 and 64 tracks at once on the same frames: boxes of 48×48 pixels on a
     /// grid over the frame (what they hold does not matter for the cost).
-    static func measureScaling(_ s: TrackingSequence, runs: Int, jsonOnly: Bool) throws {
+    static func measureScaling(_ s: TrackingSequence, settings: BenchSettings) throws {
+        let runs = settings.runs
         var rows = [["  tracks at once (\(s.name), \(s.width)x\(s.height))", "fast frames/s", "accurate frames/s", "accurate track-frames/s"]]
-        var json: [String] = []
+        var json: [JSON] = []
         for count in [1, 16, 64] {
             let side = Int(Double(count).squareRoot().rounded(.up))
             var seeds: [String] = []
@@ -233,10 +249,11 @@ enum TrackingBench {
                 fps.append(Double(s.frameCount) / median(seconds))
             }
             rows.append(["  \(count)", fixed(fps[0], 1), fixed(fps[1], 1), fixed(fps[1] * Double(count), 0)])
-            json.append("{\"tracks\":\(count),\"fast_fps\":\(fixed(fps[0], 2)),\"accurate_fps\":\(fixed(fps[1], 2))}")
+            json.append(.object([("tracks", .int(count)), ("fast_fps", .number(fps[0], 2)), ("accurate_fps", .number(fps[1], 2))]))
         }
-        if !jsonOnly { print(aligned(rows, rightAligned: [1, 2, 3]).joined(separator: "\n")) }
-        print("{\"benchmark\":\"tracking-scaling\",\"sequence\":\"\(s.name)\",\"results\":[\(json.joined(separator: ","))]}")
+        if !settings.jsonOnly { print(aligned(rows, rightAligned: [1, 2, 3]).joined(separator: "\n")) }
+        let header: [(String, JSON)] = [("benchmark", .string("tracking-scaling"))] + settings.provenance.jsonFields + [("runs", .int(runs))]
+        print(JSON.object(header + [("input", .string(s.name)), ("results", .array(json))]).text)
     }
 
     // MARK: - Scores
@@ -254,53 +271,5 @@ enum TrackingBench {
         }
         return TrackerScore(tracker: tracker, auc: TrackingScore.successAUC(ious), precision20: Double(hits20) / Double(max(n, 1)),
                             framesPerSecond: fps, losses: losses)
-    }
-
-    static func table(title: String, _ scores: [TrackerScore]) -> String {
-        let rows = [["  \(title)", "AUC", "P@20px", "frames/s", "lost"]]
-            + scores.map { ["  " + $0.tracker, fixed($0.auc, 3), fixed($0.precision20, 3), fixed($0.framesPerSecond, 1), "\($0.losses)"] }
-        return aligned(rows, rightAligned: [1, 2, 3, 4]).joined(separator: "\n")
-    }
-
-    static func printTotals(_ all: [(sequence: TrackingSequence, scores: [TrackerScore])], jsonOnly: Bool) {
-        guard let names = all.first?.scores.map({ String($0.tracker.split(separator: " ").last!) }) else { return }
-        func mean(_ tracker: String, _ key: KeyPath<TrackerScore, Double>) -> Double {
-            let v = all.compactMap { $0.scores.first { $0.tracker.hasSuffix(" " + tracker) }?[keyPath: key] }
-            return v.reduce(0, +) / Double(max(v.count, 1))
-        }
-        func on(_ sequence: String, _ tracker: String) -> TrackerScore? {
-            all.first { $0.sequence.name == sequence }?.scores.first { $0.tracker.hasSuffix(" " + tracker) }
-        }
-        if !jsonOnly {
-            let rows = [["  average over \(all.count) sequences", "AUC", "P@20px", "frames/s"]]
-                + names.map { ["  " + $0, fixed(mean($0, \.auc), 3), fixed(mean($0, \.precision20), 3), fixed(mean($0, \.framesPerSecond), 1)] }
-            print(aligned(rows, rightAligned: [1, 2, 3]).joined(separator: "\n"))
-        }
-        // The targets compare with the peers: none without them (--only-lumatrace).
-        if !jsonOnly && names.contains("KCF") {
-            print("\n  targets (issue 4):")
-            var checks: [(String, Bool)] = []
-            checks.append(("accurate AUC ≥ CSRT's on average (\(fixed(mean("accurate", \.auc), 3)) vs \(fixed(mean("CSRT", \.auc), 3)))",
-                           mean("accurate", \.auc) >= mean("CSRT", \.auc)))
-            for s in all where s.sequence.isReal {
-                if let a = on(s.sequence.name, "accurate"), let c = on(s.sequence.name, "CSRT") {
-                    checks.append(("accurate AUC ≥ CSRT's on \(s.sequence.name) (\(fixed(a.auc, 3)) vs \(fixed(c.auc, 3)))", a.auc >= c.auc))
-                }
-                if let f = on(s.sequence.name, "fast"), let m = on(s.sequence.name, "MIL") {
-                    checks.append(("fast AUC ≥ MIL's on \(s.sequence.name) (\(fixed(f.auc, 3)) vs \(fixed(m.auc, 3)))", f.auc >= m.auc))
-                }
-            }
-            checks.append(("accurate frames/s ≥ 2× CSRT's on average (\(fixed(mean("accurate", \.framesPerSecond) / max(mean("CSRT", \.framesPerSecond), 1e-9), 2))×)",
-                           mean("accurate", \.framesPerSecond) >= 2 * mean("CSRT", \.framesPerSecond)))
-            checks.append(("fast frames/s ≥ KCF's on average (\(fixed(mean("fast", \.framesPerSecond), 0)) vs \(fixed(mean("KCF", \.framesPerSecond), 0)))",
-                           mean("fast", \.framesPerSecond) >= mean("KCF", \.framesPerSecond)))
-            for (text, pass) in checks { print("    \(pass ? "PASS" : "FAIL")  \(text)") }
-        }
-        var json: [String] = []
-        for s in all {
-            let items = s.scores.map { "{\"tracker\":\"\($0.tracker)\",\"auc\":\(fixed($0.auc, 4)),\"precision20\":\(fixed($0.precision20, 4)),\"fps\":\(fixed($0.framesPerSecond, 2)),\"lost\":\($0.losses)}" }
-            json.append("{\"benchmark\":\"tracking\",\"sequence\":\"\(s.sequence.name)\",\"frames\":\(s.sequence.frameCount),\"scores\":[\(items.joined(separator: ","))]}")
-        }
-        print(json.joined(separator: "\n"))
     }
 }

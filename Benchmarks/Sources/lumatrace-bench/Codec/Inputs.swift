@@ -27,6 +27,8 @@ enum InputKind: String, CaseIterable, Sendable {
 /// `y4mPath`, whose frames are checked to be the same number and size.
 struct BenchInput {
     let kind: InputKind
+    /// The synthetic scene's kind (`mixed`); `nil` for a real clip.
+    let scene: String?
     /// Human-readable origin: the clip's path, or the synthetic scene's settings.
     let source: String
     let width: Int
@@ -51,7 +53,8 @@ enum Inputs {
     /// Renders the synthetic scene once into memory and writes its `.y4m` (30 fps).
     static func synthetic(scratch: String) throws -> BenchInput {
         let settings = SceneSettings(width: 1920, height: 1080, framesPerSecond: 30, frameCount: 120, seed: 1)
-        let scene = try SyntheticScene(kind: .mixed, settings: settings)
+        let kind = SceneKind.mixed
+        let scene = try SyntheticScene(kind: kind, settings: settings)
         let size = settings.width * settings.height
         let count = settings.frameCount
         let frames = [UInt8](unsafeUninitializedCapacity: size * count) { buffer, initialized in
@@ -63,14 +66,18 @@ enum Inputs {
         let y4m = scratch + "/synthetic.y4m"
         try writeY4M(frames, width: settings.width, height: settings.height, rate: "\(settings.framesPerSecond):1", to: y4m)
         return BenchInput(
-            kind: .synthetic,
-            source: "LumaSynth .mixed \(settings.width)x\(settings.height) \(settings.framesPerSecond) fps, \(count) frames, seed \(settings.seed)",
+            kind: .synthetic, scene: kind.rawValue,
+            source: "LumaSynth .\(kind.rawValue) \(settings.width)x\(settings.height) \(settings.framesPerSecond) fps, \(count) frames, seed \(settings.seed)",
             width: settings.width, height: settings.height, frameCount: count, frames: frames, y4mPath: y4m)
     }
 
     /// Decodes a real clip once to gray frames in memory (ffmpeg, every frame passed through) and
     /// once to a gray `.y4m`. Returns `nil`, after saying why on standard error, when the clip is
     /// not in `dataDirectory`.
+    ///
+    /// The frames are the clip's Y plane as coded (`-vf extractplanes=y`), what `lumatrace record`
+    /// stores (LumatraceCLI's `VideoSource`), not ffmpeg's conversion to full-range gray: the
+    /// benchmark measures the frames a recording really holds.
     static func clip(_ kind: InputKind, dataDirectory: String, scratch: String, tools: FFmpegTools) throws -> BenchInput? {
         guard let relative = kind.relativePath else { preconditionFailure("\(kind) is not a clip") }
         let path = (dataDirectory as NSString).appendingPathComponent(relative)
@@ -86,7 +93,8 @@ enum Inputs {
             throw InputError("\(path): ffprobe did not report a video size (got '\(String(decoding: probe, as: UTF8.self))')")
         }
 
-        let decodeArguments = ["-v", "error", "-i", path, "-map", "0:v:0", "-fps_mode", "passthrough", "-pix_fmt", "gray"]
+        let decodeArguments = ["-v", "error", "-i", path, "-map", "0:v:0", "-fps_mode", "passthrough",
+                               "-vf", "extractplanes=y", "-pix_fmt", "gray"]
         let raw = try tools.run(tools.ffmpeg, decodeArguments + ["-f", "rawvideo", "-"])
         let size = width * height
         guard !raw.isEmpty, raw.count % size == 0 else {
@@ -100,7 +108,7 @@ enum Inputs {
         guard y4mFrames == frames.count / size else {
             throw InputError("\(path): the .y4m for the peers holds \(y4mFrames) frames, the raw decode \(frames.count / size)")
         }
-        return BenchInput(kind: kind, source: relative, width: width, height: height, frameCount: frames.count / size,
+        return BenchInput(kind: kind, scene: nil, source: relative, width: width, height: height, frameCount: frames.count / size,
                           frames: frames, y4mPath: y4m)
     }
 

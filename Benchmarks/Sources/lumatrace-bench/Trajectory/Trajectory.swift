@@ -25,10 +25,8 @@ enum TrajectoryBench {
     static let memoryMinutes = [1, 10]
     /// The size the memory measurement runs at.
     static let memorySize = TrajectorySize.p720
-    /// The hidden first argument that makes the benchmark a memory-measurement child process.
-    static let childFlag = "--trajectory-memory-child"
-
-    static var benchmarksFolder: URL { BenchSettings.packageRoot.appendingPathComponent("Benchmarks") }
+    /// The hidden subcommand that makes the benchmark a memory-measurement child process.
+    static let childCommand = "trajectory-memory-child"
 }
 
 /// The clip at one size, held in memory, plus the same frames as a gray `.y4m` for the peer.
@@ -129,16 +127,19 @@ struct TrajectoryInputSummary {
 // MARK: - Running
 
 extension TrajectoryBench {
-    /// The whole `trajectory` benchmark; returns the exit status.
-    static func run(settings: BenchSettings, scratch: String) -> Int32 {
-        var results: [TrajectoryResult] = []
-        do {
+    /// The whole `trajectory` benchmark: every selected size, its table as it is measured (unless
+    /// `--json`), then the targets' summary and one JSON line per size.
+    static func run(settings: BenchSettings) throws {
+        var settings = settings
+        let results: [TrajectoryResult] = try Scratch.withFolder { scratch, kind in
+            settings.scratchKind = kind
+            var results: [TrajectoryResult] = []
             let tools = try FFmpegTools.locate(scratch: scratch, needsPeerEncoders: false)
-            let pythons = try opencvPythons(tools: tools)
             let clipPath = (settings.dataDirectory as NSString).appendingPathComponent(clip)
             guard FileManager.default.isReadableFile(atPath: clipPath) else {
                 throw InputError("\(clipPath) not found (pass --data DIR to point at the shared data folder)")
             }
+            let pythons = try opencvPythons(tools: tools)
             log("lumatrace-bench trajectory: \(settings.runs) run\(settings.runs == 1 ? "" : "s") per measurement; "
                 + "OpenCV peers: \(pythons.map(\.path).joined(separator: ", ")); scratch \(scratch)")
             for size in settings.trajectorySizes {
@@ -152,20 +153,17 @@ extension TrajectoryBench {
                 }
                 results.append(result)
             }
-        } catch {
-            log("lumatrace-bench trajectory: error: \(error)")
-            return 1
+            return results
         }
         printSummary(results, jsonOnly: settings.jsonOnly, nothingMeasured: "no size was measured")
-        return 0
     }
 
     /// The python of every OpenCV venv; runs `opencv-peer/setup` first when one is missing.
     static func opencvPythons(tools: FFmpegTools) throws -> [URL] {
-        let expected = opencvVersions.map { benchmarksFolder.appendingPathComponent(".venv-opencv-\($0)/bin/python") }
+        let expected = opencvVersions.map { BenchSettings.benchmarksFolder.appendingPathComponent(".venv-opencv-\($0)/bin/python") }
         if expected.allSatisfy({ FileManager.default.isExecutableFile(atPath: $0.path) }) { return expected }
         log("an OpenCV venv is missing: running Benchmarks/opencv-peer/setup (pip installs; may take minutes)")
-        let setup = benchmarksFolder.appendingPathComponent("opencv-peer/setup")
+        let setup = BenchSettings.benchmarksFolder.appendingPathComponent("opencv-peer/setup")
         let out = try tools.run(setup, opencvVersions)
         let ready = String(decoding: out, as: UTF8.self).split(separator: "\n").map { URL(fileURLWithPath: String($0)) }
             .filter { FileManager.default.isExecutableFile(atPath: $0.path) }
@@ -173,7 +171,8 @@ extension TrajectoryBench {
         return ready
     }
 
-    /// Decodes the clip once, scaled and gray, into memory, and writes it once as a `C mono` `.y4m`.
+    /// Decodes the clip once, scaled, into memory, and writes it once as a `C mono` `.y4m`: its Y
+    /// plane as coded (`extractplanes=y`, as `lumatrace record` stores luma), then scaled.
     static func prepare(_ size: TrajectorySize, clipPath: String, scratch: String, tools: FFmpegTools) throws -> TrajectoryInput {
         let probe = try tools.run(tools.ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=r_frame_rate",
                                                   "-of", "csv=p=0", clipPath])
@@ -182,7 +181,7 @@ extension TrajectoryBench {
             throw InputError("\(clipPath): ffprobe did not report a frame rate (got '\(String(decoding: probe, as: UTF8.self))')")
         }
         let raw = try tools.run(tools.ffmpeg, ["-v", "error", "-i", clipPath, "-map", "0:v:0", "-fps_mode", "passthrough",
-                                               "-vf", "scale=\(size.width):\(size.height)", "-pix_fmt", "gray", "-f", "rawvideo", "-"])
+                                               "-vf", "extractplanes=y,scale=\(size.width):\(size.height)", "-pix_fmt", "gray", "-f", "rawvideo", "-"])
         let frameSize = size.width * size.height
         guard !raw.isEmpty, raw.count % frameSize == 0, raw.count / frameSize >= 3 else {
             throw InputError("\(clipPath): ffmpeg produced \(raw.count) bytes, not a whole number (≥ 3) of \(size.width)x\(size.height) frames")
@@ -234,7 +233,7 @@ extension TrajectoryBench {
             result.decodeAnalyze.append(decoded.seconds)
         }
 
-        let peer = benchmarksFolder.appendingPathComponent("opencv-peer/peer.py").path
+        let peer = BenchSettings.benchmarksFolder.appendingPathComponent("opencv-peer/peer.py").path
         for python in pythons {
             log("\(name): OpenCV peer \(python.path), \(settings.runs) run\(settings.runs == 1 ? "" : "s") each of mog2 and diff3")
             result.opencv.append(try runPeer(python, script: peer, input: input, runs: settings.runs, tools: tools))
@@ -366,7 +365,7 @@ extension TrajectoryBench {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, tools.errorLog, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let arguments = [me, childFlag, input.y4mPath, "\(frames)"]
+        let arguments = [me, childCommand, input.y4mPath, "\(frames)"]
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
         var pid = pid_t()
@@ -392,16 +391,11 @@ extension TrajectoryBench {
                             trajectories: trajectories, ends: ends)
     }
 
-    /// The child: `lumatrace-bench --trajectory-memory-child FILE.y4m FRAMES`. Reads the gray `.y4m`
+    /// The child: `lumatrace-bench trajectory-memory-child FILE.y4m FRAMES`. Reads the gray `.y4m`
     /// one frame at a time into a single buffer (with `read`, so the file's pages in /dev/shm are
-    /// never mapped into this process), rewinding at its end, and feeds `FRAMES` frames to one
-    /// analyzer, stamped as one continuous stream. Prints one JSON line.
-    static func child(_ arguments: [String]) -> Int32 {
-        guard arguments.count == 2, let total = Int(arguments[1]), total > 0 else {
-            log("usage: lumatrace-bench \(childFlag) FILE.y4m FRAMES")
-            return 2
-        }
-        let path = arguments[0]
+    /// never mapped into this process), rewinding at its end, and feeds `total` frames to one
+    /// analyzer, stamped as one continuous stream. Prints one JSON line; returns the exit status.
+    static func child(path: String, total: Int) -> Int32 {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { log("\(path): cannot open"); return 1 }
         defer { close(fd) }
@@ -536,21 +530,26 @@ extension TrajectoryResult: BenchResult {
     var versusMOG2: Double { analyzerFPS / fasterMOG2.mog2FPS }
     var versusDiff3: Double { analyzerFPS / fasterDiff3.diff3FPS }
 
-    var checks: [TargetCheck] {
+    /// The figures `Benchmarks/targets.json` may judge, in the order the report shows them.
+    static let metricKeys = ["analyzer_vs_mog2", "analyzer_vs_diff3", "analyzer_fps"]
+
+    /// This size's figures under those keys.
+    var metrics: [Metric] {
         [
-            TargetCheck(key: "analyzer_vs_mog2", label: "analyzer ÷ MOG2+findContours (OpenCV \(fasterMOG2.version), the faster)",
-                        value: versusMOG2, target: 3, atLeast: true, applies: true),
-            TargetCheck(key: "analyzer_vs_diff3", label: "analyzer ÷ diff3+connectedComponents (OpenCV \(fasterDiff3.version), the faster)",
-                        value: versusDiff3, target: 1, atLeast: true, applies: true),
-            TargetCheck(key: "analyzer_fps", label: "analyzer frames/s per core", value: analyzerFPS,
-                        target: 1000, atLeast: true, applies: input.size == .p720),
+            Metric(key: "analyzer_vs_mog2", label: "analyzer ÷ MOG2+findContours (OpenCV \(fasterMOG2.version), the faster)",
+                   value: versusMOG2, unit: .times),
+            Metric(key: "analyzer_vs_diff3", label: "analyzer ÷ diff3+connectedComponents (OpenCV \(fasterDiff3.version), the faster)",
+                   value: versusDiff3, unit: .times),
+            Metric(key: "analyzer_fps", label: "analyzer frames/s per core", value: analyzerFPS, unit: .framesPerSecond),
         ]
     }
+
+    var checks: [TargetCheck] { settings.targets.checks(metrics, input: name) }
 
     func table() -> String {
         var lines: [String] = []
         let mbPerFrame = Double(input.width * input.height) / 1e6
-        lines.append("== trajectory \(input.size.rawValue): \(input.source) scaled by ffmpeg to \(input.width)x\(input.height), gray")
+        lines.append("== trajectory \(input.size.rawValue): \(input.source) scaled by ffmpeg to \(input.width)x\(input.height), its Y plane")
         lines.append("   \(input.frameCount) frames at \(input.rate) fps, \(fixed(mbPerFrame * Double(input.frameCount), 1)) MB raw; "
                      + "median of \(settings.runs) run\(settings.runs == 1 ? "" : "s"); one thread everywhere; "
                      + "events per run: \(events.trajectoryCount) trajectory, \(events.endCount) trajectory.end")
@@ -586,12 +585,7 @@ extension TrajectoryResult: BenchResult {
         lines.append("   key ratios (each against a baseline measured in this run):")
         var ratioRows: [[String]] = []
         for check in checks {
-            let fpsCheck = check.key == "analyzer_fps"
-            let value = fpsCheck ? fixed(check.value, 1) + " frames/s" : fixed(check.value, 2) + "×"
-            let target = "target ≥ " + (fpsCheck ? fixed(check.target, 0) + " frames/s" : fixed(check.target, 0) + "×")
-            let verdict = check.applies ? (check.pass ? "PASS" : "FAIL")
-                : "(target is for 720p; \(check.pass ? "would pass" : "would fail"))"
-            ratioRows.append([check.label, value, target, verdict])
+            ratioRows.append([check.metric.label, check.metric.format(check.metric.value), "target " + check.metric.format(check.target), check.verdict])
         }
         ratioRows.append(["decode + analyze ÷ analyzer alone", fixed(decodeAnalyzeFPS / analyzerFPS, 3) + "×", "", ""])
         ratioRows.append(["decode + analyze ÷ faster MOG2", fixed(decodeAnalyzeFPS / mog2, 2) + "×", "", ""])
@@ -624,9 +618,9 @@ extension TrajectoryResult: BenchResult {
         func timing(_ samples: [Double]) -> JSON {
             .object([("fps", .number(fps(samples), 2)), ("seconds", .array(samples.map { .number($0, 4) }))])
         }
-        var fields: [(String, JSON)] = [
-            ("benchmark", .string("trajectory")), ("input", .string(input.size.rawValue)), ("source", .string(input.source)),
-            ("width", .int(input.width)), ("height", .int(input.height)), ("frames", .int(input.frameCount)), ("runs", .int(settings.runs)),
+        var fields = settings.jsonHeader(.trajectory) + [
+            ("input", .string(input.size.rawValue)), ("source", .string(input.source)),
+            ("width", .int(input.width)), ("height", .int(input.height)), ("frames", .int(input.frameCount)),
             ("analyzer", timing(analyzer)),
             ("decode_analyze", .object([("fps", .number(decodeAnalyzeFPS, 2)), ("seconds", .array(decodeAnalyze.map { .number($0, 4) })),
                                         ("luma_bytes", .int(lumatraceBytes)), ("chunks", .int(chunkCount)), ("zstd_level", .int(settings.level))])),
@@ -636,12 +630,7 @@ extension TrajectoryResult: BenchResult {
             })),
             ("mog2", .object([("fps", .number(fasterMOG2.mog2FPS, 2)), ("opencv", .string(fasterMOG2.version))])),
             ("diff3", .object([("fps", .number(fasterDiff3.diff3FPS, 2)), ("opencv", .string(fasterDiff3.version))])),
-            ("targets", .object(checks.map { check in
-                (check.key, .object([("value", .number(check.value, 4)), ("target", .number(check.target, 2)),
-                                     ("at_least", .bool(check.atLeast)), ("applies", .bool(check.applies)), ("pass", .bool(check.pass))]))
-            })),
-            ("all_pass", .bool(checks.allSatisfy { !$0.applies || $0.pass })),
-        ]
+        ] + checks.jsonFields
         if !memory.isEmpty {
             fields.append(("memory", .array(memory.map { m in
                 .object([("minutes", .int(m.minutes)), ("frames", .int(m.frames)), ("baseline_hwm_kib", .int(m.baselineHWM)),

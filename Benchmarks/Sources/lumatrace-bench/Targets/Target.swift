@@ -1,0 +1,72 @@
+import Foundation
+
+/// A figure a benchmark must reach, from `Benchmarks/targets.json`: at least or at most a value,
+/// on every input or on the inputs listed, and why (the issue that asked for it).
+///
+/// ```json
+/// "size_vs_ffv1": {"comparison": "<=", "value": 0.7, "inputs": ["vtest", "cdnet"],
+///                  "why": "issue 2: smaller than FFV1 on real video"}
+/// ```
+struct Target: Equatable, Sendable {
+    enum Comparison: String, Sendable {
+        /// The figure must be ≥ the value.
+        case atLeast = ">="
+        /// The figure must be ≤ the value.
+        case atMost = "<="
+
+        /// How a report prints it: ≥ or ≤.
+        var symbol: String { self == .atLeast ? "≥" : "≤" }
+    }
+
+    let comparison: Comparison
+    let value: Double
+    /// The inputs it judges (`nil`: every input). On the others the figure is still shown, and
+    /// the report says whether it would pass.
+    let inputs: [String]?
+    /// Why this target: the issue and what it asks, in a few words.
+    let why: String
+
+    /// Whether `figure` meets the target; a figure that is not a number (a ratio to zero) never does.
+    func isMet(by figure: Double) -> Bool {
+        guard !figure.isNaN else { return false }
+        return comparison == .atLeast ? figure >= value : figure <= value
+    }
+
+    /// Whether the target judges `input`.
+    func applies(to input: String) -> Bool { inputs?.contains(input) ?? true }
+}
+
+extension Target: Decodable {
+    private enum Key: String, CodingKey, CaseIterable { case comparison, value, inputs, why }
+
+    /// Any key of a target's object, to refuse the ones `Key` does not know (a misspelt `inputs`
+    /// would otherwise make a target judge every input).
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        for key in try decoder.container(keyedBy: AnyKey.self).allKeys where Key(rawValue: key.stringValue) == nil {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: decoder.codingPath + [key],
+                debugDescription: "unknown key; a target has \(Key.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))"))
+        }
+        let container = try decoder.container(keyedBy: Key.self)
+        let comparison = try container.decode(String.self, forKey: .comparison)
+        guard let parsed = Comparison(rawValue: comparison) else {
+            throw DecodingError.dataCorruptedError(forKey: .comparison, in: container,
+                                                   debugDescription: "takes \">=\" (at least) or \"<=\" (at most), not \"\(comparison)\"")
+        }
+        self.comparison = parsed
+        value = try container.decode(Double.self, forKey: .value)
+        inputs = try container.decodeIfPresent([String].self, forKey: .inputs)
+        why = try container.decode(String.self, forKey: .why)
+        guard !why.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw DecodingError.dataCorruptedError(forKey: .why, in: container,
+                                                   debugDescription: "is empty; say which issue asks for this target")
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// A figure a benchmark measured on one input and a target may judge: its key (in targets.json and
+/// the JSON output), what it is in words, and how to print it.
+struct Metric {
+    enum Unit {
+        /// Megabytes (10^6 bytes) of raw frames per second.
+        case megabytesPerSecond
+        case framesPerSecond
+        /// A speed ratio, printed with ×.
+        case times
+        /// A size ratio, printed bare.
+        case fraction
+    }
+
+    let key: String
+    let label: String
+    let value: Double
+    let unit: Unit
+
+    /// `figure` in this metric's unit: "1793.2 MB/s", "817.5 frames/s", "7.64×", "0.641".
+    func format(_ figure: Double) -> String {
+        switch unit {
+        case .megabytesPerSecond: return fixed(figure, 1) + " MB/s"
+        case .framesPerSecond: return fixed(figure, 1) + " frames/s"
+        case .times: return fixed(figure, 2) + "×"
+        case .fraction: return fixed(figure, 3)
+        }
+    }
+
+    /// A target value in this metric's unit, as the file gives it: "≥ 1000 MB/s", "≤ 0.7", "≥ 3×".
+    func format(_ target: Target) -> String {
+        let value = shortest(target.value)
+        let suffix = [Unit.megabytesPerSecond: " MB/s", .framesPerSecond: " frames/s", .times: "×"][unit] ?? ""
+        return target.comparison.symbol + " " + value + suffix
+    }
+}
+
+/// One target checked on one input's figure.
+struct TargetCheck {
+    let metric: Metric
+    let target: Target
+    /// `false` when the target lists inputs and this is not one of them: the figure is shown,
+    /// not judged.
+    let applies: Bool
+
+    var pass: Bool { target.isMet(by: metric.value) }
+
+    /// PASS or FAIL; for a target that does not judge this input, whether it would pass.
+    var verdict: String {
+        applies ? (pass ? "PASS" : "FAIL")
+            : "(target is for \((target.inputs ?? []).joined(separator: ", ")); \(pass ? "would pass" : "would fail"))"
+    }
+
+    /// The check as the JSON output gives it, under its metric's key.
+    var json: (String, JSON) {
+        (metric.key, .object([
+            ("value", .number(metric.value, 4)), ("comparison", .string(target.comparison.rawValue)),
+            ("target", .exact(target.value)), ("applies", .bool(applies)), ("pass", .bool(pass)),
+        ]))
+    }
+}
+
+extension [TargetCheck] {
+    /// The `targets` object and `all_pass` of a JSON line.
+    var jsonFields: [(String, JSON)] {
+        [("targets", .object(map(\.json))), ("all_pass", .bool(allSatisfy { !$0.applies || $0.pass }))]
+    }
+}
