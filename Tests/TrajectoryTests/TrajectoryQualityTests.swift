@@ -4,6 +4,22 @@ import LumaTruth
 import Testing
 import TrajectoryAnalyzer
 
+/// Quality floors that run with every `swift test`: a fixed handful of the sweep's scenes, so a
+/// change that costs throws or adds false ones fails a test, not only the README's table.
+@Suite("Trajectory quality floors (8 synthetic scenes, every run)")
+struct TrajectoryQualityFloorTests {
+    @Test("8 fixed synthetic scenes: recall, precision and point error at least today's")
+    func floors() throws {
+        let result = try QualitySweep.run(seeds: Array(1...8))
+        // Measured 2026-11-24 on these 8 scenes: 68 of 68 throws found, 68 of 68 trajectories
+        // correct, median point error 0.12 px. Floors: at most two throws lost or false, 0.2 px.
+        #expect(result.total.recall >= 0.97, "\(result.table)")
+        #expect(result.total.precision >= 0.97, "\(result.table)")
+        #expect(result.total.medianError <= 0.2, "\(result.table)")
+        print("trajectory floors: \(result.total)")
+    }
+}
+
 /// The quality measurements of the trajectory analyzer: the synthetic sweep and the real clips,
 /// scored against their truth. They print tables rather than pass or fail, take minutes, and want a
 /// release build, so they run only when asked:
@@ -14,11 +30,17 @@ import TrajectoryAnalyzer
 @Suite("Trajectory quality (measurement; run with scripts/trajectory-quality)",
        .enabled(if: ProcessInfo.processInfo.environment["TRAJECTORY_QUALITY"] != nil, "set TRAJECTORY_QUALITY=1 (scripts/trajectory-quality)"))
 struct TrajectoryQualityTests {
-    @Test("synthetic sweep: recall, precision and point error over fixed seeds")
+    @Test("synthetic sweep: recall, precision and point error over fixed seeds, at least today's figures")
     func syntheticSweep() throws {
         let n = UInt64(ProcessInfo.processInfo.environment["TRAJECTORY_SEEDS"] ?? "50") ?? 50
         let result = try QualitySweep.run(seeds: Array(1...n))
         print(result.table)
+        // Floors: the 50-scene figures measured 2026-11-24 (recall 0.956, precision 0.994, median
+        // 0.16 px, README table) less a small margin, so a regression fails here, not only in a table.
+        guard n == 50 else { return }
+        #expect(result.total.recall >= 0.94, "\(result.total)")
+        #expect(result.total.precision >= 0.98, "\(result.total)")
+        #expect(result.total.medianError <= 0.25, "\(result.total)")
     }
 
     @Test("real clips: throws in the truth, trajectories found, matched, point error")
