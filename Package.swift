@@ -72,7 +72,8 @@ let package = Package(
         // Ground truth: the truth file format and importers from OTB, VOT and TrackNet labels.
         .target(name: "LumaTruth", path: "Sources/LumaTruth"),
         // Deterministic synthetic fixed-camera scenes with exact ground truth: the analyzers' fixtures.
-        .target(name: "LumaSynth", dependencies: ["LumaTruth"], path: "Sources/LumaSynth"),
+        // LumaImaging for PortableMath: the scenes and the analyzers share one set of libm-free functions.
+        .target(name: "LumaSynth", dependencies: ["LumaTruth", "LumaImaging"], path: "Sources/LumaSynth"),
         .target(
             name: "LumaEngine",
             dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaTruth"],

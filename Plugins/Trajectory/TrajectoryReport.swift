@@ -84,7 +84,7 @@ struct TrajectoryReport: Sendable {
             let vx = v.x, vy = -v.y
             launch = Launch(velocity: [vx / width, vy / height], pixelVelocity: [vx, vy],
                             pixelSpeed: (vx * vx + vy * vy).squareRoot(),
-                            angle: PortableMath.atan2(vy, vx) * 180 / 3.141592653589793)
+                            angle: PortableMath.atan2(vy, vx) * 180 / PortableMath.pi)
             let c = fit.y.coefficients
             if c[2] > 0 {
                 let t = -c[1] / (2 * c[2])
