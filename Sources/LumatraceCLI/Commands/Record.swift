@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LumaEngine
 import LumaFormat
 
 struct Record: ParsableCommand {
@@ -236,7 +237,7 @@ struct Record: ParsableCommand {
         }
         let summary = try writer.close()
         let raw = Double(summary.frameCount * header.frameSize)
-        print("recorded \(Plural.count(summary.frameCount, "frame")) \(header.width)x\(header.height) in \(Plural.count(summary.chunkCount, "chunk")) → \(output) (\(summary.fileSize) bytes, ratio \(String(format: "%.2f", raw / Double(summary.fileSize))))")
+        print("recorded \(Plural.count(summary.frameCount, "frame")) \(header.width)x\(header.height) in \(Plural.count(summary.chunkCount, "chunk")) → \(output) (\(summary.fileSize) bytes, ratio \(DecimalText.fixed(raw / Double(summary.fileSize), 2)))")
         if stop.isSet { print("stopped by signal; the file is closed and complete up to the last frame received") }
     }
 
