@@ -1,6 +1,6 @@
-import Foundation
 import LumaAnalysis
 import LumaEngine
+import Synchronization
 
 /// Wraps an analyzer to count how the engine calls it: `init`, `analyze` per frame, `finish`.
 /// The counts live in ``CallLedger`` (a probe is created by the engine, out of the harness's reach).
@@ -32,7 +32,7 @@ struct CallProbe<A: Analyzer>: Analyzer where A.Configuration: Sendable {
 
 /// How probed analyzers were called during one replay each, by analyzer name (so checks of
 /// different analyzers running at the same time do not mix).
-final class CallLedger: @unchecked Sendable {
+final class CallLedger: Sendable {
     struct Counts: Equatable {
         var starts = 0
         var frames = 0
@@ -41,15 +41,14 @@ final class CallLedger: @unchecked Sendable {
     }
 
     static let shared = CallLedger()
-    private let lock = NSLock()
-    private var counts: [String: Counts] = [:]
+    private let counts = Mutex<[String: Counts]>([:])
 
-    func record(_ analyzer: String, _ change: (inout Counts) -> Void) { lock.withLock { change(&counts[analyzer, default: Counts()]) } }
+    func record(_ analyzer: String, _ change: (inout Counts) -> Void) { counts.withLock { change(&$0[analyzer, default: Counts()]) } }
 
     /// Resets `analyzer`'s counts, runs `body`, and returns the counts it left.
     func measure(_ analyzer: String, _ body: () throws -> Void) rethrows -> Counts {
-        lock.withLock { counts[analyzer] = Counts() }
+        counts.withLock { $0[analyzer] = Counts() }
         try body()
-        return lock.withLock { counts[analyzer] ?? Counts() }
+        return counts.withLock { $0[analyzer] ?? Counts() }
     }
 }

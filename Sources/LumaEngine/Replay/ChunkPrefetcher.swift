@@ -1,93 +1,65 @@
 import Dispatch
+import LumaFormat
+import Synchronization
 
 /// Decodes the chunks of a replay on a background thread, up to `depth` ahead of the consumer,
 /// so analyzers never wait for zstd. Results come back in chunk order whatever the timing.
-final class ChunkPrefetcher: @unchecked Sendable {
-    private let condition = ConditionLock()
-    private var ready: [Int: Result<DecodedChunk, LumaFormatError>] = [:]
-    private var nextToTake = 0
-    private var cancelled = false
-    private var returned: [DecodedChunk] = []
-    private let depth: Int
+///
+/// The state lives in a ``Mutex``; the two threads wait for each other on semaphores: the
+/// consumer for a chunk to be `decoded`, the decoder for `room` (`depth` at the start, one more for
+/// every chunk taken, and one when the replay cancels, so a waiting decoder wakes to stop).
+final class ChunkPrefetcher: Sendable {
+    private struct State {
+        var ready: [Int: Result<DecodedChunk, LumaFormatError>] = [:]
+        var cancelled = false
+        /// Consumed chunks whose storage the decoder may reuse.
+        var returned: [DecodedChunk] = []
+    }
+
+    private let state = Mutex(State())
+    /// Signalled once per chunk decoded (its result is in `ready`).
+    private let decoded = DispatchSemaphore(value: 0)
+    /// Signalled once per chunk the decoder may start.
+    private let room = DispatchSemaphore(value: 0)
 
     init(reader: RecordingReader, chunks: [ChunkEntry], depth: Int = 2) {
-        self.depth = depth
-        let entries = chunks
+        // Semaphores start at 0 and are signalled up: libdispatch traps when one is freed below
+        // the value it was created with.
+        for _ in 0..<depth { room.signal() }
         DispatchQueue.global().async { [self] in
             let decoder = reader.makeDecoder()
-            for (i, entry) in entries.enumerated() {
-                condition.wait(until: { cancelled || i < nextToTake + depth })
-                if condition.locked({ cancelled }) { return }
-                for chunk in condition.locked({ () -> [DecodedChunk] in defer { returned.removeAll() }; return returned }) {
-                    decoder.recycle(chunk)
+            for (i, entry) in chunks.enumerated() {
+                room.wait()
+                let recycled = state.withLock { state -> [DecodedChunk]? in
+                    guard !state.cancelled else { return nil }
+                    defer { state.returned.removeAll() }
+                    return state.returned
                 }
+                guard let recycled else { return }
+                for chunk in recycled { decoder.recycle(chunk) }
                 let result: Result<DecodedChunk, LumaFormatError>
                 do throws(LumaFormatError) { result = .success(try decoder.decode(entry)) } catch { result = .failure(error) }
-                condition.locked { ready[i] = result }
-                condition.broadcast()
+                state.withLock { $0.ready[i] = result }
+                decoded.signal()
             }
         }
     }
 
     /// The `i`-th chunk's decode result; chunks must be taken in order.
     func take(_ i: Int) -> Result<DecodedChunk, LumaFormatError> {
-        condition.wait(until: { ready[i] != nil })
-        let r = condition.locked { () -> Result<DecodedChunk, LumaFormatError> in
-            nextToTake = i + 1
-            return ready.removeValue(forKey: i)!
-        }
-        condition.broadcast()
-        return r
+        decoded.wait()
+        let result = state.withLock { $0.ready.removeValue(forKey: i)! }
+        room.signal()
+        return result
     }
 
     /// Hands a consumed chunk's storage back to the decoding thread for reuse.
     func recycle(_ chunk: DecodedChunk) {
-        condition.locked { returned.append(chunk) }
+        state.withLock { $0.returned.append(chunk) }
     }
 
     func cancel() {
-        condition.locked { cancelled = true }
-        condition.broadcast()
+        state.withLock { $0.cancelled = true }
+        room.signal()
     }
 }
-
-/// A mutex with a condition variable.
-final class ConditionLock: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    private var cond = pthread_cond_t()
-
-    init() {
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&cond, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(&cond)
-        pthread_mutex_destroy(&mutex)
-    }
-
-    func locked<R>(_ body: () -> R) -> R {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return body()
-    }
-
-    /// Blocks until `predicate` (evaluated under the lock) holds.
-    func wait(until predicate: () -> Bool) {
-        pthread_mutex_lock(&mutex)
-        while !predicate() { pthread_cond_wait(&cond, &mutex) }
-        pthread_mutex_unlock(&mutex)
-    }
-
-    func broadcast() {
-        pthread_mutex_lock(&mutex)
-        pthread_cond_broadcast(&cond)
-        pthread_mutex_unlock(&mutex)
-    }
-}
-
-#if canImport(Glibc)
-import Glibc
-import LumaAnalysis
-import LumaFormat
-#endif

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 /// Buffered sequential reading from a file descriptor (a file, a pipe or stdin), for stream formats
 /// like Y4M. Reads never block forever on a live stream when a stop is requested: with
@@ -123,22 +124,9 @@ public final class ByteStream {
 }
 
 /// A flag one thread sets and another polls (e.g. Ctrl-C ends a live recording).
-public final class StopFlag: @unchecked Sendable {
-    private let lock = NSLockLite()
-    private var value = false
+public final class StopFlag: Sendable {
+    private let value = Mutex(false)
     public init() {}
-    public var isSet: Bool { lock.withLock { value } }
-    public func set() { lock.withLock { value = true } }
-}
-
-/// A minimal mutex over pthread, so this module needs no Foundation.
-final class NSLockLite: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
-    func withLock<R>(_ body: () -> R) -> R {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return body()
-    }
+    public var isSet: Bool { value.withLock { $0 } }
+    public func set() { value.withLock { $0 = true } }
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// What is at a path right now, as far as writing a result there is concerned.
 struct PathStatus: Equatable {
@@ -108,13 +109,12 @@ enum TemporaryName {
 
     static func next() -> String { "\(getpid())-\(counter.next())" }
 
-    private final class Counter: @unchecked Sendable {
-        private var value = 0
-        private let lock = NSLockLite()
+    private final class Counter: Sendable {
+        private let value = Mutex(0)
         func next() -> Int {
-            lock.withLock {
-                value += 1
-                return value
+            value.withLock {
+                $0 += 1
+                return $0
             }
         }
     }

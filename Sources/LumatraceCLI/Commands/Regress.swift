@@ -3,6 +3,7 @@ import Foundation
 import LumaAnalysis
 import LumaEngine
 import LumaTruth
+import Synchronization
 
 struct Regress: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -281,31 +282,25 @@ struct RegressionResult: Sendable {
 }
 
 /// Results filled in by index from several threads.
-private final class ResultSlots: @unchecked Sendable {
-    private var slots: [RegressionResult?]
-    private let lock = NSLock()
+private final class ResultSlots: Sendable {
+    private let slots: Mutex<[RegressionResult?]>
 
-    init(count: Int) { slots = [RegressionResult?](repeating: nil, count: count) }
+    init(count: Int) { slots = Mutex([RegressionResult?](repeating: nil, count: count)) }
 
-    func store(_ result: RegressionResult, at index: Int) {
-        lock.lock()
-        slots[index] = result
-        lock.unlock()
-    }
+    func store(_ result: RegressionResult, at index: Int) { slots.withLock { $0[index] = result } }
 
-    var results: [RegressionResult] { lock.withLock { slots.map { $0! } } }
+    var results: [RegressionResult] { slots.withLock { $0.map { $0! } } }
 }
 
 /// Hands out 0, 1, 2, … to whichever thread asks next.
-private final class Counter: @unchecked Sendable {
-    private var value = 0
-    private let lock = NSLock()
+private final class Counter: Sendable {
+    private let value = Mutex(0)
 
     func take(below limit: Int) -> Int? {
-        lock.withLock {
-            guard value < limit else { return nil }
-            value += 1
-            return value - 1
+        value.withLock {
+            guard $0 < limit else { return nil }
+            $0 += 1
+            return $0 - 1
         }
     }
 }

@@ -1,14 +1,15 @@
 import Foundation
 import LumaEngine
+import Synchronization
 
 /// A progress bar on stderr with frames/s and time left, drawn only when stderr is a terminal.
 /// Wall-clock time appears here and nowhere else: it never reaches an event log.
-final class ProgressBar: @unchecked Sendable {
+final class ProgressBar: Sendable {
     private let label: String
     private let enabled: Bool
     private let start = Date()
-    private var lastDraw = Date.distantPast
-    private let lock = NSLock()
+    /// When the bar was last drawn; held while drawing, so lines from two threads never interleave.
+    private let lastDraw = Mutex(Date.distantPast)
 
     init(_ label: String) {
         self.label = label
@@ -17,11 +18,15 @@ final class ProgressBar: @unchecked Sendable {
 
     func update(_ done: Int, _ total: Int) {
         guard enabled else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        let now = Date()
-        guard done == total || now.timeIntervalSince(lastDraw) > 0.1 else { return }
-        lastDraw = now
+        lastDraw.withLock { lastDraw in
+            let now = Date()
+            guard done == total || now.timeIntervalSince(lastDraw) > 0.1 else { return }
+            lastDraw = now
+            draw(done, total, now: now)
+        }
+    }
+
+    private func draw(_ done: Int, _ total: Int, now: Date) {
         let elapsed = max(now.timeIntervalSince(start), 1e-6)
         let rate = Double(done) / elapsed
         let width = 30
