@@ -38,7 +38,7 @@ struct MotionNominator {
         self.frameWidth = frameWidth
         self.frameHeight = frameHeight
         self.minimumSize = minimumSize
-        factor = max(1, (max(frameWidth, frameHeight) + 319) / 320)
+        factor = Downsample.factor(shrinking: max(frameWidth, frameHeight), toAtMost: 320)
         width = frameWidth / factor
         height = frameHeight / factor
         let n = width * height

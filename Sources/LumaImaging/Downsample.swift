@@ -6,6 +6,15 @@
 /// after shrinking remains as visible as it was. Columns and rows of the region beyond the last
 /// whole block are left out (at most `factor − 1` of each).
 public enum Downsample {
+    /// The factor that shrinks `length` pixels to at most `limit`: the smallest whole one,
+    /// ⌈length / limit⌉, and at least 1. A `limit` of 0 (or less) never shrinks. Analyzers pass the
+    /// longer side of what they process and their processing size (the trajectory analyzer's
+    /// `maximumProcessingDimension`, the rectangle detector's 480 pixels).
+    public static func factor(shrinking length: Int, toAtMost limit: Int) -> Int {
+        guard limit > 0 else { return 1 }
+        return max(1, (length + limit - 1) / limit)
+    }
+
     /// Size of the output for `region` shrunk by `factor`: `(region.width / factor, region.height / factor)`.
     public static func outputSize(of region: PixelRect, factor: Int) -> (width: Int, height: Int) {
         precondition(factor >= 1, "the factor is at least 1")
