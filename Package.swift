@@ -3,11 +3,11 @@
 // Lumatrace: record a fixed-camera video once into zstd-compressed luma frames, replay it through
 // analyzer plugins as often as you like, and get a deterministic event log every time.
 //
-// Layers (ARCHITECTURE.md): LumaBase (recording time, hex) → LumaFormat (the .luma file) and
-// LumaAnalysis (the plugin API: Analyzer, Frame, events, options, JSON) → Plugins/* (analyzers,
-// which see only LumaAnalysis and LumaImaging) and LumaEngine (replay, event log) → LumaRegression
-// (golden replays, diff, score, regress); LumaRecording (frame sources, the record loop) →
-// LumatraceCLI → lumatrace.
+// Layers (ARCHITECTURE.md): LumaBase (recording time, hex, fixed decimals, JSON strings, counted
+// nouns) → LumaFormat (the .luma file) and LumaAnalysis (the plugin API: Analyzer, Frame, events,
+// options, JSON) → Plugins/* (analyzers, which see only LumaAnalysis and LumaImaging) and LumaEngine
+// (replay, event log) → LumaRegression (golden replays, diff, score, regress); LumaRecording (frame
+// sources, the record loop) → LumatraceCLI → lumatrace.
 import PackageDescription
 
 let package = Package(
@@ -60,7 +60,8 @@ let package = Package(
         .target(name: "CResidualKernels", path: "Sources/CResidualKernels"),
 
         // MARK: - Core
-        // Recording time (Timestamp) and digests as text: what the file format and the plugin API share.
+        // Recording time (Timestamp), digests, fixed decimals and JSON strings as text: what the file format,
+        // the plugin API and the truth files share.
         .target(name: "LumaBase", path: "Sources/LumaBase"),
         // The plugin API: everything an analyzer author needs, and nothing of the file format.
         .target(
@@ -73,9 +74,10 @@ let package = Package(
             path: "Sources/LumaFormat"),
         .target(name: "LumaImaging", dependencies: ["CKissFFT"], path: "Sources/LumaImaging"),
         // Ground truth: the truth file format and importers from OTB, VOT and TrackNet labels.
-        .target(name: "LumaTruth", path: "Sources/LumaTruth"),
+        .target(name: "LumaTruth", dependencies: ["LumaBase"], path: "Sources/LumaTruth"),
         // Deterministic synthetic fixed-camera scenes with exact ground truth: the analyzers' fixtures.
-        .target(name: "LumaSynth", dependencies: ["LumaTruth"], path: "Sources/LumaSynth"),
+        // LumaImaging for PortableMath: the scenes and the analyzers share one set of libm-free functions.
+        .target(name: "LumaSynth", dependencies: ["LumaBase", "LumaTruth", "LumaImaging"], path: "Sources/LumaSynth"),
         .target(
             name: "LumaEngine",
             dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat"],

@@ -33,8 +33,7 @@ public struct DifferencingAnalyzer: Analyzer {
         self.configuration = configuration
         width = context.stream.width
         height = context.stream.height
-        let b = context.regionOfInterest.pixelBounds(width: width, height: height)
-        region = PixelRect(x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1)
+        region = PixelRect(context.regionOfInterest.pixelBounds(width: width, height: height))
         debugImages = context.debugImages
         dumpPrefix = context.instanceName(of: Self.self)
         mask = [UInt8](repeating: 0, count: width * height)
@@ -86,8 +85,9 @@ public struct DifferencingAnalyzer: Analyzer {
         let w = Double(width), h = Double(height)
         let (cx, cy) = c.centroid
         return DiffEvent.Blob(
-            boundingBox: [Double(c.minX) / w, 1 - Double(c.maxY + 1) / h, Double(c.maxX - c.minX + 1) / w, Double(c.maxY - c.minY + 1) / h],
-            centroid: [cx / w, 1 - cy / h],
+            boundingBox: NormalizedRect(pixelLeft: Double(c.minX), top: Double(c.minY), right: Double(c.maxX + 1), bottom: Double(c.maxY + 1),
+                                        frameWidth: width, frameHeight: height).array,
+            centroid: NormalizedPoint(pixelX: cx, pixelY: cy, frameWidth: width, frameHeight: height).array,
             area: Double(c.area) / (w * h),
             pixels: c.area,
             radius: c.equivalentRadius / w)

@@ -41,11 +41,10 @@ public struct RectanglesAnalyzer: Analyzer {
         try configuration.validate()
         self.configuration = configuration
         let stream = context.stream
-        let b = context.regionOfInterest.pixelBounds(width: stream.width, height: stream.height)
-        let longer = max(b.x1 - b.x0, b.y1 - b.y0)
-        factor = Downsample.factor(shrinking: longer, toAtMost: Self.processingDimension)
-        let w = (b.x1 - b.x0) / factor, h = (b.y1 - b.y0) / factor
-        region = PixelRect(x0: b.x0, y0: b.y0, x1: b.x0 + w * factor, y1: b.y0 + h * factor)
+        let roi = PixelRect(context.regionOfInterest.pixelBounds(width: stream.width, height: stream.height))
+        factor = Downsample.factor(shrinking: max(roi.width, roi.height), toAtMost: Self.processingDimension)
+        let (w, h) = Downsample.outputSize(of: roi, factor: factor)
+        region = PixelRect(x0: roi.x0, y0: roi.y0, x1: roi.x0 + w * factor, y1: roi.y0 + h * factor)
         plane = [UInt8](repeating: 0, count: w * h)
         var settings = RectangleDetector.Settings()
         settings.minimumAspectRatio = configuration.minimumAspectRatio
@@ -64,10 +63,12 @@ public struct RectanglesAnalyzer: Analyzer {
         }
         var found = plane.withUnsafeBufferPointer { detector.detect($0, width: w, height: h) }
         if configuration.maximumObservations > 0 { found = Array(found.prefix(configuration.maximumObservations)) }
-        let (fw, fh) = (Double(frame.width), Double(frame.height))
         let k = Double(factor)
         for q in found {
-            let corners = q.corners.map { [(Double(region.x0) + $0.x * k) / fw, 1 - (Double(region.y0) + $0.y * k) / fh] }
+            let corners = q.corners.map {
+                NormalizedPoint(pixelX: Double(region.x0) + $0.x * k, pixelY: Double(region.y0) + $0.y * k,
+                                frameWidth: frame.width, frameHeight: frame.height).array
+            }
             let xs = corners.map { $0[0] }, ys = corners.map { $0[1] }
             try events.emit(RectangleObservation(
                 topLeft: corners[0], topRight: corners[1], bottomRight: corners[2], bottomLeft: corners[3],

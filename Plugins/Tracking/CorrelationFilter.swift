@@ -57,7 +57,7 @@ struct CorrelationFilter {
             let dy = Double(j <= cellsY / 2 ? j : j - cellsY)
             for i in 0..<cellsX {
                 let dx = Double(i <= cellsX / 2 ? i : i - cellsX)
-                y[j * cellsX + i] = ComplexFloat(PortableExp.exp(Float(-0.5 * (dx * dx + dy * dy) / (sigma * sigma))))
+                y[j * cellsX + i] = ComplexFloat(PortableMath.exp(Float(-0.5 * (dx * dx + dy * dy) / (sigma * sigma))))
             }
         }
         var yHat = [ComplexFloat](repeating: .zero, count: n)
@@ -75,8 +75,8 @@ struct CorrelationFilter {
     private static func hann(_ n: Int) -> [Float] {
         guard n > 2 else { return [Float](repeating: 1, count: n) }
         // 0.5 − 0.5·cos(2πi/(n−1)) from a rotation recurrence: no libm.
-        let step = 2 * 3.141592653589793 / Double(n - 1)
-        let c = PortableTrig.cos(step), s = PortableTrig.sin(step)
+        let step = 2 * PortableMath.pi / Double(n - 1)
+        let c = PortableMath.cos(step), s = PortableMath.sin(step)
         var (cx, sx) = (1.0, 0.0)
         var out = [Float](repeating: 0, count: n)
         for i in 0..<n {
@@ -243,7 +243,7 @@ struct CorrelationFilter {
             fft.inverse(UnsafeBufferPointer(planeHat), into: plane)
             for i in 0..<n {
                 let d = max(0, xx + zz - 2 * plane[i].re * scale)
-                plane[i] = ComplexFloat(PortableExp.exp(-d / denominator))
+                plane[i] = ComplexFloat(PortableMath.exp(-d / denominator))
             }
             fft.forward(UnsafeBufferPointer(plane), into: planeHat)
         }
@@ -267,24 +267,5 @@ struct CorrelationFilter {
     @inline(__always) private static func divide(_ a: ComplexFloat, _ b: ComplexFloat) -> ComplexFloat {
         let d = b.re * b.re + b.im * b.im
         return ComplexFloat((a.re * b.re + a.im * b.im) / d, (a.im * b.re - a.re * b.im) / d)
-    }
-}
-
-/// Sine and cosine from IEEE arithmetic only (series after range reduction), for tables made once.
-enum PortableTrig {
-    static func sin(_ x: Double) -> Double { cos(x - 3.141592653589793 / 2) }
-
-    static func cos(_ x: Double) -> Double {
-        let twoPi = 2 * 3.141592653589793
-        var y = x - (x / twoPi).rounded() * twoPi  // −π...π
-        // cos y = 1 − 2 sin²(y/2), with sin by its series on |y/2| ≤ π/2.
-        y /= 2
-        var term = y, sum = y
-        let y2 = y * y
-        for i in 1...12 {
-            term *= -y2 / Double((2 * i) * (2 * i + 1))
-            sum += term
-        }
-        return 1 - 2 * sum * sum
     }
 }

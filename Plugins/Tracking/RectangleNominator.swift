@@ -5,6 +5,8 @@ import LumaImaging
 /// option), as the Apple sample does with `VNDetectRectanglesRequest`: on a copy shrunk to at most
 /// 480 pixels across, any shorter/longer side ratio from 0.2, corners within 30° of square.
 struct RectangleNominator {
+    /// Frames (and the crops a rectangle is looked for again in) are shrunk to at most this across.
+    static let processingDimension = 480
     let factor: Int
     let width: Int
     let height: Int
@@ -16,7 +18,7 @@ struct RectangleNominator {
 
     /// `minimumSize`: smallest box side, frame pixels.
     init(frameWidth: Int, frameHeight: Int, minimumSize: Double) {
-        factor = Downsample.factor(shrinking: max(frameWidth, frameHeight), toAtMost: 480)
+        factor = Downsample.factor(shrinking: max(frameWidth, frameHeight), toAtMost: Self.processingDimension)
         width = frameWidth / factor
         height = frameHeight / factor
         plane = [UInt8](repeating: 0, count: width * height)
@@ -47,7 +49,7 @@ struct RectangleNominator {
         let x0 = max(0, Int(box[0] - box[2] / 4)), y0 = max(0, Int(box[1] - box[3] / 4))
         let x1 = min(frame.width, Int((box[0] + box[2] * 1.25).rounded(.up))), y1 = min(frame.height, Int((box[1] + box[3] * 1.25).rounded(.up)))
         guard x1 - x0 >= 8, y1 - y0 >= 8 else { return nil }
-        let f = Downsample.factor(shrinking: max(x1 - x0, y1 - y0), toAtMost: 480)
+        let f = Downsample.factor(shrinking: max(x1 - x0, y1 - y0), toAtMost: Self.processingDimension)
         let (w, h) = ((x1 - x0) / f, (y1 - y0) / f)
         if crop.count < w * h { crop = [UInt8](repeating: 0, count: w * h) }
         crop.withUnsafeMutableBufferPointer {

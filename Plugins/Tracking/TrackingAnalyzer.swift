@@ -113,7 +113,6 @@ public struct TrackingAnalyzer: Analyzer {
     /// live or being looked for, up to `maximumTracks` of them. Returns (track index, box index) of
     /// each track started.
     private mutating func nominate(_ boxes: [[Double]], _ frame: Frame, into events: inout EventSink) throws -> [(Int, Int)] {
-        let (w, h) = (Double(frame.width), Double(frame.height))
         var started: [(Int, Int)] = []
         for (n, b) in boxes.enumerated() {
             var occupied: [[Double]] = []
@@ -128,8 +127,8 @@ public struct TrackingAnalyzer: Analyzer {
                 min(o[0] + o[2], b[0] + b[2]) > max(o[0], b[0]) && min(o[1] + o[3], b[1] + b[3]) > max(o[1], b[1])
             }
             guard !overlaps else { continue }
-            let seed = TrackingSeed(label: nil, box: NormalizedRect(x: b[0] / w, y: 1 - (b[1] + b[3]) / h, width: b[2] / w, height: b[3] / h),
-                                    frame: frame.index)
+            let box = NormalizedRect(pixelLeft: b[0], top: b[1], width: b[2], height: b[3], frameWidth: frame.width, frameHeight: frame.height)
+            let seed = TrackingSeed(label: nil, box: box, frame: frame.index)
             tracks.append(Track(ordinal: tracks.count, seed: seed))
             try start(tracks.count - 1, frame, into: &events)
             started.append((tracks.count - 1, n))
@@ -138,11 +137,9 @@ public struct TrackingAnalyzer: Analyzer {
     }
 
     private mutating func start(_ i: Int, _ frame: Frame, into events: inout EventSink) throws {
-        let b = tracks[i].seed.box
-        let (w, h) = (Double(frame.width), Double(frame.height))
-        let width = b.width * w, height = b.height * h
-        let cx = b.x * w + width / 2, cy = (1 - b.y - b.height) * h + height / 2
-        tracks[i].tracker = ObjectTracker(frame: frame, centreX: cx, centreY: cy, width: width, height: height, settings: settings)
+        let b = tracks[i].seed.box.pixelBox(frameWidth: frame.width, frameHeight: frame.height)
+        tracks[i].tracker = ObjectTracker(frame: frame, centreX: b.left + b.width / 2, centreY: b.top + b.height / 2, width: b.width,
+                                          height: b.height, settings: settings)
         tracks[i].state = .live
         tracks[i].lastConfidentFrame = frame.index
         let box = normalizedBox(tracks[i].tracker!, frame)
@@ -196,8 +193,7 @@ public struct TrackingAnalyzer: Analyzer {
     }
 
     private func emitCorners(_ i: Int, _ frame: Frame, confidence: Double, into events: inout EventSink) throws {
-        let (w, h) = (Double(frame.width), Double(frame.height))
-        let c = tracks[i].corners!.map { [$0.x / w, 1 - $0.y / h] }
+        let c = tracks[i].corners!.map { NormalizedPoint(pixelX: $0.x, pixelY: $0.y, frameWidth: frame.width, frameHeight: frame.height).array }
         try events.emit(RectangleTrackObservation(id: id(i), topLeft: c[0], topRight: c[1], bottomRight: c[2],
                                                                     bottomLeft: c[3], confidence: confidence))
     }
@@ -235,7 +231,9 @@ public struct TrackingAnalyzer: Analyzer {
         let (w, h) = (Double(frame.width), Double(frame.height))
         let left = max(0, t.centreX - t.width / 2), right = min(w, t.centreX + t.width / 2)
         let top = max(0, t.centreY - t.height / 2), bottom = min(h, t.centreY + t.height / 2)
-        return [left / w, 1 - max(bottom, top) / h, max(0, right - left) / w, max(0, bottom - top) / h]
+        // A box wholly outside the frame is clipped to nothing at its nearest edge.
+        return NormalizedRect(pixelLeft: left, top: top, right: max(right, left), bottom: max(bottom, top),
+                              frameWidth: frame.width, frameHeight: frame.height).array
     }
 
     private func id(_ i: Int) -> String {

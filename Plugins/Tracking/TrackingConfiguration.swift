@@ -173,8 +173,7 @@ public struct TrackingSeed: Equatable, Sendable {
             throw refuse("pixel box \(x),\(y) \(w)×\(h) does not fit the \(width)×\(height) frame")
         }
         // Integer numerators, so px:32,18,32,36 in 320×180 is exactly 0.1,0.7,0.1,0.2.
-        return NormalizedRect(x: Double(x) / Double(width), y: Double(height - y - h) / Double(height),
-                              width: Double(w) / Double(width), height: Double(h) / Double(height))
+        return NormalizedRect(pixelColumn: x, row: y, width: w, height: h, frameWidth: width, frameHeight: height)
     }
 
     /// A label is letters, digits, `-` and `_`, at least one.

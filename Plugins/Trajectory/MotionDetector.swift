@@ -218,7 +218,7 @@ struct MotionDetector {
         guard let r = result else { return true }
         let cx = Double(r.sumX) / Double(r.count) + 0.5
         let cy = Double(r.sumY) / Double(r.count) + 0.5
-        let radius = k * (Double(r.count) / Double.pi).squareRoot()
+        let radius = k * (Double(r.count) / PortableMath.pi).squareRoot()
         var clipped: Detection.Clipping = []
         if c.minX == 0 { clipped.insert(.left) }
         if c.maxX == g.width - 1 { clipped.insert(.right) }

@@ -9,8 +9,7 @@ import LumaImaging
 /// - *Frame pixels*: the recording's pixels, top-left origin, y down; continuous, so column `c`
 ///   spans `c..<c + 1`. All tracking and fitting happens here, so physical quantities (pixels per
 ///   second, pixels per second²) do not depend on the processing scale.
-/// - *Normalized*: Vision's lower-left origin, `x = px / width`, `y = 1 − py / height`: what the
-///   events carry.
+/// - *Normalized*: Vision's lower-left origin (``NormalizedPoint``), what the events carry.
 struct ProcessingGeometry: Sendable, Equatable {
     let frameWidth: Int
     let frameHeight: Int
@@ -30,10 +29,9 @@ struct ProcessingGeometry: Sendable, Equatable {
          minimumRadius: Double) {
         self.frameWidth = frameWidth
         self.frameHeight = frameHeight
-        let b = regionOfInterest.pixelBounds(width: frameWidth, height: frameHeight)
-        region = PixelRect(x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1)
+        region = PixelRect(regionOfInterest.pixelBounds(width: frameWidth, height: frameHeight))
         let longer = max(region.width, region.height)
-        var k = maximumProcessingDimension > 0 ? Downsample.factor(shrinking: longer, toAtMost: maximumProcessingDimension) : 1
+        var k = Downsample.factor(shrinking: longer, toAtMost: maximumProcessingDimension)
         // An object of the minimum radius (normalized by width) must stay at least a pixel in radius.
         let radiusLimit = max(minimumRadius * Double(frameWidth), Self.smallestUsefulRadius)
         k = min(k, max(1, Int(radiusLimit.rounded(.down))))
@@ -48,8 +46,10 @@ struct ProcessingGeometry: Sendable, Equatable {
     @inline(__always) func frameX(_ x: Double) -> Double { Double(region.x0) + Double(factor) * x }
     @inline(__always) func frameY(_ y: Double) -> Double { Double(region.y0) + Double(factor) * y }
 
-    @inline(__always) func normalizedX(_ px: Double) -> Double { px / Double(frameWidth) }
-    @inline(__always) func normalizedY(_ py: Double) -> Double { 1 - py / Double(frameHeight) }
+    /// The normalized point of frame pixel (`px`, `py`).
+    @inline(__always) func normalized(_ px: Double, _ py: Double) -> NormalizedPoint {
+        NormalizedPoint(pixelX: px, pixelY: py, frameWidth: frameWidth, frameHeight: frameHeight)
+    }
 
     /// The processed part of the region, in frame pixels (continuous edges).
     var processedLeft: Double { Double(region.x0) }

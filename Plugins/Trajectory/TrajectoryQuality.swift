@@ -1,3 +1,5 @@
+import LumaImaging
+
 /// When a track is a trajectory worth reporting, and how confident we are in it.
 ///
 /// Vision reports any parabola, straight lines included, and leaves the rest to the app. We ask

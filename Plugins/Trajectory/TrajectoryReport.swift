@@ -1,3 +1,4 @@
+import LumaAnalysis
 import LumaImaging
 
 /// Turns a track (frame pixels, y down, seconds since its first point) into the events' numbers
@@ -8,11 +9,8 @@ struct TrajectoryReport: Sendable {
     var quality: TrajectoryQuality
 
     private var width: Double { Double(geometry.frameWidth) }
-    private var height: Double { Double(geometry.frameHeight) }
 
-    func normalized(_ p: TrackPoint) -> [Double] {
-        [geometry.normalizedX(p.x), geometry.normalizedY(p.y)]
-    }
+    func normalized(_ p: TrackPoint) -> [Double] { geometry.normalized(p.x, p.y).array }
 
     /// Mean radius of the last `trajectoryLength` points, frame pixels.
     func movingAverageRadius(_ track: Track) -> Double { track.meanRadius(window: trajectoryLength) }
@@ -30,7 +28,8 @@ struct TrajectoryReport: Sendable {
         for p in points { low = min(low, p.x); high = max(high, p.x) }
         guard high - low >= 2 * Double(geometry.factor) + 1 else { return nil }
         guard let f = PolynomialFit.fit(degree: 2, count: points.count, point: {
-            (geometry.normalizedX(points[$0].x), geometry.normalizedY(points[$0].y))
+            let p = geometry.normalized(points[$0].x, points[$0].y)
+            return (p.x, p.y)
         }) else { return nil }
         return f.coefficients.reversed()
     }
@@ -38,13 +37,19 @@ struct TrajectoryReport: Sendable {
     func equationCoefficients(_ track: Track) -> [Double] {
         if let e = equation(track) { return e }
         var sum = 0.0
-        for p in track.points { sum += geometry.normalizedY(p.y) }
+        for p in track.points { sum += geometry.normalized(p.x, p.y).y }
         return [0, 0, sum / Double(track.count)]
     }
 
+    /// The fit's polynomials in normalized coordinates: the constant term is a position, the others
+    /// (velocity, acceleration) are displacements per second, flipped but not offset.
     func timeFit(_ fit: BallisticFit) -> TimeFit {
         let x = fit.x.coefficients, y = fit.y.coefficients
-        return TimeFit(x: [x[0] / width, x[1] / width], y: [1 - y[0] / height, -y[1] / height, -y[2] / height])
+        let (w, h) = (geometry.frameWidth, geometry.frameHeight)
+        let start = geometry.normalized(x[0], y[0])
+        let velocity = NormalizedPoint(pixelDisplacementX: x[1], y: y[1], frameWidth: w, frameHeight: h)
+        let acceleration = NormalizedPoint(pixelDisplacementX: 0, y: y[2], frameWidth: w, frameHeight: h)
+        return TimeFit(x: [start.x, velocity.x], y: [start.y, velocity.y, acceleration.y])
     }
 
     func timeRange(_ track: Track) -> TimeRange {
@@ -58,11 +63,11 @@ struct TrajectoryReport: Sendable {
         let equation = equation(track)
         let projected = track.points.suffix(5).map { p -> [Double] in
             if let e = equation {
-                let x = geometry.normalizedX(p.x)
+                let x = geometry.normalized(p.x, p.y).x
                 return [x, (e[0] * x + e[1]) * x + e[2]]
             }
             let q = fit.position(at: p.time)
-            return [geometry.normalizedX(q.x), geometry.normalizedY(q.y)]
+            return geometry.normalized(q.x, q.y).array
         }
         return TrajectoryObservation(
             id: id, detectedPoints: recent.map(normalized), projectedPoints: projected,
@@ -74,7 +79,10 @@ struct TrajectoryReport: Sendable {
     /// The `trajectory.end` event.
     func end(_ track: Track, id: String, reason: TrajectoryEnd.Reason) -> TrajectoryEnd {
         let fit = track.fit
-        let points = track.points.map { [Double($0.frame), geometry.normalizedX($0.x), geometry.normalizedY($0.y), $0.radius / width] }
+        let points = track.points.map { p -> [Double] in
+            let n = geometry.normalized(p.x, p.y)
+            return [Double(p.frame), n.x, n.y, p.radius / width]
+        }
         var launch = Launch(velocity: [0, 0], pixelVelocity: [0, 0], pixelSpeed: 0, angle: 0)
         var apex: PathPoint?
         var landing: PathPoint?
@@ -82,18 +90,21 @@ struct TrajectoryReport: Sendable {
             // y up for output: flip the sign of vertical velocities.
             let v = fit.velocity(at: fit.origin)
             let vx = v.x, vy = -v.y
-            launch = Launch(velocity: [vx / width, vy / height], pixelVelocity: [vx, vy],
+            let normalized = NormalizedPoint(pixelDisplacementX: v.x, y: v.y, frameWidth: geometry.frameWidth, frameHeight: geometry.frameHeight)
+            launch = Launch(velocity: normalized.array, pixelVelocity: [vx, vy],
                             pixelSpeed: (vx * vx + vy * vy).squareRoot(),
-                            angle: PortableMath.atan2(vy, vx) * 180 / 3.141592653589793)
+                            angle: PortableMath.atan2(vy, vx) * 180 / PortableMath.pi)
             let c = fit.y.coefficients
             if c[2] > 0 {
                 let t = -c[1] / (2 * c[2])
                 let p = fit.position(at: fit.origin + t)
-                apex = PathPoint(x: geometry.normalizedX(p.x), y: geometry.normalizedY(p.y), time: fit.origin + t)
+                let n = geometry.normalized(p.x, p.y)
+                apex = PathPoint(x: n.x, y: n.y, time: fit.origin + t)
             }
             if let t = bottomCrossing(fit) {
                 let p = fit.position(at: fit.origin + t)
-                landing = PathPoint(x: geometry.normalizedX(p.x), y: geometry.normalizedY(Double(geometry.region.y1)), time: fit.origin + t)
+                let n = geometry.normalized(p.x, Double(geometry.region.y1))
+                landing = PathPoint(x: n.x, y: n.y, time: fit.origin + t)
             }
         }
         return TrajectoryEnd(

@@ -29,10 +29,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         var fraction = (rest * UInt64(scale) * 2 + UInt64(timescale)) / (2 * UInt64(timescale))
         var wholePart = whole
         if fraction >= UInt64(scale) { wholePart += 1; fraction -= UInt64(scale) }
-        var digits = String(fraction)
-        while digits.count < decimals { digits = "0" + digits }
-        let sign = negative && (wholePart != 0 || fraction != 0) ? "-" : ""
-        return decimals == 0 ? "\(sign)\(wholePart)" : "\(sign)\(wholePart).\(digits)"
+        return FixedDecimal.text(negative: negative, whole: wholePart, fraction: fraction, decimals: decimals)
     }
 
     public static func < (a: Timestamp, b: Timestamp) -> Bool {

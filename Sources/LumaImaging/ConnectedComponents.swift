@@ -18,7 +18,7 @@ public struct Component: Equatable, Sendable {
     }
 
     /// Radius of the disc with the same area.
-    public var equivalentRadius: Double { (Double(area) / Double.pi).squareRoot() }
+    public var equivalentRadius: Double { (Double(area) / PortableMath.pi).squareRoot() }
 }
 
 /// Labels the connected regions of a binary mask by runs: each row's runs of set pixels are joined

@@ -6,11 +6,13 @@
 /// after shrinking remains as visible as it was. Columns and rows of the region beyond the last
 /// whole block are left out (at most `factor − 1` of each).
 public enum Downsample {
-    /// The smallest factor that shrinks a side of `longerSide` pixels to at most `maximum` (≥ 1):
-    /// the one way every analyzer picks its processing scale.
-    public static func factor(shrinking longerSide: Int, toAtMost maximum: Int) -> Int {
-        precondition(maximum > 0, "the processing size is at least one pixel")
-        return max(1, (longerSide + maximum - 1) / maximum)
+    /// The factor that shrinks `length` pixels to at most `limit`: the smallest whole one,
+    /// ⌈length / limit⌉, and at least 1. A `limit` of 0 (or less) never shrinks. Analyzers pass the
+    /// longer side of what they process and their processing size (the trajectory analyzer's
+    /// `maximumProcessingDimension`, the rectangle detector's 480 pixels).
+    public static func factor(shrinking length: Int, toAtMost limit: Int) -> Int {
+        guard limit > 0 else { return 1 }
+        return max(1, (length + limit - 1) / limit)
     }
 
     /// Size of the output for `region` shrunk by `factor`: `(region.width / factor, region.height / factor)`.

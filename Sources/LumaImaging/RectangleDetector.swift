@@ -192,7 +192,7 @@ public struct RectangleDetector {
 
     /// sin of an angle in degrees, 0...90, by its series (no libm: results must not vary by machine).
     static func sine(degrees: Double) -> Double {
-        let x = min(max(degrees, 0), 90) * 3.141592653589793 / 180
+        let x = min(max(degrees, 0), 90) * PortableMath.pi / 180
         var term = x, sum = x
         for i in 1...10 {
             term *= -x * x / Double((2 * i) * (2 * i + 1))

@@ -100,7 +100,7 @@ public struct ReportPage {
         let luma = background.median()
         var image = luma.isEmpty ? RGBImage(width: width, height: height) : luma.withUnsafeBufferPointer { RGBImage(luma: $0, width: width, height: height) }
         let thickness = max(1, min(width, height) / 300)
-        func point(_ x: Double, _ y: Double) -> (x: Double, y: Double) { (x * Double(width), (1 - y) * Double(height)) }
+        func point(_ x: Double, _ y: Double) -> (x: Double, y: Double) { NormalizedPoint(x: x, y: y).pixel(frameWidth: width, frameHeight: height) }
         if let truth {
             let missed = Set(score?.missed ?? [])
             for s in truth.ballSegments {

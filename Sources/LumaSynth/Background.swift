@@ -228,7 +228,7 @@ private struct BackgroundPainter {
         return layout.floorLevel + 22 * shade + 22 * grain + seam + contactShadow
     }
 
-    private func postLevel(x: Double, y: Double, post: ContinuousPixelRect, v: Double) -> Double {
+    private func postLevel(x: Double, y: Double, post: SceneRect, v: Double) -> Double {
         // A painted round post: dark edges, a highlight left of centre, a darker foot on the floor.
         let s = ((x - post.left) / post.width) * 2 - 1  // -1...1 across
         let highlight = 1 - (s + 0.25) * (s + 0.25)

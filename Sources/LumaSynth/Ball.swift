@@ -118,7 +118,7 @@ extension Ball {
     /// ball looks round; the shading is zero at the centre.
     func draw(cx: Double, cy: Double, base: Double, into plane: Plane) {
         let r = radius
-        let bounds = ContinuousPixelRect(left: cx - r - 1, top: cy - r - 1, right: cx + r + 1, bottom: cy + r + 1)
+        let bounds = SceneRect(left: cx - r - 1, top: cy - r - 1, right: cx + r + 1, bottom: cy + r + 1)
         let span = bounds.pixelSpan(width: plane.width, height: plane.height)
         guard !span.columns.isEmpty, !span.rows.isEmpty else { return }
         let core = base + contrast

@@ -1,3 +1,5 @@
+import LumaImaging
+
 /// Changes that are not thrown balls or tracked objects, for testing that analyzers ignore them:
 ///
 /// - **Slow mover**: a large soft elliptical shadow (or glow) 25–40% of the width across, drifting
@@ -23,7 +25,7 @@ struct Distractors: Sendable {
     private let moverProfile: [Int16]
 
     // Flickering light.
-    let lamp: ContinuousPixelRect
+    let lamp: SceneRect
     /// Per-pixel weight of the lamp's light in its bounding box, 0...256 (soft ellipse).
     private let lampWeights: [Int32]
     private let lampColumns: Range<Int>
@@ -68,7 +70,7 @@ struct Distractors: Sendable {
             lampX = post.centerX < w / 2 ? max(lampX, post.right + lampWidth * 0.6) : min(lampX, post.left - lampWidth * 0.6)
         }
         let lampY = rng.uniform(0.15, 0.35) * h
-        lamp = ContinuousPixelRect(centerX: lampX, centerY: lampY, width: lampWidth, height: lampHeight)
+        lamp = SceneRect(centerX: lampX, centerY: lampY, width: lampWidth, height: lampHeight)
         let span = lamp.pixelSpan(width: settings.width, height: settings.height)
         lampColumns = span.columns
         lampRows = span.rows
@@ -144,7 +146,7 @@ struct Distractors: Sendable {
     /// Adds the slow mover's soft shadow (or glow).
     func drawMover(t: Double, into plane: Plane) {
         let c = moverCenter(at: t)
-        let box = ContinuousPixelRect(centerX: c.x, centerY: c.y, width: 2 * moverRadiusX, height: 2 * moverRadiusY)
+        let box = SceneRect(centerX: c.x, centerY: c.y, width: 2 * moverRadiusX, height: 2 * moverRadiusY)
         let span = box.pixelSpan(width: plane.width, height: plane.height)
         let sx = 1 / (moverRadiusX * moverRadiusX), sy = 1 / (moverRadiusY * moverRadiusY)
         moverProfile.withUnsafeBufferPointer { profile in

@@ -1,20 +1,12 @@
+import LumaBase
 import LumaTruth
 
 /// Writes the human-readable `GroundTruth.notes`: how the scene was made and what is in it.
 enum Notes {
-    /// `value` with exactly `decimals` decimals, e.g. `fixed(2.345, 2) == "2.35"` (no Foundation,
-    /// same text on every platform).
+    /// `value` with exactly `decimals` decimals, e.g. `fixed(2.345, 2) == "2.35"` (``FixedDecimal``:
+    /// no Foundation, same text on every platform).
     static func fixed(_ value: Double, _ decimals: Int) -> String {
-        guard value.isFinite else { return "\(value)" }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = Int64((abs(value) * scale).rounded())
-        let divisor = Int64(scale)
-        let whole = String(scaled / divisor)
-        let sign = value < 0 && scaled != 0 ? "-" : ""
-        guard decimals > 0 else { return sign + whole }
-        let fraction = String(scaled % divisor)
-        return sign + whole + "." + String(repeating: "0", count: decimals - fraction.count) + fraction
+        FixedDecimal.text(value, decimals: decimals, below: 9e15) ?? "\(value)"
     }
 
     /// `+12` / `-7`.

@@ -1,3 +1,5 @@
+import LumaImaging
+
 /// Draws the tracked rectangles of a scene from its seed, each with a role that guarantees the
 /// cases a tracker must survive:
 ///
@@ -43,7 +45,7 @@ struct ObjectCast: Sendable {
         let w = Double(settings.width), h = Double(settings.height)
         let eventWindow = min(settings.duration, 10)
         let n = rng.int(in: count)
-        let post = layout.post ?? ContinuousPixelRect(left: 0.72 * w, top: 0, right: 0.78 * w, bottom: layout.floorY)
+        let post = layout.post ?? SceneRect(left: 0.72 * w, top: 0, right: 0.78 * w, bottom: layout.floorY)
         let omega = 2 * PortableMath.pi / rng.uniform(4.5, 7)
         let margin = 0.02 * min(w, h)
         let pulsePeak = rng.uniform(0.55, 0.65)

@@ -1,3 +1,5 @@
+import LumaImaging
+
 /// The printed face of a tracked rectangle: a small grey image, rasterized once at the largest
 /// size the object reaches on screen and sampled bilinearly when drawn.
 ///
@@ -80,7 +82,7 @@ extension ObjectTexture {
     /// Draws the texture stretched over `box` (continuous pixel coordinates). Pixels the box only
     /// partly covers are blended by the covered fraction, so edges are anti-aliased and sub-pixel
     /// motion is visible.
-    func draw(in box: ContinuousPixelRect, into plane: Plane) {
+    func draw(in box: SceneRect, into plane: Plane) {
         let span = box.pixelSpan(width: plane.width, height: plane.height)
         guard !span.columns.isEmpty, !span.rows.isEmpty, box.width > 0, box.height > 0 else { return }
         let scaleX = Double(width) / box.width

@@ -14,7 +14,7 @@ enum Occlusion {
     }
 
     /// Fraction of `box`'s area (0...1) covered by the union of `rects` and `discs`.
-    static func hiddenFraction(of box: ContinuousPixelRect, rects: [ContinuousPixelRect], discs: [Disc]) -> Double {
+    static func hiddenFraction(of box: SceneRect, rects: [SceneRect], discs: [Disc]) -> Double {
         guard box.area > 0 else { return 0 }
         let rects = rects.filter { $0.overlapArea(box) > 0 }
         let discs = discs.filter {

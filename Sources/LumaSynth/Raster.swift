@@ -5,9 +5,10 @@
 // the top edge of row 0, so pixel (c, r) covers [c, c+1) × [r, r+1) and its centre is
 // (c + 0.5, r + 0.5). Truth converts from these to Vision's normalized lower-left coordinates.
 
-/// An axis-aligned rectangle in continuous pixel coordinates (top-left origin, y down); not
-/// LumaImaging's `PixelRect`, which counts whole pixels.
-public struct ContinuousPixelRect: Sendable, Equatable {
+/// An axis-aligned rectangle of the scene in continuous pixel coordinates (top-left origin, y
+/// down, edges anywhere between pixels). Not LumaImaging's `PixelRect`, which is a whole number of
+/// pixel columns and rows.
+public struct SceneRect: Sendable, Equatable {
     public var left: Double
     public var top: Double
     public var right: Double
@@ -34,15 +35,15 @@ public struct ContinuousPixelRect: Sendable, Equatable {
     public var centerY: Double { (top + bottom) / 2 }
 
     /// Area shared with `other` (0 when they do not overlap).
-    public func overlapArea(_ other: ContinuousPixelRect) -> Double {
+    public func overlapArea(_ other: SceneRect) -> Double {
         let w = min(right, other.right) - max(left, other.left)
         let h = min(bottom, other.bottom) - max(top, other.top)
         return w > 0 && h > 0 ? w * h : 0
     }
 
     /// Grown by `margin` on every side.
-    func expanded(by margin: Double) -> ContinuousPixelRect {
-        ContinuousPixelRect(left: left - margin, top: top - margin, right: right + margin, bottom: bottom + margin)
+    func expanded(by margin: Double) -> SceneRect {
+        SceneRect(left: left - margin, top: top - margin, right: right + margin, bottom: bottom + margin)
     }
 
     /// The integer pixel columns and rows this rectangle touches, clipped to a `width`×`height`
@@ -61,7 +62,7 @@ public struct ContinuousPixelRect: Sendable, Equatable {
 /// The frame being composed: a width×height gray8 plane, top row first, no row padding.
 ///
 /// Painters receive one and write only inside `0..<width` × `0..<height`; every loop clips its
-/// rectangle with `ContinuousPixelRect.pixelSpan` first, so element access is unchecked in release builds.
+/// rectangle with `SceneRect.pixelSpan` first, so element access is unchecked in release builds.
 struct Plane {
     let base: UnsafeMutablePointer<UInt8>
     let width: Int

@@ -48,11 +48,11 @@ public struct SceneContents: Sendable, Equatable {
     public var gravity: Double?
     /// The static foreground post, drawn in front of tracked objects (not of balls); nil when the
     /// scene has no tracked objects.
-    public var post: ContinuousPixelRect?
+    public var post: SceneRect?
     public var balls: [BallInfo]
     public var objects: [ObjectInfo]
     /// Bounding box of the flickering lamp's light on the wall; nil without distractors.
-    public var lamp: ContinuousPixelRect?
+    public var lamp: SceneRect?
     /// Horizontal semi-axis in pixels of the slow soft mover; nil without distractors.
     public var moverRadius: Double?
 }

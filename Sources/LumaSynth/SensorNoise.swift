@@ -1,3 +1,5 @@
+import LumaImaging
+
 /// Per-pixel sensor noise: approximately Gaussian with standard deviation `sigma` grey levels,
 /// independent per pixel and per frame, and the last step of composing every frame.
 ///

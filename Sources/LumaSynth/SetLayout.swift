@@ -26,10 +26,10 @@ struct SetLayout: Sendable {
     let plankCount: Int
     let courtLine: (top: Double, bottom: Double)
 
-    let window: ContinuousPixelRect
-    let poster: ContinuousPixelRect
+    let window: SceneRect
+    let poster: SceneRect
     /// The foreground post (occluder), or nil when the scene has no tracked objects.
-    let post: ContinuousPixelRect?
+    let post: SceneRect?
 
     /// Key for the texture lattices of this set.
     let textureKey: UInt64
@@ -63,16 +63,16 @@ struct SetLayout: Sendable {
         let windowLeft = windowOnLeft ? w * rng.uniform(0.05, 0.25) : w * rng.uniform(0.55, 0.95) - windowWidth
         let windowTop = h * rng.uniform(0.06, 0.1)
         let windowBottom = max(windowTop + h * 0.1, brickTop - h * rng.uniform(0.06, 0.1))
-        window = ContinuousPixelRect(left: windowLeft, top: windowTop, right: windowLeft + windowWidth, bottom: windowBottom)
+        window = SceneRect(left: windowLeft, top: windowTop, right: windowLeft + windowWidth, bottom: windowBottom)
         let posterWidth = w * rng.uniform(0.07, 0.11)
         let posterHeight = min(h * rng.uniform(0.12, 0.18), (brickTop - h * 0.1) * 0.8)
         let posterLeft = windowOnLeft ? w * rng.uniform(0.55, 0.85) : w * rng.uniform(0.08, 0.35)
         let posterTop = h * rng.uniform(0.08, 0.14)
-        poster = ContinuousPixelRect(left: posterLeft, top: posterTop, right: posterLeft + posterWidth, bottom: posterTop + posterHeight)
+        poster = SceneRect(left: posterLeft, top: posterTop, right: posterLeft + posterWidth, bottom: posterTop + posterHeight)
 
         let postWidth = w * rng.uniform(0.05, 0.07)
         let postCenter = rng.chance(0.5) ? w * rng.uniform(0.2, 0.3) : w * rng.uniform(0.7, 0.8)
-        let postRect = ContinuousPixelRect(
+        let postRect = SceneRect(
             left: postCenter - postWidth / 2, top: 0, right: postCenter + postWidth / 2, bottom: floorY + h * 0.02)
         post = withPost ? postRect : nil
         textureKey = Hash.combine(settings.seed, Hash.label("set-texture"))

@@ -85,7 +85,7 @@ public final class SyntheticScene: Sendable {
 
     /// Boxes for every frame and the frames where more than 30% of each object is hidden.
     private static func objectTracks(
-        objects: [TrackedObject], balls: [Ball], post: ContinuousPixelRect?, settings: SceneSettings
+        objects: [TrackedObject], balls: [Ball], post: SceneRect?, settings: SceneSettings
     ) -> [ObjectTrack] {
         guard !objects.isEmpty else { return [] }
         let fps = Double(settings.framesPerSecond)
@@ -108,7 +108,7 @@ public final class SyntheticScene: Sendable {
                 let box = boxes[i]
                 points[i].append(
                     normalizer.boxPoint(frame: frame, left: box.left, top: box.top, right: box.right, bottom: box.bottom))
-                var front: [ContinuousPixelRect] = post.map { [$0] } ?? []
+                var front: [SceneRect] = post.map { [$0] } ?? []
                 for (j, other) in objects.enumerated() where other.depth > object.depth { front.append(boxes[j]) }
                 if Occlusion.hiddenFraction(of: box, rects: front, discs: discs) > 0.3 { occluded[i].append(frame) }
             }
@@ -190,7 +190,7 @@ public final class SyntheticScene: Sendable {
 
     /// Copies the static background back over `rect` (used for the post, which stands in front of
     /// the tracked objects).
-    private func restoreBackground(in rect: ContinuousPixelRect, plane: Plane) {
+    private func restoreBackground(in rect: SceneRect, plane: Plane) {
         let span = rect.pixelSpan(width: plane.width, height: plane.height)
         guard !span.columns.isEmpty else { return }
         background.pixels.withUnsafeBufferPointer { source in

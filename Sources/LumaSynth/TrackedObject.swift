@@ -1,3 +1,5 @@
+import LumaImaging
+
 /// A textured rectangle moving in the image plane, for the box tracker.
 ///
 /// Its centre follows a Lissajous path (independent sinusoids in x and y), which is smooth and
@@ -21,10 +23,10 @@ struct TrackedObject: Sendable {
     var id: String { "object\(number)" }
 
     /// The object's box at time `t` seconds, in continuous pixel coordinates.
-    func box(at t: Double) -> ContinuousPixelRect {
+    func box(at t: Double) -> SceneRect {
         let scale = pulse?.scale(at: t) ?? 1
         let c = path.point(at: t)
-        return ContinuousPixelRect(centerX: c.x, centerY: c.y, width: baseWidth * scale, height: baseHeight * scale)
+        return SceneRect(centerX: c.x, centerY: c.y, width: baseWidth * scale, height: baseHeight * scale)
     }
 }
 

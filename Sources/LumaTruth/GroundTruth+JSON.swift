@@ -1,3 +1,5 @@
+import LumaBase
+
 // A canonical JSON text for truth files, written by hand so the bytes do not depend on the
 // platform's JSONEncoder (whose number formatting and key order differ between Foundation
 // implementations). Any JSON decoder reads it back into an equal `GroundTruth`.
@@ -10,17 +12,17 @@ extension GroundTruth {
     /// Same truth → same bytes on every platform; `JSONDecoder` reads it back into an equal value.
     public func canonicalJSON() -> String {
         var out = "{\n"
-        out += "  \"format\": \(JSONText.string(format)),\n"
+        out += "  \"format\": \(JSONString.quoted(format)),\n"
         out += "  \"version\": \(version),\n"
         out += "  \"width\": \(width),\n"
         out += "  \"height\": \(height),\n"
         out += "  \"frames\": \(frames),\n"
-        out += "  \"notes\": \(JSONText.string(notes)),\n"
+        out += "  \"notes\": \(JSONString.quoted(notes)),\n"
         out += "  \"ballSegments\": ["
         for (i, segment) in ballSegments.enumerated() {
             out += i == 0 ? "\n" : ",\n"
-            out += "    {\"id\": \(JSONText.string(segment.id)), \"ball\": \(JSONText.string(segment.ball)), "
-            out += "\"end\": \(JSONText.string(segment.end)), \"points\": "
+            out += "    {\"id\": \(JSONString.quoted(segment.id)), \"ball\": \(JSONString.quoted(segment.ball)), "
+            out += "\"end\": \(JSONString.quoted(segment.end)), \"points\": "
             out += JSONText.points(segment.points, indent: "      ")
             out += "}"
         }
@@ -28,7 +30,7 @@ extension GroundTruth {
         out += "  \"objectTracks\": ["
         for (i, track) in objectTracks.enumerated() {
             out += i == 0 ? "\n" : ",\n"
-            out += "    {\"id\": \(JSONText.string(track.id)), "
+            out += "    {\"id\": \(JSONString.quoted(track.id)), "
             if let occluded = track.occluded {
                 out += "\"occluded\": [" + occluded.map(String.init).joined(separator: ", ") + "], "
             }
@@ -41,44 +43,11 @@ extension GroundTruth {
 }
 
 enum JSONText {
-    /// A JSON string literal.
-    static func string(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-
-    /// The shortest decimal text of `value` rounded to 6 decimals: `12`, `0.5`, `-0.000001`.
+    /// The shortest decimal text of `value` rounded to 6 decimals: `12`, `0.5`, `-0.000001`;
+    /// `null` for what is not finite or lies beyond ±9·10^12.
     static func number(_ value: Double) -> String {
         guard value.isFinite, abs(value) < 9e12 else { return "null" }
-        let micros = Int64((value * 1_000_000).rounded())
-        if micros == 0 { return "0" }
-        let magnitude = micros.magnitude
-        var text = micros < 0 ? "-" : ""
-        text += String(magnitude / 1_000_000)
-        var fraction = magnitude % 1_000_000
-        if fraction != 0 {
-            var digits = 6
-            while fraction % 10 == 0 {
-                fraction /= 10
-                digits -= 1
-            }
-            let f = String(fraction)
-            text += "." + String(repeating: "0", count: digits - f.count) + f
-        }
-        return text
+        return FixedDecimal.text(value, decimals: 6, below: 9.2e18, trimmingZeros: true) ?? "null"
     }
 
     /// An array of number arrays, one inner array per line.

@@ -45,4 +45,15 @@ struct DownsampleTests {
         }
         #expect(white.allSatisfy { $0 == 255 })
     }
+
+    @Test("the factor: the smallest that brings the length within the limit, 1 for no limit")
+    func factor() {
+        #expect(Downsample.factor(shrinking: 640, toAtMost: 640) == 1)
+        #expect(Downsample.factor(shrinking: 641, toAtMost: 640) == 2)
+        #expect(Downsample.factor(shrinking: 1920, toAtMost: 480) == 4)
+        #expect(Downsample.factor(shrinking: 1921, toAtMost: 480) == 5)
+        #expect(Downsample.factor(shrinking: 100, toAtMost: 320) == 1)
+        #expect(Downsample.factor(shrinking: 16384, toAtMost: 0) == 1)
+        #expect(Downsample.factor(shrinking: 0, toAtMost: 320) == 1)
+    }
 }

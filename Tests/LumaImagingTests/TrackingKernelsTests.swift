@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LumaImaging
 
-@Suite("Tracking kernels: Fourier transform, patch sampling, oriented gradients, portable exp")
+@Suite("Tracking kernels: Fourier transform, patch sampling, oriented gradients")
 struct TrackingKernelsTests {
     @Test("the transform of an impulse is flat, and inverse after forward gives back the plane (× its size)")
     func fourierRoundTrip() {
@@ -104,16 +104,5 @@ struct TrackingKernelsTests {
         let hard = features(slanted, soft: false, signed: false), soft = features(slanted, soft: true, signed: false)
         #expect(hard[0 * n + cell] > 0 && hard[1 * n + cell] == 0, "hard: \(hard[0 * n + cell]), \(hard[1 * n + cell])")
         #expect(soft[0 * n + cell] > 0 && soft[1 * n + cell] > 0, "soft: \(soft[0 * n + cell]), \(soft[1 * n + cell])")
-    }
-
-    @Test("portable exp is within 2e-7 relative of the true value over the kernel's range")
-    func portableExp() {
-        for i in 0...2000 {
-            let x = Float(-Double(i) / 25)  // 0 ... −80
-            let want = Float(exp(Double(x)))
-            let got = PortableExp.exp(x)
-            #expect(abs(got - want) <= 2e-7 * want + Float.leastNormalMagnitude, "exp(\(x)) = \(got), want \(want)")
-        }
-        #expect(PortableExp.exp(-100) == 0)
     }
 }

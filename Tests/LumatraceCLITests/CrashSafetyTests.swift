@@ -2,19 +2,19 @@ import Foundation
 import LumaAnalysis
 import LumaEngine
 import LumaFormat
+import Synchronization
 import Testing
 
 /// A live recorder fed over a pipe, at a steady rate, by a thread of the test: frames are
 /// generated from their index, so what the recorder kept can be compared with what was sent.
-final class LiveFeed: @unchecked Sendable {
+final class LiveFeed: @unchecked Sendable {  // Process and Pipe are not Sendable
     static let (width, height) = (320, 240)  // 76.8 kB: more than a pipe buffer, so at most one frame is in flight
 
     let recorder = Process()
     private let pipe = Pipe()
     private let errors = Pipe()
-    private let lock = NSLock()
-    private var sent = 0
-    private var stopped = false
+    /// Frames written to the pipe completely, and whether to stop.
+    private let progress = Mutex((sent: 0, stopped: false))
 
     /// A pattern twice the frame size, which frames are windows of.
     private static let pattern: [UInt8] = {
@@ -33,7 +33,7 @@ final class LiveFeed: @unchecked Sendable {
     }
 
     /// Frames written to the pipe completely.
-    var framesSent: Int { lock.withLock { sent } }
+    var framesSent: Int { progress.withLock { $0.sent } }
 
     init(output: String, arguments: [String] = [], frameInterval: TimeInterval = 0.004) throws {
         signal(SIGPIPE, SIG_IGN)  // writes after the recorder died must fail, not kill the test
@@ -47,10 +47,10 @@ final class LiveFeed: @unchecked Sendable {
         Thread.detachNewThread { [self] in
             if !write(fd, Array("YUV4MPEG2 W\(Self.width) H\(Self.height) F30:1 Ip A1:1 Cmono\n".utf8)) { return }
             var i = 0
-            while !lock.withLock({ stopped }) {
+            while !progress.withLock({ $0.stopped }) {
                 guard write(fd, Array("FRAME\n".utf8) + Self.frame(i)) else { return }
                 i += 1
-                lock.withLock { sent = i }
+                progress.withLock { $0.sent = i }
                 Thread.sleep(forTimeInterval: frameInterval)
             }
         }
@@ -71,7 +71,7 @@ final class LiveFeed: @unchecked Sendable {
 
     /// Stops feeding and closes the pipe (end of stream).
     func stop() {
-        lock.withLock { stopped = true }
+        progress.withLock { $0.stopped = true }
         try? pipe.fileHandleForWriting.close()
     }
 }

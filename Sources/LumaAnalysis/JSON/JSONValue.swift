@@ -1,3 +1,5 @@
+import LumaBase
+
 /// A JSON value whose objects keep their keys in insertion order, and whose serialization is
 /// fixed: the same value always prints the same bytes, on any machine.
 ///
@@ -77,7 +79,7 @@ public enum JSONValue: Equatable, Sendable {
         case .int(let i): out += String(i)
         case .double(let d): out += JSONValue.format(d)
         case .number(let s): out += s
-        case .string(let s): JSONValue.quote(s, into: &out)
+        case .string(let s): JSONString.quote(s, into: &out)
         case .array(let items):
             out += "["
             for (i, item) in items.enumerated() {
@@ -89,7 +91,7 @@ public enum JSONValue: Equatable, Sendable {
             out += "{"
             for (i, m) in members.enumerated() {
                 if i > 0 { out += "," }
-                JSONValue.quote(m.key, into: &out)
+                JSONString.quote(m.key, into: &out)
                 out += ":"
                 m.value.serialize(into: &out)
             }
@@ -97,38 +99,11 @@ public enum JSONValue: Equatable, Sendable {
         }
     }
 
-    /// Fixed-decimal formatting computed with integers, so it cannot vary with the C library.
+    /// Exactly ``decimals`` decimals, computed with integers (``FixedDecimal``), so it cannot vary
+    /// with the C library; `null` for NaN and infinities. Beyond 9·10^12 (rare) the integers run
+    /// out and Swift's shortest round-trip form is printed, which is the same on every machine too.
     public static func format(_ d: Double) -> String {
         guard d.isFinite else { return "null" }
-        let scale = 1_000_000.0
-        let scaled = (d * scale).rounded(.toNearestOrAwayFromZero)
-        guard abs(scaled) < 9.0e18 else { return String(d) }  // beyond 9e12: rare, still deterministic
-        let n = Int64(scaled)
-        if n == 0 { return "0.000000" }
-        let magnitude = n.magnitude
-        var fraction = String(magnitude % 1_000_000)
-        while fraction.count < 6 { fraction = "0" + fraction }
-        return (n < 0 ? "-" : "") + String(magnitude / 1_000_000) + "." + fraction
-    }
-
-    static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
+        return FixedDecimal.text(d, decimals: decimals, below: 9.0e18) ?? String(d)
     }
 }

@@ -1,4 +1,5 @@
-import LumaAnalysis
+import LumaBase
+
 /// Numbers as text for people: tables and messages (event logs use ``JSONValue``'s format).
 public enum DecimalText {
     /// `value` rounded to `decimals` decimals, always with that many: `0.850`, `-3.2`, `12`.
@@ -8,14 +9,6 @@ public enum DecimalText {
     /// prints in Swift's shortest round-trip form (`1e+300`), which is the same on every machine.
     public static func fixed(_ value: Double, _ decimals: Int = 2) -> String {
         guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let n = (value * scale).rounded()
-        // Below 2^53 every integer is exact, so the split into whole and fraction is too.
-        guard abs(n) < 9e15 else { return "\(value)" }
-        let whole = Int(abs(n) / scale)
-        var fraction = String(Int(abs(n).truncatingRemainder(dividingBy: scale)))
-        while fraction.count < decimals { fraction = "0" + fraction }
-        return (n < 0 && n != 0 ? "-" : "") + "\(whole)" + (decimals > 0 ? "." + fraction : "")
+        return FixedDecimal.text(value, decimals: decimals, below: 9e15) ?? "\(value)"
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LumaBase
+import LumaEngine
 import LumaFormat
 import LumaRegression
 
@@ -106,8 +107,8 @@ struct Export: ParsableCommand {
         if !constant {
             let playing = Double(max(0, times.timestamps.count - 1)) * Double(rate.denominator) / Double(rate.numerator)
             var message = "\(recording): variable frame rate: Y4M has one rate, F\(rate.numerator):\(rate.denominator), so frames are up to "
-                + "\(String(format: "%.3f", times.deviation(fromRateNumerator: rate.numerator, denominator: rate.denominator))) s off their real time "
-                + "(first to last frame: \(String(format: "%.3f", playing)) s instead of \(String(format: "%.3f", times.span)) s)"
+                + "\(DecimalText.fixed(times.deviation(fromRateNumerator: rate.numerator, denominator: rate.denominator), 3)) s off their real time "
+                + "(first to last frame: \(DecimalText.fixed(playing, 3)) s instead of \(DecimalText.fixed(times.span, 3)) s)"
             if let destination {
                 message += "; the real times are in \(destination) (mkvmerge timestamp format v2; see `lumatrace export --help`)"
             } else {

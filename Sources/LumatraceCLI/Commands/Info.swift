@@ -78,9 +78,9 @@ struct Info: ParsableCommand {
                       format        .luma version \(reader.formatVersion)
                       size          \(h.width)x\(h.height) gray8
                       frames        \(frames)\(readable != frames ? " (\(readable) readable)" : "")
-                      timing        \(Timestamp(ticks: first, timescale: h.timescale)) … \(Timestamp(ticks: last, timescale: h.timescale)), duration \(String(format: "%.3f", duration)) s, timescale \(h.timescale)/s, nominal \(h.rateNumerator)/\(h.rateDenominator) = \(String(format: "%.3f", h.nominalFrameRate)) fps
+                      timing        \(Timestamp(ticks: first, timescale: h.timescale)) … \(Timestamp(ticks: last, timescale: h.timescale)), duration \(DecimalText.fixed(duration, 3)) s, timescale \(h.timescale)/s, nominal \(h.rateNumerator)/\(h.rateDenominator) = \(DecimalText.fixed(h.nominalFrameRate, 3)) fps
                       chunks        \(reader.chunks.count)\(reader.hasIndex ? "" : " (no index: the recording was not closed; `lumatrace recover` rewrites it)")
-                      file          \(reader.fileSize) bytes, \(String(format: "%.0f", bytesPerFrame)) bytes/frame, compression ratio \(String(format: "%.2f", ratio)) (raw \(Int(raw)) bytes)
+                      file          \(reader.fileSize) bytes, \(DecimalText.fixed(bytesPerFrame, 0)) bytes/frame, compression ratio \(DecimalText.fixed(ratio, 2)) (raw \(Int(raw)) bytes)
                       sha256        \(digest)
                     """)
                 for key in h.metadata.keys.sorted() { print("  meta          \(key) = \(h.metadata[key]!)") }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LumaEngine
 import LumaFormat
 import LumaBase
 import LumaRecording
@@ -115,7 +116,7 @@ struct Record: ParsableCommand {
                                                     metadata: meta, stop: stop, progress: { progress.update($0, $1 ?? 0) })
         progress.finish()
         let raw = Double(summary.frameCount * header.frameSize)
-        print("recorded \(Plural.count(summary.frameCount, "frame")) \(header.width)x\(header.height) in \(Plural.count(summary.chunkCount, "chunk")) → \(output) (\(summary.fileSize) bytes, ratio \(String(format: "%.2f", raw / Double(summary.fileSize))))")
+        print("recorded \(Plural.count(summary.frameCount, "frame")) \(header.width)x\(header.height) in \(Plural.count(summary.chunkCount, "chunk")) → \(output) (\(summary.fileSize) bytes, ratio \(DecimalText.fixed(raw / Double(summary.fileSize), 2)))")
         if stop.isSet { print("stopped by signal; the file is closed and complete up to the last frame received") }
     }
 

@@ -132,8 +132,8 @@ struct Render: ParsableCommand {
                 try file!.commit()
                 let off = FrameTimes(times).deviation(fromRateNumerator: Int((rate * 1_000_000).rounded()), denominator: 1_000_000)
                 if off > 0.5 / rate {
-                    warn("\(recording): variable frame rate: \(output) plays at the mean rate, \(String(format: "%.3f", rate)) frames/s, "
-                         + "so frames are up to \(String(format: "%.3f", off)) s off their real time")
+                    warn("\(recording): variable frame rate: \(output) plays at the mean rate, \(DecimalText.fixed(rate, 3)) frames/s, "
+                         + "so frames are up to \(DecimalText.fixed(off, 3)) s off their real time")
                 }
             }
             print("drew \(Plural.count(drawn, "frame")) of \(recording) with \(Plural.count(log.events.count, "event")) → \(output)")
@@ -191,7 +191,7 @@ final class VideoPipe {
         let filter = gif ? "split[a][b];[a]palettegen=stats_mode=diff[p];[b][p]paletteuse" : "pad=ceil(iw/2)*2:ceil(ih/2)*2"
         let codec = gif ? ["-loop", "0"] : ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "20"]
         process.arguments = ["-v", "error", "-xerror", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(width)x\(height)",
-                             "-r", String(format: "%.6f", max(rate, 0.01)), "-i", "-", "-vf", filter] + codec
+                             "-r", DecimalText.fixed(max(rate, 0.01), 6), "-i", "-", "-vf", filter] + codec
             + ["-f", gif ? "gif" : "mp4", "-y", temporary]
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
