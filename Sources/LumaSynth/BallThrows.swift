@@ -28,28 +28,19 @@ struct BallThrows: Sendable {
     private enum Role: CaseIterable { case bounce, exit, lob, free }
 
     init(settings: SceneSettings, layout: SetLayout, count: ClosedRange<Int>) {
-        func attemptDraw(_ attempt: Int) -> (score: Int, balls: [Ball], g: Double, metres: Double, attempt: Int) {
+        let chosen = FewestViolations(maximumAttempts: Self.maximumAttempts) { attempt in
             var rng = SeededRandom(seed: settings.seed, stream: "balls", attempt: attempt)
-            let (balls, g, metres) = Self.draw(&rng, settings: settings, layout: layout, count: count)
-            return (Self.violations(balls, settings: settings), balls, g, metres, attempt)
+            let drawn = Self.draw(&rng, settings: settings, layout: layout, count: count)
+            return (drawn, Self.violations(drawn.balls, settings: settings))
         }
-        var chosen = attemptDraw(0)
-        var next = 1
-        while chosen.score > 0, next < Self.maximumAttempts {
-            let candidate = attemptDraw(next)
-            if candidate.score < chosen.score { chosen = candidate }
-            next += 1
-        }
-        balls = chosen.balls
-        gravity = chosen.g
-        sceneMetres = chosen.metres
+        (balls, gravity, sceneMetres) = chosen.value
         attempt = chosen.attempt
-        violations = chosen.score
+        violations = chosen.violations
     }
 
     private static func draw(
         _ rng: inout SeededRandom, settings: SceneSettings, layout: SetLayout, count: ClosedRange<Int>
-    ) -> ([Ball], Double, Double) {
+    ) -> (balls: [Ball], gravity: Double, metres: Double) {
         let w = Double(settings.width), h = Double(settings.height)
         let fps = Double(settings.framesPerSecond)
         let duration = settings.duration

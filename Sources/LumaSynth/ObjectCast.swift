@@ -20,21 +20,14 @@ struct ObjectCast: Sendable {
     static let maximumAttempts = 60
 
     init(settings: SceneSettings, layout: SetLayout, count: ClosedRange<Int>) {
-        func attemptDraw(_ attempt: Int) -> (score: Int, objects: [TrackedObject], attempt: Int) {
+        let chosen = FewestViolations(maximumAttempts: Self.maximumAttempts) { attempt in
             var rng = SeededRandom(seed: settings.seed, stream: "objects", attempt: attempt)
             let objects = Self.draw(&rng, settings: settings, layout: layout, count: count)
-            return (Self.violations(objects, settings: settings, layout: layout), objects, attempt)
+            return (objects, Self.violations(objects, settings: settings, layout: layout))
         }
-        var chosen = attemptDraw(0)
-        var next = 1
-        while chosen.score > 0, next < Self.maximumAttempts {
-            let candidate = attemptDraw(next)
-            if candidate.score < chosen.score { chosen = candidate }
-            next += 1
-        }
-        objects = chosen.objects
+        objects = chosen.value
         attempt = chosen.attempt
-        violations = chosen.score
+        violations = chosen.violations
     }
 
     private enum Role { case crossFront, crossBack, occluded, wanderer }

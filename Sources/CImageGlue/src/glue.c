@@ -450,10 +450,11 @@ static int lt_jpeg_check_header(struct jpeg_decompress_struct *cinfo, int header
     return LT_OK;
 }
 
-int lt_jpeg_read_info(const uint8_t *data, size_t size, uint32_t *w, uint32_t *h,
-                      char *err, size_t errcap) {
-    if (w) *w = 0;
-    if (h) *h = 0;
+// Reads the header (and with `decode`, the whole image into `out`, `outcap` = width * height
+// bytes): the one setjmp context both entry points below share. `w` and `h`, when given, get the
+// header's dimensions as soon as it is read, even when the header is refused.
+static int lt_jpeg_run(const uint8_t *data, size_t size, uint32_t *w, uint32_t *h, int decode, uint8_t *out,
+                       size_t outcap, char *err, size_t errcap) {
     lt_set_message(err, errcap, NULL, "");
     if (size == 0) {
         lt_set_message(err, errcap, NULL, "empty JPEG data");
@@ -471,32 +472,11 @@ int lt_jpeg_read_info(const uint8_t *data, size_t size, uint32_t *w, uint32_t *h
     if (w) *w = cinfo.image_width;
     if (h) *h = cinfo.image_height;
     int status = lt_jpeg_check_header(&cinfo, header, err, errcap);
-    jpeg_destroy_decompress(&cinfo);
-    return status;
-}
-
-int lt_jpeg_decode_luma(const uint8_t *data, size_t size, uint8_t *out, size_t outcap,
-                        char *err, size_t errcap) {
-    lt_set_message(err, errcap, NULL, "");
-    if (size == 0) {
-        lt_set_message(err, errcap, NULL, "empty JPEG data");
-        return LT_ERR_TRUNCATED;
-    }
-    struct jpeg_decompress_struct cinfo;
-    lt_jpeg_err e;
-    lt_jpeg_init_err(&cinfo, &e, err, errcap);
-    if (setjmp(e.jump)) {
-        jpeg_destroy_decompress(&cinfo);
-        return e.code == LT_OK ? LT_ERR_CORRUPT : e.code;
-    }
-    lt_jpeg_begin(&cinfo, &e, data, size);
-    int header = jpeg_read_header(&cinfo, TRUE);
-    int status = lt_jpeg_check_header(&cinfo, header, err, errcap);
-    if (status == LT_OK && (size_t)cinfo.image_width * cinfo.image_height != outcap) {
+    if (decode && status == LT_OK && (size_t)cinfo.image_width * cinfo.image_height != outcap) {
         lt_set_message(err, errcap, NULL, "output buffer size is not width * height");
         status = LT_ERR_ARGUMENT;
     }
-    if (status != LT_OK) {
+    if (!decode || status != LT_OK) {
         jpeg_destroy_decompress(&cinfo);
         return status;
     }
@@ -526,4 +506,16 @@ int lt_jpeg_decode_luma(const uint8_t *data, size_t size, uint8_t *out, size_t o
     jpeg_finish_decompress(&cinfo);
     jpeg_destroy_decompress(&cinfo);
     return LT_OK;
+}
+
+int lt_jpeg_read_info(const uint8_t *data, size_t size, uint32_t *w, uint32_t *h,
+                      char *err, size_t errcap) {
+    if (w) *w = 0;
+    if (h) *h = 0;
+    return lt_jpeg_run(data, size, w, h, 0, NULL, 0, err, errcap);
+}
+
+int lt_jpeg_decode_luma(const uint8_t *data, size_t size, uint8_t *out, size_t outcap,
+                        char *err, size_t errcap) {
+    return lt_jpeg_run(data, size, NULL, NULL, 1, out, outcap, err, errcap);
 }

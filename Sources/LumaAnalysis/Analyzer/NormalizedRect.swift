@@ -123,10 +123,7 @@ public struct NormalizedPoint: Equatable, Sendable {
     public var x: Double
     public var y: Double
 
-    public init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
-    }
+    public init(x: Double, y: Double) { (self.x, self.y) = (x, y) }
 
     /// The point at pixel (`px`, `py`), continuous, top-left origin, of a `frameWidth × frameHeight`
     /// frame: `(px / frameWidth, 1 − py / frameHeight)`.

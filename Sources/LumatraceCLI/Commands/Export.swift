@@ -37,11 +37,7 @@ struct Export: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output: a file for y4m ('-' or omitted = stdout), a folder for pgm.")
     var output: String?
 
-    @Option(help: "First frame: an index (120) or a time (4.5s).")
-    var from: FramePosition?
-
-    @Option(help: "Last frame, inclusive: an index or a time.")
-    var to: FramePosition?
+    @OptionGroup var frames: FrameRangeOptions
 
     @Option(help: "Y4M: write the frames' real times here (mkvmerge timestamp format v2), whatever the rate.")
     var timestamps: String?
@@ -52,7 +48,7 @@ struct Export: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let reader = try RecordingReader(path: recording)
-            let range = try FramePosition.range(from: from, to: to, in: reader)
+            let range = try frames.range(in: reader)
             let h = reader.header
             let decoder = reader.makeDecoder()
             let progress = ProgressBar("exporting")

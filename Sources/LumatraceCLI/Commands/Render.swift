@@ -34,11 +34,7 @@ struct Render: ParsableCommand {
     @Option(name: .shortAndLong, help: "A folder (ends with /), a .png contact sheet, a .gif or an .mp4.")
     var output: String
 
-    @Option(help: "First frame: an index (120) or a time (4.5s).")
-    var from: FramePosition?
-
-    @Option(help: "Last frame, inclusive: an index or a time.")
-    var to: FramePosition?
+    @OptionGroup var frames: FrameRangeOptions
 
     @Option(help: "Draw every Nth frame (1...100000; contact sheet default: at most 24 tiles).")
     var every: Int?
@@ -88,7 +84,7 @@ struct Render: ParsableCommand {
             let log = try EventLog.read(events)
             let reader = try RecordingReader(path: recording)
             try OutputChecks.requireSameRecording(log, reader: reader, recording: recording, force: force)
-            let range = try FramePosition.range(from: from, to: to, in: reader)
+            let range = try frames.range(in: reader)
             let overlay = try EventOverlay(log: log)
             let step = every ?? (kind == .sheet ? max(1, (range.count + 23) / 24) : 1)
             let frames = Array(stride(from: range.lowerBound, through: range.upperBound, by: step))

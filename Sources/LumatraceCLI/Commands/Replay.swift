@@ -56,11 +56,7 @@ struct Replay: ParsableCommand {
     @Flag(help: ArgumentHelp(stringLiteral: FlagHints.allowExternalHelp))
     var allowExternal = false
 
-    @Option(help: "First frame: an index (120) or a time (4.5s).")
-    var from: FramePosition?
-
-    @Option(help: "Last frame, inclusive: an index or a time.")
-    var to: FramePosition?
+    @OptionGroup var frames: FrameRangeOptions
 
     @Option(help: "Threads for decoding ahead and running analyzers side by side (1...256). The log does not depend on it.")
     var jobs: Int = min(ProcessInfo.processInfo.activeProcessorCount, 8)
@@ -97,7 +93,7 @@ struct Replay: ParsableCommand {
                 }
             }
             let reader = try RecordingReader(path: recording)
-            let range = try FramePosition.range(from: from, to: to, in: reader)
+            let range = try frames.range(in: reader)
             if let dump { try FileManager.default.createDirectory(atPath: dump, withIntermediateDirectories: true) }
             let progress = ProgressBar("replaying")
             var options = ReplayOptions(frames: range, skipDamaged: skipDamaged, jobs: jobs, debugOutputDirectory: dump,

@@ -60,3 +60,18 @@ enum FramePosition: ExpressibleByArgument, Equatable {
         return first...last
     }
 }
+
+/// `--from` and `--to`: the frames a command reads, the same options for every command that takes
+/// them (`replay`, `render`, `export`).
+struct FrameRangeOptions: ParsableArguments {
+    @Option(help: "First frame: an index (120) or a time (4.5s).")
+    var from: FramePosition?
+
+    @Option(help: "Last frame, inclusive: an index or a time.")
+    var to: FramePosition?
+
+    /// The inclusive frame range they select in `reader` (every frame when neither is given).
+    func range(in reader: RecordingReader) throws -> ClosedRange<Int> {
+        try FramePosition.range(from: from, to: to, in: reader)
+    }
+}
