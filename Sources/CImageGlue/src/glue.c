@@ -106,35 +106,6 @@ static void lt_png_configure(png_structp png, lt_png_ctx *ctx) {
     png_set_read_fn(png, ctx, lt_png_read);
 }
 
-int lt_png_read_info(const uint8_t *data, size_t size, uint32_t *w, uint32_t *h,
-                     char *err, size_t errcap) {
-    if (w) *w = 0;
-    if (h) *h = 0;
-    lt_set_message(err, errcap, NULL, "");
-    int pre = lt_png_precheck(data, size, w, h, err, errcap);
-    if (pre != LT_OK) return pre;
-
-    lt_png_ctx ctx = {data, size, 0, 0, LT_OK, err, errcap};
-    png_infop info = NULL;
-    png_structp png = lt_png_create(&ctx, &info);
-    if (png == NULL) {
-        lt_set_message(err, errcap, NULL, "out of memory creating the PNG reader");
-        return LT_ERR_CORRUPT;
-    }
-    if (setjmp(png_jmpbuf(png))) {
-        png_destroy_read_struct(&png, &info, NULL);
-        return ctx.code == LT_OK ? LT_ERR_CORRUPT : ctx.code;
-    }
-    lt_png_configure(png, &ctx);
-    png_read_info(png, info);
-    uint32_t width = png_get_image_width(png, info), height = png_get_image_height(png, info);
-    png_destroy_read_struct(&png, &info, NULL);
-    if (w) *w = width;
-    if (h) *h = height;
-    if (!lt_dimensions_ok(width, height)) return lt_limit_error(width, height, err, errcap);
-    return LT_OK;
-}
-
 // BT.601 full-range luma with 8-bit weights summing to 256: exact for gray (R = G = B gives Y = R).
 static inline uint8_t lt_luma(const uint8_t *rgb) {
     return (uint8_t)((77u * rgb[0] + 150u * rgb[1] + 29u * rgb[2] + 128u) >> 8);
@@ -144,12 +115,13 @@ void lt_rgb_to_luma(const uint8_t *rgb, size_t pixels, uint8_t *out) {
     for (size_t i = 0; i < pixels; i++) out[i] = lt_luma(rgb + i * 3);
 }
 
-// Decodes to `outch` channels per pixel: 1 (luma) or 3 (RGB, gray replicated).
-static int lt_png_decode(const uint8_t *data, size_t size, uint8_t *out, size_t outcap, size_t outch,
-                         char *err, size_t errcap) {
+// Reads the header, and decodes to `outch` channels per pixel: 1 (luma) or 3 (RGB, gray
+// replicated), or with 0 stops after the header: the one setjmp context of every PNG entry point.
+// `w` and `h`, when given, get the header's dimensions as soon as they are known, even when refused.
+static int lt_png_decode(const uint8_t *data, size_t size, uint32_t *w, uint32_t *h, uint8_t *out, size_t outcap,
+                         size_t outch, char *err, size_t errcap) {
     lt_set_message(err, errcap, NULL, "");
-    uint32_t pw = 0, ph = 0;
-    int pre = lt_png_precheck(data, size, &pw, &ph, err, errcap);
+    int pre = lt_png_precheck(data, size, w, h, err, errcap);
     if (pre != LT_OK) return pre;
 
     lt_png_ctx ctx = {data, size, 0, 0, LT_OK, err, errcap};
@@ -172,9 +144,15 @@ static int lt_png_decode(const uint8_t *data, size_t size, uint8_t *out, size_t 
     png_read_info(png, info);
 
     uint32_t width = png_get_image_width(png, info), height = png_get_image_height(png, info);
+    if (w) *w = width;
+    if (h) *h = height;
     if (!lt_dimensions_ok(width, height)) {
         status = lt_limit_error(width, height, err, errcap);
         png_longjmp(png, 1);
+    }
+    if (outch == 0) {
+        png_destroy_read_struct(&png, &info, NULL);
+        return LT_OK;
     }
     if ((size_t)width * height * outch != outcap) {
         status = LT_ERR_ARGUMENT;
@@ -234,14 +212,21 @@ static int lt_png_decode(const uint8_t *data, size_t size, uint8_t *out, size_t 
     return LT_OK;
 }
 
+int lt_png_read_info(const uint8_t *data, size_t size, uint32_t *w, uint32_t *h,
+                     char *err, size_t errcap) {
+    if (w) *w = 0;
+    if (h) *h = 0;
+    return lt_png_decode(data, size, w, h, NULL, 0, 0, err, errcap);
+}
+
 int lt_png_decode_luma(const uint8_t *data, size_t size, uint8_t *out, size_t outcap,
                        char *err, size_t errcap) {
-    return lt_png_decode(data, size, out, outcap, 1, err, errcap);
+    return lt_png_decode(data, size, NULL, NULL, out, outcap, 1, err, errcap);
 }
 
 int lt_png_decode_rgb(const uint8_t *data, size_t size, uint8_t *out, size_t outcap,
                       char *err, size_t errcap) {
-    return lt_png_decode(data, size, out, outcap, 3, err, errcap);
+    return lt_png_decode(data, size, NULL, NULL, out, outcap, 3, err, errcap);
 }
 
 // MARK: - PNG writing
