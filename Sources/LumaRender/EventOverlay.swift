@@ -185,5 +185,8 @@ public struct EventOverlay: Sendable {
     }
 
     /// Pixel coordinates (top left origin) of a normalized lower-left point.
-    private func point(_ x: Double, _ y: Double) -> (Double, Double) { (x * Double(width), (1 - y) * Double(height)) }
+    private func point(_ x: Double, _ y: Double) -> (Double, Double) {
+        let p = NormalizedPoint(x: x, y: y).pixel(frameWidth: width, frameHeight: height)
+        return (p.x, p.y)
+    }
 }
