@@ -74,7 +74,7 @@ let package = Package(
             path: "Sources/LumaFormat"),
         .target(name: "LumaImaging", dependencies: ["CKissFFT"], path: "Sources/LumaImaging"),
         // Ground truth: the truth file format and importers from OTB, VOT and TrackNet labels.
-        .target(name: "LumaTruth", dependencies: ["LumaBase"], path: "Sources/LumaTruth"),
+        .target(name: "LumaTruth", dependencies: ["LumaBase", "LumaAnalysis"], path: "Sources/LumaTruth"),
         // Deterministic synthetic fixed-camera scenes with exact ground truth: the analyzers' fixtures.
         // LumaImaging for PortableMath: the scenes and the analyzers share one set of libm-free functions.
         .target(name: "LumaSynth", dependencies: ["LumaBase", "LumaTruth", "LumaImaging"], path: "Sources/LumaSynth"),
@@ -131,27 +131,35 @@ let package = Package(
         .executableTarget(name: "lumatrace", dependencies: ["LumatraceCLI"], path: "Sources/lumatrace"),
 
         // MARK: - Tests
-        .testTarget(name: "LumaFormatTests", dependencies: ["LumaFormat"], path: "Tests/LumaFormatTests"),
+        // What every test target shares: scratch files, seeded randomness, the programs tests
+        // drive (and how to install them), where the package and the shared clips are.
+        .target(
+            name: "LumaTestSupport",
+            dependencies: ["LumaBase", "LumaAnalysis", "LumaRecording", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/LumaTestSupport"),
+        .testTarget(name: "LumaFormatTests", dependencies: ["LumaTestSupport", "LumaFormat"], path: "Tests/LumaFormatTests"),
         .testTarget(
             name: "AnalyzerHarnessTests",
-            dependencies: ["AnalyzerHarness", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer", "RectanglesAnalyzer", "ExternalAnalyzer"],
+            dependencies: ["LumaTestSupport", "AnalyzerHarness", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer", "RectanglesAnalyzer", "ExternalAnalyzer"],
             path: "Tests/AnalyzerHarnessTests"),
-        .testTarget(name: "LumaTruthTests", dependencies: ["LumaTruth"], path: "Tests/LumaTruthTests"),
-        .testTarget(name: "LumaSynthTests", dependencies: ["LumaSynth"], path: "Tests/LumaSynthTests"),
-        .testTarget(name: "LumaImagingTests", dependencies: ["LumaImaging"], path: "Tests/LumaImagingTests"),
+        .testTarget(name: "LumaTruthTests", dependencies: ["LumaTestSupport", "LumaTruth"], path: "Tests/LumaTruthTests"),
+        .testTarget(name: "LumaSynthTests", dependencies: ["LumaTestSupport", "LumaSynth"], path: "Tests/LumaSynthTests"),
+        .testTarget(name: "LumaImagingTests", dependencies: ["LumaTestSupport", "LumaImaging"], path: "Tests/LumaImagingTests"),
         .testTarget(
-            name: "LumaEngineTests", dependencies: ["LumaEngine", "LumaRegression", "LumaTruth", "DifferencingAnalyzer"],
+            name: "LumaEngineTests", dependencies: ["LumaTestSupport", "LumaEngine", "LumaRegression", "LumaTruth", "DifferencingAnalyzer"],
             path: "Tests/LumaEngineTests"),
         .testTarget(
-            name: "TrajectoryTests", dependencies: ["TrajectoryAnalyzer", "LumaEngine", "LumaRegression", "LumaImaging", "LumaSynth"],
+            name: "TrajectoryTests", dependencies: ["LumaTestSupport", "AnalyzerHarness", "TrajectoryAnalyzer", "LumaEngine", "LumaRegression", "LumaImaging", "LumaSynth"],
             path: "Tests/TrajectoryTests",
             // Ball truth for the real clips, read from the source tree by the quality measurement.
             exclude: ["RealTruth"]),
         .testTarget(
-            name: "TrackingTests", dependencies: ["TrackingAnalyzer", "RectanglesAnalyzer", "LumaEngine", "LumaRegression", "LumaSynth"],
+            name: "TrackingTests",
+            dependencies: ["LumaTestSupport", "AnalyzerHarness", "TrackingAnalyzer", "RectanglesAnalyzer", "LumaEngine", "LumaRegression", "LumaSynth",
+                           "LumaFormat", "LumaTruth"],
             path: "Tests/TrackingTests"),
         .testTarget(
-            name: "LumatraceCLITests", dependencies: ["lumatrace", "LumaFormat", "LumaEngine", "LumaRegression", "LumaRender"],
+            name: "LumatraceCLITests", dependencies: ["LumaTestSupport", "lumatrace", "LumaFormat", "LumaEngine", "LumaRegression", "LumaRender"],
             path: "Tests/LumatraceCLITests"),
     ],
     swiftLanguageModes: [.v6]

@@ -36,6 +36,17 @@ public struct AnalyzerHarness<A: Analyzer>: Sendable where A.Configuration: Send
         try withRecording(of: frames) { path in try run(recording: path, jobs: jobs) }
     }
 
+    /// Replays `frameCount` frames of `width × height` that `draw` paints on demand (frame index,
+    /// pixels top row first), so a long scene never has to be held in memory, and returns the events.
+    ///
+    ///     let events = try harness.run(width: 320, height: 180, frameCount: 900) { index, pixels in
+    ///         scene.render(frame: index, into: pixels)
+    ///     }
+    public func run(width: Int, height: Int, frameCount: Int, jobs: Int = 1,
+                    draw: (Int, UnsafeMutableBufferPointer<UInt8>) throws -> Void) throws -> [HarnessEvent] {
+        try withRecording(width: width, height: height, frameCount: frameCount, draw: draw) { path in try run(recording: path, jobs: jobs) }
+    }
+
     /// Replays a recording (optionally only `frames`) and returns the events, in log order.
     public func run(recording path: String, frames: ClosedRange<Int>? = nil, jobs: Int = 1) throws -> [HarnessEvent] {
         try log(recording: path, frames: frames, jobs: jobs).events.map(HarnessEvent.init)
@@ -64,15 +75,28 @@ public struct AnalyzerHarness<A: Analyzer>: Sendable where A.Configuration: Send
     /// Writes `frames` to a temporary recording, calls `body` with its path, then removes it.
     public func withRecording<R>(of frames: [HarnessFrame], _ body: (String) throws -> R) throws -> R {
         guard let first = frames.first else { throw HarnessFailure("no frames to replay") }
+        for (i, frame) in frames.enumerated() where frame.width != first.width || frame.height != first.height {
+            throw HarnessFailure("frame \(i) is \(frame.width)x\(frame.height), the first is \(first.width)x\(first.height)")
+        }
+        return try withRecording(width: first.width, height: first.height, frameCount: frames.count,
+                                 draw: { i, pixels in _ = pixels.initialize(from: frames[i].pixels) }, body)
+    }
+
+    /// Writes `frameCount` frames that `draw` paints to a temporary recording (frame i at
+    /// i / `framesPerSecond` seconds), calls `body` with its path, then removes it.
+    public func withRecording<R>(width: Int, height: Int, frameCount: Int,
+                                 draw: (Int, UnsafeMutableBufferPointer<UInt8>) throws -> Void,
+                                 _ body: (String) throws -> R) throws -> R {
+        guard frameCount > 0 else { throw HarnessFailure("no frames to replay") }
+        guard width > 0, height > 0 else { throw HarnessFailure("a frame of \(width)x\(height) holds no pixels") }
         let path = Self.temporaryPath("luma")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try RecordingWriter(path: path, header: RecordingHeader(width: first.width, height: first.height,
+        let writer = try RecordingWriter(path: path, header: RecordingHeader(width: width, height: height,
                                                                              timescale: Int64(framesPerSecond), rateNumerator: framesPerSecond))
-        for (i, frame) in frames.enumerated() {
-            guard frame.width == first.width, frame.height == first.height else {
-                throw HarnessFailure("frame \(i) is \(frame.width)x\(frame.height), the first is \(first.width)x\(first.height)")
-            }
-            try writer.append(frame.pixels, ticks: Int64(i))
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        for i in 0..<frameCount {
+            try pixels.withUnsafeMutableBufferPointer { try draw(i, $0) }
+            try writer.append(pixels, ticks: Int64(i))
         }
         try writer.close()
         return try body(path)

@@ -30,7 +30,6 @@ public struct LoggedObservations: Sendable {
     /// never read as zeros or trapped on later.
     public init(_ log: EventLog) throws(EventLogError) {
         let check = ObservationCheck(log: log)
-        let shapes = EventShapes(log.header)
         var trajectoryIndex: [String: Int] = [:]
         var observationConfidence: [String: [Int: Double]] = [:]
         var trackIndex: [String: Int] = [:]
@@ -49,13 +48,10 @@ public struct LoggedObservations: Sendable {
                 otherEvents.append((name, [event.frame: [event.data]]))
             }
         }
-        for (k, event) in log.events.enumerated() {
-            // Every line of a log after the header is an event: event k is on line k + 2.
-            let line = k + 2
+        try log.forEachShapedEvent { event, line, shaped throws(EventLogError) in
             let key = { (id: String) in event.analyzer + "\u{0}" + id }
-            switch shapes.shape(of: event) {
-            case .pathEnd:
-                let path = try check.decode(PathEnd.self, event, line: line)
+            switch shaped {
+            case .pathEnd(let path):
                 try check.points(path.points, line: line)
                 trajectoryIndex[key(path.id)] = trajectories.count
                 var trajectory = LoggedTrajectory(id: path.id, analyzer: event.analyzer, points: path.points,
@@ -67,34 +63,28 @@ public struct LoggedObservations: Sendable {
                     trajectory.timeFit = LoggedTrajectory.TimeFit(x: fit.x, y: fit.y)
                 }
                 trajectories.append(trajectory)
-            case .pathUpdate:
-                let update = try check.decode(PathUpdate.self, event, line: line)
+            case .pathUpdate(let update):
                 observationConfidence[key(update.id), default: [:]][event.frame] = try check.value(update.confidence, "confidence", line: line)
-            case .box, .boxRecovered:
-                let box = try check.decode(Box.self, event, line: line)
+            case .box(let box), .boxRecovered(let box):
                 try check.box(box.boundingBox, line: line)
                 let i = track(box.id, analyzer: event.analyzer, kind: event.kind, shape: .box)
-                if shapes.shape(of: event) == .box { tracks[i].kind = event.kind }
+                if case .box = shaped { tracks[i].kind = event.kind } else { tracks[i].recoveredAt.append(event.frame) }
                 tracks[i].label = tracks[i].label ?? box.label
                 tracks[i].boxes[event.frame] = box.boundingBox
                 tracks[i].confidences[event.frame] = try check.value(box.confidence, "confidence", line: line)
-                if shapes.shape(of: event) == .boxRecovered { tracks[i].recoveredAt.append(event.frame) }
-            case .boxLost:
-                let lost = try check.decode(ObjectReference.self, event, line: line)
+            case .boxLost(let lost):
                 tracks[track(lost.id, analyzer: event.analyzer, kind: event.kind, shape: .box)].lostAt.append(event.frame)
-            case .quadrilateral:
-                let quad = try check.decode(Quadrilateral.self, event, line: line)
+            case .quadrilateral(let quad):
                 // Corners without an id are detections of one frame, compared as they are.
                 guard let id = quad.id else {
                     keepAsJSON(event)
-                    continue
+                    return
                 }
                 let box = try check.boundingBox(of: quad, line: line)
                 let i = track(id, analyzer: event.analyzer, kind: event.kind, shape: .quadrilateral)
                 tracks[i].boxes[event.frame] = box
                 tracks[i].confidences[event.frame] = try check.value(quad.confidence ?? 0, "confidence", line: line)
-            case .blobs:
-                let blobs = try check.decode(Blobs.self, event, line: line)
+            case .blobs(let blobs):
                 let statistics = LoggedDifferencing(changedFraction: try check.value(blobs.changedFraction, "changedFraction", line: line),
                                                     blobs: blobs.blobs.count)
                 if let i = differencing.firstIndex(where: { $0.analyzer == event.analyzer }) {
@@ -218,16 +208,6 @@ struct ObservationCheck {
             throw EventLogError(path: log.path, line: line, reason: "\(what) \(v) is outside ±\(Int(Self.limit)): not an observation")
         }
         return v
-    }
-
-    /// The payload of `event` read as its shape's view; an error naming the line when it is not one.
-    func decode<T: Decodable>(_ type: T.Type, _ event: LoggedEvent, line: Int) throws(EventLogError) -> T {
-        do {
-            return try event.data.decode(T.self)
-        } catch {
-            throw EventLogError(path: log.path, line: line, reason: "\(event.analyzer)'s '\(event.kind)' event is not a \(T.self) "
-                + "(the shape its header gives it): \(error)")
-        }
     }
 
     /// A `[x, y, w, h]` box with every value in range.

@@ -154,11 +154,15 @@ public struct RegressionResult: Sendable {
             try replay.run(to: newPath, jobs: 1, registry: registry)
             let new = try EventLog.read(newPath)
             result.eventCounts = (golden.events.count, new.events.count)
-            for (x, y) in zip(golden.header.analyzers, new.header.analyzers) {
-                result.notes += LogDiff.programChanges(x, y).map { "\(result.name): the plugin changed: \($0)" }
-            }
             let diff = try LogDiff(old: golden, new: new, tolerances: tolerances)
             result.diff = diff
+            // A changed plugin shows among the settings of a diff that is printed; with the same
+            // events it is said in a note, or it would go unsaid.
+            if diff.isSame {
+                for (x, y) in zip(golden.header.analyzers, new.header.analyzers) {
+                    result.notes += LogDiff.programChanges(x, y).map { "\(result.name): the plugin changed: \($0)" }
+                }
+            }
             result.identical = FileManager.default.contentsEqual(atPath: goldenPath, andPath: newPath)
             let stem = URL(fileURLWithPath: golden.header.recordingFile).deletingPathExtension().lastPathComponent
             let truthPath = url.deletingLastPathComponent().appendingPathComponent(stem + ".truth.json").path

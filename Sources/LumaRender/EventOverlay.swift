@@ -61,54 +61,39 @@ public struct EventOverlay: Sendable {
         width = log.header.width
         height = log.header.height
         regions = log.header.analyzers.map(\.regionOfInterest).filter { $0 != .full }
-        let shapes = EventShapes(log.header)
         var lifeIndex: [String: Int] = [:]
-        for (k, event) in log.events.enumerated() {
-            guard let shape = shapes.shape(of: event) else { continue }
-            let (mark, id) = try Self.mark(event, shape: shape, line: k + 2, path: log.path)
-            guard let id else {
+        try log.forEachShapedEvent { event, _, shaped throws(EventLogError) in
+            guard let shaped else { return }
+            let mark = Mark(event: event, drawing: Self.drawing(of: shaped))
+            guard let id = shaped.objectId else {
                 byFrame[event.frame, default: []].append(mark)
-                continue
+                return
             }
             // Corners of a track live apart from its box: both are drawn.
-            let key = event.analyzer + "\u{0}" + (shape == .quadrilateral ? "corners" : "") + "\u{0}" + id
+            let isCorners = if case .quadrilateral = shaped { true } else { false }
+            let key = event.analyzer + "\u{0}" + (isCorners ? "corners" : "") + "\u{0}" + id
             if let i = lifeIndex[key] {
                 lives[i].marks.append(mark)
             } else {
                 lifeIndex[key] = lives.count
                 lives.append(ObjectLife(marks: [mark]))
             }
-            if shape == .box || shape == .quadrilateral, trackColors[id] == nil {
+            let startsTrack = switch shaped { case .box, .quadrilateral: true; default: false }
+            if startsTrack, trackColors[id] == nil {
                 trackColors[id] = RGBImage.Color.tracks[trackColors.count % RGBImage.Color.tracks.count]
             }
         }
     }
 
-    /// `event` read as `shape`, with the id of the object it belongs to (`nil`: a detection of
-    /// its frame only).
-    private static func mark(_ event: LoggedEvent, shape: EventShape, line: Int, path: String) throws(EventLogError) -> (Mark, String?) {
-        func view<T: Decodable>(_ type: T.Type) throws(EventLogError) -> T {
-            do { return try event.data.decode(T.self) } catch {
-                throw EventLogError(path: path, line: line, reason: "\(event.analyzer)'s '\(event.kind)' event is not a \(T.self) "
-                    + "(the shape its header gives it): \(error)")
-            }
-        }
-        switch shape {
-        case .pathUpdate:
-            let p = try view(PathUpdate.self)
-            return (Mark(event: event, drawing: .path(p)), p.id)
-        case .pathEnd:
-            return (Mark(event: event, drawing: .end), try view(PathEnd.self).id)
-        case .box, .boxRecovered:
-            let b = try view(Box.self)
-            return (Mark(event: event, drawing: .box(b)), b.id)
-        case .boxLost:
-            return (Mark(event: event, drawing: .end), try view(ObjectReference.self).id)
-        case .quadrilateral:
-            let q = try view(Quadrilateral.self)
-            return (Mark(event: event, drawing: .corners(q)), q.id)
-        case .blobs:
-            return (Mark(event: event, drawing: .blobs(try view(Blobs.self))), nil)
+    /// How an event of each shape is drawn: paths as their points so far, a path's end or a lost
+    /// track as the end of its life, boxes, corners and blobs as they are.
+    private static func drawing(of shaped: ShapedEvent) -> Drawing {
+        switch shaped {
+        case .pathUpdate(let p): return .path(p)
+        case .pathEnd, .boxLost: return .end
+        case .box(let b), .boxRecovered(let b): return .box(b)
+        case .quadrilateral(let q): return .corners(q)
+        case .blobs(let b): return .blobs(b)
         }
     }
 

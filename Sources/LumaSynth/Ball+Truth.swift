@@ -13,7 +13,7 @@ extension Ball {
     func segments(frameCount: Int, framesPerSecond: Double, width: Int, height: Int) -> [BallSegment] {
         guard let first = arcs.first, let last = arcs.last else { return [] }
         let w = Double(width), h = Double(height)
-        let normalizer = TruthNormalizer(width: width, height: height)
+        let truthPoints = TruthPoints(frameWidth: width, frameHeight: height)
         // Only frames during the flight can hold points; a frame range keeps this independent of
         // the recording length.
         let firstFrame = max(0, Int((first.start * framesPerSecond).rounded(.down)))
@@ -48,7 +48,7 @@ extension Ball {
         for frame in firstFrame...lastFrame {
             let t = Double(frame) / framesPerSecond
             if case .flying(let arc, let x, let y) = state(at: t), x >= 0, x < w, y >= 0, y < h {
-                let point = normalizer.ballPoint(frame: frame, px: x, py: y, radius: radius)
+                let point = truthPoints.ball(frame: frame, pixelX: x, pixelY: y, radius: radius)
                 if var segment = open, segment.arc == arc, segment.lastFrame == frame - 1 {
                     segment.points.append(point)
                     segment.lastFrame = frame

@@ -89,7 +89,7 @@ public final class SyntheticScene: Sendable {
     ) -> [ObjectTrack] {
         guard !objects.isEmpty else { return [] }
         let fps = Double(settings.framesPerSecond)
-        let normalizer = TruthNormalizer(width: settings.width, height: settings.height)
+        let truthPoints = TruthPoints(frameWidth: settings.width, frameHeight: settings.height)
         var points = [[[Double]]](repeating: [], count: objects.count)
         var occluded = [[Int]](repeating: [], count: objects.count)
         for i in objects.indices { points[i].reserveCapacity(settings.frameCount) }
@@ -107,7 +107,7 @@ public final class SyntheticScene: Sendable {
             for (i, object) in objects.enumerated() {
                 let box = boxes[i]
                 points[i].append(
-                    normalizer.boxPoint(frame: frame, left: box.left, top: box.top, right: box.right, bottom: box.bottom))
+                    truthPoints.box(frame: frame, left: box.left, top: box.top, right: box.right, bottom: box.bottom))
                 var front: [SceneRect] = post.map { [$0] } ?? []
                 for (j, other) in objects.enumerated() where other.depth > object.depth { front.append(boxes[j]) }
                 if Occlusion.hiddenFraction(of: box, rects: front, discs: discs) > 0.3 { occluded[i].append(frame) }

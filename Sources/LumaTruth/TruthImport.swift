@@ -62,7 +62,7 @@ extension GroundTruth {
 
     private static func importBoxes(_ format: TruthImport.Format, rows: LabelRows, path: String,
                                     geometry g: TruthImport.Geometry) throws(TruthError) -> GroundTruth {
-        let (w, h) = (Double(g.width), Double(g.height))
+        let truthPoints = TruthPoints(frameWidth: g.width, frameHeight: g.height)
         let frames = g.frames ?? g.firstFrame + rows.values.count
         var points: [[Double]] = []
         var absent = 0
@@ -88,7 +88,7 @@ extension GroundTruth {
                 absent += 1
                 continue
             }
-            points.append([Double(frame), round6(box.0 / w), round6(1 - box.3 / h), round6((box.2 - box.0) / w), round6((box.3 - box.1) / h)])
+            points.append(truthPoints.box(frame: frame, left: box.0, top: box.1, right: box.2, bottom: box.3))
         }
         let name = format == .otb ? "OTB groundtruth_rect.txt" : "VOT groundtruth.txt"
         let notes = "Imported from \(name) labels '\(path)': \(points.count) boxes"
@@ -104,7 +104,7 @@ extension GroundTruth {
         guard g.ballRadius > 0, g.ballRadius.isFinite else {
             throw TruthError(path: path, reason: "ball radius \(g.ballRadius) px is not positive")
         }
-        let (w, h) = (Double(g.width), Double(g.height))
+        let truthPoints = TruthPoints(frameWidth: g.width, frameHeight: g.height)
         var visible: [(frame: Int, x: Double, y: Double)] = []
         var last = -1
         for (i, v) in rows.values.enumerated() {
@@ -132,7 +132,7 @@ extension GroundTruth {
         }
         for p in visible {
             if let previous = current.last, p.frame - Int(previous[0]) - 1 > g.maximumGap { close("lost") }
-            current.append([Double(p.frame), round6(p.x / w), round6(1 - p.y / h), round6(g.ballRadius / w)])
+            current.append(truthPoints.ball(frame: p.frame, pixelX: p.x, pixelY: p.y, radius: g.ballRadius))
         }
         close("end")
         let frames = g.frames ?? last + 1
@@ -140,11 +140,6 @@ extension GroundTruth {
             + "(a gap of more than \(g.maximumGap) frames starts a new one; the labels mark no bounces, so a segment may span several flights). "
             + "Ball radius \(g.ballRadius) px (not in the labels). Normalized to \(g.width)x\(g.height) with a lower-left origin."
         return GroundTruth(width: g.width, height: g.height, frames: frames, notes: notes, ballSegments: segments)
-    }
-
-    static func round6(_ value: Double) -> Double {
-        let r = (value * 1_000_000).rounded() / 1_000_000
-        return r == 0 ? 0 : r
     }
 }
 

@@ -8,6 +8,7 @@ import RectanglesAnalyzer
 import Testing
 import TrackingAnalyzer
 import TrajectoryAnalyzer
+import LumaTestSupport
 
 /// Every built-in analyzer passes the conformance check plugin authors run on theirs.
 @Suite("Conformance of the built-in analyzers (AnalyzerHarness)")
@@ -33,8 +34,8 @@ struct ConformanceTests {
 
     @Test("external, running the Python example") func external() throws {
         var configuration = ExternalConfiguration()
-        configuration.command = "python3 " + URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Plugins/BrightnessHistogram/brightness_histogram.py").path
+        configuration.command = try ExternalTool.python3.require() + " "
+            + PackageLayout.root.appendingPathComponent("Plugins/BrightnessHistogram/brightness_histogram.py").path
         configuration.options = .object([.init("every", .int(5))])
         try AnalyzerHarness(ExternalAnalyzer.self, configuration: configuration)
             .checkConformance(invalidOptions: [("timeout", "0"), ("command", ""), ("startTimeout", "0"), ("maximumLineBytes", "100"),

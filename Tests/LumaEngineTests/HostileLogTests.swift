@@ -4,6 +4,7 @@ import LumaEngine
 import LumaRegression
 import LumaTruth
 import Testing
+import LumaTestSupport
 
 /// Logs whose numbers no replay writes (edited by hand, or hostile): each is refused with its file
 /// and line where the number enters, so `diff`, `score` and `report` never trap on it.
@@ -86,7 +87,7 @@ struct HostileLogTests {
 
     @Test("a line longer than the maximum is refused while it is read, and a device is not a log")
     func longLineAndDevice() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lumatrace-long-\(getpid()).events.jsonl").path
+        let path = Scratch.path("long.events.jsonl")
         defer { try? FileManager.default.removeItem(atPath: path) }
         _ = FileManager.default.createFile(atPath: path, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))

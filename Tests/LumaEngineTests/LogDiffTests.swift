@@ -3,6 +3,7 @@ import LumaAnalysis
 import LumaEngine
 import LumaRegression
 import Testing
+import LumaTestSupport
 
 /// The bundled golden logs, edited the way a detector change would change them, then written out
 /// and read back like any log.
@@ -18,7 +19,7 @@ enum EditedLog {
     static func edited(_ log: EventLog, _ edit: (inout [LoggedEvent]) -> Void) throws -> EventLog {
         var events = log.events
         edit(&events)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lumatrace-diff-\(getpid())-\(UUID().uuidString.prefix(8)).events.jsonl").path
+        let path = Scratch.path("edited.events.jsonl")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try EventLogWriter(path: path, header: log.header)
         for e in events { try writer.write(e) }

@@ -4,10 +4,11 @@ import LumaAnalysis
 import LumaEngine
 import LumaFormat
 import Testing
+import LumaTestSupport
 
 /// A recording with a bright square moving right by 2 px a frame over a flat background.
 func makeMovingSquare(frames: Int = 40, width: Int = 64, height: Int = 48) throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("lumatrace-engine-\(getpid())-\(UUID().uuidString.prefix(6)).luma").path
+    let path = Scratch.path("moving-square.luma")
     let writer = try RecordingWriter(path: path, header: RecordingHeader(width: width, height: height, timescale: 30, rateNumerator: 30))
     for i in 0..<frames {
         var p = [UInt8](repeating: 50, count: width * height)
@@ -184,7 +185,7 @@ struct EventLogReadingTests {
         let width = try #require(lines[0].range(of: #""width":[0-9]+"#, options: .regularExpression))
         check(lines[0].replacingCharacters(in: width, with: "\"width\":0") + "\n", "x.jsonl:1: header has recording.width 0, expected at least 1")
         // An empty file is refused before it is read (Foundation's reader leaks on an empty file).
-        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("lumatrace-engine-\(getpid())-empty.events.jsonl").path
+        let empty = Scratch.path("empty.events.jsonl")
         _ = FileManager.default.createFile(atPath: empty, contents: Data())
         #expect(throws: EventLogError(path: empty, line: nil, reason: "empty file: not an event log")) { _ = try EventLog.read(empty) }
         // A log cut at a line boundary is valid but incomplete.

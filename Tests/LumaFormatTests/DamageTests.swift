@@ -1,11 +1,12 @@
 import Foundation
 import LumaFormat
 import Testing
+import LumaTestSupport
 
 @Suite("Damaged and cut files: every complete chunk survives, every damaged byte is noticed")
 struct DamageTests {
     static func makeRecording() throws -> (path: String, frames: [(ticks: Int64, pixels: [UInt8])], chunks: [ChunkEntry], size: Int) {
-        let path = temporaryPath("base.luma")
+        let path = Scratch.path("base.luma")
         let frames = try writeRecording(path, width: 24, height: 16, count: 60, chunkDuration: 0.2)
         let reader = try RecordingReader(path: path)
         let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
@@ -40,7 +41,7 @@ struct DamageTests {
         var g = SeededGenerator(seed: 3)
         for _ in 0..<60 { cuts.insert(Int(g.next() % UInt64(size))) }
         for cut in cuts.sorted() where cut > 0 && cut < size {
-            let copy = temporaryPath("cut.luma")
+            let copy = Scratch.path("cut.luma")
             try bytes.prefix(cut).write(to: URL(fileURLWithPath: copy))
             // Frames of chunks that end before the cut must all be there.
             let complete = chunks.filter { $0.recordEnd <= UInt64(cut) }
@@ -74,7 +75,7 @@ struct DamageTests {
         for position in positions {
             var copy = bytes
             copy[position] ^= UInt8(1 << Int(g.next() % 8))
-            let file = temporaryPath("flip.luma")
+            let file = Scratch.path("flip.luma")
             try Data(copy).write(to: URL(fileURLWithPath: file))
             guard let reader = try? RecordingReader(path: file) else { continue }  // refused: detected
             let good = try Self.checkNoWrongFrame(file, frames)
@@ -104,7 +105,7 @@ struct DamageTests {
 
     @Test("a damaged chunk header in an unindexed file is skipped by the scan, with its frames named")
     func damagedHeaderInScan() throws {
-        let path = temporaryPath("scan.luma")
+        let path = Scratch.path("scan.luma")
         let frames = try writeRecording(path, width: 24, height: 16, count: 60, chunkDuration: 0.2, close: false)
         let chunks = try RecordingReader(path: path).chunks
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -125,11 +126,11 @@ struct DamageTests {
         // The second reference copy ends where the first chunk starts: cut it 10 bytes short, so
         // the index that recovery appends would lie inside the copy's declared payload.
         let cut = Int(chunks[0].offset) - 10
-        let copy = temporaryPath("cut-reference.luma")
+        let copy = Scratch.path("cut-reference.luma")
         try Data(bytes.prefix(cut)).write(to: URL(fileURLWithPath: copy))
         #expect(try RecordingReader(path: copy).chunks.isEmpty)
 
-        let output = temporaryPath("cut-reference-recovered.luma")
+        let output = Scratch.path("cut-reference-recovered.luma")
         let report = try RecordingRecovery.recover(copy, output: output)
         #expect(report.framesKept == 0)
         let recovered = try RecordingReader(path: output)

@@ -1,33 +1,12 @@
 import Foundation
 import LumaFormat
 import Testing
+import LumaTestSupport
 
 @Suite("Hostile and wrong files get one clear error, never a trap or a huge allocation")
 struct HostileFileTests {
-    /// A header record with arbitrary values, CRC'd so only the values are wrong.
-    static func header(width: UInt32, height: UInt32, timescale: Int64 = 90000) -> [UInt8] {
-        var fields: [UInt8] = []
-        func put<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { fields += $0 } }
-        put(UInt16(1)); put(UInt16(0)); put(width); put(height); fields += [0, 0, 0, 0]; put(timescale); put(UInt32(30)); put(UInt32(1)); put(UInt32(0))
-        var record = Array("LUMA".utf8)
-        withUnsafeBytes(of: UInt32(fields.count).littleEndian) { record += $0 }
-        withUnsafeBytes(of: UInt64(0).littleEndian) { record += $0 }
-        record += fields
-        withUnsafeBytes(of: crc32(record).littleEndian) { record += $0 }
-        return record
-    }
-
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for b in bytes {
-            crc ^= UInt32(b)
-            for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
-        }
-        return ~crc
-    }
-
     static func write(_ bytes: [UInt8]) throws -> String {
-        let path = temporaryPath("hostile.luma")
+        let path = Scratch.path("hostile.luma")
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -35,7 +14,7 @@ struct HostileFileTests {
     @Test("width × height of zero or over 16384 is refused")
     func impossibleSizes() throws {
         for (w, h) in [(UInt32(0), UInt32(10)), (16385, 10), (10, 100_000), (UInt32.max, UInt32.max)] {
-            let path = try Self.write(Self.header(width: w, height: h))
+            let path = try Self.write(CraftedBytes.header(width: w, height: h))
             #expect(throws: LumaFormatError.invalidHeader(path: path, reason: "frame size \(w)x\(h) is outside 1...16384 in each dimension")) {
                 _ = try RecordingReader(path: path)
             }
@@ -44,7 +23,7 @@ struct HostileFileTests {
 
     @Test("the largest legal frame size opens instantly: nothing is allocated for frames that are not there")
     func largestFrameHeaderOnly() throws {
-        let path = try Self.write(Self.header(width: 16384, height: 16384))
+        let path = try Self.write(CraftedBytes.header(width: 16384, height: 16384))
         let reader = try RecordingReader(path: path)
         #expect(reader.frameCount == 0)
         #expect(reader.chunks.isEmpty)
@@ -52,16 +31,16 @@ struct HostileFileTests {
 
     @Test("a chunk that claims a payload past the end of the file is an incomplete chunk, not an allocation")
     func payloadPastEnd() throws {
-        var bytes = Self.header(width: 8, height: 8)
+        var bytes = CraftedBytes.header(width: 8, height: 8)
         var record = Array("LCHK".utf8)
         var fields: [UInt8] = []
-        func put<T: FixedWidthInteger>(_ v: T, into a: inout [UInt8]) { withUnsafeBytes(of: v.littleEndian) { a += $0 } }
-        put(UInt32(0), into: &fields); put(UInt64(0), into: &fields); put(UInt32(1), into: &fields); put(UInt64(64), into: &fields)
-        put(Int64(0), into: &fields); fields.append(0)
-        put(UInt32(fields.count), into: &record)
-        put(UInt64(1) << 60, into: &record)
+        let put = { (v: any FixedWidthInteger, a: inout [UInt8]) in CraftedBytes.put(v, into: &a) }
+        put(UInt32(0), &fields); put(UInt64(0), &fields); put(UInt32(1), &fields); put(UInt64(64), &fields)
+        put(Int64(0), &fields); fields.append(0)
+        put(UInt32(fields.count), &record)
+        put(UInt64(1) << 60, &record)  // a payload length past the end of the file
         record += fields
-        put(Self.crc32(record), into: &record)
+        put(CraftedBytes.crc32(record), &record)
         bytes += record + [1, 2, 3]
         let path = try Self.write(bytes)
         let reader = try RecordingReader(path: path)
@@ -71,20 +50,15 @@ struct HostileFileTests {
 
     @Test("a chunk declaring 65536 frames of 16384×16384 is refused before anything is allocated")
     func absurdChunk() throws {
-        var bytes = Self.header(width: 16384, height: 16384)
-        func put<T: FixedWidthInteger>(_ v: T, into a: inout [UInt8]) { withUnsafeBytes(of: v.littleEndian) { a += $0 } }
+        var bytes = CraftedBytes.header(width: 16384, height: 16384)
         var fields: [UInt8] = []
+        func put<T: FixedWidthInteger>(_ v: T) { CraftedBytes.put(v, into: &fields) }
         let count = 65536
-        put(UInt32(0), into: &fields); put(UInt64(0), into: &fields); put(UInt32(count), into: &fields)
-        put(UInt64(count) * UInt64(16384 * 16384 / 8), into: &fields)
-        for i in 0..<count { put(Int64(i), into: &fields); fields.append(1) }
+        put(UInt32(0)); put(UInt64(0)); put(UInt32(count))
+        put(UInt64(count) * UInt64(16384 * 16384 / 8))
+        for i in 0..<count { put(Int64(i)); fields.append(1) }
         fields[24 + 8] = 0  // first frame: from the reference, as a writer would
-        var record = Array("LCHK".utf8)
-        put(UInt32(fields.count), into: &record)
-        put(UInt64(16), into: &record)
-        record += fields
-        put(Self.crc32(record), into: &record)
-        bytes += record + [UInt8](repeating: 0, count: 16)
+        bytes += CraftedBytes.record("LCHK", fields: fields, payload: [UInt8](repeating: 0, count: 16))
         let path = try Self.write(bytes)
         let reader = try RecordingReader(path: path)
         #expect(reader.chunks.isEmpty)

@@ -2,42 +2,17 @@ import Foundation
 import LumaBase
 import LumaFormat
 import Testing
+import LumaTestSupport
 
 /// Numbers and sizes read from a file are range-checked where they enter, so no arithmetic on
 /// them can trap and no claim allocates memory the data does not back.
 @Suite("Hostile values in recordings and streams are refused where they enter")
 struct HostileValueTests {
-    static func put<T: FixedWidthInteger>(_ v: T, into a: inout [UInt8]) { withUnsafeBytes(of: v.littleEndian) { a += $0 } }
-
-    /// A record with a correct CRC: magic, lengths, fields, CRC, payload.
-    static func record(_ magic: String, fields: [UInt8], payload: [UInt8]) -> [UInt8] {
-        var r = Array(magic.utf8)
-        put(UInt32(fields.count), into: &r)
-        put(UInt64(payload.count), into: &r)
-        r += fields
-        put(HostileFileTests.crc32(r), into: &r)
-        return r + payload
-    }
-
-    /// A zstd frame declaring `size` bytes (with a checksum) over one raw 8 KiB block and no end.
-    static func zstdClaim(size: UInt32) -> [UInt8] {
-        var z: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD, 0xA4]
-        put(size, into: &z)
-        return z + [0x00, 0x00, 0x01] + [UInt8](repeating: 7, count: 8192)
-    }
-
     @Test("a chunk stamped Int64.min (valid CRC) is damage named by verify, not a trap downstream")
     func minimumTimestamp() throws {
-        let path = temporaryPath("min-ticks.luma")
+        let path = Scratch.path("min-ticks.luma")
         try writeRecording(path, width: 16, height: 16, count: 10)
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        let magic = Array("LCHK".utf8)
-        let at = try #require((0..<(bytes.count - 4)).first { bytes[$0..<$0 + 4].elementsEqual(magic) })
-        let fieldsLength = Int(bytes[at + 4]) | Int(bytes[at + 5]) << 8
-        withUnsafeBytes(of: Int64.min.littleEndian) { bytes.replaceSubrange(at + 40..<at + 48, with: $0) }
-        withUnsafeBytes(of: HostileFileTests.crc32(Array(bytes[at..<at + 16 + fieldsLength])).littleEndian) {
-            bytes.replaceSubrange(at + 16 + fieldsLength..<at + 20 + fieldsLength, with: $0)
-        }
+        let bytes = try #require(CraftedBytes.stampingFirstChunk(of: try fileBytes(path), ticks: .min))
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let reader = try RecordingReader(path: path)
         let damage = reader.verify()
@@ -60,15 +35,7 @@ struct HostileValueTests {
 
     @Test("a 16384×16384 claim over a few kilobytes of payload is damage, and the buffers stay untouched")
     func hugeClaims() throws {
-        var bytes = HostileFileTests.header(width: 16384, height: 16384)
-        let frameSize = 16384 * 16384
-        var reference: [UInt8] = []
-        Self.put(UInt32(0), into: &reference); Self.put(UInt64(frameSize), into: &reference)
-        bytes += Self.record("LREF", fields: reference, payload: Self.zstdClaim(size: UInt32(frameSize)))
-        var chunk: [UInt8] = []
-        Self.put(UInt32(0), into: &chunk); Self.put(UInt64(0), into: &chunk); Self.put(UInt32(1), into: &chunk)
-        Self.put(UInt64(frameSize / 8), into: &chunk); Self.put(Int64(0), into: &chunk); chunk.append(2)
-        bytes += Self.record("LCHK", fields: chunk, payload: Self.zstdClaim(size: UInt32(frameSize / 8)))
+        let bytes = CraftedBytes.hugeFrameClaims()
         let path = try HostileFileTests.write(bytes)
         let reader = try RecordingReader(path: path)
         #expect(reader.chunks.count == 1)
@@ -79,11 +46,11 @@ struct HostileValueTests {
 
     @Test("a Y4M size too large for an Int is quoted as written, not as W-1")
     func oversizedY4MWidth() throws {
-        let path = temporaryPath("wide.y4m")
+        let path = Scratch.path("wide.y4m")
         try "YUV4MPEG2 W99999999999999999999 H10 F30:1\n".write(toFile: path, atomically: false, encoding: .utf8)
         let e = formatError { _ = try Y4MReader(stream: try ByteStream.open(path)) }
         #expect(e == .invalidInput(source: path, frame: nil, reason: "frame size W99999999999999999999 H10 is missing or outside 1...16384"))
-        let missing = temporaryPath("nosize.y4m")
+        let missing = Scratch.path("nosize.y4m")
         try "YUV4MPEG2 H10 F30:1\n".write(toFile: missing, atomically: false, encoding: .utf8)
         #expect(formatError { _ = try Y4MReader(stream: try ByteStream.open(missing)) }
             == .invalidInput(source: missing, frame: nil, reason: "frame size no W tag H10 is missing or outside 1...16384"))

@@ -1,5 +1,6 @@
 @testable import LumaFormat
 import Testing
+import LumaTestSupport
 
 @Suite("Masked residuals: mask bits and non-zero bytes rebuild the frame exactly")
 struct MaskedResidualTests {

@@ -1,14 +1,14 @@
 import Foundation
 @testable import LumaFormat
 import Testing
+import LumaTestSupport
 
 @Suite("An output never destroys: not its input, not a folder, not a device, not a good result")
 struct OutputSafetyTests {
     let folder: String
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("lumatrace-output-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = Scratch.folder("output")
     }
 
     func file(_ name: String, _ text: String) throws -> String {

@@ -1,13 +1,14 @@
 import Foundation
 import LumaFormat
 import Testing
+import LumaTestSupport
 
 @Suite("Recovery never keeps less than the recording holds, and never writes over what it reads")
 struct RecoveryTests {
     /// 120 frames in chunks of 6 (0.2 s at 30 fps).
     static func makeRecording(_ name: String, version: Int = RecordingHeader.formatVersion) throws
         -> (path: String, frames: [(ticks: Int64, pixels: [UInt8])], chunks: [ChunkEntry]) {
-        let path = temporaryPath(name)
+        let path = Scratch.path(name)
         let frames = try writeRecording(path, width: 32, height: 24, count: 120, chunkDuration: 0.2, formatVersion: version)
         return (path, frames, try RecordingReader(path: path).chunks)
     }
@@ -15,7 +16,7 @@ struct RecoveryTests {
     /// A trailer with a valid CRC pointing at `indexOffset`.
     static func trailer(indexOffset: UInt64) -> [UInt8] {
         var t = Array("LTRL".utf8) + littleEndian(indexOffset)
-        t += littleEndian(HostileFileTests.crc32(t))
+        t += littleEndian(CraftedBytes.crc32(t))
         return t + Array("LEND".utf8)
     }
 
@@ -42,10 +43,10 @@ struct RecoveryTests {
         let before = try fileBytes(path)
         var output = path
         if how == "symlink" {
-            output = temporaryPath("link.luma")
+            output = Scratch.path("link.luma")
             try FileManager.default.createSymbolicLink(atPath: output, withDestinationPath: path)
         } else if how == "hardlink" {
-            output = temporaryPath("hard.luma")
+            output = Scratch.path("hard.luma")
             try FileManager.default.linkItem(atPath: path, toPath: output)
         }
         #expect(throws: LumaFormatError.outputIsInput(path: path, output: output)) {
@@ -58,7 +59,7 @@ struct RecoveryTests {
     @Test("an existing output needs overwrite, and is then replaced by a complete recovered file")
     func existingOutput() throws {
         let (path, frames, _) = try Self.makeRecording("source.luma")
-        let output = temporaryPath("existing.luma")
+        let output = Scratch.path("existing.luma")
         try writeBytes(Array("keep me".utf8), to: output)
         #expect(throws: LumaFormatError.outputExists(path: output)) { _ = try RecordingRecovery.recover(path, output: output) }
         #expect(try fileBytes(output) == Array("keep me".utf8))
@@ -103,7 +104,7 @@ struct RecoveryTests {
             bytes.replaceSubrange(at..<at + 8, with: littleEndian(chunks[i].offset + 9))
         }
         let crcAt = index + 16 + fieldsLength
-        bytes.replaceSubrange(crcAt..<crcAt + 4, with: littleEndian(HostileFileTests.crc32(Array(bytes[index..<crcAt]))))
+        bytes.replaceSubrange(crcAt..<crcAt + 4, with: littleEndian(CraftedBytes.crc32(Array(bytes[index..<crcAt]))))
         try writeBytes(bytes, to: path)
         #expect(try RecordingReader(path: path).readableFrameCount == 120)
         try Self.expectRecoversEverything(path, frames)
@@ -123,7 +124,7 @@ struct RecoveryTests {
         }
         #expect(reason.contains("both copies of the reference frame") && reason.contains("of the 120 in 20 intact chunks"), "\(reason)")
         #expect(try fileBytes(path) == bytes)
-        let out = temporaryPath("out.luma")
+        let out = Scratch.path("out.luma")
         #expect(throws: LumaFormatError.self) { _ = try RecordingRecovery.recover(path, output: out) }
         // No temporary file of this recording is left behind (the folder is shared with tests running
         // at the same time, whose own temporary files may be there for a moment).
@@ -145,9 +146,9 @@ struct RecoveryTests {
 
     @Test("in place through a symlink: the recording is recovered, the symlink stays a symlink")
     func inPlaceThroughSymlink() throws {
-        let path = temporaryPath("unclosed.luma")
+        let path = Scratch.path("unclosed.luma")
         let frames = try writeRecording(path, width: 32, height: 24, count: 60, chunkDuration: 0.2, close: false)
-        let link = temporaryPath("unclosed-link.luma")
+        let link = Scratch.path("unclosed-link.luma")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
         let report = try RecordingRecovery.recover(link)
         #expect(report.framesKept == 60)

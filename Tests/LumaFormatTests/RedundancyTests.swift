@@ -1,12 +1,13 @@
 import Foundation
 import LumaFormat
 import Testing
+import LumaTestSupport
 
 @Suite("Version 2: no single damaged region loses more than the chunk it hits")
 struct RedundancyTests {
     /// 60 frames of 24×16 in chunks of 6: ten chunks, each a few hundred bytes.
     static func makeRecording(_ name: String) throws -> (path: String, frames: [(ticks: Int64, pixels: [UInt8])], chunks: [ChunkEntry], bytes: [UInt8]) {
-        let path = temporaryPath(name)
+        let path = Scratch.path(name)
         let frames = try writeRecording(path, width: 24, height: 16, count: 60, chunkDuration: 0.2)
         let reader = try RecordingReader(path: path)
         #expect(reader.formatVersion == 2)
@@ -19,7 +20,7 @@ struct RedundancyTests {
     @Test("files are written as version 2 by default, version 1 on request, and both read back the same frames")
     func versions() throws {
         for version in [1, 2] {
-            let path = temporaryPath("v\(version).luma")
+            let path = Scratch.path("v\(version).luma")
             let frames = try writeRecording(path, width: 24, height: 16, count: 30, chunkDuration: 0.2, formatVersion: version)
             let reader = try RecordingReader(path: path)
             #expect(reader.formatVersion == version)
@@ -34,7 +35,7 @@ struct RedundancyTests {
         for position in 0..<Self.headerLength(bytes) {
             var copy = bytes
             copy[position] ^= UInt8(1 << (position % 8))
-            let file = temporaryPath("header-flip.luma")
+            let file = Scratch.path("header-flip.luma")
             try writeBytes(copy, to: file)
             let reader = try RecordingReader(path: file)
             #expect(reader.header.width == 24 && reader.header.metadata == ["test": "yes"], "flip at byte \(position)")
@@ -58,7 +59,7 @@ struct RedundancyTests {
         for (n, region) in regions.enumerated() {
             var copy = bytes
             for i in region { copy[i] = 0 }
-            let file = temporaryPath("reference-zeroed.luma")
+            let file = Scratch.path("reference-zeroed.luma")
             try writeBytes(copy, to: file)
             let good = try correctFrames(file, frames)
             let expected = n == 0 ? 60 : 60 - first.frameCount
@@ -81,7 +82,7 @@ struct RedundancyTests {
         for position in positions {
             var copy = bytes
             copy[position] ^= UInt8(1 + g.next() % 255)
-            let file = temporaryPath("flip.luma")
+            let file = Scratch.path("flip.luma")
             try writeBytes(copy, to: file)
             let good: Set<Int>
             do { good = try correctFrames(file, frames) } catch {

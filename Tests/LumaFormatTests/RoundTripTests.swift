@@ -1,6 +1,7 @@
 import Foundation
 import LumaFormat
 import Testing
+import LumaTestSupport
 
 @Suite("Recording round trip: what is written is what is read, byte for byte")
 struct RoundTripTests {
@@ -8,7 +9,7 @@ struct RoundTripTests {
           arguments: [(1, 1, 40), (17, 9, 300), (1921, 1081, 3)], [true, false])
     func oddSizes(size: (width: Int, height: Int, count: Int), noisy: Bool) throws {
         let (width, height, count) = size
-        let path = temporaryPath("odd.luma")
+        let path = Scratch.path("odd.luma")
         let written = try writeRecording(path, width: width, height: height, count: count, noisy: noisy)
         let reader = try RecordingReader(path: path)
         #expect(reader.header.width == width && reader.header.height == height)
@@ -26,7 +27,7 @@ struct RoundTripTests {
     @Test("a single frame and ten thousand frames")
     func frameCounts() throws {
         for count in [1, 10_000] {
-            let path = temporaryPath("count.luma")
+            let path = Scratch.path("count.luma")
             let written = try writeRecording(path, width: 17, height: 9, count: count, chunkDuration: 0.5)
             let reader = try RecordingReader(path: path)
             #expect(reader.frameCount == count)
@@ -45,7 +46,7 @@ struct RoundTripTests {
             ticks.append(t)
             t += Int64(1 + g.next() % 6000)  // 0.01 ms ... 67 ms at 90 kHz
         }
-        let path = temporaryPath("vfr.luma")
+        let path = Scratch.path("vfr.luma")
         try writeRecording(path, width: 32, height: 24, count: ticks.count, ticks: { ticks[$0] }, chunkDuration: 0.25)
         let reader = try RecordingReader(path: path)
         #expect(try readAll(reader).map(\.ticks) == ticks)
@@ -58,7 +59,7 @@ struct RoundTripTests {
 
     @Test("one frame is read by decoding only the chunk that holds it")
     func randomAccess() throws {
-        let path = temporaryPath("seek.luma")
+        let path = Scratch.path("seek.luma")
         let written = try writeRecording(path, width: 40, height: 30, count: 120, chunkDuration: 0.2)
         let reader = try RecordingReader(path: path)
         #expect(reader.chunks.count == 20)
@@ -73,7 +74,7 @@ struct RoundTripTests {
 
     @Test("chunks start with a frame coded against the reference frame, not an intra frame")
     func chunkStartsUseTheReference() throws {
-        let path = temporaryPath("ref.luma")
+        let path = Scratch.path("ref.luma")
         try writeRecording(path, width: 64, height: 48, count: 90, chunkDuration: 0.2)
         let reader = try RecordingReader(path: path)
         let decoder = reader.makeDecoder()
@@ -86,8 +87,8 @@ struct RoundTripTests {
 
     @Test("the frames digest is the same from the index and from decoding every frame")
     func digest() throws {
-        let closed = temporaryPath("closed.luma")
-        let open = temporaryPath("open.luma")
+        let closed = Scratch.path("closed.luma")
+        let open = Scratch.path("open.luma")
         try writeRecording(closed, width: 20, height: 10, count: 50)
         try writeRecording(open, width: 20, height: 10, count: 50, close: false)
         let a = try RecordingReader(path: closed), b = try RecordingReader(path: open)
@@ -97,7 +98,7 @@ struct RoundTripTests {
 
     @Test("the writer refuses frames of the wrong size and timestamps that do not increase")
     func writerRefusesBadFrames() throws {
-        let path = temporaryPath("bad.luma")
+        let path = Scratch.path("bad.luma")
         let writer = try RecordingWriter(path: path, header: RecordingHeader(width: 4, height: 4, timescale: 1000, rateNumerator: 10))
         try writer.append([UInt8](repeating: 1, count: 16), ticks: 100)
         #expect(throws: LumaFormatError.invalidFrame(path: path, frame: 1, reason: "timestamp 100 does not increase (previous frame: 100 ticks)")) {

@@ -1,19 +1,7 @@
 import Foundation
 import LumaFormat
+import LumaTestSupport
 import Testing
-
-/// SplitMix64: a tiny seeded generator, so every test input is repeatable.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// A fixed-camera-like sequence: a textured background, a moving square, and per-pixel noise.
 struct SyntheticFrames {
@@ -45,12 +33,6 @@ struct SyntheticFrames {
         }
         return pixels
     }
-}
-
-func temporaryPath(_ name: String) -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lumatrace-tests-\(getpid())")
-    try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-    return dir.appendingPathComponent("\(UUID().uuidString.prefix(8))-\(name)").path
 }
 
 /// Writes `count` synthetic frames with the given timestamps and returns what was written.

@@ -2,6 +2,7 @@ import Foundation
 import LumaBase
 import LumaFormat
 import Testing
+import LumaTestSupport
 
 @Suite("Y4M input: every 8-bit layout ffmpeg writes, the Y plane kept")
 struct Y4MTests {
@@ -14,7 +15,7 @@ struct Y4MTests {
     }
 
     static func read(_ bytes: [UInt8]) throws -> (Y4MStreamInfo, [[UInt8]]) {
-        let path = temporaryPath("in.y4m")
+        let path = Scratch.path("in.y4m")
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let reader = try Y4MReader(stream: ByteStream.open(path))
         var frames: [[UInt8]] = []

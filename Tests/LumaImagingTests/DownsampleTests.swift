@@ -1,5 +1,6 @@
 import LumaImaging
 import Testing
+import LumaTestSupport
 
 @Suite("Downsample: block means, rounded to nearest, for every factor")
 struct DownsampleTests {
@@ -23,11 +24,8 @@ struct DownsampleTests {
     @Test("matches the exact rounded mean, including all-white blocks", arguments: [1, 2, 3, 4, 5, 7, 8, 13, 64, 65])
     func exact(factor: Int) {
         let width = 3 * factor + 37, height = 2 * factor + 5
-        var state: UInt32 = 12345
-        var plane = (0..<(width * height)).map { _ -> UInt8 in
-            state = state &* 1_664_525 &+ 1_013_904_223
-            return UInt8(truncatingIfNeeded: state >> 24)
-        }
+        var generator = SeededGenerator(seed: 12345)
+        var plane = (0..<(width * height)).map { _ in UInt8.random(in: 0...255, using: &generator) }
         for i in 0..<(factor * width) where i % width < factor { plane[i] = 255 }  // one saturated block
         let region = PixelRect(x0: 1, y0: 1, x1: width, y1: height)
         let (ow, oh) = Downsample.outputSize(of: region, factor: factor)

@@ -33,7 +33,7 @@ struct PortableMathTests {
         for x in stride(from: -700.0, through: 700.0, by: 0.37) {
             #expect(abs(PortableMath.exp(x) - Foundation.exp(x)) <= 1e-15 * Foundation.exp(x), "exp(\(x))")
         }
-        #expect(PortableMath.exp(-740.0) == 4.2e-322, "subnormal results are still right")
+        #expect(PortableMath.exp(-740.0) == Double(bitPattern: 0x55), "subnormal results are still right (4.2e-322)")
         #expect(PortableMath.exp(-746.0) == 0)
         #expect(PortableMath.exp(710.0) == .infinity)
         #expect(PortableMath.exp(Double.nan).isNaN)

@@ -1,6 +1,7 @@
 import Foundation
 import LumaSynth
 import Testing
+import LumaTestSupport
 
 @Suite("Scenes are deterministic: the seed decides everything, frames render in any order")
 struct DeterminismTests {
@@ -27,14 +28,14 @@ struct DeterminismTests {
     @Test("A frame's bytes do not depend on which frames were rendered before, or on the thread")
     func renderOrderIndependence() async throws {
         let scene = try makeScene(.mixed, seed: 5, frames: 40)
-        let forward = (0..<40).map { digest(scene.frame($0)) }
-        let backward = (0..<40).reversed().map { digest(scene.frame($0)) }.reversed()
+        let forward = (0..<40).map { sha256Hex(scene.frame($0)) }
+        let backward = (0..<40).reversed().map { sha256Hex(scene.frame($0)) }.reversed()
         #expect(forward == Array(backward))
-        let concurrent = await withTaskGroup(of: (Int, UInt64).self) { group in
+        let concurrent = await withTaskGroup(of: (Int, String).self) { group in
             for index in (0..<40).shuffled() {
-                group.addTask { (index, digest(scene.frame(index))) }
+                group.addTask { (index, sha256Hex(scene.frame(index))) }
             }
-            var result = [UInt64](repeating: 0, count: 40)
+            var result = [String](repeating: "", count: 40)
             for await (index, value) in group { result[index] = value }
             return result
         }
@@ -62,10 +63,10 @@ struct DeterminismTests {
     @Test("Seed 1 renders the recorded golden bytes and truth")
     func golden() throws {
         let scene = try makeScene(.mixed, seed: 1)
-        let frame = digest(scene.frame(75))
-        let truth = digest(Array(scene.truth.canonicalJSON().utf8))
-        print("golden mixed seed 1: frame 75 \(String(frame, radix: 16)), truth \(String(truth, radix: 16))")
-        #expect(String(frame, radix: 16) == "b484901633ee9d16")
-        #expect(String(truth, radix: 16) == "a0affab47a024813")
+        let frame = sha256Hex(scene.frame(75))
+        let truth = sha256Hex(Array(scene.truth.canonicalJSON().utf8))
+        print("golden mixed seed 1: frame 75 sha256 \(frame), truth sha256 \(truth)")
+        #expect(frame == "58c7c19fdf78b377281a9d161be3a905236f543a9dcf1de24c6f88ad2c2d7c6c")
+        #expect(truth == "525ae44bbc8d50e2d3f92515f7a3327797f2a5383d9fbcee663fd39d3fdf6a12")
     }
 }

@@ -13,16 +13,6 @@ func makeScene(
             noise: noise))
 }
 
-/// FNV-1a digest of some bytes, for comparing frames compactly.
-func digest(_ bytes: [UInt8]) -> UInt64 {
-    var h: UInt64 = 0xCBF2_9CE4_8422_2325
-    for b in bytes {
-        h ^= UInt64(b)
-        h = h &* 0x0000_0100_0000_01B3
-    }
-    return h
-}
-
 /// Mean and standard deviation.
 func meanAndDeviation(_ values: [Double]) -> (mean: Double, deviation: Double) {
     guard !values.isEmpty else { return (0, 0) }

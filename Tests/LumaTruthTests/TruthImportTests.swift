@@ -1,6 +1,7 @@
 import Foundation
 import LumaTruth
 import Testing
+import LumaTestSupport
 
 /// `../shared/data` beside the checkout (CI always has it).
 let sharedData: URL? = {
@@ -108,8 +109,7 @@ struct TruthImportTests {
 
     @Test("truth files: canonical JSON reads back equal; broken ones are refused with a reason")
     func readingTruthFiles() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lumatrace-truth-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = URL(fileURLWithPath: Scratch.folder("truth"))
         defer { try? FileManager.default.removeItem(at: folder) }
         let truth = try GroundTruth.imported(.otb, from: "1,1,10,20\n5,5,10,20\n", path: "x", geometry: .init(width: 100, height: 100))
         let good = folder.appendingPathComponent("good.truth.json").path

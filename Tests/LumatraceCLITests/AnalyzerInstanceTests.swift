@@ -2,14 +2,15 @@ import Foundation
 import LumaAnalysis
 import LumaEngine
 import Testing
+import LumaTestSupport
 
 /// One analyzer run more than once in a replay, each instance under a name of its own
 /// (`--analyzer INSTANCE=ANALYZER`), with its own options, events and ids.
 @Suite("Analyzer instances: one analyzer, several names, one replay")
 struct AnalyzerInstanceTests {
-    static let balls = CLI.packageRoot.appendingPathComponent("Recordings/balls-synth.luma").path
-    static let toss = CLI.packageRoot.appendingPathComponent("Recordings/toss-real.luma").path
-    static let example = "python3 " + CLI.packageRoot.appendingPathComponent("Plugins/BrightnessHistogram/brightness_histogram.py").path
+    static let balls = PackageLayout.root.appendingPathComponent("Recordings/balls-synth.luma").path
+    static let toss = PackageLayout.root.appendingPathComponent("Recordings/toss-real.luma").path
+    static let example = "python3 " + PackageLayout.root.appendingPathComponent("Plugins/BrightnessHistogram/brightness_histogram.py").path
 
     /// Trajectory ends of `analyzer` in `log`: (first frame, point count) per trajectory, and the ids.
     func ends(_ log: EventLog, _ analyzer: String) -> (paths: [[Int]], ids: Set<String>) {
@@ -20,7 +21,7 @@ struct AnalyzerInstanceTests {
 
     @Test("trajectory at two lengths side by side: each instance logs what a replay of it alone logs, under its own name and ids")
     func trajectoryTwice() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let both = dir + "/both.events.jsonl"
         let r = try CLI.run(["replay", Self.balls, "--analyzer", "short=trajectory", "--analyzer", "long=trajectory",
@@ -40,7 +41,7 @@ struct AnalyzerInstanceTests {
             #expect(ends(try EventLog.read(alone), "trajectory").paths == ends(log, instance).paths, "\(instance)")
         }
         // Each instance is scored on its own.
-        let truth = CLI.packageRoot.appendingPathComponent("Recordings/balls-synth.truth.json").path
+        let truth = PackageLayout.root.appendingPathComponent("Recordings/balls-synth.truth.json").path
         let scoreShort = try CLI.run(["score", both, "--truth", truth, "--analyzer", "short", "--json"])
         let scoreAlone = try CLI.run(["score", dir + "/short.events.jsonl", "--truth", truth, "--json"])
         #expect(scoreShort.status == 0 && scoreAlone.status == 0)
@@ -59,7 +60,7 @@ struct AnalyzerInstanceTests {
 
     @Test("two external programs in one replay, each with its own options and events")
     func twoPrograms() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let out = dir + "/two.events.jsonl"
         let r = try CLI.run(["replay", Self.toss, "--analyzer", "coarse=external", "--analyzer", "fine=external",
@@ -76,7 +77,7 @@ struct AnalyzerInstanceTests {
 
     @Test("an analyzer named twice is refused with how to name each; a bad instance name is refused")
     func refusals() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let twice = try CLI.run(["replay", Self.toss, "--analyzer", "external", "--analyzer", "external",
                                  "--set", "external.command=\(Self.example)", "-o", dir + "/x.events.jsonl"])

@@ -1,19 +1,20 @@
 import Foundation
 import Testing
+import LumaTestSupport
 
 @Suite("File names that are not UTF-8 open, round-trip through logs, and are shown as \\xNN (issue 15, item 15)")
 struct ByteNameTests {
     /// Runs a shell script with `$L` the lumatrace binary and `$N` the name `caf\xE9` (Latin-1 é),
     /// which Foundation's `Process` could not pass as an argument.
-    func shell(_ script: String, in dir: String) throws -> CLI.Result {
-        try CLI.runTool("/bin/sh", ["-c", "set -e; N=$(printf 'caf\\351'); L='\(CLI.binary)'; cd '\(dir)'; " + script])
+    func shell(_ script: String, in dir: String) throws -> ProgramResult {
+        try ProgramRun.run("/bin/sh", ["-c", "set -e; N=$(printf 'caf\\351'); L='\(CLI.binary)'; cd '\(dir)'; " + script])
     }
 
     @Test("record, info, replay, verify, export and render with a Latin-1 name")
     func latin1Names() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let recording = CLI.packageRoot.appendingPathComponent("Recordings/toss-real.luma").path
+        let recording = PackageLayout.root.appendingPathComponent("Recordings/toss-real.luma").path
         let r = try shell("""
             cp '\(recording)' "$N.luma"
             "$L" info "$N.luma" --quick
@@ -31,9 +32,9 @@ struct ByteNameTests {
         #expect(r.stdout.contains("recorded 2 frames"), "\(r.stdout)")
     }
 
-    @Test("a video with a Latin-1 name is handed to ffmpeg and recorded", .enabled(if: CLI.tool("ffmpeg") != nil, "needs ffmpeg (apt-get install ffmpeg)"))
+    @Test("a video with a Latin-1 name is handed to ffmpeg and recorded", .enabled(if: ExternalTool.ffmpeg.isInstalled, "needs ffmpeg (apt-get install ffmpeg)"))
     func latin1Video() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let r = try shell("""
             ffmpeg -v error -f lavfi -i testsrc=size=64x48:rate=10 -t 1 -y "$N.mp4"
@@ -45,7 +46,7 @@ struct ByteNameTests {
 
     @Test("errors show the name's bytes as \\xNN")
     func errorsShowBytes() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let r = try shell(#""$L" info "missing-$N.luma" || true"#, in: dir)
         #expect(r.stderr.contains("missing-caf\\xE9.luma: cannot open: No such file or directory"), "\(r.stderr)")

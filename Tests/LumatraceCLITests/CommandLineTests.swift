@@ -3,6 +3,7 @@ import LumaAnalysis
 import LumaEngine
 import LumaFormat
 import Testing
+import LumaTestSupport
 
 @Suite("lumatrace on the command line: the whole path a user takes")
 struct CommandLineTests {
@@ -20,7 +21,7 @@ struct CommandLineTests {
 
     @Test("record → info → replay → verify → export: frames come back byte-identical")
     func wholePath() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         let (stream, frames) = CLI.y4m(width: 33, height: 17, count: 75, rate: "30000:1001", colorspace: "420jpeg", chroma: 2 * 17 * 9)
         try stream.write(to: URL(fileURLWithPath: "\(dir)/in.y4m"))
         let record = try CLI.run(["record", "in.y4m", "-o", "rec.luma"], cwd: dir)
@@ -62,7 +63,7 @@ struct CommandLineTests {
 
     @Test("the replay log does not depend on --jobs")
     func jobs() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         try CLI.y4m(width: 40, height: 30, count: 60).stream.write(to: URL(fileURLWithPath: "\(dir)/in.y4m"))
         try CLI.run(["record", "in.y4m", "-o", "r.luma", "--chunk-seconds", "0.25"], cwd: dir)
         try CLI.run(["replay", "r.luma", "-o", "one.jsonl", "--jobs", "1"], cwd: dir)
@@ -75,7 +76,7 @@ struct CommandLineTests {
 
     @Test("wrong use gets one line naming the file or option, and a non-zero exit")
     func wrongUse() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         try CLI.y4m(width: 8, height: 8, count: 3).stream.write(to: URL(fileURLWithPath: "\(dir)/in.y4m"))
         try CLI.run(["record", "in.y4m", "-o", "r.luma"], cwd: dir)
         let cases: [([String], String)] = [
@@ -98,9 +99,9 @@ struct CommandLineTests {
 
     @Test("a progress bar with frames/s appears on a terminal, and nothing on stderr otherwise", arguments: ["replay", "render", "verify"])
     func progress(command: String) throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let recordings = CLI.packageRoot.appendingPathComponent("Recordings")
+        let recordings = PackageLayout.root.appendingPathComponent("Recordings")
         let recording = recordings.appendingPathComponent("balls-synth.luma").path
         let log = recordings.appendingPathComponent("balls-synth.events.jsonl").path
         let arguments = switch command {
@@ -111,17 +112,17 @@ struct CommandLineTests {
         let plain = try CLI.run(arguments)
         #expect(plain.status == 0, "\(plain.stderr)")
         #expect(plain.stderr.isEmpty, "stderr is not a terminal, yet: \(plain.stderr)")
-        let script = try #require(CLI.tool("script"), "`script` is not installed: apt-get install util-linux")
+        let script = try ExternalTool.script.require()
         // `script` runs the command on a pseudo-terminal and copies what it shows.
         let quoted = ([CLI.binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        let terminal = try CLI.runTool(script, ["-qec", quoted, "/dev/null"])
+        let terminal = try ProgramRun.run(script, ["-qec", quoted, "/dev/null"])
         #expect(terminal.status == 0)
         #expect(terminal.stdout.contains("frames/s"), "\(terminal.stdout)")
     }
 
     @Test("every numeric or named option refuses a bad value naming the option and what is allowed")
     func optionRanges() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try CLI.y4m(width: 16, height: 16, count: 3).stream.write(to: URL(fileURLWithPath: "\(dir)/in.y4m"))
         try CLI.run(["record", "in.y4m", "-o", "r.luma"], cwd: dir)
@@ -159,7 +160,7 @@ struct CommandLineTests {
 
     @Test("a Y4M stream on stdin is recorded; a stream cut mid-frame keeps the frames before it and says so")
     func stdinAndCutStream() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         let (stream, _) = CLI.y4m(width: 16, height: 16, count: 10)
         let ok = try CLI.run(["record", "-", "-o", "s.luma"], stdin: stream, cwd: dir)
         #expect(ok.status == 0, "\(ok.stderr)")
@@ -178,8 +179,8 @@ struct CommandLineTests {
 
     @Test("live recording from ffmpeg ends cleanly on Ctrl-C with an index")
     func liveCtrlC() throws {
-        let ffmpeg = try #require(CLI.tool("ffmpeg"), "ffmpeg is not installed: apt-get install ffmpeg")
-        let dir = CLI.temporaryDirectory()
+        let ffmpeg = try ExternalTool.ffmpeg.require()
+        let dir = Scratch.folder("cli")
         let source = Process()
         source.executableURL = URL(fileURLWithPath: ffmpeg)
         source.arguments = ["-v", "error", "-re", "-f", "lavfi", "-i", "testsrc=size=96x64:rate=30", "-pix_fmt", "gray", "-f", "yuv4mpegpipe", "-"]
@@ -211,7 +212,7 @@ struct CommandLineTests {
 struct DumpTests {
     @Test("replay --dump writes the differencing images as PGM, and the log is the same as without it")
     func dump() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         try CLI.y4m(width: 24, height: 16, count: 5).stream.write(to: URL(fileURLWithPath: "\(dir)/in.y4m"))
         try CLI.run(["record", "in.y4m", "-o", "r.luma"], cwd: dir)
         let with = try CLI.run(["replay", "r.luma", "--analyzer", "differencing", "--dump", "dump", "-o", "with.jsonl"], cwd: dir)
@@ -226,7 +227,7 @@ struct DumpTests {
 
     @Test("--set KEY=@FILE reads the value from the file, and the log header holds the value itself")
     func optionFromFile() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         try CLI.y4m(width: 64, height: 48, count: 5).stream.write(to: URL(fileURLWithPath: "\(dir)/in.y4m"))
         try CLI.run(["record", "in.y4m", "-o", "r.luma"], cwd: dir)
         let seeds = #"[{"box": [0.25, 0.25, 0.5, 0.5], "label": "centre"}]"#

@@ -4,6 +4,7 @@ import LumaEngine
 import LumaFormat
 import Synchronization
 import Testing
+import LumaTestSupport
 
 /// A live recorder fed over a pipe, at a steady rate, by a thread of the test: frames are
 /// generated from their index, so what the recorder kept can be compared with what was sent.
@@ -76,22 +77,6 @@ final class LiveFeed: @unchecked Sendable {  // Process and Pipe are not Sendabl
     }
 }
 
-/// SplitMix64: the kill schedule is random but the same on every run.
-struct KillSchedule {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in `range`.
-    mutating func seconds(in range: ClosedRange<Double>) -> Double {
-        range.lowerBound + Double(next() >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
-    }
-}
-
 /// Checks a recording against the frames the feed sent: every frame byte-identical, timestamps
 /// 0, 1, 2, … (30 fps, timescale 30). Returns how many frames it holds.
 func checkFramesMatchFeed(_ path: String) throws -> (frames: Int, largestChunk: Int) {
@@ -114,14 +99,14 @@ struct CrashSafetyTests {
 
     @Test("a recorder killed with SIGKILL at random moments keeps every frame up to the last complete chunk, byte-identical")
     func killedRecorder() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        var schedule = KillSchedule(state: 20261123)
+        var schedule = SeededGenerator(seed: 20261123)  // the kill times are random but the same on every run
         var worstLost = 0, worstChunk = 0, recoveredTotal = 0
         for k in 0..<Self.kills {
             let output = "\(dir)/killed-\(k).luma"
             let feed = try LiveFeed(output: output, arguments: ["--chunk-seconds", "0.2"])
-            Thread.sleep(forTimeInterval: schedule.seconds(in: 0.4...2.5))
+            Thread.sleep(forTimeInterval: schedule.uniform(in: 0.4...2.5))
             kill(feed.recorder.processIdentifier, SIGKILL)
             feed.recorder.waitUntilExit()
             let sent = feed.framesSent
@@ -144,7 +129,7 @@ struct CrashSafetyTests {
 
     @Test("SIGTERM and SIGINT close the recording properly: indexed, nothing lost of what arrived", arguments: [SIGTERM, SIGINT])
     func terminatedRecorder(signal: Int32) throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let output = "\(dir)/terminated.luma"
         let feed = try LiveFeed(output: output, arguments: ["--chunk-seconds", "0.2"])
@@ -163,11 +148,11 @@ struct CrashSafetyTests {
     @Test("a full disk stops the recorder with a clear error; every complete chunk before it is recovered",
           .enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
     func fullDisk() throws {
-        let mountPoint = CLI.temporaryDirectory()
+        let mountPoint = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: mountPoint) }
-        let mount = try CLI.runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint])
+        let mount = try ProgramRun.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint])
         try #require(mount.status == 0, "cannot mount a 1 MiB tmpfs: \(mount.stderr)")
-        defer { _ = try? CLI.runTool("/bin/umount", [mountPoint]) }
+        defer { _ = try? ProgramRun.run("/bin/umount", [mountPoint]) }
         let output = "\(mountPoint)/full.luma"
         let feed = try LiveFeed(output: output, arguments: ["--chunk-seconds", "0.2"], frameInterval: 0.001)
         feed.recorder.waitUntilExit()
@@ -177,7 +162,7 @@ struct CrashSafetyTests {
         let message = feed.errorText
         #expect(message.hasPrefix("lumatrace: error: \(output): write failed: No space left on device"))
         #expect(message.contains("lumatrace recover \(output) -o OTHER.luma"))
-        let recovered = CLI.temporaryDirectory() + "/recovered.luma"
+        let recovered = Scratch.folder("cli") + "/recovered.luma"
         let recover = try CLI.run(["recover", output, "-o", recovered])
         #expect(recover.status == 0, "\(recover.stderr)")
         let (kept, largestChunk) = try checkFramesMatchFeed(recovered)
@@ -191,7 +176,7 @@ struct CrashSafetyTests {
 
     @Test("replays killed at random moments leave a valid partial log (no footer) and never replace the good log, nor leave a lock")
     func killedReplays() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let recording = "\(dir)/long.luma"
         #expect(try CLI.run(["synth", "tracking", "--size", "320x180", "--frames", "300", "--seed", "3", "-o", recording]).status == 0)
@@ -203,7 +188,7 @@ struct CrashSafetyTests {
         let started = Date()
         #expect(try CLI.run(arguments + ["-o", "\(dir)/timed.events.jsonl"]).status == 0)
         let whole = Date().timeIntervalSince(started)
-        var schedule = KillSchedule(state: 77)
+        var schedule = SeededGenerator(seed: 77)
         var survived = 0, partialEvents = 0
         for round in 0..<Self.replayKills {
             let replay = Process()
@@ -219,7 +204,7 @@ struct CrashSafetyTests {
             while Date() < deadline, ((try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int) ?? 0) < 2_000 {
                 Thread.sleep(forTimeInterval: 0.01)
             }
-            Thread.sleep(forTimeInterval: schedule.seconds(in: 0...(0.5 * whole)))
+            Thread.sleep(forTimeInterval: schedule.uniform(in: 0...(0.5 * whole)))
             kill(replay.processIdentifier, SIGKILL)
             replay.waitUntilExit()
 
@@ -253,7 +238,7 @@ struct CrashSafetyTests {
 
     @Test("concurrent writers of one log or one recording: one wins whole, the others are refused, nothing is damaged")
     func concurrentWriters() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let source = "\(dir)/source.luma"
         #expect(try CLI.run(["synth", "balls", "--size", "320x180", "--frames", "120", "--seed", "5", "-o", source]).status == 0)
@@ -297,7 +282,7 @@ struct CrashSafetyTests {
 
     @Test("a damaged chunk: info names it, replay stops naming it, --skip-damaged replays around it and logs the gap")
     func damagedRecording() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let recording = "\(dir)/damaged.luma"
         // 90 frames in chunks of 0.5 s (15 frames).

@@ -1,17 +1,18 @@
 import Foundation
 import Testing
+import LumaTestSupport
 
 /// A small tmpfs mounted for one test: a disk that fills up. Needs root (CI runs as root).
 struct SmallDisk {
     let path: String
 
     init(kilobytes: Int) throws {
-        path = CLI.temporaryDirectory()
-        let mount = try CLI.runTool("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", path])
+        path = Scratch.folder("cli")
+        let mount = try ProgramRun.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", path])
         guard mount.status == 0 else { throw CLIError("cannot mount a tmpfs at \(path): \(mount.stderr)") }
     }
 
-    func unmount() { _ = try? CLI.runTool("/bin/umount", [path]) }
+    func unmount() { _ = try? ProgramRun.run("/bin/umount", [path]) }
 
     /// Names in the disk's root, hidden ones included.
     func names() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted() }
@@ -23,12 +24,12 @@ let isRoot = getuid() == 0
 
 @Suite("Outputs never destroy inputs, folders, devices or good results (issue 15, items 1, 4, 6, 8, 16)")
 struct DestructiveOutputTests {
-    static let recording = CLI.packageRoot.appendingPathComponent("Recordings/toss-real.luma").path
-    static let golden = CLI.packageRoot.appendingPathComponent("Recordings/toss-real.events.jsonl").path
+    static let recording = PackageLayout.root.appendingPathComponent("Recordings/toss-real.luma").path
+    static let golden = PackageLayout.root.appendingPathComponent("Recordings/toss-real.events.jsonl").path
 
     /// A copy of the bundled recording in a fresh folder.
     func scratch() throws -> (dir: String, recording: String) {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         let copy = dir + "/r.luma"
         try FileManager.default.copyItem(atPath: Self.recording, toPath: copy)
         return (dir, copy)
@@ -42,7 +43,7 @@ struct DestructiveOutputTests {
     }
 
     /// A crash shows as a signal status (SIGILL 132, SIGTRAP 133, SIGABRT 134, SIGSEGV 139, SIGPIPE 141) or Swift's message.
-    func expectCleanFailure(_ result: CLI.Result, naming text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectCleanFailure(_ result: ProgramResult, naming text: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(result.status == 1 || result.status == 2, "status \(result.status): \(result.stderr)", sourceLocation: sourceLocation)
         #expect(!result.stderr.contains("Fatal error"), "\(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stderr.contains(text), "\(result.stderr)", sourceLocation: sourceLocation)
@@ -171,7 +172,7 @@ struct DestructiveOutputTests {
         #expect(try CLI.run(["replay", rec, "--analyzer", "differencing", "-o", good]).status == 0)
         let diff = try CLI.run(["diff", good, cut])
         #expect(diff.stderr.contains("warning: \(cut) has no footer"), "\(diff.stderr)")
-        let truth = CLI.packageRoot.appendingPathComponent("Recordings/toss-real.truth.json").path
+        let truth = PackageLayout.root.appendingPathComponent("Recordings/toss-real.truth.json").path
         let score = try CLI.run(["score", cut, "--truth", truth])
         #expect(score.stderr.contains("warning: \(cut) has no footer"), "\(score.stderr)")
     }
@@ -201,7 +202,7 @@ struct DestructiveOutputTests {
 
     @Test("two replays to one log at once: the second is refused at once, the first finishes whole")
     func concurrentReplays() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let rec = dir + "/long.luma"
         #expect(try CLI.run(["synth", "tracking", "--size", "320x180", "--frames", "300", "--seed", "3", "-o", rec]).status == 0)
@@ -227,7 +228,7 @@ struct DestructiveOutputTests {
     @Test("record (not live) on a full disk keeps every chunk but the last 2 s, like a live recorder",
           .enabled(if: isRoot, "mounting a small tmpfs needs root"))
     func recordOnAFullDisk() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // 20 s of incompressible 160×120 frames at 30 fps: 19.2 kB a frame, so 16 MiB chunks would hold 28 s.
         var state: UInt64 = 99
@@ -263,8 +264,8 @@ struct DestructiveOutputTests {
     func fullDisk() throws {
         let disk = try SmallDisk(kilobytes: 16)
         // Sensor noise makes the MP4 too big for the disk (the real clip's is not).
-        let noisy = CLI.packageRoot.appendingPathComponent("Recordings/balls-synth.luma").path
-        let noisyLog = CLI.packageRoot.appendingPathComponent("Recordings/balls-synth.events.jsonl").path
+        let noisy = PackageLayout.root.appendingPathComponent("Recordings/balls-synth.luma").path
+        let noisyLog = PackageLayout.root.appendingPathComponent("Recordings/balls-synth.events.jsonl").path
         defer { disk.unmount(); try? FileManager.default.removeItem(atPath: disk.path) }
         let commands: [(name: String, arguments: [String])] = [
             ("clip.y4m", ["export", Self.recording, "--format", "y4m", "-o", "\(disk.path)/clip.y4m"]),

@@ -4,6 +4,7 @@ import LumaEngine
 import Testing
 #if canImport(Glibc)
 import Glibc
+import LumaTestSupport
 #endif
 
 /// A hung or runaway external program can neither hang the replay nor swamp its memory: it is
@@ -72,7 +73,7 @@ struct ExternalAnalyzerHangTests {
               ("lingers", "in finish: ", "did not exit within 3 s (external.startTimeout) after its last answer; it was stopped"),
           ])
     func hang(mode: String, failure: String, message: String) throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let pids = "\(dir)/pids"
         let run = try Self.replay(mode: mode, pids: pids, in: dir, options: Self.limits)
@@ -90,7 +91,7 @@ struct ExternalAnalyzerHangTests {
     @Test("SIGINT or SIGTERM to lumatrace stops its programs, even one that ignores TERM, and the replay fails naming the signal",
           arguments: [SIGINT, SIGTERM])
     func signalled(signal: Int32) throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let pids = "\(dir)/pids"
         let log = "\(dir)/signalled.events.jsonl"
@@ -110,7 +111,7 @@ struct ExternalAnalyzerHangTests {
 
     @Test("a second Ctrl-C does not wait for the grace period: the programs are killed and lumatrace ends by the signal")
     func signalledTwice() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let pids = "\(dir)/pids"
         let run = try Self.replay(mode: "ignores-term", pids: pids, in: dir, options: ["--set", "external.timeout=60"],
@@ -123,43 +124,37 @@ struct ExternalAnalyzerHangTests {
 
     // MARK: - Memory bounds
 
-    @Test("a line over external.maximumLineBytes is refused naming the option; raising it lets the event through")
-    func lineBound() throws {
-        let dir = CLI.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let command = try Self.emitter(events: 1, bytes: 2 << 20, in: dir)
-        let refused = try CLI.run(["replay", Self.recording, "--analyzer", "external", "--set", "external.command=\(command)",
-                                   "--to", "4", "-o", "\(dir)/refused.events.jsonl"])
-        #expect(refused.status != 0)
-        #expect(refused.stderr.contains("analyzer external failed at frame 2: ")
-                && refused.stderr.contains("wrote a line over 1048576 bytes at frame 2; if its events are really that large, raise external.maximumLineBytes (up to 268435456)"),
-                "\(refused.stderr)")
-
-        let raised = try CLI.run(["replay", Self.recording, "--analyzer", "external", "--set", "external.command=\(command)",
-                                  "--set", "external.maximumLineBytes=4194304", "--to", "4", "-o", "\(dir)/raised.events.jsonl"])
-        #expect(raised.status == 0, "\(raised.stderr)")
-        let events = try EventLog.read("\(dir)/raised.events.jsonl").events.filter { $0.kind == "big" }
-        #expect(events.map(\.frame) == [2])
-        #expect(events.first?.data["text"]?.stringValue?.utf8.count == 2 << 20)
+    /// A limit on what a program may write for one frame, and a program that writes over it at frame 2.
+    struct Bound: Sendable, CustomTestStringConvertible {
+        var option: String
+        var events: Int
+        var bytes: Int
+        var raisedTo: Int
+        var message: String
+        var testDescription: String { option }
     }
 
-    @Test("more events for a frame than external.maximumEventsPerFrame are refused naming the option; raising it lets them through")
-    func eventBound() throws {
-        let dir = CLI.temporaryDirectory()
+    @Test("more than a frame may hold is refused naming the option; raising the option lets it through", arguments: [
+        Bound(option: "maximumLineBytes", events: 1, bytes: 2 << 20, raisedTo: 4_194_304,
+              message: "wrote a line over 1048576 bytes at frame 2; if its events are really that large, raise external.maximumLineBytes (up to 268435456)"),
+        Bound(option: "maximumEventsPerFrame", events: 1001, bytes: 10, raisedTo: 1001,
+              message: "wrote over 1000 events at frame 2; if it really has that many, raise external.maximumEventsPerFrame (up to 1000000)"),
+    ])
+    func bound(_ bound: Bound) throws {
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let command = try Self.emitter(events: 1001, bytes: 10, in: dir)
-        let refused = try CLI.run(["replay", Self.recording, "--analyzer", "external", "--set", "external.command=\(command)",
-                                   "--to", "4", "-o", "\(dir)/refused.events.jsonl"])
+        let replay = ["replay", Self.recording, "--analyzer", "external", "--set",
+                      "external.command=\(try Self.emitter(events: bound.events, bytes: bound.bytes, in: dir))", "--to", "4"]
+        let refused = try CLI.run(replay + ["-o", "\(dir)/refused.events.jsonl"])
         #expect(refused.status != 0)
-        #expect(refused.stderr.contains("analyzer external failed at frame 2: ")
-                && refused.stderr.contains("wrote over 1000 events at frame 2; if it really has that many, raise external.maximumEventsPerFrame (up to 1000000)"),
-                "\(refused.stderr)")
+        #expect(refused.stderr.contains("analyzer external failed at frame 2: ") && refused.stderr.contains(bound.message), "\(refused.stderr)")
         #expect(try EventLog.read("\(dir)/refused.events.jsonl").events.filter { $0.kind == "big" }.isEmpty)
 
-        let raised = try CLI.run(["replay", Self.recording, "--analyzer", "external", "--set", "external.command=\(command)",
-                                  "--set", "external.maximumEventsPerFrame=1001", "--to", "4", "-o", "\(dir)/raised.events.jsonl"])
+        let raised = try CLI.run(replay + ["--set", "external.\(bound.option)=\(bound.raisedTo)", "-o", "\(dir)/raised.events.jsonl"])
         #expect(raised.status == 0, "\(raised.stderr)")
-        #expect(try EventLog.read("\(dir)/raised.events.jsonl").events.filter { $0.kind == "big" }.count == 1001)
+        let events = try EventLog.read("\(dir)/raised.events.jsonl").events.filter { $0.kind == "big" }
+        #expect(events.count == bound.events && events.allSatisfy { $0.frame == 2 })
+        #expect(events.allSatisfy { $0.data["text"]?.stringValue?.utf8.count == bound.bytes })
     }
 
     @Test("`lumatrace analyzers external` lists the limits with their ranges and defaults")
@@ -176,24 +171,11 @@ struct ExternalAnalyzerHangTests {
 
     /// A Python program that writes, at frame 2, `events` events whose `text` is `bytes` long.
     static func emitter(events: Int, bytes: Int, in dir: String) throws -> String {
-        let path = "\(dir)/emitter.py"
-        try """
-            import json, struct, sys
-            stdin = sys.stdin.buffer
-            stdin.readline()
-            print(json.dumps({"ready": True}), flush=True)
-            while True:
-                magic, w, h, _, index, ticks, scale = struct.unpack("<4sIIIqqq", stdin.read(40))
-                if magic == b"LTEN":
-                    print(json.dumps({"done": "end"}), flush=True)
-                    break
-                stdin.read(w * h)
-                if index == 2:
-                    for _ in range(\(events)):
-                        sys.stdout.write(json.dumps({"kind": "big", "data": {"text": "x" * \(bytes)}}) + "\\n")
-                print(json.dumps({"done": index}), flush=True)
-            """.write(toFile: path, atomically: true, encoding: .utf8)
-        return "python3 \(path)"
+        try PythonPlugin.write("emitter", in: dir, perFrame: """
+            if index == 2:
+                for _ in range(\(events)):
+                    sys.stdout.write(json.dumps({"kind": "big", "data": {"text": "x" * \(bytes)}}) + "\\n")
+            """)
     }
 
     /// How long a run may take before the test gives up on it.

@@ -2,42 +2,30 @@ import Foundation
 import LumaAnalysis
 import LumaEngine
 import Testing
+import LumaTestSupport
 
 /// Analyzers in other languages, through the `external` analyzer's stdin/stdout protocol.
 @Suite("The external analyzer: plugins in any language")
 struct ExternalAnalyzerTests {
-    static let recording = CLI.packageRoot.appendingPathComponent("Recordings/toss-real.luma").path
-    static let example = "python3 " + CLI.packageRoot.appendingPathComponent("Plugins/BrightnessHistogram/brightness_histogram.py").path
+    static let recording = PackageLayout.root.appendingPathComponent("Recordings/toss-real.luma").path
+    static let example = "python3 " + PackageLayout.root.appendingPathComponent("Plugins/BrightnessHistogram/brightness_histogram.py").path
 
     /// A Python program speaking the protocol that misbehaves at frame 3 in the way `fault` says
     /// (`crash`, `hang`, `garbage`, `wrong-done`), and otherwise emits one `tick` event per frame.
     static func faultyProgram(_ fault: String, in dir: String) throws -> String {
-        let path = "\(dir)/faulty_\(fault.replacingOccurrences(of: "-", with: "_")).py"
-        try """
-            import json, struct, sys, time
-            stdin = sys.stdin.buffer
-            json.loads(stdin.readline())
-            print(json.dumps({"ready": True}), flush=True)
-            while True:
-                magic, w, h, _, index, ticks, scale = struct.unpack("<4sIIIqqq", stdin.read(40))
-                if magic == b"LTEN":
-                    print(json.dumps({"done": "end"}), flush=True)
-                    break
-                stdin.read(w * h)
-                if index == 3:
-                    if "\(fault)" == "crash": sys.exit(3)
-                    if "\(fault)" == "hang": time.sleep(60)
-                    if "\(fault)" == "garbage": print("frame 3 looks fine to me", flush=True)
-                    if "\(fault)" == "wrong-done": print(json.dumps({"done": 4}), flush=True)
-                print(json.dumps({"kind": "tick", "data": {"frame": index}}), flush=True)
-                print(json.dumps({"done": index}), flush=True)
-            """.write(toFile: path, atomically: true, encoding: .utf8)
-        return "python3 \(path)"
+        try PythonPlugin.write("faulty_\(fault.replacingOccurrences(of: "-", with: "_"))", in: dir, imports: ["time"], perFrame: """
+            if index == 3:
+                if "\(fault)" == "crash": sys.exit(3)
+                if "\(fault)" == "hang": time.sleep(60)
+                if "\(fault)" == "garbage": print("frame 3 looks fine to me", flush=True)
+                if "\(fault)" == "wrong-done": print(json.dumps({"done": 4}), flush=True)
+            print(json.dumps({"kind": "tick", "data": {"frame": index}}), flush=True)
+            """)
     }
 
     @Test("the Python brightness histogram runs end to end: events every N frames, deterministic, verified")
     func pythonExample() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         var logs: [String] = []
         for jobs in ["1", "4"] {
@@ -72,7 +60,7 @@ struct ExternalAnalyzerTests {
                       ("garbage", "wrote 'frame 3 looks fine to me' at frame 3, which is not a JSON object line"),
                       ("wrong-done", "answered at frame 3 with {\"done\":4}, expected {\"done\":3}")])
     func faultyProgram(fault: String, message: String) throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let log = "\(dir)/faulty.events.jsonl"
         let r = try CLI.run(["replay", Self.recording, "--analyzer", "differencing", "--analyzer", "external",
@@ -106,7 +94,7 @@ struct ExternalAnalyzerTests {
 
     @Test("replay without --analyzer runs every analyzer that needs no option, so not external")
     func notRunByDefault() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let r = try CLI.run(["replay", Self.recording, "--to", "3", "-o", "\(dir)/all.events.jsonl"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -119,12 +107,12 @@ struct ExternalAnalyzerTests {
 /// pipeline file's), and the header keeps the plugin's SHA-256.
 @Suite("Portable plugin goldens: relative plugin paths and program digests")
 struct PortablePluginGoldenTests {
-    static let example = CLI.packageRoot.appendingPathComponent("Plugins/BrightnessHistogram/brightness_histogram.py").path
-    static let toss = CLI.packageRoot.appendingPathComponent("Recordings/toss-real.luma").path
+    static let example = PackageLayout.root.appendingPathComponent("Plugins/BrightnessHistogram/brightness_histogram.py").path
+    static let toss = PackageLayout.root.appendingPathComponent("Recordings/toss-real.luma").path
 
     /// A project folder: `plugin/b.py` (the bundled example), `goldens/toss-real.luma`.
     func project() throws -> String {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         for folder in ["plugin", "goldens", "pipelines", "out"] {
             try FileManager.default.createDirectory(atPath: "\(dir)/\(folder)", withIntermediateDirectories: true)
         }
@@ -143,7 +131,7 @@ struct PortablePluginGoldenTests {
         let golden = "\(dir)/goldens/toss.events.jsonl"
         let header = try EventLog.read(golden).header.analyzers[0]
         #expect(header.configuration["folder"]?.stringValue == "..")
-        let sum = try CLI.runTool("/usr/bin/sha256sum", ["\(dir)/plugin/b.py"]).stdout.prefix(64)
+        let sum = try ProgramRun.run("/usr/bin/sha256sum", ["\(dir)/plugin/b.py"]).stdout.prefix(64)
         #expect(header.programFiles == [ProgramFile(path: "plugin/b.py", sha256: String(sum))])
 
         for cwd in ["/", "\(dir)/goldens", "\(dir)/plugin"] {

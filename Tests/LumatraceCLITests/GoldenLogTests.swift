@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import LumaTestSupport
 
 @Suite("Golden event logs of the bundled recordings")
 struct GoldenLogTests {
     static let goldens: [String] = {
-        let dir = CLI.packageRoot.appendingPathComponent("Recordings").path
+        let dir = PackageLayout.root.appendingPathComponent("Recordings").path
         return ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [])
             .filter { $0.hasSuffix(".events.jsonl") }.sorted().map { "\(dir)/\($0)" }
     }()
@@ -12,7 +13,7 @@ struct GoldenLogTests {
     @Test("there is at least one golden log, and every recording has one")
     func present() throws {
         #expect(!Self.goldens.isEmpty)
-        let dir = CLI.packageRoot.appendingPathComponent("Recordings").path
+        let dir = PackageLayout.root.appendingPathComponent("Recordings").path
         for rec in try FileManager.default.contentsOfDirectory(atPath: dir) where rec.hasSuffix(".luma") {
             #expect(Self.goldens.contains("\(dir)/\(rec.dropLast(5)).events.jsonl"), "\(rec) has no golden log")
         }
@@ -30,11 +31,11 @@ struct SynthReproducibilityTests {
     /// The bundled recordings are version-1 files (the fixtures that keep version 1 readable).
     @Test("synth with the documented settings regenerates the bundled recordings and truth byte for byte", arguments: ["balls", "tracking"])
     func regenerate(_ scene: String) throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         let r = try CLI.run(["synth", scene, "--size", "320x180", "--frames", "90", "--noise", "0.7", "--seed", "7", "--format-version", "1",
                              "-o", "\(dir)/s.luma", "--truth", "\(dir)/s.truth.json"])
         #expect(r.status == 0, "\(r.stderr)")
-        let bundled = CLI.packageRoot.appendingPathComponent("Recordings/\(scene)-synth")
+        let bundled = PackageLayout.root.appendingPathComponent("Recordings/\(scene)-synth")
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/s.luma")) == Data(contentsOf: bundled.appendingPathExtension("luma")))
         #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/s.truth.json")) == Data(contentsOf: URL(fileURLWithPath: bundled.path + ".truth.json")))
     }
@@ -44,7 +45,7 @@ struct SynthReproducibilityTests {
 struct VerifyDetectsChangeTests {
     @Test("a log whose header asks for other settings than its events were made with fails verify at the first differing line")
     func changedSettings() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         try CLI.y4m(width: 32, height: 24, count: 12).stream.write(to: URL(fileURLWithPath: "\(dir)/in.y4m"))
         try CLI.run(["record", "in.y4m", "-o", "r.luma"], cwd: dir)
         try CLI.run(["replay", "r.luma", "--analyzer", "differencing", "-o", "log.jsonl"], cwd: dir)

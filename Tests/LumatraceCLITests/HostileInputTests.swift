@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import LumaTestSupport
 
 /// Files and flags a hostile or careless user could give, built by hand: each must end in one
 /// readable line naming the file or option and a non-zero exit: never a trap, a crash signal or a
 /// huge allocation.
 enum HostileInput {
-    static let recordings = CLI.packageRoot.appendingPathComponent("Recordings")
+    static let recordings = PackageLayout.root.appendingPathComponent("Recordings")
     static let ballsLuma = recordings.appendingPathComponent("balls-synth.luma").path
     static let ballsLog = recordings.appendingPathComponent("balls-synth.events.jsonl").path
     static let ballsTruth = recordings.appendingPathComponent("balls-synth.truth.json").path
@@ -27,51 +28,10 @@ enum HostileInput {
         return path
     }
 
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for b in bytes {
-            crc ^= UInt32(b)
-            for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
-        }
-        return ~crc
-    }
 
-    static func put<T: FixedWidthInteger>(_ v: T, into a: inout [UInt8]) { withUnsafeBytes(of: v.littleEndian) { a += $0 } }
-
-    /// A record: magic, lengths, fields, CRC, then the payload.
-    static func record(_ magic: String, fields: [UInt8], payload: [UInt8]) -> [UInt8] {
-        var r = Array(magic.utf8)
-        put(UInt32(fields.count), into: &r)
-        put(UInt64(payload.count), into: &r)
-        r += fields
-        put(crc32(r), into: &r)
-        return r + payload
-    }
-
-    /// A zstd frame that declares `size` bytes with a checksum, but holds only `blocks` raw
-    /// blocks of 8 KiB and no last block: a claim with almost no data behind it.
-    static func zstdClaim(size: UInt32, blocks: Int) -> [UInt8] {
-        var z: [UInt8] = [0x28, 0xB5, 0x2F, 0xFD, 0xA4]  // magic; 4-byte size, single segment, checksum
-        put(size, into: &z)
-        for _ in 0..<blocks { z += [0x00, 0x00, 0x01] + [UInt8](repeating: 7, count: 8192) }  // raw, 8192 bytes, not last
-        return z
-    }
-
-    /// A ~26 KB unindexed recording claiming 16384×16384 frames: a reference frame and one chunk
-    /// whose payloads declare full sizes (256 MiB, 32 MiB of masks) over a few kilobytes.
+    /// `CraftedBytes.hugeFrameClaims()` as a file.
     static func hugeClaims(in dir: String) -> String {
-        var fields: [UInt8] = []
-        put(UInt16(1), into: &fields); put(UInt16(0), into: &fields); put(UInt32(16384), into: &fields); put(UInt32(16384), into: &fields)
-        fields += [0, 0, 0, 0]; put(Int64(90000), into: &fields); put(UInt32(30), into: &fields); put(UInt32(1), into: &fields); put(UInt32(0), into: &fields)
-        var bytes = record("LUMA", fields: fields, payload: [])
-        let frameSize = 16384 * 16384
-        var reference: [UInt8] = []
-        put(UInt32(0), into: &reference); put(UInt64(frameSize), into: &reference)
-        bytes += record("LREF", fields: reference, payload: zstdClaim(size: UInt32(frameSize), blocks: 1))
-        var chunk: [UInt8] = []
-        put(UInt32(0), into: &chunk); put(UInt64(0), into: &chunk); put(UInt32(1), into: &chunk); put(UInt64(frameSize / 8), into: &chunk)
-        put(Int64(0), into: &chunk); chunk.append(2)  // one frame, coded against the reference
-        bytes += record("LCHK", fields: chunk, payload: zstdClaim(size: UInt32(frameSize / 8), blocks: 2))
+        let bytes = CraftedBytes.hugeFrameClaims()
         let path = "\(dir)/huge-claims.luma"
         _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         return path
@@ -80,14 +40,7 @@ enum HostileInput {
     /// A copy of a closed recording whose first chunk's first timestamp is `Int64.min`, its record
     /// CRC recomputed so only the value is wrong.
     static func minimumTicks(from source: String, in dir: String) throws -> String {
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source)))
-        let magic = Array("LCHK".utf8)
-        let at = try #require((0..<(bytes.count - 4)).first { bytes[$0..<$0 + 4].elementsEqual(magic) })
-        let fieldsLength = Int(bytes[at + 4]) | Int(bytes[at + 5]) << 8 | Int(bytes[at + 6]) << 16 | Int(bytes[at + 7]) << 24
-        withUnsafeBytes(of: Int64.min.littleEndian) { bytes.replaceSubrange(at + 40..<at + 48, with: $0) }
-        withUnsafeBytes(of: crc32(Array(bytes[at..<at + 16 + fieldsLength])).littleEndian) {
-            bytes.replaceSubrange(at + 16 + fieldsLength..<at + 20 + fieldsLength, with: $0)
-        }
+        let bytes = try #require(CraftedBytes.stampingFirstChunk(of: [UInt8](try Data(contentsOf: URL(fileURLWithPath: source))), ticks: .min))
         let path = "\(dir)/minimum-ticks.luma"
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path
@@ -112,7 +65,7 @@ struct HostileInputTests {
 
     @Test("every hostile value and size gets one line naming it, a non-zero exit, and little memory")
     func table() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let luma = HostileInput.ballsLuma, log = HostileInput.ballsLog, truth = HostileInput.ballsTruth
         let frame300 = try HostileInput.log(pointValue: "1e300", in: dir)

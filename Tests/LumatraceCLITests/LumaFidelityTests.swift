@@ -2,6 +2,7 @@ import Foundation
 import LumaAnalysis
 import LumaEngine
 import Testing
+import LumaTestSupport
 
 /// A recording holds the frames as decoded, the same way from every input: the codes of the Y plane,
 /// with what they mean (range, matrix) written beside them.
@@ -9,15 +10,15 @@ import Testing
 struct LumaFidelityTests {
     /// A limited-range ("tv") H.264 clip, 1280×720 at 179/6 frames/s.
     static func limitedRangeClip() throws -> String {
-        let data = try #require(CLI.sharedData, "../shared/data is not beside this checkout (set LUMATRACE_SHARED_DATA)")
-        try #require(CLI.tool("ffmpeg") != nil, "ffmpeg is not installed: apt-get install ffmpeg")
+        let data = try PackageLayout.requireSharedData()
+        _ = try ExternalTool.ffmpeg.require()
         return data.appendingPathComponent("ball-vertical-toss/ball.mp4").path
     }
 
     /// Runs a shell pipeline, failing the test with its stderr when it fails.
     @discardableResult
-    static func shell(_ command: String) throws -> CLI.Result {
-        let result = try CLI.runTool("/bin/sh", ["-c", command])
+    static func shell(_ command: String) throws -> ProgramResult {
+        let result = try ProgramRun.run("/bin/sh", ["-c", command])
         #expect(result.status == 0, "\(command): \(result.stderr)")
         return result
     }
@@ -48,7 +49,7 @@ struct LumaFidelityTests {
     @Test("a limited-range H.264 clip gives one frames digest through the file and the pipe, equal to ffmpeg's extracted Y plane")
     func filePathEqualsPipePath() throws {
         let clip = try Self.limitedRangeClip()
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // Y4M carries no timestamps: both paths get the clip's own constant rate so the digest
         // (which covers timestamps too) compares the frames alone.
@@ -75,7 +76,7 @@ struct LumaFidelityTests {
     @Test("export hands the range back: Y4M XCOLORRANGE, which ffmpeg reads as the clip's own range")
     func exportKeepsTheRange() throws {
         let clip = try Self.limitedRangeClip()
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try Self.shell("'\(CLI.binary)' record '\(clip)' -o '\(dir)/clip.luma'")
         let exported = try Self.pixels(of: "\(dir)/clip.luma", width: 1280, height: 720)
@@ -86,10 +87,10 @@ struct LumaFidelityTests {
 
     @Test("RGB video (a GIF) gives the same luma as the same frames recorded as PNG files")
     func colourVideoEqualsImageFiles() throws {
-        let data = try #require(CLI.sharedData, "../shared/data is not beside this checkout (set LUMATRACE_SHARED_DATA)")
-        try #require(CLI.tool("ffmpeg") != nil, "ffmpeg is not installed: apt-get install ffmpeg")
+        let data = try PackageLayout.requireSharedData()
+        _ = try ExternalTool.ffmpeg.require()
         let gif = data.appendingPathComponent("mizuno-golf-swing-gif/golf.gif").path
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.createDirectory(atPath: "\(dir)/png", withIntermediateDirectories: true)
         try Self.shell("ffmpeg -v error -i '\(gif)' -fps_mode passthrough '\(dir)/png/frame%04d.png'")
@@ -110,7 +111,7 @@ struct LumaFidelityTests {
 struct VariableRateExportTests {
     /// 30 frames at 30 fps, then 30 at 10 fps (every third frame of a 30 fps test pattern).
     static func variableRateRecording(in dir: String) throws -> String {
-        try #require(CLI.tool("ffmpeg") != nil, "ffmpeg is not installed: apt-get install ffmpeg")
+        _ = try ExternalTool.ffmpeg.require()
         try LumaFidelityTests.shell("ffmpeg -v error -f lavfi -i testsrc=size=160x120:rate=30 -t 4 -vf \"select='lt(n\\,30)+not(mod(n\\,3))'\" -fps_mode vfr -c:v ffv1 '\(dir)/vfr.mkv'")
         try LumaFidelityTests.shell("'\(CLI.binary)' record '\(dir)/vfr.mkv' -o '\(dir)/vfr.luma'")
         return "\(dir)/vfr.luma"
@@ -118,7 +119,7 @@ struct VariableRateExportTests {
 
     @Test("Y4M export says the rate is forced and writes the real times beside it (mkvmerge v2)")
     func y4mExportWarnsAndKeepsTimes() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let recording = try Self.variableRateRecording(in: dir)
         let export = try CLI.run(["export", recording, "--format", "y4m", "-o", "\(dir)/out.y4m"])
@@ -139,7 +140,7 @@ struct VariableRateExportTests {
 
     @Test("a constant-rate recording exports without a warning or a timestamps file")
     func constantRateIsQuiet() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try #require(CLI.run(["record", "-", "-o", "\(dir)/cfr.luma"], stdin: CLI.y4m(width: 32, height: 16, count: 20).stream).status == 0)
         let export = try CLI.run(["export", "\(dir)/cfr.luma", "--format", "y4m", "-o", "\(dir)/out.y4m"])
@@ -149,7 +150,7 @@ struct VariableRateExportTests {
 
     @Test("a PGM folder's frames.ffconcat plays back through ffmpeg at the recording's own times: same frames digest")
     func pgmFolderRoundTripKeepsTime() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let recording = try Self.variableRateRecording(in: dir)
         try LumaFidelityTests.shell("'\(CLI.binary)' export '\(recording)' --format pgm -o '\(dir)/frames'")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LumaTestSupport
 
 /// One run of the built binary with its exit status or signal, its output, and the most memory
 /// it held: its own `ru_maxrss`, from `wait4` in a small Python parent that forks and execs it.
@@ -22,7 +23,7 @@ struct MeasuredRun {
     /// Runs `lumatrace arguments` with stdin from /dev/null and stdout to `stdout` (a file in a
     /// fresh folder unless given, e.g. `/dev/full`).
     static func run(_ arguments: [String], stdout: String? = nil) throws -> MeasuredRun {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let outPath = stdout ?? "\(dir)/stdout", errPath = "\(dir)/stderr"
         var actions = posix_spawn_file_actions_t()
@@ -40,7 +41,7 @@ struct MeasuredRun {
             _, status, usage = os.wait4(pid, 0)
             open(sys.argv[1], "w").write(f"{status} {usage.ru_maxrss}")
             """
-        guard let python = CLI.tool("python3") else { throw CocoaError(.executableNotLoadable) }
+        let python = try ExternalTool.python3.require()
         let argv: [UnsafeMutablePointer<CChar>?] = ([python, "-c", parent, usagePath, CLI.binary] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()

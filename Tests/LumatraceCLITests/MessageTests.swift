@@ -2,11 +2,12 @@ import Foundation
 import LumaAnalysis
 import LumaEngine
 import Testing
+import LumaTestSupport
 
 /// Everyday messages: one error style, one table of exit statuses, and errors that say what to do.
 @Suite("Messages and exit statuses")
 struct MessageTests {
-    static let recordings = CLI.packageRoot.appendingPathComponent("Recordings")
+    static let recordings = PackageLayout.root.appendingPathComponent("Recordings")
 
     @Test("every error is one 'lumatrace: error:' line, with the exit status of the documented table")
     func oneErrorStyle() throws {
@@ -15,7 +16,7 @@ struct MessageTests {
         for row in ["0   done", "1   done, and the answer is a difference", "2   error", "64  usage"] {
             #expect(help.stdout.contains(row), "the exit status table lacks '\(row)'")
         }
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // Usage errors (ArgumentParser's own) and errors found while working, in one style.
         let cases: [(arguments: [String], status: Int32)] = [
@@ -36,7 +37,7 @@ struct MessageTests {
 
     @Test("record names what it was given: a recording, a network stream, a camera")
     func recordSaysWhatItWasGiven() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let recording = Self.recordings.appendingPathComponent("toss-real.luma").path
         let again = try CLI.run(["record", recording, "-o", "\(dir)/again.luma"])
@@ -52,7 +53,7 @@ struct MessageTests {
 
     @Test("regress, which has no --recording, never suggests it")
     func regressSuggestsWhatItHas() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.copyItem(atPath: Self.recordings.appendingPathComponent("toss-real.events.jsonl").path,
                                          toPath: "\(dir)/toss-real.events.jsonl")
@@ -64,7 +65,7 @@ struct MessageTests {
 
     @Test("the libraries name no flag; each command adds the flags it has (--force, --recording, --skip-damaged)")
     func flagsComeFromTheCommand() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let balls = Self.recordings.appendingPathComponent("balls-synth.events.jsonl").path
         let tracking = Self.recordings.appendingPathComponent("tracking-synth.events.jsonl").path
@@ -82,7 +83,7 @@ struct MessageTests {
 
     @Test("tracking seeds in pixels (px:x,y,w,h from the top-left corner) track the same as their normalized form")
     func pixelSeeds() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let recording = Self.recordings.appendingPathComponent("tracking-synth.luma").path  // 320×180
         // px:32,18,32,36 is x 0.1, y 1 - (18 + 36)/180 = 0.7, w 0.1, h 0.2.
@@ -101,7 +102,7 @@ struct MessageTests {
 
     @Test("a bad --set KEY=@FILE names the file and quotes a little of it, never the whole file")
     func optionFromFileIsNotDumped() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let file = "\(dir)/seeds.txt"
         try (0..<5000).map { "\($0),\($0),10,10" }.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
@@ -117,7 +118,7 @@ struct MessageTests {
 
     @Test("counts read as English: 1 frame, 1 chunk, 1 event")
     func singularCounts() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let record = try CLI.run(["record", "-", "-o", "\(dir)/one.luma"], stdin: CLI.y4m(width: 16, height: 16, count: 1).stream)
         #expect(record.stdout.contains("recorded 1 frame 16x16 in 1 chunk →"), "\(record.stdout)")
@@ -131,7 +132,7 @@ struct MessageTests {
 struct GettingStartedTests {
     @Test("an analyzer chosen with nothing to do says so once, with what to set")
     func idleAnalyzerSaysSo() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let recording = MessageTests.recordings.appendingPathComponent("tracking-synth.luma").path
         let idle = try CLI.run(["replay", recording, "--analyzer", "tracking", "-o", "\(dir)/idle.jsonl"])
@@ -145,9 +146,9 @@ struct GettingStartedTests {
 
     @Test("record says once what a luma recording leaves out: colour, audio")
     func recordSaysWhatItLeavesOut() throws {
-        let data = try #require(CLI.sharedData, "../shared/data is not beside this checkout (set LUMATRACE_SHARED_DATA)")
-        try #require(CLI.tool("ffmpeg") != nil, "ffmpeg is not installed: apt-get install ffmpeg")
-        let dir = CLI.temporaryDirectory()
+        let data = try PackageLayout.requireSharedData()
+        _ = try ExternalTool.ffmpeg.require()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let clip = data.appendingPathComponent("ball-vertical-toss/ball.mp4").path  // H.264 with an AAC track
         let r = try CLI.run(["record", clip, "-o", "\(dir)/ball.luma"])
@@ -160,7 +161,7 @@ struct GettingStartedTests {
 
     @Test("the README says how to put lumatrace on PATH, and its shell completion command works")
     func pathAndCompletion() throws {
-        let readme = try String(contentsOf: CLI.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: PackageLayout.root.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.contains("swift build -c release --product lumatrace"))
         #expect(readme.contains(".build/release/lumatrace"))
         #expect(readme.contains("lumatrace --generate-completion-script bash"))

@@ -2,6 +2,7 @@ import Foundation
 import LumaAnalysis
 import LumaEngine
 import Testing
+import LumaTestSupport
 
 /// The real clips in ../shared/data, with the facts their SOURCE.md gives.
 struct Clip: Sendable, CustomStringConvertible {
@@ -12,31 +13,34 @@ struct Clip: Sendable, CustomStringConvertible {
     var frames: Int
     /// Expected duration in seconds (frames × mean interval), and the tolerance.
     var duration: Double
-    var fps: String?
+    var fps: String? = nil
+    /// Raw frame bytes ÷ file bytes measured when the floor was set (2026-11-24, format version 1);
+    /// a recording must keep at least 98% of it.
+    var compressionRatio: Double = 0
     var description: String { folder }
 }
 
 let clips: [Clip] = [
-    Clip(folder: "mizuno-golf-swing-gif", input: "golf.gif", width: 480, height: 360, frames: 86, duration: 6.02),
-    Clip(folder: "freethrow-basketball-side", input: "FreeThrow.mp4", width: 852, height: 480, frames: 182, duration: 6.067),
-    Clip(folder: "juggling-3ball-cascade", input: "ss3_id_01.mp4", width: 478, height: 850, frames: 531, duration: 17.70),
-    Clip(folder: "basketball-court-shots", input: "three_score_two_miss.mp4", width: 960, height: 540, frames: 374, duration: 12.467),
-    Clip(folder: "ball-vertical-toss", input: "ball.mp4", width: 1280, height: 720, frames: 60, duration: 2.011),
-    Clip(folder: "ball-hand-moved-negative", input: "ball4.mp4", width: 1280, height: 720, frames: 492, duration: 16.436),
-    Clip(folder: "otb-crossing", input: "img", width: 360, height: 240, frames: 120, duration: 4.0, fps: "30"),
-    Clip(folder: "vot2015-ball1", input: "imgs", width: 1280, height: 720, frames: 105, duration: 3.5, fps: "30"),
-    Clip(folder: "opencv-vtest-pedestrians", input: "vtest.avi", width: 768, height: 576, frames: 795, duration: 79.5),
-    Clip(folder: "cdnet-highway-bgslibrary", input: "video03.avi", width: 320, height: 240, frames: 1699, duration: 28.317),
+    Clip(folder: "mizuno-golf-swing-gif", input: "golf.gif", width: 480, height: 360, frames: 86, duration: 6.02, compressionRatio: 6.906),
+    Clip(folder: "freethrow-basketball-side", input: "FreeThrow.mp4", width: 852, height: 480, frames: 182, duration: 6.067, compressionRatio: 10.006),
+    Clip(folder: "juggling-3ball-cascade", input: "ss3_id_01.mp4", width: 478, height: 850, frames: 531, duration: 17.70, compressionRatio: 5.128),
+    Clip(folder: "basketball-court-shots", input: "three_score_two_miss.mp4", width: 960, height: 540, frames: 374, duration: 12.467, compressionRatio: 6.598),
+    Clip(folder: "ball-vertical-toss", input: "ball.mp4", width: 1280, height: 720, frames: 60, duration: 2.011, compressionRatio: 30.147),
+    Clip(folder: "ball-hand-moved-negative", input: "ball4.mp4", width: 1280, height: 720, frames: 492, duration: 16.436, compressionRatio: 7.982),
+    Clip(folder: "otb-crossing", input: "img", width: 360, height: 240, frames: 120, duration: 4.0, fps: "30", compressionRatio: 2.258),
+    Clip(folder: "vot2015-ball1", input: "imgs", width: 1280, height: 720, frames: 105, duration: 3.5, fps: "30", compressionRatio: 6.396),
+    Clip(folder: "opencv-vtest-pedestrians", input: "vtest.avi", width: 768, height: 576, frames: 795, duration: 79.5, compressionRatio: 5.821),
+    Clip(folder: "cdnet-highway-bgslibrary", input: "video03.avi", width: 320, height: 240, frames: 1699, duration: 28.317, compressionRatio: 3.268),
 ]
 
-@Suite("Real clips: every clip in ../shared/data records, and info reports it correctly")
+@Suite("Real clips: every clip in ../shared/data records, info reports it correctly, and it compresses as well as when the floor was set")
 struct RealClipTests {
     @Test("record and info", arguments: clips)
     func recordClip(_ clip: Clip) throws {
-        let data = try #require(CLI.sharedData, "\(clip.folder): ../shared/data is not beside this checkout (set LUMATRACE_SHARED_DATA)")
+        let data = try PackageLayout.requireSharedData()
         let isVideo = !["img", "imgs"].contains(clip.input)
-        if isVideo { try #require(CLI.tool("ffmpeg") != nil, "ffmpeg is not installed: apt-get install ffmpeg") }
-        let dir = CLI.temporaryDirectory()
+        if isVideo { _ = try ExternalTool.ffmpeg.require() }
+        let dir = Scratch.folder("cli")
         let input = data.appendingPathComponent(clip.folder).appendingPathComponent(clip.input).path
         var arguments = ["record", input, "-o", "\(dir)/clip.luma"]
         if let fps = clip.fps { arguments += ["--fps", fps] }
@@ -51,6 +55,12 @@ struct RealClipTests {
         let duration = json["duration"]?.doubleValue ?? 0
         #expect(abs(duration - clip.duration) < 0.05, "\(clip.folder): duration \(duration), expected \(clip.duration)")
         #expect(json["damage"]?.arrayValue?.isEmpty == true)
+        // The codec's floor: the lossless codec and zstd's level are fixed, so the ratio only moves
+        // when the codec does.
+        let ratio = json["compressionRatio"]?.doubleValue ?? 0
+        print("codec ratio: \(clip.folder) \(String(format: "%.3f", ratio))")
+        #expect(ratio >= clip.compressionRatio * 0.98,
+                "\(clip.folder): compression ratio \(ratio), measured \(clip.compressionRatio) when the floor was set")
         try? FileManager.default.removeItem(atPath: dir)
     }
 }

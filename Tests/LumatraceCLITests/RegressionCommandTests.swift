@@ -1,14 +1,15 @@
 import Foundation
 import Testing
+import LumaTestSupport
 
 /// `diff`, `score`, `regress` and `truth` as a user runs them.
 @Suite("Regression commands: diff, score, regress, truth")
 struct RegressionCommandTests {
-    static let recordings = CLI.packageRoot.appendingPathComponent("Recordings")
+    static let recordings = PackageLayout.root.appendingPathComponent("Recordings")
 
     /// A copy of the bundled recordings (all, or those named) with their goldens and truth.
     func copyOfRecordings(_ names: [String]? = nil) throws -> String {
-        let folder = CLI.temporaryDirectory()
+        let folder = Scratch.folder("cli")
         for file in try FileManager.default.contentsOfDirectory(atPath: Self.recordings.path) where !file.hasPrefix(".") {
             let stem = String(file.prefix { $0 != "." })
             guard names?.contains(stem) ?? true, file != "README.md" else { continue }
@@ -135,7 +136,7 @@ struct RegressionCommandTests {
         let r = try CLI.run(["regress", folder, "--set", "tracking.trackingLevel=fast"])
         #expect(r.status == 2)
         #expect(r.stderr.contains("no golden log in the folder runs analyzer 'tracking'"))
-        let empty = CLI.temporaryDirectory()
+        let empty = Scratch.folder("cli")
         let e = try CLI.run(["regress", empty])
         #expect(e.status == 2 && e.stderr.contains("holds no golden logs"))
     }
@@ -146,7 +147,7 @@ struct RegressionCommandTests {
         let same = try CLI.run(["diff", golden, golden])
         #expect(same.status == 0 && same.stdout.contains("same: no differences"))
 
-        let folder = CLI.temporaryDirectory()
+        let folder = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let other = folder + "/balls-synth.events.jsonl"
         #expect(try CLI.run(["replay", Self.recordings.appendingPathComponent("balls-synth.luma").path, "--analyzer", "differencing",
@@ -175,7 +176,7 @@ struct RegressionCommandTests {
         let json = try CLI.run(["score", log, "--truth", truth, "--json"])
         #expect(json.stdout.contains("\"tracking\":{\"successAUC\":"))
 
-        let folder = CLI.temporaryDirectory()
+        let folder = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let long = folder + "/long.truth.json"
         let labels = folder + "/labels.txt"
@@ -189,7 +190,7 @@ struct RegressionCommandTests {
 
     @Test("truth import from OTB labels fits the recording it was given, and refuses labels past its end")
     func truthImport() throws {
-        let folder = CLI.temporaryDirectory()
+        let folder = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let recording = Self.recordings.appendingPathComponent("tracking-synth.luma").path
         let labels = folder + "/labels.txt"

@@ -3,11 +3,12 @@ import LumaAnalysis
 import LumaEngine
 import LumaRender
 import Testing
+import LumaTestSupport
 
 /// `lumatrace render`: the log drawn over the frames, checked by decoding what was written.
 @Suite("render: overlays as PNG frames, contact sheets, GIF and MP4")
 struct RenderTests {
-    static let recordings = CLI.packageRoot.appendingPathComponent("Recordings")
+    static let recordings = PackageLayout.root.appendingPathComponent("Recordings")
     static let toss = recordings.appendingPathComponent("toss-real.luma").path
     static let tossLog = recordings.appendingPathComponent("toss-real.events.jsonl").path
 
@@ -16,7 +17,7 @@ struct RenderTests {
 
     @Test("PNG frames: a red dot at every detected trajectory point, a green fitted path, frame size kept")
     func pngFrames() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let r = try CLI.run(["render", Self.toss, "--events", Self.tossLog, "-o", "\(dir)/frames/", "--from", "26", "--to", "28"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -44,7 +45,7 @@ struct RenderTests {
 
     @Test("a contact sheet has one labelled tile per --every'th frame; tracked boxes keep their track's colour")
     func contactSheet() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let recording = Self.recordings.appendingPathComponent("tracking-synth.luma").path
         let log = Self.recordings.appendingPathComponent("tracking-synth.events.jsonl").path
@@ -66,20 +67,20 @@ struct RenderTests {
 
     @Test("GIF and MP4 hold one frame per drawn frame (ffprobe)", arguments: ["gif", "mp4"])
     func video(format: String) throws {
-        let ffprobe = try #require(CLI.tool("ffprobe"), "ffprobe is not installed: apt-get install ffmpeg")
-        try #require(CLI.tool("ffmpeg") != nil, "ffmpeg is not installed: apt-get install ffmpeg")
-        let dir = CLI.temporaryDirectory()
+        let ffprobe = try ExternalTool.ffprobe.require()
+        _ = try ExternalTool.ffmpeg.require()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let out = "\(dir)/toss.\(format)"
         let r = try CLI.run(["render", Self.toss, "--events", Self.tossLog, "-o", out, "--from", "10", "--to", "39"])
         #expect(r.status == 0, "\(r.stderr)")
-        let probe = try CLI.runTool(ffprobe, ["-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", out])
+        let probe = try ProgramRun.run(ffprobe, ["-v", "error", "-count_frames", "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", out])
         #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "30")
     }
 
     @Test("refused before any work: a log of another recording, a missing folder, an unknown format, no ffmpeg")
     func refusals() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let otherLog = Self.recordings.appendingPathComponent("balls-synth.events.jsonl").path
         let cases: [([String], String, [String: String]?)] = [
@@ -112,7 +113,7 @@ struct RenderTests {
         let log = try EventLog.read(Self.tossLog)
         #expect(log.events.filter { $0.kind == "trajectory" }.map(\.frame) == Array(27...36))
         #expect(log.events.first { $0.kind == "trajectory.end" }?.frame == 40)
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let r = try CLI.run(["render", Self.toss, "--events", Self.tossLog, "-o", "\(dir)/frames/", "--from", "36", "--to", "40"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -128,8 +129,8 @@ struct RenderTests {
 
     @Test("a GIF of a variable-frame-rate recording lasts as long as the recording, and says the rate varies")
     func gifAtTheRecordingsOwnPace() throws {
-        try #require(CLI.tool("ffmpeg") != nil, "ffmpeg is not installed: apt-get install ffmpeg")
-        let dir = CLI.temporaryDirectory()
+        _ = try ExternalTool.ffmpeg.require()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // 30 frames at 30 fps, then 30 at 10 fps: 3.9 s, nominal rate 30 fps (which would give 2 s).
         let recording = try VariableRateExportTests.variableRateRecording(in: dir)
@@ -138,7 +139,7 @@ struct RenderTests {
         let r = try CLI.run(["render", recording, "--events", "\(dir)/vfr.events.jsonl", "-o", "\(dir)/vfr.gif"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("variable frame rate"), "\(r.stderr)")
-        let probe = try CLI.runTool(try #require(CLI.tool("ffprobe")), ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", "\(dir)/vfr.gif"])
+        let probe = try ProgramRun.run(try ExternalTool.ffprobe.require(), ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", "\(dir)/vfr.gif"])
         let duration = try #require(Double(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
         // 60 frames over 3.9 s: 3.9 s plus the last frame's 1/15 s, to GIF's 1/100 s.
         #expect(abs(duration - 3.965) <= 0.02, "GIF lasts \(duration) s")

@@ -1,13 +1,14 @@
 import Foundation
 import LumaRender
 import Testing
+import LumaTestSupport
 
 /// `lumatrace report`: one self-contained HTML page.
 @Suite("report: a self-contained HTML page about a replay")
 struct ReportTests {
-    static let recordings = CLI.packageRoot.appendingPathComponent("Recordings")
+    static let recordings = PackageLayout.root.appendingPathComponent("Recordings")
 
-    func report(_ name: String, truth: Bool, in dir: String) throws -> (CLI.Result, String) {
+    func report(_ name: String, truth: Bool, in dir: String) throws -> (ProgramResult, String) {
         let out = "\(dir)/\(name).html"
         var arguments = ["report", Self.recordings.appendingPathComponent("\(name).luma").path,
                          "--events", Self.recordings.appendingPathComponent("\(name).events.jsonl").path, "-o", out]
@@ -18,7 +19,7 @@ struct ReportTests {
 
     @Test("the page is self-contained: facts, counts, an inline still, one plot per trajectory, the scores")
     func selfContained() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (r, html) = try report("balls-synth", truth: true, in: dir)
         #expect(r.status == 0, "\(r.stderr)")
@@ -37,13 +38,13 @@ struct ReportTests {
 
     @Test("headless Chromium renders the report to a screenshot that is not blank")
     func screenshot() throws {
-        let chromium = try #require(CLI.tool("chromium"), "chromium is not installed: apt-get install chromium (scripts/install-dependencies)")
-        let dir = CLI.temporaryDirectory()
+        let chromium = try ExternalTool.chromium.require()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (r, _) = try report("balls-synth", truth: true, in: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let shot = "\(dir)/shot.png"
-        let c = try CLI.runTool(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1000,1400",
+        let c = try ProgramRun.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1000,1400",
                                            "--user-data-dir=\(dir)/profile", "--screenshot=\(shot)", "file://\(dir)/balls-synth.html"])
         let image = try PNGFile.read(shot)
         #expect((image.width, image.height) == (1000, 1400), "\(c.stderr)")
@@ -61,7 +62,7 @@ struct ReportTests {
 
     @Test("a log of another recording, a missing folder and a non-HTML name are refused before any work")
     func refusals() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let toss = Self.recordings.appendingPathComponent("toss-real.luma").path
         let other = Self.recordings.appendingPathComponent("balls-synth.events.jsonl").path

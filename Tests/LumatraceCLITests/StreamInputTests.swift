@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import LumaTestSupport
 
 @Suite("FIFOs and devices as record input: signals always end it, no byte is lost to sniffing (issue 15, item 12)")
 struct StreamInputTests {
@@ -35,7 +36,7 @@ struct StreamInputTests {
 
     @Test("a FIFO nobody writes to: SIGINT or SIGTERM ends record at once, with a message", arguments: [SIGINT, SIGTERM])
     func signalEndsTheWait(signal: Int32) throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         for name in ["cam.y4m", "cam"] {
             let input = try fifo(in: dir, named: name)
@@ -52,7 +53,7 @@ struct StreamInputTests {
 
     @Test("a Y4M stream through a FIFO without the .y4m extension records every byte")
     func fifoWithoutExtension() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (stream, _) = CLI.y4m(width: 48, height: 32, count: 12)
         let file = dir + "/clip.y4m"
@@ -75,7 +76,7 @@ struct StreamInputTests {
 
     @Test("a FIFO carrying something other than Y4M is refused with how to pipe it through ffmpeg")
     func fifoWithVideo() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let input = try fifo(in: dir, named: "clip")
         let p = try start(["record", input, "-o", dir + "/clip.luma"], dir: dir)

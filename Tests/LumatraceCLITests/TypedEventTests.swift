@@ -3,15 +3,16 @@ import LumaAnalysis
 import LumaEngine
 import LumaRender
 import Testing
+import LumaTestSupport
 
 /// Events are typed: each analyzer declares its kinds with a schema version and a shape, the log
 /// header records them, and the stock commands read shaped events of analyzers they were not
 /// built with.
 @Suite("Typed events: declared kinds and shapes, read by the stock commands")
 struct TypedEventTests {
-    static let tracking = CLI.packageRoot.appendingPathComponent("Recordings/tracking-synth.luma").path
-    static let trackingTruth = CLI.packageRoot.appendingPathComponent("Recordings/tracking-synth.truth.json").path
-    static let trackingLog = CLI.packageRoot.appendingPathComponent("Recordings/tracking-synth.events.jsonl").path
+    static let tracking = PackageLayout.root.appendingPathComponent("Recordings/tracking-synth.luma").path
+    static let trackingTruth = PackageLayout.root.appendingPathComponent("Recordings/tracking-synth.truth.json").path
+    static let trackingLog = PackageLayout.root.appendingPathComponent("Recordings/tracking-synth.events.jsonl").path
 
     /// A plugin made by `new-analyzer` whose `spot` event is a `box`: it replays the boxes it is
     /// given (here a truth object's), shifted right by `shift`.
@@ -61,21 +62,21 @@ struct TypedEventTests {
 
     @Test("a new-analyzer plugin whose event is a box is drawn, scored against truth and diffed by the stock lumatrace")
     func scaffoldedBoxPlugin() throws {
-        let swift = try #require(CLI.swift, "no swift on PATH to build the generated package: put the Swift toolchain's bin folder on PATH")
-        let dir = CLI.temporaryDirectory()
+        let swift = try ExternalTool.swift.require()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        #expect(try CLI.run(["new-analyzer", "Spot", "--lumatrace", CLI.packageRoot.path], cwd: dir).status == 0)
+        #expect(try CLI.run(["new-analyzer", "Spot", "--lumatrace", PackageLayout.root.path], cwd: dir).status == 0)
         try Self.spotAnalyzer.write(toFile: "\(dir)/Spot/Sources/Spot/SpotAnalyzer.swift", atomically: true, encoding: .utf8)
-        let build = try CLI.runTool(swift, ["build", "--product", "lumatrace-spot"], cwd: "\(dir)/Spot")
+        let build = try ProgramRun.run(swift, ["build", "--product", "lumatrace-spot"], cwd: "\(dir)/Spot")
         #expect(build.status == 0, "\(build.stdout.suffix(3000))\(build.stderr.suffix(3000))")
-        let bin = try CLI.runTool(swift, ["build", "--show-bin-path"], cwd: "\(dir)/Spot").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let bin = try ProgramRun.run(swift, ["build", "--show-bin-path"], cwd: "\(dir)/Spot").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 
         // The truth's object1, as the boxes the plugin reports.
         let truth = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: Self.trackingTruth))))
         let object1 = try #require(truth["objectTracks"]?.arrayValue?.first { $0["id"]?.stringValue == "object1" }?["points"])
         try object1.serialized.write(toFile: "\(dir)/boxes.json", atomically: true, encoding: .utf8)
         for (name, shift) in [("spot", "0"), ("shifted", "0.05")] {
-            let replay = try CLI.runTool("\(bin)/lumatrace-spot", ["replay", Self.tracking, "--analyzer", "spot", "--set", "spot.boxes=@\(dir)/boxes.json",
+            let replay = try ProgramRun.run("\(bin)/lumatrace-spot", ["replay", Self.tracking, "--analyzer", "spot", "--set", "spot.boxes=@\(dir)/boxes.json",
                                                                   "--set", "spot.shift=\(shift)", "-o", "\(dir)/\(name).events.jsonl"])
             #expect(replay.status == 0, "\(replay.stderr)")
         }
@@ -110,7 +111,7 @@ struct TypedEventTests {
 
     @Test("a shaped event missing a field of its shape is refused by score, diff and render, naming the line")
     func unreadableShapedEvent() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // Without its footer, so the edit needs no new digest.
         var lines = try String(contentsOfFile: Self.trackingLog, encoding: .utf8).split(separator: "\n").map(String.init).dropLast()
@@ -128,7 +129,7 @@ struct TypedEventTests {
 
     @Test("an external program declares its kinds in its ready line: recorded in the header; an undeclared kind stops the replay")
     func externalDeclaresKinds() throws {
-        let dir = CLI.temporaryDirectory()
+        let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let program = "\(dir)/spots.py"
         try """

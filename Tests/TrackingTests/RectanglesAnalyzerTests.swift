@@ -1,6 +1,6 @@
+import AnalyzerHarness
 import LumaAnalysis
-import LumaBase
-import LumaEngine
+import LumaTestSupport
 import Testing
 @testable import RectanglesAnalyzer
 
@@ -13,14 +13,10 @@ struct RectanglesAnalyzerTests {
         var pixels = [UInt8](repeating: 80, count: w * h)
         for y in 60..<300 { for x in 100..<420 { pixels[y * w + x] = 210 } }     // 320×240: aspect 0.75
         for y in 100..<200 { for x in 480..<600 { pixels[y * w + x] = 30 } }     // 120×100: aspect 0.83
-        let stream = StreamInfo(width: w, height: h, timescale: 30, nominalFrameRate: 30, frameCount: 1, recordingDigest: "r")
-        var analyzer = try RectanglesAnalyzer(configuration: configuration, context: AnalyzerContext(stream: stream))
-        var sink = EventSink()
-        try pixels.withUnsafeBufferPointer {
-            try analyzer.analyze(Frame(index: 0, timestamp: Timestamp(ticks: 0, timescale: 30), width: w, height: h, pixels: $0), into: &sink)
-        }
-        #expect(sink.events.allSatisfy { $0.kind == "rectangle" })
-        return try sink.events.map { try $0.payload.decode(RectangleObservation.self) }
+        let events = try AnalyzerHarness(RectanglesAnalyzer.self, configuration: configuration)
+            .run(frames: [HarnessFrame(width: w, height: h, pixels: pixels)])
+        #expect(events.allSatisfy { $0.kind == "rectangle" })
+        return try events.map { try $0.decode(RectangleObservation.self) }
     }
 
     @Test("the best rectangle, with Vision's corners (normalized, lower-left origin: topLeft has the larger y)")
@@ -58,13 +54,5 @@ struct RectanglesAnalyzerTests {
         #expect(option { $0.quadratureTolerance = 60 } == "quadratureTolerance")
         #expect(option { $0.maximumObservations = -1 } == "maximumObservations")
         #expect(option { _ in } == nil)
-    }
-}
-
-extension RectanglesConfiguration {
-    static func with(_ change: (inout RectanglesConfiguration) -> Void) -> RectanglesConfiguration {
-        var c = RectanglesConfiguration()
-        change(&c)
-        return c
     }
 }

@@ -2,6 +2,7 @@ import LumaAnalysis
 import LumaEngine
 import LumaRegression
 import LumaSynth
+import LumaTestSupport
 import Testing
 @testable import TrackingAnalyzer
 

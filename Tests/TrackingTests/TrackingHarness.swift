@@ -1,16 +1,15 @@
+import AnalyzerHarness
 import LumaAnalysis
-import LumaBase
-import LumaEngine
-import LumaRegression
 import TrackingAnalyzer
 
-/// Runs the tracking analyzer straight on frames drawn in memory, and decodes what it said.
+/// Runs the tracking analyzer through `AnalyzerHarness` (the real replay engine) on frames drawn
+/// on demand, and decodes what it said.
 struct TrackingRun {
-    var events: [(frame: Int, kind: String, payload: JSONValue)]
+    var events: [HarnessEvent]
 
     func tracks(label: String) -> [(frame: Int, observation: TrackObservation)] {
         events.filter { $0.kind == "track" }
-            .map { ($0.frame, try! $0.payload.decode(TrackObservation.self)) }
+            .map { ($0.frame, try! $0.decode(TrackObservation.self)) }
             .filter { $0.observation.label == label }
     }
 
@@ -20,32 +19,8 @@ struct TrackingRun {
 
     static func run(width: Int, height: Int, frames: Int, configuration: TrackingConfiguration,
                     render: (Int, UnsafeMutableBufferPointer<UInt8>) -> Void) throws -> TrackingRun {
-        let stream = StreamInfo(width: width, height: height, timescale: 30, nominalFrameRate: 30, frameCount: frames,
-                                recordingDigest: "tracking-test")
-        var analyzer = try TrackingAnalyzer(configuration: configuration, context: AnalyzerContext(stream: stream))
-        var pixels = [UInt8](repeating: 0, count: width * height)
-        var events: [(frame: Int, kind: String, payload: JSONValue)] = []
-        for i in 0..<frames {
-            pixels.withUnsafeMutableBufferPointer { render(i, $0) }
-            var sink = EventSink()
-            try pixels.withUnsafeBufferPointer { p in
-                try analyzer.analyze(Frame(index: i, timestamp: Timestamp(ticks: Int64(i), timescale: 30), width: width,
-                                           height: height, pixels: p), into: &sink)
-            }
-            events += sink.events.map { (i, $0.kind, $0.payload) }
-        }
-        var sink = EventSink()
-        try analyzer.finish(into: &sink)
-        events += sink.events.map { (frames - 1, $0.kind, $0.payload) }
-        return TrackingRun(events: events)
-    }
-}
-
-extension TrackingConfiguration {
-    static func with(_ change: (inout TrackingConfiguration) -> Void) -> TrackingConfiguration {
-        var c = TrackingConfiguration()
-        change(&c)
-        return c
+        let harness = AnalyzerHarness(TrackingAnalyzer.self, configuration: configuration)
+        return TrackingRun(events: try harness.run(width: width, height: height, frameCount: frames, draw: render))
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import LumaAnalysis
 import LumaEngine
+import LumaTestSupport
 import Testing
 @testable import TrajectoryAnalyzer
 
@@ -157,7 +158,7 @@ struct TrajectoryBehaviourTests {
     @Test("one frame, a blank recording, pure noise and a 16384×16 strip run without error and give no trajectory",
           arguments: [(1, 320, 240, 0.0), (60, 320, 240, 0.0), (60, 320, 240, 8.0), (20, 16384, 16, 3.0)])
     func degenerate(frames: Int, width: Int, height: Int, noise: Double) throws {
-        var rng = SplitMix(seed: 7)
+        var rng = SeededGenerator(seed: 7)
         let run = try TrajectoryRunner.run(width: width, height: height, frameCount: frames) { _, pixels in
             for i in pixels.indices { pixels[i] = UInt8(max(0, min(255, (100 + noise * rng.normal()).rounded()))) }
         }

@@ -23,7 +23,7 @@ public struct VideoSource: FrameSource {
     public let metadata: [String: String]
     let timestamps: [Int64]
     private let process: Process
-    private let errors: ErrorCollector
+    private let errors: PipeDrain
     let signal: LumaSignal
     private let frames: DecodedFrames
     private var index = 0
@@ -133,7 +133,7 @@ public struct VideoSource: FrameSource {
         process.standardError = errorPipe
         process.standardInput = decodeInput.handle ?? FileHandle.nullDevice
         do { try process.run() } catch { throw RecordingInputError.unreadableVideo(path: path, reason: "cannot start ffmpeg: \(error.localizedDescription)") }
-        errors = ErrorCollector(errorPipe.fileHandleForReading)
+        errors = PipeDrain(errorPipe.fileHandleForReading)
         let decoded = ByteStream(fileDescriptor: pipe.fileHandleForReading.fileDescriptor, name: "\(path) (via ffmpeg)",
                                  ownsDescriptor: false, stopRequested: stop)
         do {
@@ -203,60 +203,5 @@ public struct VideoSource: FrameSource {
         if index < timestamps.count {
             warning?("\(path): ffmpeg decoded \(Plural.count(index, "frame")), ffprobe listed \(timestamps.count); the recording holds the \(index) decoded")
         }
-    }
-}
-
-/// Finding and running the external tools video import needs.
-public enum Tools {
-    /// The full path of `tool` on PATH, or an error that says how to install it.
-    public static func require(_ tool: String, for purpose: String = "to read video files",
-                        otherwise: String = "or convert the video to Y4M elsewhere and record that") throws -> String {
-        if let found = find(tool) { return found }
-        throw RecordingInputError.toolMissing(tool: tool, purpose: purpose, otherwise: otherwise)
-    }
-
-    public static func find(_ tool: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for dir in path.split(separator: ":") {
-            let candidate = "\(dir)/\(tool)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
-
-    /// Runs a tool to completion and returns its status and outputs.
-    public static func run(_ executable: String, _ arguments: [String],
-                    standardInput: FileHandle? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = standardInput ?? FileHandle.nullDevice
-        try p.run()
-        // Read both pipes concurrently so a chatty tool cannot deadlock on a full pipe.
-        let errData = ErrorCollector(err.fileHandleForReading)
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self), errData.text())
-    }
-}
-
-/// Reads a pipe to its end on a background thread.
-final class ErrorCollector: @unchecked Sendable {
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        DispatchQueue.global().async {
-            self.data = handle.readDataToEndOfFile()
-            self.done.signal()
-        }
-    }
-
-    func text() -> String {
-        done.wait()
-        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LumaFormat
+import LumaTestSupport
 
 /// Test support for the image-file specs: temporary files, ffmpeg as the reference decoder, a
 /// PNG writer that can produce every color type, bit depth and interlacing, and mutations.
@@ -7,12 +8,7 @@ enum ImageFileFixtures {
     // MARK: - Files
 
     /// A fresh empty folder under the system temporary folder.
-    static func temporaryFolder() throws -> String {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("lumatrace-imagefiles-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url.path
-    }
+    static func temporaryFolder() throws -> String { Scratch.folder("imagefiles") }
 
     static func write(_ bytes: [UInt8], to path: String) throws {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -24,19 +20,12 @@ enum ImageFileFixtures {
 
     // MARK: - ffmpeg, the reference
 
-    static let ffmpegPath: String? = {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/usr/local/bin"
-        return path.split(separator: ":").map { "\($0)/ffmpeg" }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
-    }()
-
-    static var hasFFmpeg: Bool { ffmpegPath != nil }
+    static var hasFFmpeg: Bool { ExternalTool.ffmpeg.isInstalled }
 
     /// Runs ffmpeg quietly; throws if it fails.
     static func ffmpeg(_ arguments: [String]) throws {
-        guard let ffmpegPath else { throw FixtureError("ffmpeg is not installed") }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpegPath)
+        process.executableURL = URL(fileURLWithPath: try ExternalTool.ffmpeg.require())
         process.arguments = ["-nostdin", "-v", "error", "-y"] + arguments
         let errors = Pipe()
         process.standardError = errors
@@ -103,16 +92,6 @@ enum ImageFileFixtures {
         copy[bit / 8] ^= UInt8(1 << (bit % 8))
         return copy
     }
-
-    /// A small repeatable pseudo-random sequence (64-bit LCG), for sample patterns.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return state ^ (state >> 29)
-        }
-    }
 }
 
 /// Writes PNGs of any color type, bit depth and interlacing, with stored (uncompressed) deflate
@@ -137,7 +116,7 @@ struct TestPNG {
         width: Int, height: Int, bitDepth: Int, colorType: Int, interlaced: Bool = false,
         seed: UInt64 = 1
     ) -> TestPNG {
-        var rng = ImageFileFixtures.SeededGenerator(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         var png = TestPNG(
             width: width, height: height, bitDepth: bitDepth, colorType: colorType,
             interlaced: interlaced, samples: [])

@@ -1,3 +1,4 @@
+import LumaTestSupport
 import TrajectoryAnalyzer
 
 /// A tiny scene renderer for cases LumaSynth does not draw: discs moving along any path you give
@@ -58,7 +59,7 @@ struct DiscScene {
                 }
             }
         }
-        var rng = SplitMix(seed: seed &* 1_000_003 &+ UInt64(index))
+        var rng = SeededGenerator(seed: seed &* 1_000_003 &+ UInt64(index))
         for i in 0..<(width * height) {
             let v = plane[i] + noise * rng.normal()
             pixels[i] = UInt8(max(0, min(255, v.rounded())))
@@ -73,27 +74,3 @@ struct DiscScene {
 }
 
 typealias TrajectoryConfigurationBuilder = (inout TrajectoryConfiguration) -> Void
-
-/// SplitMix64 with a Box–Muller normal: small, seeded, the same everywhere.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in (0, 1).
-    mutating func unit() -> Double { (Double(next() >> 11) + 0.5) / Double(1 << 53) }
-
-    /// Approximately standard normal: the sum of 12 uniforms minus 6 (no libm needed).
-    mutating func normal() -> Double {
-        var s = 0.0
-        for _ in 0..<12 { s += unit() }
-        return s - 6
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import LumaTestSupport
 import TrajectoryAnalyzer
 
 /// The real clips of `../shared/data`, decoded to luma by ffmpeg and run through the analyzer.
@@ -10,12 +11,7 @@ enum RealClip {
     }()
 
     /// `../shared/data` next to the package, if it is there.
-    static let sharedData: String? = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let data = root.deletingLastPathComponent().appendingPathComponent("shared/data").path
-        return FileManager.default.fileExists(atPath: data) ? data : nil
-    }()
+    static var sharedData: String? { PackageLayout.sharedData?.path }
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 
@@ -45,30 +41,22 @@ enum RealClip {
         try ffmpeg.run()
         defer { ffmpeg.terminate() }
         let reader = pipe.fileHandleForReading
-        var failure: Failure?
         let run = try TrajectoryRunner.run(width: width, height: height, frameCount: frameCount, framesPerSecond: Int(fps.rounded()),
-                                          configuration: configuration, digest: video) { index, pixels in
+                                          configuration: configuration) { index, pixels in
             var filled = 0
             while filled < pixels.count {
                 let chunk = reader.readData(ofLength: pixels.count - filled)
-                if chunk.isEmpty { failure = Failure(description: "\(path): frame \(index) ends early"); return }
+                if chunk.isEmpty { throw Failure(description: "\(path): frame \(index) ends early") }
                 _ = chunk.copyBytes(to: UnsafeMutableBufferPointer(rebasing: pixels[filled...]))
                 filled += chunk.count
             }
         }
-        if let failure { throw failure }
         return run
     }
 
     private static func output(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        let run = try ProgramRun.run(arguments[0], Array(arguments.dropFirst()))
+        guard run.status == 0 else { throw Failure(description: "\(arguments.joined(separator: " ")) failed: \(run.stderr)") }
+        return run.stdout
     }
 }
