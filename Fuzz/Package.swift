@@ -18,25 +18,19 @@ let package = Package(
     targets: [
         // The harness's own plumbing: writing the input to a file for readers that take a path.
         .target(name: "FuzzSupport", path: "Sources/FuzzSupport"),
-        .executableTarget(
-            name: "FuzzRecording",
-            dependencies: ["FuzzSupport", .product(name: "LumaFormat", package: "Lumatrace")],
-            path: "Sources/FuzzRecording"),
-        .executableTarget(
-            name: "FuzzY4M",
-            dependencies: ["FuzzSupport", .product(name: "LumaFormat", package: "Lumatrace")],
-            path: "Sources/FuzzY4M"),
-        .executableTarget(
-            name: "FuzzImage",
-            dependencies: ["FuzzSupport", .product(name: "LumaFormat", package: "Lumatrace")],
-            path: "Sources/FuzzImage"),
-        .executableTarget(
-            name: "FuzzEventLog",
-            dependencies: [.product(name: "LumaEngine", package: "Lumatrace")],
-            path: "Sources/FuzzEventLog"),
-        .executableTarget(
-            name: "FuzzTruth",
-            dependencies: ["FuzzSupport", .product(name: "LumaTruth", package: "Lumatrace")],
-            path: "Sources/FuzzTruth"),
+        fuzzer("FuzzRecording", reading: "LumaFormat"),
+        fuzzer("FuzzY4M", reading: "LumaFormat"),
+        fuzzer("FuzzImage", reading: "LumaFormat"),
+        fuzzer("FuzzEventLog", reading: "LumaEngine", support: false),
+        fuzzer("FuzzTruth", reading: "LumaTruth"),
     ]
 )
+
+/// A libFuzzer harness `Sources/NAME` feeding the readers of the Lumatrace library `product`;
+/// with `support`, it writes inputs to a file through FuzzSupport for readers that take a path.
+func fuzzer(_ name: String, reading product: String, support: Bool = true) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: (support ? ["FuzzSupport"] : []) + [.product(name: product, package: "Lumatrace")],
+        path: "Sources/" + name)
+}

@@ -1,23 +1,11 @@
 import Foundation
+import LumaBase
 
-/// A truth file that cannot be used, naming the file and what is wrong with it.
-public struct TruthError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var path: String
-    /// 1-based line of a label file (OTB, VOT, TrackNet), when the problem is on one line.
-    public var line: Int?
-    public var reason: String
+/// A truth file that cannot be used, naming the file (and line of a label file) and what is wrong.
+public typealias TruthError = FileProblem<TruthFile>
 
-    public init(path: String, line: Int? = nil, reason: String) {
-        self.path = path
-        self.line = line
-        self.reason = reason
-    }
-
-    public var description: String {
-        if let line { return "\(path):\(line): \(reason)" }
-        return "\(path): \(reason)"
-    }
-}
+/// What a ``TruthError`` is about: a truth file, or a label file being imported.
+public enum TruthFile {}
 
 extension GroundTruth {
     /// Truth files larger than this are refused before they are read (64 MiB holds hours of boxes).

@@ -36,6 +36,18 @@ struct RecoveryTests {
         #expect(try correctFrames(path, frames).count == frames.count)
     }
 
+    /// Makes a recording, damages its bytes with `damage` (given its chunks) so that every chunk
+    /// stays intact, and checks the reader still finds all 120 frames and recover keeps them all.
+    static func expectDamageLosesNothing(_ name: String, version: Int,
+                                         damage: (inout [UInt8], [ChunkEntry]) -> Void) throws {
+        let (path, frames, chunks) = try makeRecording(name, version: version)
+        var bytes = try fileBytes(path)
+        damage(&bytes, chunks)
+        try writeBytes(bytes, to: path)
+        #expect(try RecordingReader(path: path).readableFrameCount == 120)
+        try expectRecoversEverything(path, frames)
+    }
+
     @Test("-o naming the recording itself is refused, directly, through a symlink and through a hard link; the file is untouched",
           arguments: ["same", "symlink", "hardlink"])
     func outputIsInput(_ how: String) throws {
@@ -71,43 +83,34 @@ struct RecoveryTests {
 
     @Test("a trailer with a valid CRC but a wrong pointer: recover keeps all 120 frames", arguments: [1, 2], [0, 100, 7])
     func trailerWithWrongPointer(version: Int, pointer: Int) throws {
-        let (path, frames, chunks) = try Self.makeRecording("wrong-pointer.luma", version: version)
-        var bytes = try fileBytes(path)
-        let wrong = pointer == 7 ? Int(chunks[2].offset) : pointer  // 7: the offset of a chunk
-        bytes.replaceSubrange((bytes.count - 20)..., with: Self.trailer(indexOffset: UInt64(wrong)))
-        try writeBytes(bytes, to: path)
-        #expect(try RecordingReader(path: path).readableFrameCount == 120)
-        try Self.expectRecoversEverything(path, frames)
+        try Self.expectDamageLosesNothing("wrong-pointer.luma", version: version) { bytes, chunks in
+            let wrong = pointer == 7 ? Int(chunks[2].offset) : pointer  // 7: the offset of a chunk
+            bytes.replaceSubrange((bytes.count - 20)..., with: Self.trailer(indexOffset: UInt64(wrong)))
+        }
     }
 
     @Test("an index record moved by bytes inserted before it (the trailer still points at the old place): all frames kept",
           arguments: [1, 2])
     func shiftedIndexRecord(version: Int) throws {
-        let (path, frames, _) = try Self.makeRecording("shifted-record.luma", version: version)
-        var bytes = try fileBytes(path)
-        bytes.insert(contentsOf: [UInt8](repeating: 0xA5, count: 13), at: Self.indexOffset(bytes))
-        try writeBytes(bytes, to: path)
-        #expect(try RecordingReader(path: path).readableFrameCount == 120)
-        try Self.expectRecoversEverything(path, frames)
+        try Self.expectDamageLosesNothing("shifted-record.luma", version: version) { bytes, _ in
+            bytes.insert(contentsOf: [UInt8](repeating: 0xA5, count: 13), at: Self.indexOffset(bytes))
+        }
     }
 
     @Test("an intact index whose chunk offsets are all shifted is not believed: the reader scans, recover keeps every frame",
           arguments: [1, 2])
     func shiftedIndexEntries(version: Int) throws {
-        let (path, frames, chunks) = try Self.makeRecording("shifted-entries.luma", version: version)
-        var bytes = try fileBytes(path)
-        let index = Self.indexOffset(bytes)
-        let fieldsLength = Int(bytes[index + 4]) | Int(bytes[index + 5]) << 8 | Int(bytes[index + 6]) << 16
-        // Entries follow the frame count (8), chunk count (4) and digest (32): 44 bytes each, offset first.
-        for i in 0..<chunks.count {
-            let at = index + 16 + 44 + i * 44
-            bytes.replaceSubrange(at..<at + 8, with: littleEndian(chunks[i].offset + 9))
+        try Self.expectDamageLosesNothing("shifted-entries.luma", version: version) { bytes, chunks in
+            let index = Self.indexOffset(bytes)
+            let fieldsLength = Int(bytes[index + 4]) | Int(bytes[index + 5]) << 8 | Int(bytes[index + 6]) << 16
+            // Entries follow the frame count (8), chunk count (4) and digest (32): 44 bytes each, offset first.
+            for i in 0..<chunks.count {
+                let at = index + 16 + 44 + i * 44
+                bytes.replaceSubrange(at..<at + 8, with: littleEndian(chunks[i].offset + 9))
+            }
+            let crcAt = index + 16 + fieldsLength
+            bytes.replaceSubrange(crcAt..<crcAt + 4, with: littleEndian(CraftedBytes.crc32(Array(bytes[index..<crcAt]))))
         }
-        let crcAt = index + 16 + fieldsLength
-        bytes.replaceSubrange(crcAt..<crcAt + 4, with: littleEndian(CraftedBytes.crc32(Array(bytes[index..<crcAt]))))
-        try writeBytes(bytes, to: path)
-        #expect(try RecordingReader(path: path).readableFrameCount == 120)
-        try Self.expectRecoversEverything(path, frames)
     }
 
     @Test("a version-1 file with both reference copies zeroed: recover refuses, leaves the file as it was, and says why")

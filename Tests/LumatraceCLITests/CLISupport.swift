@@ -4,6 +4,9 @@ import Testing
 
 /// Runs the built `lumatrace` binary, as a user would.
 enum CLI {
+    /// A step a test needed that did not work.
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
     static let binary: String = {
         let testBundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for dir in [testBundle, testBundle.deletingLastPathComponent(), PackageLayout.root.appendingPathComponent(".build/debug")] {
@@ -16,6 +19,16 @@ enum CLI {
     @discardableResult
     static func run(_ arguments: [String], stdin: Data? = nil, cwd: String? = nil, environment: [String: String]? = nil) throws -> ProgramResult {
         try ProgramRun.run(binary, arguments, stdin: stdin, cwd: cwd, environment: environment)
+    }
+
+    /// A fresh folder holding `in.y4m` (``y4m(width:height:count:rate:colorspace:chroma:)``) and
+    /// `r.luma`, recorded from it by `lumatrace record` with `options`; returns the folder.
+    static func folderWithRecording(width: Int, height: Int, count: Int, options: [String] = []) throws -> String {
+        let dir = Scratch.folder("cli")
+        try y4m(width: width, height: height, count: count).stream.write(to: URL(fileURLWithPath: "\(dir)/in.y4m"))
+        let record = try run(["record", "in.y4m", "-o", "r.luma"] + options, cwd: dir)
+        guard record.status == 0 else { throw Failure(description: "lumatrace record failed: \(record.stderr)") }
+        return dir
     }
 
     /// A Y4M stream of `count` frames of a moving gradient, any layout.

@@ -63,9 +63,7 @@ struct CommandLineTests {
 
     @Test("the replay log does not depend on --jobs")
     func jobs() throws {
-        let dir = Scratch.folder("cli")
-        try CLI.y4m(width: 40, height: 30, count: 60).stream.write(to: URL(fileURLWithPath: "\(dir)/in.y4m"))
-        try CLI.run(["record", "in.y4m", "-o", "r.luma", "--chunk-seconds", "0.25"], cwd: dir)
+        let dir = try CLI.folderWithRecording(width: 40, height: 30, count: 60, options: ["--chunk-seconds", "0.25"])
         try CLI.run(["replay", "r.luma", "-o", "one.jsonl", "--jobs", "1"], cwd: dir)
         try CLI.run(["replay", "r.luma", "-o", "many.jsonl", "--jobs", "4"], cwd: dir)
         let one = try Data(contentsOf: URL(fileURLWithPath: "\(dir)/one.jsonl"))
@@ -76,9 +74,7 @@ struct CommandLineTests {
 
     @Test("wrong use gets one line naming the file or option, and a non-zero exit")
     func wrongUse() throws {
-        let dir = Scratch.folder("cli")
-        try CLI.y4m(width: 8, height: 8, count: 3).stream.write(to: URL(fileURLWithPath: "\(dir)/in.y4m"))
-        try CLI.run(["record", "in.y4m", "-o", "r.luma"], cwd: dir)
+        let dir = try CLI.folderWithRecording(width: 8, height: 8, count: 3)
         let cases: [([String], String)] = [
             (["record", "missing.mp4", "-o", "x.luma"], "missing.mp4: no such file or folder"),
             (["record", "in.y4m", "-o", "r.luma"], "r.luma: already exists; pass --force to replace it"),
@@ -122,10 +118,8 @@ struct CommandLineTests {
 
     @Test("every numeric or named option refuses a bad value naming the option and what is allowed")
     func optionRanges() throws {
-        let dir = Scratch.folder("cli")
+        let dir = try CLI.folderWithRecording(width: 16, height: 16, count: 3)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try CLI.y4m(width: 16, height: 16, count: 3).stream.write(to: URL(fileURLWithPath: "\(dir)/in.y4m"))
-        try CLI.run(["record", "in.y4m", "-o", "r.luma"], cwd: dir)
         try CLI.run(["replay", "r.luma", "--analyzer", "differencing", "-o", "r.events.jsonl"], cwd: dir)
         let cases: [([String], String)] = [
             (["record", "in.y4m", "-o", "a.luma", "--chunk-seconds=0"], "--chunk-seconds 0.0 is outside (0, 3600]"),
@@ -212,9 +206,7 @@ struct CommandLineTests {
 struct DumpTests {
     @Test("replay --dump writes the differencing images as PGM, and the log is the same as without it")
     func dump() throws {
-        let dir = Scratch.folder("cli")
-        try CLI.y4m(width: 24, height: 16, count: 5).stream.write(to: URL(fileURLWithPath: "\(dir)/in.y4m"))
-        try CLI.run(["record", "in.y4m", "-o", "r.luma"], cwd: dir)
+        let dir = try CLI.folderWithRecording(width: 24, height: 16, count: 5)
         let with = try CLI.run(["replay", "r.luma", "--analyzer", "differencing", "--dump", "dump", "-o", "with.jsonl"], cwd: dir)
         #expect(with.status == 0, "\(with.stderr)")
         try CLI.run(["replay", "r.luma", "--analyzer", "differencing", "-o", "without.jsonl"], cwd: dir)
@@ -227,9 +219,7 @@ struct DumpTests {
 
     @Test("--set KEY=@FILE reads the value from the file, and the log header holds the value itself")
     func optionFromFile() throws {
-        let dir = Scratch.folder("cli")
-        try CLI.y4m(width: 64, height: 48, count: 5).stream.write(to: URL(fileURLWithPath: "\(dir)/in.y4m"))
-        try CLI.run(["record", "in.y4m", "-o", "r.luma"], cwd: dir)
+        let dir = try CLI.folderWithRecording(width: 64, height: 48, count: 5)
         let seeds = #"[{"box": [0.25, 0.25, 0.5, 0.5], "label": "centre"}]"#
         try Data((seeds + "\n").utf8).write(to: URL(fileURLWithPath: "\(dir)/seeds.json"))
         let run = try CLI.run(["replay", "r.luma", "--analyzer", "tracking", "--set", "tracking.seeds=@seeds.json", "-o", "t.jsonl"], cwd: dir)

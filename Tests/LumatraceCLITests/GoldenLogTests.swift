@@ -45,9 +45,7 @@ struct SynthReproducibilityTests {
 struct VerifyDetectsChangeTests {
     @Test("a log whose header asks for other settings than its events were made with fails verify at the first differing line")
     func changedSettings() throws {
-        let dir = Scratch.folder("cli")
-        try CLI.y4m(width: 32, height: 24, count: 12).stream.write(to: URL(fileURLWithPath: "\(dir)/in.y4m"))
-        try CLI.run(["record", "in.y4m", "-o", "r.luma"], cwd: dir)
+        let dir = try CLI.folderWithRecording(width: 32, height: 24, count: 12)
         try CLI.run(["replay", "r.luma", "--analyzer", "differencing", "-o", "log.jsonl"], cwd: dir)
         let path = "\(dir)/log.jsonl"
         let text = try String(contentsOfFile: path, encoding: .utf8)

@@ -7,10 +7,8 @@ import LumaTestSupport
 struct RecoverCommandTests {
     /// A 40-frame recording in chunks of 5 frames, in a fresh folder.
     static func record(version: Int = 2) throws -> (dir: String, path: String) {
-        let dir = Scratch.folder("cli")
-        try CLI.y4m(width: 48, height: 32, count: 40).stream.write(to: URL(fileURLWithPath: "\(dir)/in.y4m"))
-        let r = try CLI.run(["record", "in.y4m", "--chunk-seconds", "0.16", "--format-version", "\(version)", "-o", "r.luma"], cwd: dir)
-        #expect(r.status == 0, "\(r.stderr)")
+        let dir = try CLI.folderWithRecording(width: 48, height: 32, count: 40,
+                                              options: ["--chunk-seconds", "0.16", "--format-version", "\(version)"])
         return (dir, "\(dir)/r.luma")
     }
 

@@ -1,4 +1,5 @@
 import LumaAnalysis
+import LumaBase
 /// The first line of an event log: everything needed to re-run the replay exactly.
 public struct EventLogHeader: Equatable, Sendable {
     public static let format = "lumatrace.events"
@@ -127,19 +128,7 @@ public struct EventLogHeader: Equatable, Sendable {
 }
 
 /// A problem reading an event log, naming the file and line.
-public struct EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var path: String
-    public var line: Int?
-    public var reason: String
+public typealias EventLogError = FileProblem<EventLogFile>
 
-    public init(path: String, line: Int?, reason: String) {
-        self.path = path
-        self.line = line
-        self.reason = reason
-    }
-
-    public var description: String {
-        if let line { return "\(path):\(line): \(reason)" }
-        return "\(path): \(reason)"
-    }
-}
+/// What an ``EventLogError`` is about: an event log.
+public enum EventLogFile {}
