@@ -1,21 +1,32 @@
 import CImageGlue
 
 // Calls into CImageGlue (libpng/libjpeg behind setjmp in C; no longjmp ever reaches Swift).
+
+/// A compressed image format decoded by a C library through the glue: its structure scan (which
+/// finds the declared size and refuses truncated or implausible files before anything is
+/// allocated) and the glue's two entry points.
+protocol LibraryImageLayout {
+    /// "PNG", "JPEG": for messages.
+    static var formatName: String { get }
+    /// Reads the header: width, height, and a message on failure.
+    static var readInfo: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt32>?, UnsafeMutablePointer<UInt32>?,
+                          UnsafeMutablePointer<CChar>?, Int) -> Int32 { get }
+    /// Decodes the luma of the whole image into a `width * height` buffer.
+    static var decodeLuma: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?, Int, UnsafeMutablePointer<CChar>?, Int) -> Int32 { get }
+
+    init(scanning bytes: UnsafeBufferPointer<UInt8>) throws(ImageFileDecoder.Refusal)
+    var width: Int { get }
+    var height: Int { get }
+}
+
 extension ImageFileDecoder {
     /// Decodes with one of the glue's libraries once the format's own layout scan has vouched for
-    /// `width` x `height`: the library reads the header first (still nothing image-sized is
-    /// allocated), then the pixels go straight into a `width * height` array.
-    static func decodeWithLibrary(
-        _ kind: String, _ bytes: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
-        readInfo: (
-            UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt32>?,
-            UnsafeMutablePointer<UInt32>?, UnsafeMutablePointer<CChar>?, Int
-        ) -> Int32,
-        decode: (
-            UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?, Int,
-            UnsafeMutablePointer<CChar>?, Int
-        ) -> Int32
-    ) throws(Refusal) -> LumaImage {
+    /// its size: the library reads the header first (still nothing image-sized is allocated), then
+    /// the pixels go straight into a `width * height` array.
+    static func decodeWithLibrary<Layout: LibraryImageLayout>(_: Layout.Type, _ bytes: UnsafeBufferPointer<UInt8>) throws(Refusal) -> LumaImage {
+        let layout = try Layout(scanning: bytes)
+        let (kind, width, height) = (Layout.formatName, layout.width, layout.height)
+        let (readInfo, decode) = (Layout.readInfo, Layout.decodeLuma)
         var infoWidth: UInt32 = 0
         var infoHeight: UInt32 = 0
         let info = withMessageBuffer { message, capacity in

@@ -1,13 +1,6 @@
 import CImageGlue
 
 extension ImageFileDecoder {
-    static func decodeJPEG(_ bytes: UnsafeBufferPointer<UInt8>) throws(Refusal) -> LumaImage {
-        let layout = try JPEGLayout(scanning: bytes)
-        return try decodeWithLibrary(
-            "JPEG", bytes, width: layout.width, height: layout.height,
-            readInfo: lt_jpeg_read_info, decode: lt_jpeg_decode_luma)
-    }
-
     /// A JPEG's marker structure, walked the way libjpeg reads it but without decoding: the frame
     /// header (SOF), and how many bytes of entropy-coded data the scans hold.
     ///
@@ -16,7 +9,11 @@ extension ImageFileDecoder {
     /// than the scan data could code: every Huffman-coded JPEG spends at least one bit on each
     /// 8x8 block of its first component (the DC code), in a sequential scan or a progressive DC
     /// scan alike.
-    struct JPEGLayout {
+    struct JPEGLayout: LibraryImageLayout {
+        static let formatName = "JPEG"
+        static let readInfo = lt_jpeg_read_info
+        static let decodeLuma = lt_jpeg_decode_luma
+
         var width: Int
         var height: Int
         /// The SOF marker's second byte: 0xC0 baseline, 0xC1 extended, 0xC2 progressive.

@@ -1,20 +1,17 @@
 import CImageGlue
 
 extension ImageFileDecoder {
-    static func decodePNG(_ bytes: UnsafeBufferPointer<UInt8>) throws(Refusal) -> LumaImage {
-        let layout = try PNGLayout(scanning: bytes)
-        return try decodeWithLibrary(
-            "PNG", bytes, width: layout.width, height: layout.height,
-            readInfo: lt_png_read_info, decode: lt_png_decode_luma)
-    }
-
     /// A PNG's chunk structure, walked without decompressing anything: the header fields, and
     /// whether the compressed data present could possibly fill the declared image.
     ///
     /// Catches truncation with a precise message (libpng only says "read error"), and refuses a
     /// header that claims far more pixels than its IDAT data can hold before the image is
     /// allocated. Checksums and everything inside chunks are libpng's job.
-    struct PNGLayout {
+    struct PNGLayout: LibraryImageLayout {
+        static let formatName = "PNG"
+        static let readInfo = lt_png_read_info
+        static let decodeLuma = lt_png_decode_luma
+
         var width: Int
         var height: Int
         var bitDepth: Int

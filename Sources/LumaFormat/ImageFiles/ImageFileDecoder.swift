@@ -84,8 +84,8 @@ public enum ImageFileDecoder {
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(Refusal) -> LumaImage {
         switch try format(of: bytes) {
         case .pgm: return try PGMCodec.decode(bytes)
-        case .png: return try decodePNG(bytes)
-        case .jpeg: return try decodeJPEG(bytes)
+        case .png: return try decodeWithLibrary(PNGLayout.self, bytes)
+        case .jpeg: return try decodeWithLibrary(JPEGLayout.self, bytes)
         }
     }
 
