@@ -34,8 +34,7 @@ struct Diff: ParsableCommand {
     @Argument(help: "The new event log.")
     var new: String
 
-    @Flag(help: "One JSON object on stdout instead of the table.")
-    var json = false
+    @OptionGroup var report: ReportFormatOption
 
     @Flag(help: "Compare logs of different recordings anyway.")
     var force = false
@@ -50,7 +49,7 @@ struct Diff: ParsableCommand {
         let (a, b) = (try EventLog.read(old), try EventLog.read(new))
         let logs = [a, b], header = b.header
         let diff = try LogDiff(old: a, new: b, tolerances: tolerance.tolerances, force: force)
-        if json {
+        if report.isJSON {
             var members = diff.json.objectValue ?? []
             members.insert(contentsOf: [.init("old", .string(old)), .init("new", .string(new))], at: 0)
             print(JSONValue.object(members).serialized)

@@ -53,8 +53,7 @@ struct Regress: ParsableCommand {
     @Option(help: "Recordings replayed at once (1...256).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Flag(help: "One JSON object on stdout instead of the table.")
-    var json = false
+    @OptionGroup var report: ReportFormatOption
 
     @OptionGroup var tolerance: ToleranceOptions
 
@@ -85,7 +84,7 @@ struct Regress: ParsableCommand {
                                     update: update, acceptWorse: acceptWorse)
         let results = try RegressionRun.run(goldens, overrides: overrides.settings, jobs: jobs, tolerances: tolerance.tolerances,
                                             judge: judge, allowPrograms: allowExternal, registry: registry)
-        if json {
+        if report.isJSON {
             print(JSONValue.object(["folder": .string(folder), "recordings": .array(results.map(\.json))]).serialized)
         } else {
             for line in RegressionRun.report(results, update: update, keptWorseHint: "; --accept-worse replaces the golden anyway") { print(line) }

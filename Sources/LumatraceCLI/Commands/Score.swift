@@ -32,8 +32,7 @@ struct Score: ParsableCommand {
     @Option(help: "The ground truth file (*.truth.json).")
     var truth: String
 
-    @Flag(help: "One JSON object on stdout instead of the table.")
-    var json = false
+    @OptionGroup var report: ReportFormatOption
 
     @Option(help: "Truth segments with fewer frames are not counted (1...10000).")
     var minimumSegmentFrames = 10
@@ -59,7 +58,7 @@ struct Score: ParsableCommand {
             }
             let truth = try GroundTruth.read(truth, for: events)
             let score = try LogScore(log: events, truth: truth, minimumSegmentFrames: minimumSegmentFrames)
-            if json {
+            if report.isJSON {
                 print(JSONValue.object([.init("log", .string(log)), .init("truth", .string(self.truth))] + (score.json.objectValue ?? [])).serialized)
             } else {
                 print("\(log) against \(self.truth)")

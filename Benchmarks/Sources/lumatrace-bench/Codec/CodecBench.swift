@@ -13,22 +13,15 @@ enum CodecBench {
             let tools = try FFmpegTools.locate(scratch: scratch)
             log("lumatrace-bench codec: \(settings.runs) run\(settings.runs == 1 ? "" : "s") per measurement, zstd level \(settings.level), "
                 + "\(settings.chunkDescription); scratch \(scratch)")
-            var results: [InputResult] = []
-            for kind in settings.inputs {
+            return try measureEach(settings.inputs, jsonOnly: settings.jsonOnly) { kind in
                 log("\(kind.rawValue): preparing frames")
                 let prepared: BenchInput? = kind == .synthetic
                     ? try Inputs.synthetic(scratch: scratch)
                     : try Inputs.clip(kind, dataDirectory: settings.dataDirectory, scratch: scratch, tools: tools)
-                guard let input = prepared else { continue }
+                guard let input = prepared else { return nil }
                 defer { try? FileManager.default.removeItem(atPath: input.y4mPath) }
-                let result = try measure(input, settings: settings, tools: tools, scratch: scratch)
-                if !settings.jsonOnly {
-                    print(result.table())
-                    print("")
-                }
-                results.append(result)
+                return try measure(input, settings: settings, tools: tools, scratch: scratch)
             }
-            return results
         }
         printSummary(results, jsonOnly: settings.jsonOnly, nothingMeasured: "no input was measured")
     }
@@ -36,8 +29,8 @@ enum CodecBench {
     /// Runs every measurement on one input, `settings.runs` times, interleaved run by run so that
     /// noise from other processes spreads over all methods alike.
     static func measure(_ input: BenchInput, settings: BenchSettings, tools: FFmpegTools, scratch: String) throws -> InputResult {
-        var result = InputResult(input: InputSummary(input), settings: settings)
-        let name = input.kind.rawValue
+        var result = InputResult(input: input.summary, settings: settings)
+        let name = input.summary.kind.rawValue
         let recording = scratch + "/\(name).luma"
         let peerFiles = Dictionary(uniqueKeysWithValues: Peer.allCases.map { ($0, scratch + "/\(name).\($0.rawValue).mkv") })
         defer {
@@ -51,7 +44,7 @@ enum CodecBench {
         _ = try LumatraceMeasure.record(input, to: recording, options: settings.options)
         try LumatraceMeasure.verifyLossless(recording, input: input)
         let expectedProbe = LumatraceMeasure.probeSum(input)
-        var copy = [UInt8](repeating: 0xA5, count: input.rawBytes)
+        var copy = [UInt8](repeating: 0xA5, count: input.summary.rawBytes)
 
         for run in 1...settings.runs {
             log("\(name): run \(run) of \(settings.runs): memcpy, Lumatrace record and decode, "

@@ -12,26 +12,19 @@ struct InputResult {
     var peers: [Peer: PeerSamples] = [:]
 }
 
-/// What the report says about an input (its frames are released before reporting).
+/// What an input is, and its size: what the report says about it (its frames are released
+/// before reporting).
 struct InputSummary {
     let kind: InputKind
+    /// The synthetic scene's kind (`mixed`); `nil` for a real clip.
+    let scene: String?
+    /// Human-readable origin: the clip's path, or the synthetic scene's settings.
     let source: String
     let width: Int
     let height: Int
     let frameCount: Int
-    let rawBytes: Int
-    /// The synthetic scene's kind (`mixed`); `nil` for a real clip.
-    let scene: String?
 
-    init(_ input: BenchInput) {
-        kind = input.kind
-        scene = input.scene
-        source = input.source
-        width = input.width
-        height = input.height
-        frameCount = input.frameCount
-        rawBytes = input.rawBytes
-    }
+    var rawBytes: Int { width * height * frameCount }
 }
 
 /// One peer's samples on one input.

@@ -26,21 +26,14 @@ enum InputKind: String, CaseIterable, Sendable {
 /// All methods measure exactly these frames: Lumatrace and memcpy read `frames`, the peers read
 /// `y4mPath`, whose frames are checked to be the same number and size.
 struct BenchInput {
-    let kind: InputKind
-    /// The synthetic scene's kind (`mixed`); `nil` for a real clip.
-    let scene: String?
-    /// Human-readable origin: the clip's path, or the synthetic scene's settings.
-    let source: String
-    let width: Int
-    let height: Int
-    let frameCount: Int
-    /// `frameCount` frames of `width × height` bytes, row-major, no padding.
+    /// What it is and its size: all the report needs once the frames are released.
+    let summary: InputSummary
+    /// `summary.frameCount` frames of `width × height` bytes, row-major, no padding.
     let frames: [UInt8]
     /// The same frames as a gray (`Cmono`) YUV4MPEG2 file in the scratch folder.
     let y4mPath: String
 
-    var frameSize: Int { width * height }
-    var rawBytes: Int { frames.count }
+    var frameSize: Int { summary.width * summary.height }
 }
 
 /// Why an input could not be prepared.
@@ -65,10 +58,11 @@ enum Inputs {
         }
         let y4m = scratch + "/synthetic.y4m"
         try writeY4M(frames, width: settings.width, height: settings.height, rate: "\(settings.framesPerSecond):1", to: y4m)
-        return BenchInput(
+        let summary = InputSummary(
             kind: .synthetic, scene: kind.rawValue,
             source: "LumaSynth .\(kind.rawValue) \(settings.width)x\(settings.height) \(settings.framesPerSecond) fps, \(count) frames, seed \(settings.seed)",
-            width: settings.width, height: settings.height, frameCount: count, frames: frames, y4mPath: y4m)
+            width: settings.width, height: settings.height, frameCount: count)
+        return BenchInput(summary: summary, frames: frames, y4mPath: y4m)
     }
 
     /// Decodes a real clip once to gray frames in memory (ffmpeg, every frame passed through) and
@@ -108,8 +102,8 @@ enum Inputs {
         guard y4mFrames == frames.count / size else {
             throw InputError("\(path): the .y4m for the peers holds \(y4mFrames) frames, the raw decode \(frames.count / size)")
         }
-        return BenchInput(kind: kind, scene: nil, source: relative, width: width, height: height, frameCount: frames.count / size,
-                          frames: frames, y4mPath: y4m)
+        let summary = InputSummary(kind: kind, scene: nil, source: relative, width: width, height: height, frameCount: frames.count / size)
+        return BenchInput(summary: summary, frames: frames, y4mPath: y4m)
     }
 
     /// Writes gray frames as YUV4MPEG2 (`Cmono`), the format `ffmpeg -f yuv4mpegpipe -pix_fmt gray` writes.

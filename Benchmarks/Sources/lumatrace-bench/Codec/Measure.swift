@@ -42,7 +42,7 @@ enum LumatraceMeasure {
     /// same total size allocated and written once beforehand (so no page faults are timed).
     /// Returns the seconds the copies take.
     static func memcpy(_ input: BenchInput, into destination: inout [UInt8]) -> Double {
-        precondition(destination.count == input.rawBytes, "memcpy destination must hold every frame")
+        precondition(destination.count == input.summary.rawBytes, "memcpy destination must hold every frame")
         let size = input.frameSize
         let seconds = input.frames.withUnsafeBufferPointer { source in
             destination.withUnsafeMutableBufferPointer { target in
@@ -53,7 +53,7 @@ enum LumatraceMeasure {
                 }
             }
         }
-        precondition(destination[destination.count - 1] == input.frames[input.rawBytes - 1], "memcpy copied wrong bytes")
+        precondition(destination[destination.count - 1] == input.frames[input.summary.rawBytes - 1], "memcpy copied wrong bytes")
         return seconds
     }
 
@@ -61,14 +61,14 @@ enum LumatraceMeasure {
     /// included. Returns the seconds and what the writer reports about the file.
     static func record(_ input: BenchInput, to path: String, options: RecordingWriterOptions) throws -> (seconds: Double, summary: RecordingSummary) {
         try? FileManager.default.removeItem(atPath: path)
-        let header = RecordingHeader(width: input.width, height: input.height, timescale: timescale, rateNumerator: 30,
-                                     metadata: ["source": input.source])
+        let header = RecordingHeader(width: input.summary.width, height: input.summary.height, timescale: timescale, rateNumerator: 30,
+                                     metadata: ["source": input.summary.source])
         let size = input.frameSize
         var summary: RecordingSummary?
         let seconds = try input.frames.withUnsafeBufferPointer { frames in
             try Stopwatch.seconds {
                 let writer = try RecordingWriter(path: path, header: header, options: options)
-                for i in 0..<input.frameCount {
+                for i in 0..<input.summary.frameCount {
                     try writer.append(pixels: UnsafeBufferPointer(rebasing: frames[(i * size)..<((i + 1) * size)]),
                                       ticks: Int64(i) * ticksPerFrame)
                 }
@@ -103,15 +103,15 @@ enum LumatraceMeasure {
 
     /// What `decode` must return as `probe` for a recording of `input`.
     static func probeSum(_ input: BenchInput) -> Int {
-        (0..<input.frameCount).reduce(0) { $0 &+ Int(input.frames[$1 * input.frameSize + probeOffset(frame: $1, frameSize: input.frameSize)]) }
+        (0..<input.summary.frameCount).reduce(0) { $0 &+ Int(input.frames[$1 * input.frameSize + probeOffset(frame: $1, frameSize: input.frameSize)]) }
     }
 
     /// Decodes the whole recording once (untimed) and checks that it holds exactly the input's
     /// frames, byte for byte, with the timestamps `record` gave them.
     static func verifyLossless(_ path: String, input: BenchInput) throws {
         let reader = try RecordingReader(path: path)
-        guard reader.frameCount == input.frameCount, reader.readableFrameCount == input.frameCount else {
-            throw MeasureError(description: "\(path): holds \(reader.readableFrameCount) readable frames of \(reader.frameCount), recorded \(input.frameCount)")
+        guard reader.frameCount == input.summary.frameCount, reader.readableFrameCount == input.summary.frameCount else {
+            throw MeasureError(description: "\(path): holds \(reader.readableFrameCount) readable frames of \(reader.frameCount), recorded \(input.summary.frameCount)")
         }
         let decoder = reader.makeDecoder()
         let size = input.frameSize

@@ -23,3 +23,18 @@ func printSummary(_ results: [BenchResult], jsonOnly: Bool, nothingMeasured: Str
     }
     for result in results { print(result.jsonLine()) }
 }
+
+/// Measures each of `items` in turn (`measure` returns `nil` for one it skips, having said why),
+/// printing each result's table as soon as it is measured unless `jsonOnly`; returns the results.
+func measureEach<Item, Result: BenchResult>(_ items: [Item], jsonOnly: Bool, _ measure: (Item) throws -> Result?) throws -> [Result] {
+    var results: [Result] = []
+    for item in items {
+        guard let result = try measure(item) else { continue }
+        if !jsonOnly {
+            print(result.table())
+            print("")
+        }
+        results.append(result)
+    }
+    return results
+}

@@ -1,6 +1,8 @@
 import Foundation
+import LumaBase
 
-/// A minimal JSON value that keeps keys in the order given and prints numbers with fixed decimals.
+/// A minimal JSON value that keeps keys in the order given and prints each measured number with
+/// the decimals it deserves (strings are escaped by LumaBase's `JSONString`, as in event logs).
 indirect enum JSON {
     case int(Int)
     case number(Double, Int)
@@ -18,22 +20,8 @@ indirect enum JSON {
         case .exact(let v): return v.isFinite ? shortest(v) : "null"
         case .bool(let v): return v ? "true" : "false"
         case .array(let items): return "[" + items.map(\.text).joined(separator: ",") + "]"
-        case .string(let s): return JSON.quote(s)
-        case .object(let fields): return "{" + fields.map { JSON.quote($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
+        case .string(let s): return JSONString.quoted(s)
+        case .object(let fields): return "{" + fields.map { JSONString.quoted($0.0) + ":" + $0.1.text }.joined(separator: ",") + "}"
         }
-    }
-
-    private static func quote(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

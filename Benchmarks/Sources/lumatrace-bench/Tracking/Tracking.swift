@@ -59,8 +59,7 @@ enum TrackingBench {
             let pythons = settings.onlyLumatrace ? [] : try TrajectoryBench.opencvPythons(tools: tools)
             log("lumatrace-bench tracking: \(settings.runs) run\(settings.runs == 1 ? "" : "s") per measurement; OpenCV peers: "
                 + (settings.onlyLumatrace ? "none (--only-lumatrace)" : pythons.map(\.path).joined(separator: ", ")))
-            var results: [TrackingResult] = []
-            for s in sequences {
+            let results = try measureEach(sequences, jsonOnly: settings.jsonOnly) { s in
                 log("\(s.name): \(s.frameCount) frames \(s.width)x\(s.height)")
                 var scores: [TrackerScore] = []
                 for level in TrackingConfiguration.Level.allCases {
@@ -69,9 +68,7 @@ enum TrackingBench {
                 if !settings.onlyLumatrace {
                     scores += try measurePeers(s, pythons: pythons, runs: settings.runs, scratch: scratch, tools: tools)
                 }
-                let result = TrackingResult(sequence: s, scores: scores, settings: settings)
-                if !settings.jsonOnly { print(result.table()) }
-                results.append(result)
+                return TrackingResult(sequence: s, scores: scores, settings: settings)
             }
             let average = TrackingResult(averaging: results, settings: settings)
             if !settings.jsonOnly {

@@ -31,23 +31,16 @@ enum TrajectoryBench {
 
 /// The clip at one size, held in memory, plus the same frames as a gray `.y4m` for the peer.
 struct TrajectoryInput {
-    let size: TrajectorySize
-    let source: String
-    let width: Int
-    let height: Int
-    let frameCount: Int
-    /// The clip's frame rate, `rateNumerator / rateDenominator` frames per second.
-    let rateNumerator: Int
-    let rateDenominator: Int
-    /// `frameCount` frames of `width × height` bytes, back to back.
+    /// What it is and its size: all the report needs once the frames are released.
+    let summary: TrajectoryInputSummary
+    /// `summary.frameCount` frames of `width × height` bytes, back to back.
     var frames: [UInt8]
     let y4mPath: String
 
-    var frameSize: Int { width * height }
-    var megabytesPerFrame: Double { Double(frameSize) / 1e6 }
+    var frameSize: Int { summary.width * summary.height }
     /// Timestamps: timescale = the rate's numerator, frame `i` at `i × denominator` ticks (exact).
-    var timescale: Int64 { Int64(rateNumerator) }
-    func ticks(_ i: Int) -> Int64 { Int64(i) * Int64(rateDenominator) }
+    var timescale: Int64 { Int64(summary.rateNumerator) }
+    func ticks(_ i: Int) -> Int64 { Int64(i) * Int64(summary.rateDenominator) }
 }
 
 /// One event as the analyzer emitted it, with the frame it was emitted at.
@@ -106,22 +99,19 @@ struct TrajectoryResult {
     var memory: [MemoryResult] = []
 }
 
+/// The clip at one size: what it is, its size and its frame rate.
 struct TrajectoryInputSummary {
     let size: TrajectorySize
     let source: String
     let width: Int
     let height: Int
     let frameCount: Int
-    let rate: String
+    /// The clip's frame rate, `rateNumerator / rateDenominator` frames per second.
+    let rateNumerator: Int
+    let rateDenominator: Int
 
-    init(_ input: TrajectoryInput) {
-        size = input.size
-        source = input.source
-        width = input.width
-        height = input.height
-        frameCount = input.frameCount
-        rate = input.rateDenominator == 1 ? "\(input.rateNumerator)" : "\(input.rateNumerator)/\(input.rateDenominator)"
-    }
+    /// "30" or "30000/1001".
+    var rate: String { rateDenominator == 1 ? "\(rateNumerator)" : "\(rateNumerator)/\(rateDenominator)" }
 }
 
 // MARK: - Running
@@ -133,7 +123,6 @@ extension TrajectoryBench {
         var settings = settings
         let results: [TrajectoryResult] = try Scratch.withFolder { scratch, kind in
             settings.scratchKind = kind
-            var results: [TrajectoryResult] = []
             let tools = try FFmpegTools.locate(scratch: scratch, needsPeerEncoders: false)
             let clipPath = (settings.dataDirectory as NSString).appendingPathComponent(clip)
             guard FileManager.default.isReadableFile(atPath: clipPath) else {
@@ -142,18 +131,12 @@ extension TrajectoryBench {
             let pythons = try opencvPythons(tools: tools)
             log("lumatrace-bench trajectory: \(settings.runs) run\(settings.runs == 1 ? "" : "s") per measurement; "
                 + "OpenCV peers: \(pythons.map(\.path).joined(separator: ", ")); scratch \(scratch)")
-            for size in settings.trajectorySizes {
+            return try measureEach(settings.trajectorySizes, jsonOnly: settings.jsonOnly) { size in
                 log("\(size.rawValue): decoding \(clip) scaled to \(size.width)x\(size.height)")
                 let input = try prepare(size, clipPath: clipPath, scratch: scratch, tools: tools)
                 defer { try? FileManager.default.removeItem(atPath: input.y4mPath) }
-                let result = try measure(input, settings: settings, scratch: scratch, tools: tools, pythons: pythons)
-                if !settings.jsonOnly {
-                    print(result.table())
-                    print("")
-                }
-                results.append(result)
+                return try measure(input, settings: settings, scratch: scratch, tools: tools, pythons: pythons)
             }
-            return results
         }
         printSummary(results, jsonOnly: settings.jsonOnly, nothingMeasured: "no size was measured")
     }
@@ -189,32 +172,33 @@ extension TrajectoryBench {
         let frames = [UInt8](raw)
         let y4m = scratch + "/trajectory-\(size.rawValue).y4m"
         try Inputs.writeY4M(frames, width: size.width, height: size.height, rate: "\(num):\(den)", to: y4m)
-        return TrajectoryInput(size: size, source: clip, width: size.width, height: size.height, frameCount: frames.count / frameSize,
-                               rateNumerator: num, rateDenominator: den, frames: frames, y4mPath: y4m)
+        let summary = TrajectoryInputSummary(size: size, source: clip, width: size.width, height: size.height,
+                                             frameCount: frames.count / frameSize, rateNumerator: num, rateDenominator: den)
+        return TrajectoryInput(summary: summary, frames: frames, y4mPath: y4m)
     }
 
     /// Every measurement at one size. Lumatrace's two measurements are interleaved run by run; the
     /// peer then runs `settings.runs` times per OpenCV version in its own process.
     static func measure(_ input: TrajectoryInput, settings: BenchSettings, scratch: String, tools: FFmpegTools,
                         pythons: [URL]) throws -> TrajectoryResult {
-        var result = TrajectoryResult(input: TrajectoryInputSummary(input), settings: settings)
-        let name = input.size.rawValue
+        var result = TrajectoryResult(input: input.summary, settings: settings)
+        let name = input.summary.size.rawValue
         let recording = scratch + "/trajectory-\(name).luma"
         defer { try? FileManager.default.removeItem(atPath: recording) }
 
         // Untimed: the recording, its digest (the stream's name, as a replay passes it), and one
         // warm-up pass whose events every timed run must repeat exactly.
-        log("\(name): recording \(input.frameCount) frames to \(recording) (untimed)")
+        log("\(name): recording \(input.summary.frameCount) frames to \(recording) (untimed)")
         let summary = try record(input, to: recording, options: settings.options)
         result.lumatraceBytes = Int(summary.fileSize)
         result.chunkCount = summary.chunkCount
         let reader = try RecordingReader(path: recording)
-        guard reader.readableFrameCount == input.frameCount else {
-            throw MeasureError(description: "\(recording): holds \(reader.readableFrameCount) readable frames, recorded \(input.frameCount)")
+        guard reader.readableFrameCount == input.summary.frameCount else {
+            throw MeasureError(description: "\(recording): holds \(reader.readableFrameCount) readable frames, recorded \(input.summary.frameCount)")
         }
-        let stream = StreamInfo(width: input.width, height: input.height, timescale: input.timescale,
-                                nominalFrameRate: Double(input.rateNumerator) / Double(input.rateDenominator),
-                                frameCount: input.frameCount, recordingDigest: try reader.framesDigest().hexString)
+        let stream = StreamInfo(width: input.summary.width, height: input.summary.height, timescale: input.timescale,
+                                nominalFrameRate: Double(input.summary.rateNumerator) / Double(input.summary.rateDenominator),
+                                frameCount: input.summary.frameCount, recordingDigest: try reader.framesDigest().hexString)
         log("\(name): warm-up pass of the analyzer (untimed)")
         result.events = try analyzeInMemory(input, stream: stream).events
 
@@ -239,9 +223,9 @@ extension TrajectoryBench {
             result.opencv.append(try runPeer(python, script: peer, input: input, runs: settings.runs, tools: tools))
         }
 
-        if input.size == memorySize {
+        if input.summary.size == memorySize {
             for minutes in memoryMinutes {
-                let frames = minutes * 60 * input.rateNumerator / input.rateDenominator
+                let frames = minutes * 60 * input.summary.rateNumerator / input.summary.rateDenominator
                 log("\(name): peak RSS of the analyzer over \(minutes) min (\(frames) frames, the clip looped), in a child process")
                 result.memory.append(try measureMemory(input, frames: frames, minutes: minutes, scratch: scratch, tools: tools))
             }
@@ -252,13 +236,13 @@ extension TrajectoryBench {
     /// Records every frame (writer defaults unless `--level` / `--chunk-seconds`), replacing `path`.
     static func record(_ input: TrajectoryInput, to path: String, options: RecordingWriterOptions) throws -> RecordingSummary {
         try? FileManager.default.removeItem(atPath: path)
-        let header = RecordingHeader(width: input.width, height: input.height, timescale: input.timescale,
-                                     rateNumerator: input.rateNumerator, rateDenominator: input.rateDenominator,
-                                     metadata: ["source": input.source])
+        let header = RecordingHeader(width: input.summary.width, height: input.summary.height, timescale: input.timescale,
+                                     rateNumerator: input.summary.rateNumerator, rateDenominator: input.summary.rateDenominator,
+                                     metadata: ["source": input.summary.source])
         let size = input.frameSize
         return try input.frames.withUnsafeBufferPointer { frames in
             let writer = try RecordingWriter(path: path, header: header, options: options)
-            for i in 0..<input.frameCount {
+            for i in 0..<input.summary.frameCount {
                 try writer.append(pixels: UnsafeBufferPointer(rebasing: frames[(i * size)..<((i + 1) * size)]), ticks: input.ticks(i))
             }
             return try writer.close()
@@ -278,17 +262,17 @@ extension TrajectoryBench {
         let size = input.frameSize
         let seconds = try input.frames.withUnsafeBufferPointer { all in
             try Stopwatch.seconds {
-                for i in 0..<input.frameCount {
+                for i in 0..<input.summary.frameCount {
                     var sink = EventSink()
                     let frame = Frame(index: i, timestamp: Timestamp(ticks: input.ticks(i), timescale: input.timescale),
-                                      width: input.width, height: input.height,
+                                      width: input.summary.width, height: input.summary.height,
                                       pixels: UnsafeBufferPointer(rebasing: all[(i * size)..<((i + 1) * size)]))
                     try analyzer.analyze(frame, into: &sink)
                     for e in sink.events { events.append(StampedEvent(frame: i, event: e)) }
                 }
                 var sink = EventSink()
                 try analyzer.finish(into: &sink)
-                for e in sink.events { events.append(StampedEvent(frame: input.frameCount - 1, event: e)) }
+                for e in sink.events { events.append(StampedEvent(frame: input.summary.frameCount - 1, event: e)) }
             }
         }
         return (seconds, events)
@@ -338,8 +322,8 @@ extension TrajectoryBench {
               let diff3 = (json["diff3"] as? [String: Any])?["seconds"] as? [Double], !mog2.isEmpty, !diff3.isEmpty else {
             throw InputError("\(python.path) \(script): unexpected output '\(line)'")
         }
-        guard frames == input.frameCount, width == input.width, height == input.height else {
-            throw InputError("\(script) read \(frames) frames of \(width)x\(height) from \(input.y4mPath), expected \(input.frameCount) of \(input.width)x\(input.height)")
+        guard frames == input.summary.frameCount, width == input.summary.width, height == input.summary.height else {
+            throw InputError("\(script) read \(frames) frames of \(width)x\(height) from \(input.y4mPath), expected \(input.summary.frameCount) of \(input.summary.width)x\(input.summary.height)")
         }
         return OpenCVRun(version: version, mog2: mog2, diff3: diff3, frames: frames)
     }
