@@ -1,50 +1,31 @@
 /// The README's recording-and-decoding table, from `codec --json` lines.
 enum CodecTable {
-    /// What the table reads of a codec line.
-    struct Record: Decodable {
-        struct Codec: Decodable {
-            let bytes: Int
-            let recordMbps: Double?
-            let decodeMbps: Double
-        }
-        let input: String
-        let source: String
-        let scene: String?
-        let width: Int
-        let height: Int
-        let frames: Int
-        let rawBytes: Int
-        let memcpyMbps: Double
-        let lumatrace: Codec
-        let ffv1: Codec
-        let x264: Codec
-        let fasterPeer: String
-        let decodeVsFasterPeer: Double
-
-        /// "`opencv-vtest-pedestrians` 768×576, 795 frames" or "synthetic `mixed` 1920×1080, 120 frames".
-        var label: String {
-            let name = scene.map { "synthetic `\($0)`" } ?? "`\(source.split(separator: "/").first ?? Substring(source))`"
-            return "\(name) \(dimensions(width, height)), \(frames) frames"
-        }
-
-        /// "62.9 MB (5.59)": megabytes and raw bytes ÷ file bytes.
-        func size(_ codec: Codec) -> String { "\(fixed(Double(codec.bytes) / 1e6, 1)) MB (\(fixed(Double(rawBytes) / Double(codec.bytes), 2)))" }
-    }
-
     /// The caption and the table: real clips first, then synthetic scenes, each in the order measured.
     static func block(_ lines: [ResultLine], provenance: TableProvenance) throws(TablesError) -> String {
-        var records: [Record] = []
-        for line in lines { records.append(try line.decode(Record.self)) }
-        let ordered = records.filter { $0.scene == nil } + records.filter { $0.scene != nil }
-        let rows = ordered.map { r -> [String] in
-            let peer = r.fasterPeer == "ffv1" ? r.ffv1 : r.x264
-            return [r.label, r.size(r.lumatrace), r.size(r.ffv1), r.size(r.x264),
-                    fixed(r.lumatrace.recordMbps ?? .nan, 0), fixed(r.lumatrace.decodeMbps, 0),
-                    "\(fixed(r.decodeVsFasterPeer, 1))× (\(r.fasterPeer == "ffv1" ? "FFV1" : "x264") \(fixed(peer.decodeMbps, 0)) MB/s)",
-                    fixed(r.memcpyMbps, 0)]
+        var real: [[String]] = [], synthetic: [[String]] = []
+        for line in lines {
+            let r = try line.fields()
+            let rawBytes = Double(try r.int("raw_bytes"))
+            /// "62.9 MB (5.59)": megabytes and raw bytes ÷ file bytes.
+            func size(_ codec: String) throws(TablesError) -> String {
+                let bytes = Double(try r.object(codec).int("bytes"))
+                return "\(fixed(bytes / 1e6, 1)) MB (\(fixed(rawBytes / bytes, 2)))"
+            }
+            let scene = r.optionalString("scene")
+            // "`opencv-vtest-pedestrians` 768×576, 795 frames" or "synthetic `mixed` 1920×1080, 120 frames".
+            let clip = try r.string("source").split(separator: "/").first.map(String.init) ?? ""
+            let name = scene.map { "synthetic `\($0)`" } ?? "`\(clip)`"
+            let label = "\(name) \(dimensions(try r.int("width"), try r.int("height"))), \(try r.int("frames")) frames"
+            let lumatrace = try r.object("lumatrace"), fasterPeer = try r.string("faster_peer")
+            let peerDecode = try r.object(fasterPeer).double("decode_mbps")
+            let row = [label, try size("lumatrace"), try size("ffv1"), try size("x264"),
+                       fixed(lumatrace.value["record_mbps"]?.doubleValue ?? .nan, 0), fixed(try lumatrace.double("decode_mbps"), 0),
+                       "\(fixed(try r.double("decode_vs_faster_peer"), 1))× (\(fasterPeer == "ffv1" ? "FFV1" : "x264") \(fixed(peerDecode, 0)) MB/s)",
+                       fixed(try r.double("memcpy_mbps"), 0)]
+            if scene == nil { real.append(row) } else { synthetic.append(row) }
         }
         let header = ["input", "Lumatrace size (ratio)", "FFV1 -level 3", "x264 -qp 0", "record MB/s", "decode MB/s",
                       "decode ÷ faster peer", "memcpy MB/s"]
-        return "Sizes and speeds, \(provenance.caption):\n\n" + markdownTable(header, rows)
+        return "Sizes and speeds, \(provenance.caption):\n\n" + markdownTable(header, real + synthetic)
     }
 }

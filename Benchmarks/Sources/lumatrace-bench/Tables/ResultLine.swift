@@ -16,15 +16,6 @@ struct ResultLine {
     let header: Header
     let data: Data
 
-    /// The line as one area's record (`CodecRecord`, …).
-    func decode<Record: Decodable>(_ type: Record.Type) throws(TablesError) -> Record {
-        do { return try ResultLine.decoder.decode(type, from: data) } catch let error as DecodingError {
-            throw .unexpectedLine(place: place, reason: error.readable)
-        } catch {
-            throw .unexpectedLine(place: place, reason: "\(error)")
-        }
-    }
-
     static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
