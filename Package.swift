@@ -120,7 +120,7 @@ let package = Package(
         // drive (and how to install them), where the package and the shared clips are.
         .target(
             name: "LumaTestSupport",
-            dependencies: ["LumaBase", "LumaAnalysis", "LumaRecording", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaRecording", .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/LumaTestSupport"),
         .testTarget(
             name: "LumaFormatTests", dependencies: ["LumaTestSupport", "LumaFormat"], path: "Tests/LumaFormatTests",

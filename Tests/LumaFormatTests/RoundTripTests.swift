@@ -15,7 +15,7 @@ struct RoundTripTests {
         #expect(reader.header.width == width && reader.header.height == height)
         #expect(reader.hasIndex)
         #expect(reader.frameCount == count)
-        let read = try readAll(reader)
+        let read = try decodedFrames(reader)
         #expect(read.count == count)
         for (w, r) in zip(written, read) {
             #expect(w.ticks == r.ticks)
@@ -31,7 +31,7 @@ struct RoundTripTests {
             let written = try writeRecording(path, width: 17, height: 9, count: count, chunkDuration: 0.5)
             let reader = try RecordingReader(path: path)
             #expect(reader.frameCount == count)
-            let read = try readAll(reader)
+            let read = try decodedFrames(reader)
             #expect(read.map(\.pixels) == written.map(\.pixels))
             #expect(read.map(\.ticks) == written.map(\.ticks))
         }
@@ -49,7 +49,7 @@ struct RoundTripTests {
         let path = Scratch.path("vfr.luma")
         try writeRecording(path, width: 32, height: 24, count: ticks.count, ticks: { ticks[$0] }, chunkDuration: 0.25)
         let reader = try RecordingReader(path: path)
-        #expect(try readAll(reader).map(\.ticks) == ticks)
+        #expect(try decodedFrames(reader).map(\.ticks) == ticks)
         for i in stride(from: 0, to: ticks.count, by: 17) {
             #expect(try reader.frameIndex(atOrAfter: ticks[i]) == i)
             #expect(try reader.frameIndex(atOrAfter: ticks[i] - 1) == i)

@@ -55,17 +55,6 @@ func writeRecording(_ path: String, width: Int, height: Int, count: Int, timesca
     return written
 }
 
-/// Every frame the reader can decode, in order, with its index.
-func readAll(_ reader: RecordingReader) throws -> [(index: Int, ticks: Int64, pixels: [UInt8])] {
-    let decoder = reader.makeDecoder()
-    var out: [(Int, Int64, [UInt8])] = []
-    for c in reader.chunks {
-        let chunk = try decoder.decode(c)
-        for k in 0..<chunk.count { out.append((c.firstFrame + k, chunk.timestamps[k], chunk.frame(k))) }
-    }
-    return out
-}
-
 /// The `LumaFormatError` a body throws, or `nil` if it succeeds or throws something else.
 func formatError(_ body: () throws -> Void) -> LumaFormatError? {
     do { try body() } catch { return error as? LumaFormatError }
@@ -84,19 +73,13 @@ func littleEndian<T: FixedWidthInteger>(_ v: T) -> [UInt8] { withUnsafeBytes(of:
 /// Frames that decode correctly (equal to `original`) from the recording at `path`; a frame that
 /// decodes to anything else fails the test.
 func correctFrames(_ path: String, _ original: [(ticks: Int64, pixels: [UInt8])]) throws -> Set<Int> {
-    let reader = try RecordingReader(path: path)
-    let decoder = reader.makeDecoder()
     var good = Set<Int>()
-    for c in reader.chunks {
-        guard let chunk = try? decoder.decode(c) else { continue }
-        for k in 0..<chunk.count {
-            let i = c.firstFrame + k
-            guard i < original.count, chunk.frame(k) == original[i].pixels, chunk.timestamps[k] == original[i].ticks else {
-                Issue.record("frame \(i) of \(path) decoded wrong")
-                continue
-            }
-            good.insert(i)
+    for frame in try decodedFrames(try RecordingReader(path: path), skippingDamaged: true) {
+        guard frame.index < original.count, frame.pixels == original[frame.index].pixels, frame.ticks == original[frame.index].ticks else {
+            Issue.record("frame \(frame.index) of \(path) decoded wrong")
+            continue
         }
+        good.insert(frame.index)
     }
     return good
 }

@@ -81,13 +81,8 @@ final class LiveFeed: @unchecked Sendable {  // Process and Pipe are not Sendabl
 /// 0, 1, 2, … (30 fps, timescale 30). Returns how many frames it holds.
 func checkFramesMatchFeed(_ path: String) throws -> (frames: Int, largestChunk: Int) {
     let reader = try RecordingReader(path: path)
-    let decoder = reader.makeDecoder()
-    for c in reader.chunks {
-        let chunk = try decoder.decode(c)
-        for k in 0..<chunk.count {
-            let i = c.firstFrame + k
-            #expect(chunk.frame(k) == LiveFeed.frame(i), "frame \(i) of \(path) differs from the frame sent")
-        }
+    for frame in try decodedFrames(reader) {
+        #expect(frame.pixels == LiveFeed.frame(frame.index), "frame \(frame.index) of \(path) differs from the frame sent")
     }
     return (reader.frameCount, reader.chunks.map(\.frameCount).max() ?? 0)
 }

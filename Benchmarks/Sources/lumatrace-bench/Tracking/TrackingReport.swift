@@ -6,8 +6,9 @@ struct TrackingResult {
     let name: String
     /// Real video with hand-made labels (a `synth tracking` scene and the average are not).
     let isReal: Bool
-    let width: Int
-    let height: Int
+    /// The sequence's frame size; the average has none.
+    let size: (width: Int, height: Int)?
+    /// Frames scored (over every sequence, for the average).
     let frameCount: Int
     /// For the average, how many sequences it is over (1 for a sequence).
     let sequenceCount: Int
@@ -18,10 +19,8 @@ struct TrackingResult {
     init(sequence s: TrackingSequence, scores: [TrackerScore], settings: BenchSettings) {
         name = s.name
         isReal = s.isReal
-        width = s.width
-        height = s.height
-        frameCount = s.frameCount
-        sequenceCount = 1
+        size = (s.width, s.height)
+        (frameCount, sequenceCount) = (s.frameCount, 1)
         self.scores = scores
         self.settings = settings
     }
@@ -30,8 +29,8 @@ struct TrackingResult {
     init(averaging results: [TrackingResult], settings: BenchSettings) {
         name = TrackingBench.averageName
         isReal = false
-        (width, height, frameCount) = (0, 0, results.reduce(0) { $0 + $1.frameCount })
-        sequenceCount = results.count
+        size = nil
+        (frameCount, sequenceCount) = (results.reduce(0) { $0 + $1.frameCount }, results.count)
         self.settings = settings
         let methods = results.first?.scores.map(\.method) ?? []
         scores = methods.map { method in
@@ -97,10 +96,10 @@ extension TrackingResult: BenchResult {
     /// One line of JSON: the sequence (or the average) and every tracker's figures and target verdicts.
     func jsonLine() -> String {
         var fields = settings.jsonHeader(.tracking) + [("input", .string(name))]
-        if name == TrackingBench.averageName {
-            fields.append(("sequences", .int(sequenceCount)))
+        if let size {
+            fields += [("real", .bool(isReal)), ("width", .int(size.width)), ("height", .int(size.height))]
         } else {
-            fields += [("real", .bool(isReal)), ("width", .int(width)), ("height", .int(height))]
+            fields.append(("sequences", .int(sequenceCount)))
         }
         fields.append(("frames", .int(frameCount)))
         fields.append(("scores", .array(scores.map { s in
