@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "LumaTruth", dependencies: ["LumaBase", "LumaAnalysis"], path: "Sources/LumaTruth"),
         // Deterministic synthetic fixed-camera scenes with exact ground truth: the analyzers' fixtures.
         // LumaImaging for PortableMath: the scenes and the analyzers share one set of libm-free functions.
-        .target(name: "LumaSynth", dependencies: ["LumaBase", "LumaTruth", "LumaImaging"], path: "Sources/LumaSynth"),
+        .target(name: "LumaSynth", dependencies: ["LumaBase", "LumaAnalysis", "LumaTruth", "LumaImaging"], path: "Sources/LumaSynth"),
         .target(
             name: "LumaEngine",
             dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat"],
@@ -131,7 +131,7 @@ let package = Package(
             dependencies: ["LumaTestSupport", "AnalyzerHarness", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer", "RectanglesAnalyzer", "ExternalAnalyzer"],
             path: "Tests/AnalyzerHarnessTests"),
         .testTarget(name: "LumaTruthTests", dependencies: ["LumaTestSupport", "LumaTruth"], path: "Tests/LumaTruthTests"),
-        .testTarget(name: "LumaSynthTests", dependencies: ["LumaTestSupport", "LumaSynth"], path: "Tests/LumaSynthTests"),
+        .testTarget(name: "LumaSynthTests", dependencies: ["LumaTestSupport", "LumaAnalysis", "LumaSynth"], path: "Tests/LumaSynthTests"),
         .testTarget(name: "LumaImagingTests", dependencies: ["LumaTestSupport", "LumaImaging"], path: "Tests/LumaImagingTests"),
         .testTarget(
             name: "LumaEngineTests", dependencies: ["LumaTestSupport", "LumaEngine", "LumaRegression", "LumaTruth", "DifferencingAnalyzer"],
