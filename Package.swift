@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "LumaTruth", dependencies: ["LumaBase", "LumaAnalysis"], path: "Sources/LumaTruth"),
         // Deterministic synthetic fixed-camera scenes with exact ground truth: the analyzers' fixtures.
         // LumaImaging for PortableMath: the scenes and the analyzers share one set of libm-free functions.
-        .target(name: "LumaSynth", dependencies: ["LumaBase", "LumaTruth", "LumaImaging"], path: "Sources/LumaSynth"),
+        .target(name: "LumaSynth", dependencies: ["LumaBase", "LumaAnalysis", "LumaTruth", "LumaImaging"], path: "Sources/LumaSynth"),
         .target(
             name: "LumaEngine",
             dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat"],
@@ -86,7 +86,7 @@ let package = Package(
         // text and JSON reports; for the CLI, the benchmarks and any Swift program.
         .target(
             name: "LumaRegression",
-            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaTruth"],
+            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaTruth", .product(name: "Crypto", package: "swift-crypto")],
             path: "Sources/LumaRegression"),
 
         // Recording: frame sources (video through ffmpeg, Y4M, image folders) and the record loop.
@@ -94,7 +94,7 @@ let package = Package(
         // The test bench for analyzer plugins: replays frames through one analyzer, checks its conformance.
         .target(name: "AnalyzerHarness", dependencies: ["LumaAnalysis", "LumaFormat", "LumaEngine"], path: "Sources/AnalyzerHarness"),
         // Drawing event logs over frames (render) and the HTML report page: RGB pictures, overlays, PNG via libpng.
-        .target(name: "LumaRender", dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaRegression", "LumaTruth", "CImageGlue"],
+        .target(name: "LumaRender", dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaImaging", "LumaEngine", "LumaRegression", "LumaTruth", "CImageGlue"],
                 path: "Sources/LumaRender"),
 
         // MARK: - Analyzer plugins: ordinary targets that see only the plugin API and LumaImaging
@@ -131,7 +131,7 @@ let package = Package(
             dependencies: ["LumaTestSupport", "AnalyzerHarness", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer", "RectanglesAnalyzer", "ExternalAnalyzer"],
             path: "Tests/AnalyzerHarnessTests"),
         .testTarget(name: "LumaTruthTests", dependencies: ["LumaTestSupport", "LumaTruth"], path: "Tests/LumaTruthTests"),
-        .testTarget(name: "LumaSynthTests", dependencies: ["LumaTestSupport", "LumaSynth"], path: "Tests/LumaSynthTests"),
+        .testTarget(name: "LumaSynthTests", dependencies: ["LumaTestSupport", "LumaAnalysis", "LumaSynth"], path: "Tests/LumaSynthTests"),
         .testTarget(name: "LumaImagingTests", dependencies: ["LumaTestSupport", "LumaImaging"], path: "Tests/LumaImagingTests"),
         .testTarget(
             name: "LumaEngineTests", dependencies: ["LumaTestSupport", "LumaEngine", "LumaRegression", "LumaTruth", "DifferencingAnalyzer"],

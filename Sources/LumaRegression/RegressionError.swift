@@ -23,6 +23,10 @@ public enum RegressionError: Error, Equatable, Sendable, CustomStringConvertible
     case otherRecording(old: String, new: String, oldRecording: String, newRecording: String, oldDigest: String, newDigest: String)
     /// A golden log could not be replaced by its new log.
     case cannotReplace(path: String, reason: String)
+    /// A file given as a shard's part is not one.
+    case part(path: String, reason: String)
+    /// Parts that are not every shard of one run, exactly once.
+    case mergeRefused(String)
 
     public var description: String {
         switch self {
@@ -47,6 +51,10 @@ public enum RegressionError: Error, Equatable, Sendable, CustomStringConvertible
         case .otherRecording(let old, let new, let oldRecording, let newRecording, let oldDigest, let newDigest):
             return "\(new):1: is a log of another recording (\(newRecording), frames digest \(newDigest.prefix(12))…) "
                 + "than \(old) (\(oldRecording), \(oldDigest.prefix(12))…)"
+        case .part(let path, let reason):
+            return "\(path): \(reason)"
+        case .mergeRefused(let reason):
+            return "cannot merge: \(reason)"
         case .cannotReplace(let path, let reason):
             return "cannot replace \(path): \(reason)"
         }

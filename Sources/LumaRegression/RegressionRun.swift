@@ -22,11 +22,16 @@ public enum RegressionRun {
         return names.map { URL(fileURLWithPath: folder).appendingPathComponent($0).path }
     }
 
-    /// Runs every golden on `jobs` threads; results come back in the goldens' order.
-    /// Each golden's replay gets `overrides`; an override for an analyzer no golden runs is refused
-    /// before anything runs, as is a golden that would start a program unless `allowPrograms`.
-    public static func run(_ goldens: [String], overrides: SettingOverrides, jobs: Int, tolerances: LogDiff.Tolerances,
-                           judge: RegressionJudge, allowPrograms: Bool, registry: AnalyzerRegistry) throws -> [RegressionResult] {
+    /// Runs every golden (or only those at `selection`, a shard's share) on `jobs` threads; results
+    /// come back in the goldens' order. Each golden's replay gets `overrides`; an override for an
+    /// analyzer no golden of the corpus runs is refused before anything runs, as is a golden that
+    /// would start a program unless `allowPrograms`.
+    ///
+    /// The corpus is only read, unless `judge.update`: new logs are written to the system's
+    /// temporary folder, and beside their goldens only when they may replace them.
+    public static func run(_ goldens: [String], selection: [Int]? = nil, overrides: SettingOverrides, jobs: Int,
+                           tolerances: LogDiff.Tolerances, judge: RegressionJudge, allowPrograms: Bool,
+                           registry: AnalyzerRegistry) throws -> [RegressionResult] {
         // Each override must name an analyzer some golden runs, or it is a typo.
         let headers = try goldens.map { try EventLog.read($0).header }
         // Every golden that would start a program is refused before anything runs.
@@ -36,12 +41,14 @@ public enum RegressionRun {
         for name in overrides.analyzers where !headers.contains(where: { $0.analyzers.contains { $0.name == name } }) {
             throw RegressionError.settingForAbsentAnalyzer(name)
         }
-        let slots = ResultSlots(count: goldens.count)
+        let chosen = selection ?? Array(goldens.indices)
+        let slots = ResultSlots(count: chosen.count)
         let next = Counter()
-        DispatchQueue.concurrentPerform(iterations: min(jobs, goldens.count)) { _ in
-            while let i = next.take(below: goldens.count) {
+        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, chosen.count))) { _ in
+            while let k = next.take(below: chosen.count) {
+                let i = chosen[k]
                 slots.store(RegressionResult.measure(goldens[i], ordinal: i, overrides: overrides, tolerances: tolerances, judge: judge,
-                                                     allowPrograms: allowPrograms, registry: registry), at: i)
+                                                     allowPrograms: allowPrograms, registry: registry), at: k)
             }
         }
         return slots.results
@@ -51,46 +58,32 @@ public enum RegressionRun {
     /// `keptWorseHint` follows the line of a golden kept because its new log scores worse (the
     /// command's way to replace it anyway).
     public static func report(_ results: [RegressionResult], update: Bool, keptWorseHint: String = "") -> [String] {
-        var rows = [["recording", "events", "result", "trajectory F1", "point error", "tracking AUC", "P@20px"]]
-        for r in results {
-            var row = [r.name, r.eventCounts.map { $0 == $1 ? "\($0)" : "\($0) → \($1)" } ?? "", r.status]
-            let (a, b) = (r.goldenScore, r.newScore)
-            if let x = a?.trajectories, let y = b?.trajectories {
-                row += [scoreChange(x.f1, y.f1), scoreChange(x.medianError, y.medianError, decimals: 2) + " px"]
-            } else {
-                row += ["", ""]
-            }
-            if let x = a?.tracking, let y = b?.tracking {
-                row += [scoreChange(x.successAUC, y.successAUC), scoreChange(x.precision20, y.precision20)]
-            } else {
-                row += ["", ""]
-            }
-            rows.append(row)
-        }
-        var out = alignedRows(rows)
-        for r in results {
-            if let error = r.error {
-                out += ["", "\(r.name): error: \(error)"]
-                continue
-            }
-            for note in r.notes { out.append("note: \(note)") }
-            guard let diff = r.diff, !diff.isSame else { continue }
-            out += ["", "\(r.name):"] + diff.lines(indent: "  ", oldName: "golden")
-            out += r.drops.map { "  worse: \($0.description)" }
-            if r.keptWorse { out.append("  not updated: the new log scores worse" + keptWorseHint) }
-        }
-        let changed = results.filter { $0.diff?.isSame == false }.count, failed = results.filter { $0.error != nil }.count
-        let worse = results.filter { !$0.drops.isEmpty }.count
-        var summary = "\(Plural.count(results.count, "recording")): \(results.count - changed - failed) unchanged, \(changed) changed"
+        report(results.map { RegressionOutcome($0, keptWorseHint: keptWorseHint) }, update: update)
+    }
+
+    /// The report of `outcomes`, from one machine or merged from the parts of shards: the same
+    /// outcomes print the same lines.
+    public static func report(_ outcomes: [RegressionOutcome], update: Bool) -> [String] {
+        let header = ["recording", "events", "result", "trajectory F1", "point error", "tracking AUC", "P@20px"]
+        var out = alignedRows([header] + outcomes.map(\.row))
+        for o in outcomes { out += o.details }
+        let changed = outcomes.filter(\.changed).count, failed = outcomes.filter(\.failed).count
+        let worse = outcomes.filter(\.worse).count
+        var summary = "\(Plural.count(outcomes.count, "recording")): \(outcomes.count - changed - failed) unchanged, \(changed) changed"
         if worse > 0 { summary += " (\(worse) scoring worse)" }
         if failed > 0 { summary += ", \(failed) failed" }
         out += ["", summary]
         if update {
-            let updated = results.filter(\.updated).map(\.name), kept = results.filter(\.keptWorse).map(\.name)
+            let updated = outcomes.filter(\.updated).map(\.name), kept = outcomes.filter(\.keptWorse).map(\.name)
             if !updated.isEmpty || kept.isEmpty { out.append(updated.isEmpty ? "no golden log needed updating" : "updated: " + updated.joined(separator: ", ")) }
             if !kept.isEmpty { out.append("not updated, scoring worse: " + kept.joined(separator: ", ")) }
         }
         return out
+    }
+
+    /// The JSON report of `outcomes` for the corpus `folder` (as given on the command line).
+    public static func json(folder: String, _ outcomes: [RegressionOutcome]) -> JSONValue {
+        .object(["folder": .string(folder), "recordings": .array(outcomes.map(\.json))])
     }
 }
 
@@ -144,7 +137,10 @@ public struct RegressionResult: Sendable {
                         judge: RegressionJudge, allowPrograms: Bool, registry: AnalyzerRegistry) -> RegressionResult {
         let url = URL(fileURLWithPath: goldenPath)
         var result = RegressionResult(name: url.lastPathComponent)
-        let newPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).regress-\(getpid())-\(ordinal)").path
+        // The new log's bytes do not depend on where it is written (its header names the recording
+        // and plugin folders as the golden does); it goes beside the golden only to replace it.
+        let newFolder = judge.update ? url.deletingLastPathComponent() : FileManager.default.temporaryDirectory
+        let newPath = newFolder.appendingPathComponent(".\(url.lastPathComponent).regress-\(getpid())-\(ordinal)").path
         defer { try? FileManager.default.removeItem(atPath: newPath) }
         do {
             let golden = try EventLog.read(goldenPath)

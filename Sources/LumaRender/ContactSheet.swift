@@ -1,3 +1,5 @@
+import LumaImaging
+
 /// A grid of frames, each shrunk to fit a sheet about 1600 pixels wide, labelled with its number.
 public struct ContactSheet: Sendable {
     public let columns: Int
@@ -11,7 +13,8 @@ public struct ContactSheet: Sendable {
     public init(frameWidth: Int, frameHeight: Int, count: Int, columns: Int, maximumWidth: Int = 1600) {
         self.columns = max(1, min(columns, count))
         rows = max(1, (count + self.columns - 1) / self.columns)
-        factor = max(1, (frameWidth * self.columns + maximumWidth - 1) / maximumWidth)
+        // The same rule as every other shrink in Lumatrace: the smallest whole factor that fits.
+        factor = Downsample.factor(shrinking: frameWidth * self.columns, toAtMost: maximumWidth)
         tileWidth = max(1, frameWidth / factor)
         tileHeight = max(1, frameHeight / factor)
     }

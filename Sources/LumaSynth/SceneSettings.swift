@@ -1,3 +1,4 @@
+import LumaAnalysis
 /// The knobs of a synthetic recording: frame size, timing, seed and sensor noise.
 ///
 /// Every setting has a default, so `SceneSettings()` is a valid 640×360, 30 fps, 5-second clip.
@@ -44,41 +45,25 @@ public struct SceneSettings: Sendable, Equatable {
     /// Duration of the recording in seconds (`frameCount / framesPerSecond`).
     public var duration: Double { Double(frameCount) / Double(framesPerSecond) }
 
-    /// Throws a `SceneError` naming the first setting outside its range.
-    public func validate() throws(SceneError) {
+    /// Throws an `OptionError` naming the first setting outside its range (its `option` is the
+    /// `SceneSettings` property, e.g. `width`).
+    public func validate() throws(OptionError) {
         try Self.check("width", width, Self.sizeRange)
         try Self.check("height", height, Self.sizeRange)
         try Self.check("framesPerSecond", framesPerSecond, Self.framesPerSecondRange)
         try Self.check("frameCount", frameCount, Self.frameCountRange)
         guard noise.isFinite, Self.noiseRange.contains(noise) else {
-            throw SceneError(
-                setting: "noise",
+            throw OptionError(
+                option: "noise",
                 message: "noise must be \(Self.noiseRange.lowerBound)...\(Self.noiseRange.upperBound) "
                     + "grey levels, got \(noise)")
         }
     }
 
-    private static func check(_ name: String, _ value: Int, _ range: ClosedRange<Int>) throws(SceneError) {
+    private static func check(_ name: String, _ value: Int, _ range: ClosedRange<Int>) throws(OptionError) {
         guard range.contains(value) else {
-            throw SceneError(
-                setting: name, message: "\(name) must be \(range.lowerBound)...\(range.upperBound), got \(value)")
+            throw OptionError(
+                option: name, message: "\(name) must be \(range.lowerBound)...\(range.upperBound), got \(value)")
         }
     }
-}
-
-/// A scene that cannot be made, with the setting at fault and how to fix it.
-///
-/// `description` is one line for a user, e.g. `width must be 16...16384, got 3`.
-public struct SceneError: Error, CustomStringConvertible, Equatable, Sendable {
-    /// The `SceneSettings` property that is out of range, e.g. `"width"`.
-    public var setting: String
-    /// A sentence naming the setting, its allowed range and the value given.
-    public var message: String
-
-    public init(setting: String, message: String) {
-        self.setting = setting
-        self.message = message
-    }
-
-    public var description: String { message }
 }

@@ -51,29 +51,31 @@ enum Hash {
     }
 }
 
-/// A small seeded generator for drawing scene parameters, one independent stream per purpose.
-struct SeededRandom: Sendable {
+/// A small seeded generator for drawing scene parameters (or any synthetic description, such as a
+/// benchmark's corpus), one independent stream per purpose: the same seed and stream give the same
+/// draws on every machine, forever.
+public struct SeededRandom: Sendable {
     private var state: UInt64
 
     /// The stream named `stream` of scene seed `seed`; `attempt` selects a fresh, equally
     /// deterministic redraw when a draw is rejected.
-    init(seed: UInt64, stream: String, attempt: Int = 0) {
+    public init(seed: UInt64, stream: String, attempt: Int = 0) {
         state = Hash.combine(seed, Hash.label(stream), UInt64(attempt))
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state = state &+ Hash.golden
         return Hash.mix(state)
     }
 
     /// Uniform in [0, 1).
-    mutating func unit() -> Double { Hash.unit(next()) }
+    public mutating func unit() -> Double { Hash.unit(next()) }
 
     /// Uniform in [lo, hi).
-    mutating func uniform(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * unit() }
+    public mutating func uniform(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * unit() }
 
     /// Uniform integer in `range`.
-    mutating func int(in range: ClosedRange<Int>) -> Int {
+    public mutating func int(in range: ClosedRange<Int>) -> Int {
         let span = UInt64(range.upperBound - range.lowerBound) + 1
         return range.lowerBound + Int(next() % span)
     }

@@ -1,3 +1,4 @@
+import LumaAnalysis
 import LumaTruth
 
 /// A deterministic synthetic recording from a fixed camera, with exact ground truth: the test
@@ -34,11 +35,11 @@ public final class SyntheticScene: Sendable {
     let objects: [TrackedObject]
     let distractors: Distractors?
 
-    /// Builds the scene. Throws a `SceneError` naming the setting when `settings` is invalid.
+    /// Builds the scene. Throws an `OptionError` naming the setting when `settings` is invalid.
     ///
     /// Cost: painting the background is about one full-frame pass of value noise (tens of
     /// milliseconds at 1080p in release builds); truth is proportional to the frame count.
-    public init(kind: SceneKind, settings: SceneSettings = SceneSettings()) throws(SceneError) {
+    public init(kind: SceneKind, settings: SceneSettings = SceneSettings()) throws(OptionError) {
         try settings.validate()
         self.kind = kind
         self.settings = settings

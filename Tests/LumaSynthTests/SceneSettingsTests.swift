@@ -1,3 +1,4 @@
+import LumaAnalysis
 import LumaSynth
 import Testing
 
@@ -27,16 +28,16 @@ struct SceneSettingsTests {
             (SceneSettings(noise: .nan), "noise", "noise must be 0.0...64.0 grey levels, got nan"),
         ])
     func refused(settings: SceneSettings, setting: String, message: String) {
-        #expect(throws: SceneError(setting: setting, message: message)) { try settings.validate() }
-        #expect(throws: SceneError(setting: setting, message: message)) {
+        #expect(throws: OptionError(option: setting, message: message)) { try settings.validate() }
+        #expect(throws: OptionError(option: setting, message: message)) {
             _ = try SyntheticScene(kind: .balls, settings: settings)
         }
     }
 
-    @Test("The error's description is its one-line message")
+    @Test("The error names the setting, as every refused option does")
     func description() {
-        let error = SceneError(setting: "width", message: "width must be 16...16384, got 3")
-        #expect("\(error)" == "width must be 16...16384, got 3")
+        let error = OptionError(option: "width", message: "width must be 16...16384, got 3")
+        #expect("\(error)" == "option width: width must be 16...16384, got 3")
     }
 
     @Test("The smallest and largest sizes are accepted")

@@ -1,10 +1,14 @@
 import ArgumentParser
 import Foundation
 import LumaAnalysis
+import LumaBase
 import LumaEngine
+import LumaFormat
 import LumaRegression
 import LumaTruth
 
+/// `lumatrace regress`: a corpus of golden logs re-run (`regress DIR`, the default), or the parts of
+/// a sharded run merged (`regress merge`).
 struct Regress: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Re-run every golden log in a folder, diff it and score it: did a detector change help or hurt?",
@@ -36,60 +40,175 @@ struct Regress: ParsableCommand {
             Recordings run in parallel (--jobs); the output does not depend on it.
             Exit status: 0 every log passes, 1 some differ or score worse (with
             --update: some were not updated because they score worse), 2 error.
-            """)
 
-    @Argument(help: "The folder of recordings and golden logs.")
-    var folder: String
+            On a cluster, split the corpus into N shards that run anywhere (a Slurm
+            job array, a Kubernetes Indexed Job), each writing a part file, then
+            merge the parts: the merged report and exit status are those one
+            machine would give, whatever N.
 
-    @Flag(help: "Rewrite the golden logs that changed with the new ones, and list them (not those that score worse).")
-    var update = false
+              lumatrace regress Recordings/ --shard 0/3 -o part-0.json   # … 1/3, 2/3
+              lumatrace regress merge part-*.json
+            --shard auto reads the shard from a Slurm job array's environment
+            (scripts/slurm/submit-regress does it all); a shard only reads the corpus.
 
-    @Flag(help: "With --update: also replace goldens whose new log scores worse than the golden.")
-    var acceptWorse = false
+            Every option: lumatrace regress run --help (`run` may be left out).
+            """,
+        subcommands: [Corpus.self, Merge.self], defaultSubcommand: Corpus.self)
 
-    @Option(name: .customLong("set"), help: "Analyzer option NAME.KEY=VALUE to change in every golden that runs NAME (repeatable).")
-    var settings: [String] = []
+}
 
-    @Option(help: "Recordings replayed at once (1...256).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+extension Regress {
+    /// `lumatrace regress [run] DIR`: re-runs a corpus, or one shard of it.
+    struct Corpus: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "run",
+            abstract: "Re-run every golden log in a folder, or one shard of it, diff it and score it (`lumatrace regress DIR` runs this).")
 
-    @OptionGroup var report: ReportFormatOption
+        @Argument(help: "The folder of recordings and golden logs.")
+        var folder: String
 
-    @OptionGroup var tolerance: ToleranceOptions
+        @Flag(help: "Rewrite the golden logs that changed with the new ones, and list them (not those that score worse).")
+        var update = false
 
-    @OptionGroup var scoreTolerance: ScoreToleranceOptions
+        @Flag(help: "With --update: also replace goldens whose new log scores worse than the golden.")
+        var acceptWorse = false
 
-    @Flag(help: ArgumentHelp(stringLiteral: FlagHints.allowExternalHelp))
-    var allowExternal = false
+        @Option(name: .customLong("set"), help: "Analyzer option NAME.KEY=VALUE to change in every golden that runs NAME (repeatable).")
+        var settings: [String] = []
 
-    func validate() throws {
-        guard (1...256).contains(jobs) else { throw ValidationError("--jobs \(jobs) is outside 1...256") }
-        if acceptWorse, !update { throw ValidationError("--accept-worse only applies with --update") }
-    }
+        @Option(help: "Recordings replayed at once (1...256).")
+        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    func run() throws {
-        try reportingErrors(in: .regress) { try regress() }
-    }
+        @OptionGroup var report: ReportFormatOption
 
-    private func regress() throws {
-        let overrides = try OptionOverrides(settings)
-        let goldens = try RegressionRun.goldenLogs(in: folder)
-        let registry = Lumatrace.registry
-        // A bad value (from --set or @FILE) is refused before anything runs, naming the file it came from.
-        for golden in goldens {
-            var setups = try EventLog.read(golden).header.analyzers.filter { registry.names.contains($0.analyzer) }
-            try overrides.apply(to: &setups, registry: registry)
+        @OptionGroup var tolerance: ToleranceOptions
+
+        @OptionGroup var scoreTolerance: ScoreToleranceOptions
+
+        @Flag(help: ArgumentHelp(stringLiteral: FlagHints.allowExternalHelp))
+        var allowExternal = false
+
+        @Option(help: ArgumentHelp("Run one share of the corpus: shard K of N (K from 0, e.g. 0/3), auto (a Slurm job array) or auto/N; writes a part file (-o) for `regress merge`.",
+                                   valueName: "k/n"))
+        var shard: String?
+
+        @Option(name: .shortAndLong, help: "With --shard: the part file to write.")
+        var output: String?
+
+        @Flag(help: "With --shard: replace an existing part file (only once the new one is complete).")
+        var force = false
+
+        func validate() throws {
+            guard (1...256).contains(jobs) else { throw ValidationError("--jobs \(jobs) is outside 1...256") }
+            if acceptWorse, !update { throw ValidationError("--accept-worse only applies with --update") }
+            if let shard {
+                _ = try ShardSelection(parsing: shard)
+                guard output != nil else { throw ValidationError("--shard \(shard) writes a part file: give it with -o PART.json") }
+                if update { throw ValidationError("--update with --shard is not supported yet: run --update on one machine") }
+            } else if output != nil || force {
+                throw ValidationError("-o and --force apply with --shard (a whole run prints its report)")
+            }
         }
-        let judge = RegressionJudge(scoreTolerances: try scoreTolerance.tolerances, byScores: scoreTolerance.judgeByScores,
-                                    update: update, acceptWorse: acceptWorse)
-        let results = try RegressionRun.run(goldens, overrides: overrides.settings, jobs: jobs, tolerances: tolerance.tolerances,
-                                            judge: judge, allowPrograms: allowExternal, registry: registry)
-        if report.isJSON {
-            print(JSONValue.object(["folder": .string(folder), "recordings": .array(results.map(\.json))]).serialized)
-        } else {
-            for line in RegressionRun.report(results, update: update, keptWorseHint: "; --accept-worse replaces the golden anyway") { print(line) }
+
+        func run() throws {
+            try reportingErrors(in: .regress) { try regress() }
         }
-        if results.contains(where: { $0.error != nil }) { throw ExitCode(2) }
-        if results.contains(where: { !$0.passed }) { throw ExitCode(1) }
+
+        private func regress() throws {
+            let overrides = try OptionOverrides(settings)
+            let goldens = try RegressionRun.goldenLogs(in: folder)
+            let registry = Lumatrace.registry
+            // A bad value (from --set or @FILE) is refused before anything runs, naming the file it came from.
+            for golden in goldens {
+                var setups = try EventLog.read(golden).header.analyzers.filter { registry.names.contains($0.analyzer) }
+                try overrides.apply(to: &setups, registry: registry)
+            }
+            let judge = RegressionJudge(scoreTolerances: try scoreTolerance.tolerances, byScores: scoreTolerance.judgeByScores,
+                                        update: update, acceptWorse: acceptWorse)
+            if let shard, let output {
+                try writePart(ShardSelection(parsing: shard), to: output, goldens: goldens, overrides: overrides, judge: judge, registry: registry)
+                return
+            }
+            let results = try RegressionRun.run(goldens, overrides: overrides.settings, jobs: jobs, tolerances: tolerance.tolerances,
+                                                judge: judge, allowPrograms: allowExternal, registry: registry)
+            let outcomes = results.map { RegressionOutcome($0, keptWorseHint: Self.keptWorseHint) }
+            try Self.printReport(outcomes, folder: folder, update: update, json: report.isJSON)
+        }
+
+        static let keptWorseHint = "; --accept-worse replaces the golden anyway"
+
+        /// Prints the report of `outcomes` (from this machine or merged) and ends with its exit status.
+        static func printReport(_ outcomes: [RegressionOutcome], folder: String, update: Bool, json: Bool) throws {
+            if json {
+                print(RegressionRun.json(folder: folder, outcomes).serialized)
+            } else {
+                for line in RegressionRun.report(outcomes, update: update) { print(line) }
+            }
+            if outcomes.contains(where: \.failed) { throw ExitCode(2) }
+            if outcomes.contains(where: { !$0.passed }) { throw ExitCode(1) }
+        }
+
+        /// The options that change what a run finds: the parts of one run must agree on them.
+        private var canonicalOptions: JSONValue {
+            let t = tolerance.tolerances
+            let scores = ((try? scoreTolerance.tolerances) ?? [:]).sorted { $0.key.rawValue < $1.key.rawValue }
+            return .object([
+                "set": .array(settings.map(JSONValue.string)),
+                "diffTolerances": .array([t.pointPixels, t.iou, t.confidence].map(JSONValue.double)),
+                "scoreTolerances": .object(scores.map { .init($0.key.rawValue, .double($0.value)) }),
+                "judgeByScores": .bool(scoreTolerance.judgeByScores), "update": .bool(update), "allowExternal": .bool(allowExternal),
+            ])
+        }
+
+        /// Runs this shard's goldens and writes their outcomes as a part file. The exit status is 0
+        /// once the part is written, whatever the goldens gave: the merge judges the run.
+        private func writePart(_ shard: ShardSelection, to output: String, goldens: [String], overrides: OptionOverrides,
+                               judge: RegressionJudge, registry: AnalyzerRegistry) throws {
+            let file = try OutputFile.create(output, replacingExisting: force, inputs: goldens, streams: .allowed)
+            let listing = try CorpusListing(goldens)
+            let plan = ShardPlan(costs: listing.goldens.map(\.cost), shards: shard.count)
+            let mine = plan.shards[shard.index]
+            let results = try RegressionRun.run(goldens, selection: mine, overrides: overrides.settings, jobs: jobs,
+                                                tolerances: tolerance.tolerances, judge: judge, allowPrograms: allowExternal, registry: registry)
+            let outcomes = zip(mine, results).map { (index: $0, outcome: RegressionOutcome($1, keptWorseHint: Self.keptWorseHint)) }
+            let part = RegressionPart(shard: shard.index, shards: shard.count, folder: folder, listing: listing, options: canonicalOptions,
+                                      outcomes: outcomes)
+            try file.write(part.json.serialized + "\n")
+            try file.commit()
+            let said = "shard \(shard.index) of \(shard.count): \(Plural.count(mine.count, "golden log")) of \(listing.goldens.count) → \(output)"
+            if output == "-" { FileHandle.standardError.write(Data((said + "\n").utf8)) } else { print(said) }
+        }
+    }
+}
+
+extension Regress {
+    /// `lumatrace regress merge`: the parts of a sharded run, joined.
+    struct Merge: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Join the part files of a sharded regress run into the report one machine would print.",
+            discussion: """
+                Each part is what `lumatrace regress DIR --shard K/N -o PART` wrote. The
+                parts must be every shard of one run exactly once: the same corpus (its
+                listing's digest), shard count, options and lumatrace version; a missing,
+                repeated or foreign part is refused, naming it. The report, the JSON
+                (--json) and the exit status are those of `lumatrace regress DIR`.
+
+                  lumatrace regress merge part-*.json
+                  lumatrace regress merge parts/part-0.json parts/part-1.json --json
+                """)
+
+        @Argument(help: "The part files, one per shard.")
+        var parts: [String]
+
+        @OptionGroup var report: ReportFormatOption
+
+        func run() throws {
+            try reportingErrors(in: .regress) {
+                let read = try parts.map { (path: $0, part: try RegressionPart.read($0)) }
+                let (folder, outcomes) = try RegressionPart.merge(read)
+                let update = read.first?.part.options["update"]?.boolValue ?? false
+                try Regress.Corpus.printReport(outcomes, folder: folder, update: update, json: report.isJSON)
+            }
+        }
     }
 }

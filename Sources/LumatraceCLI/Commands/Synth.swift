@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import LumaAnalysis
 import LumaBase
 import LumaFormat
 import LumaRegression
@@ -62,8 +63,8 @@ struct Synth: ParsableCommand {
             }
             let settings = SceneSettings(width: w, height: h, framesPerSecond: fps, frameCount: frames, seed: seed, noise: noise)
             let synthetic: SyntheticScene
-            do throws(SceneError) { synthetic = try SyntheticScene(kind: kind, settings: settings) } catch {
-                let option = ["frameCount": "--frames", "framesPerSecond": "--fps", "width": "--size", "height": "--size"][error.setting] ?? "--\(error.setting)"
+            do throws(OptionError) { synthetic = try SyntheticScene(kind: kind, settings: settings) } catch {
+                let option = ["frameCount": "--frames", "framesPerSecond": "--fps", "width": "--size", "height": "--size"][error.option] ?? "--\(error.option)"
                 throw CLIError("\(option): \(error.message)")
             }
             let truthFile = try truth.map { try OutputFile.create($0, replacingExisting: force, streams: .allowed) }

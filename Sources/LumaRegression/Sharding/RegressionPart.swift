@@ -1,0 +1,134 @@
+import Foundation
+import LumaAnalysis
+import LumaBase
+import LumaEngine
+
+/// What one shard of a regression run wrote (`regress DIR --shard K/N -o part-K.json`): the
+/// outcomes of the goldens its plan gave it, and everything `regress merge` checks before joining
+/// the parts: the corpus listing's digest, the shard count, the options of the run and the engine
+/// version.
+public struct RegressionPart: Sendable, Equatable {
+    public static let format = "lumatrace.regress-part"
+    public static let formatVersion = 1
+    /// Part files larger than this are refused before they are read.
+    public static let maximumFileBytes = 1 << 30
+
+    /// 0-based shard index, and the shard count.
+    public var shard: Int
+    public var shards: Int
+    /// The corpus folder as given on the command line (the JSON report names it).
+    public var folder: String
+    /// Goldens in the corpus, and the digest of its listing (``CorpusListing``).
+    public var goldenCount: Int
+    public var corpusDigest: String
+    /// The options that change results (settings, tolerances, update), as the command canonicalized
+    /// them: parts of one run have the same.
+    public var options: JSONValue
+    public var engineVersion: String
+    /// The golden indices this shard replayed, with their outcomes.
+    public var outcomes: [(index: Int, outcome: RegressionOutcome)]
+
+    public init(shard: Int, shards: Int, folder: String, listing: CorpusListing, options: JSONValue,
+                outcomes: [(index: Int, outcome: RegressionOutcome)]) {
+        (self.shard, self.shards, self.folder, self.options, self.outcomes) = (shard, shards, folder, options, outcomes)
+        goldenCount = listing.goldens.count
+        corpusDigest = listing.digest
+        engineVersion = LumatraceVersion.engine
+    }
+
+    public static func == (a: RegressionPart, b: RegressionPart) -> Bool {
+        a.json == b.json
+    }
+
+    /// The part file's contents: one JSON object.
+    public var json: JSONValue {
+        .object([
+            "format": .string(Self.format), "version": .int(Int64(Self.formatVersion)),
+            "engine": .string(engineVersion), "folder": .string(folder),
+            "corpus": .object(["goldens": .int(Int64(goldenCount)), "digest": .string(corpusDigest)]),
+            "options": options, "shard": .int(Int64(shard)), "shards": .int(Int64(shards)),
+            "outcomes": .array(outcomes.map { .object(["index": .int(Int64($0.index)), "outcome": $0.outcome.encoded]) }),
+        ])
+    }
+
+    /// Reads a part file; anything else (another file, a part of another format version) is
+    /// refused naming the file.
+    public static func read(_ path: String) throws(RegressionError) -> RegressionPart {
+        let fail = { (reason: String) in RegressionError.part(path: path, reason: reason) }
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              (attributes[.type] as? FileAttributeType) == .typeRegular else { throw fail("not a readable file") }
+        guard let size = attributes[.size] as? Int, size <= maximumFileBytes else { throw fail("larger than \(maximumFileBytes) bytes") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw fail("cannot be read") }
+        let value: JSONValue
+        do { value = try JSONParser.parse([UInt8](data)) } catch { throw fail("not a regress part (not JSON: \(error))") }
+        guard value["format"]?.stringValue == format else { throw fail("not a regress part (no \"format\":\"\(format)\")") }
+        guard let version = value["version"]?.intValue, version == formatVersion else {
+            throw fail("a regress part of format version \(value["version"]?.serialized ?? "?"); this lumatrace reads version \(formatVersion)")
+        }
+        guard let engine = value["engine"]?.stringValue, let folder = value["folder"]?.stringValue,
+              let goldens = value["corpus"]?["goldens"]?.intValue, goldens >= 0, let digest = value["corpus"]?["digest"]?.stringValue,
+              let options = value["options"], let shard = value["shard"]?.intValue, let shards = value["shards"]?.intValue,
+              shards >= 1, (0..<shards).contains(shard), let items = value["outcomes"]?.arrayValue
+        else { throw fail("a regress part with missing or impossible fields") }
+        var outcomes: [(Int, RegressionOutcome)] = []
+        for item in items {
+            guard let index = item["index"]?.intValue, (0..<goldens).contains(index),
+                  let encoded = item["outcome"], let outcome = RegressionOutcome(encoded: encoded)
+            else { throw fail("outcome \(outcomes.count + 1) is not a recording's outcome of this corpus") }
+            outcomes.append((index, outcome))
+        }
+        var part = RegressionPart(shard: shard, shards: shards, folder: folder, listing: CorpusListing(goldens: [], digest: digest),
+                                  options: options, outcomes: outcomes)
+        part.goldenCount = goldens
+        part.engineVersion = engine
+        return part
+    }
+
+    /// Joins the parts of one run, given as (path, part), into the outcomes of every golden in
+    /// corpus order, checking that they are every shard of the same run exactly once.
+    public static func merge(_ parts: [(path: String, part: RegressionPart)]) throws(RegressionError) -> (folder: String, outcomes: [RegressionOutcome]) {
+        guard let (firstPath, first) = parts.first else { throw .mergeRefused("no part files given") }
+        for (path, part) in parts.dropFirst() {
+            func differ(_ what: String, _ mine: String, _ theirs: String) -> RegressionError {
+                .mergeRefused("\(path) is a part of another run than \(firstPath): \(what) \(mine), not \(theirs)")
+            }
+            if part.engineVersion != first.engineVersion { throw differ("lumatrace", part.engineVersion, first.engineVersion) }
+            if part.shards != first.shards { throw differ("shard count", "\(part.shards)", "\(first.shards)") }
+            if part.corpusDigest != first.corpusDigest || part.goldenCount != first.goldenCount {
+                throw differ("corpus", "\(part.goldenCount) goldens, listing \(part.corpusDigest.prefix(12))…",
+                             "\(first.goldenCount) goldens, listing \(first.corpusDigest.prefix(12))… (the corpus changed between shards, or it is another corpus)")
+            }
+            if part.folder != first.folder { throw differ("folder", part.folder, first.folder) }
+            if part.options != first.options { throw differ("options", part.options.serialized, first.options.serialized) }
+        }
+        var byShard = [String?](repeating: nil, count: first.shards)
+        for (path, part) in parts {
+            if let other = byShard[part.shard] { throw .mergeRefused("shard \(part.shard) of \(first.shards) is given twice: \(other) and \(path)") }
+            byShard[part.shard] = path
+        }
+        let missing = byShard.indices.filter { byShard[$0] == nil }
+        if !missing.isEmpty {
+            throw .mergeRefused("shard\(missing.count == 1 ? "" : "s") \(missing.map(String.init).joined(separator: ", ")) of \(first.shards) "
+                + "wrote no part among those given (did \(missing.count == 1 ? "its job" : "their jobs") fail? see the job's log)")
+        }
+        var outcomes = [RegressionOutcome?](repeating: nil, count: first.goldenCount)
+        for (path, part) in parts {
+            for (index, outcome) in part.outcomes {
+                guard outcomes[index] == nil else { throw .mergeRefused("\(path): golden \(index + 1) is in two parts") }
+                outcomes[index] = outcome
+            }
+        }
+        if let hole = outcomes.firstIndex(where: { $0 == nil }) {
+            throw .mergeRefused("golden \(hole + 1) of \(first.goldenCount) is in no part: the parts do not cover the corpus")
+        }
+        return (first.folder, outcomes.map { $0! })
+    }
+}
+
+extension CorpusListing {
+    /// A listing known only by its digest (as a part file records it).
+    init(goldens: [Golden], digest: String) {
+        self.goldens = goldens
+        self.digest = digest
+    }
+}
