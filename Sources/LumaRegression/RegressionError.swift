@@ -25,8 +25,10 @@ public enum RegressionError: Error, Equatable, Sendable, CustomStringConvertible
     case cannotReplace(path: String, reason: String)
     /// A file given as a shard's part is not one.
     case part(path: String, reason: String)
-    /// Parts that are not every shard of one run, exactly once.
+    /// Parts that are not every shard of one run, exactly once, or staged logs that cannot be moved.
     case mergeRefused(String)
+    /// The staging folder of a sharded update, or a log in it, is not usable.
+    case staging(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -52,6 +54,8 @@ public enum RegressionError: Error, Equatable, Sendable, CustomStringConvertible
             return "\(new):1: is a log of another recording (\(newRecording), frames digest \(newDigest.prefix(12))…) "
                 + "than \(old) (\(oldRecording), \(oldDigest.prefix(12))…)"
         case .part(let path, let reason):
+            return "\(path): \(reason)"
+        case .staging(let path, let reason):
             return "\(path): \(reason)"
         case .mergeRefused(let reason):
             return "cannot merge: \(reason)"

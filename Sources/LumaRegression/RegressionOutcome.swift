@@ -23,6 +23,9 @@ public struct RegressionOutcome: Sendable, Equatable {
     public var keptWorse: Bool
     /// Whether this recording lets the run pass.
     public var passed: Bool
+    /// A shard's update: the new log the merge moves over the golden (not part of the report,
+    /// which says `updated` as one machine would).
+    public var staged: StagedGolden?
 
     /// Renders `result`; `keptWorseHint` follows the line of a golden kept because its new log
     /// scores worse.
@@ -60,6 +63,7 @@ public struct RegressionOutcome: Sendable, Equatable {
         updated = result.updated
         keptWorse = result.keptWorse
         passed = result.passed
+        staged = result.staged
     }
 
     /// The outcome as a part file holds it.
@@ -67,7 +71,7 @@ public struct RegressionOutcome: Sendable, Equatable {
         .object([
             "name": .string(name), "row": .array(row.map(JSONValue.string)), "details": .array(details.map(JSONValue.string)),
             "json": json, "changed": .bool(changed), "failed": .bool(failed), "worse": .bool(worse), "updated": .bool(updated),
-            "keptWorse": .bool(keptWorse), "passed": .bool(passed),
+            "keptWorse": .bool(keptWorse), "passed": .bool(passed), "staged": staged?.encoded ?? .null,
         ])
     }
 
@@ -84,6 +88,12 @@ public struct RegressionOutcome: Sendable, Equatable {
               let worse = value["worse"]?.boolValue, let updated = value["updated"]?.boolValue,
               let keptWorse = value["keptWorse"]?.boolValue, let passed = value["passed"]?.boolValue
         else { return nil }
+        switch value["staged"] {
+        case nil, .null?: staged = nil
+        case let encoded?:
+            guard let s = StagedGolden(encoded: encoded) else { return nil }
+            staged = s
+        }
         (self.name, self.row, self.details, self.json) = (name, row, details, json)
         (self.changed, self.failed, self.worse, self.updated, self.keptWorse, self.passed) = (changed, failed, worse, updated, keptWorse, passed)
     }

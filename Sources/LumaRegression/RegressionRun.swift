@@ -27,10 +27,12 @@ public enum RegressionRun {
     /// analyzer no golden of the corpus runs is refused before anything runs, as is a golden that
     /// would start a program unless `allowPrograms`.
     ///
-    /// The corpus is only read, unless `judge.update`: new logs are written to the system's
-    /// temporary folder, and beside their goldens only when they may replace them.
+    /// The corpus is only read, unless `judge.update` without a `stage`: new logs are written to
+    /// the system's temporary folder, and beside their goldens only when they may replace them.
+    /// With a `stage` (a shard's update), a new log that would replace its golden is copied into
+    /// the stage instead, for `regress merge` to move into place.
     public static func run(_ goldens: [String], selection: [Int]? = nil, overrides: SettingOverrides, jobs: Int,
-                           tolerances: LogDiff.Tolerances, judge: RegressionJudge, allowPrograms: Bool,
+                           tolerances: LogDiff.Tolerances, judge: RegressionJudge, stage: GoldenStage? = nil, allowPrograms: Bool,
                            registry: AnalyzerRegistry) throws -> [RegressionResult] {
         // Each override must name an analyzer some golden runs, or it is a typo.
         let headers = try goldens.map { try EventLog.read($0).header }
@@ -48,7 +50,7 @@ public enum RegressionRun {
             while let k = next.take(below: chosen.count) {
                 let i = chosen[k]
                 slots.store(RegressionResult.measure(goldens[i], ordinal: i, overrides: overrides, tolerances: tolerances, judge: judge,
-                                                     allowPrograms: allowPrograms, registry: registry), at: k)
+                                                     stage: stage, allowPrograms: allowPrograms, registry: registry), at: k)
             }
         }
         return slots.results
@@ -118,6 +120,8 @@ public struct RegressionResult: Sendable {
     /// Scores of the new log worse than the golden's beyond their tolerances.
     public var drops: [ScoreDrop] = []
     public var updated = false
+    /// A shard's update: where the new log waits for the merge to move it over the golden.
+    public var staged: StagedGolden?
     /// With `--update`: the golden was kept because the new log scores worse.
     public var keptWorse = false
     /// Whether this recording lets the run pass (see ``RegressionJudge``).
@@ -134,12 +138,12 @@ public struct RegressionResult: Sendable {
     }
 
     static func measure(_ goldenPath: String, ordinal: Int, overrides: SettingOverrides, tolerances: LogDiff.Tolerances,
-                        judge: RegressionJudge, allowPrograms: Bool, registry: AnalyzerRegistry) -> RegressionResult {
+                        judge: RegressionJudge, stage: GoldenStage?, allowPrograms: Bool, registry: AnalyzerRegistry) -> RegressionResult {
         let url = URL(fileURLWithPath: goldenPath)
         var result = RegressionResult(name: url.lastPathComponent)
         // The new log's bytes do not depend on where it is written (its header names the recording
         // and plugin folders as the golden does); it goes beside the golden only to replace it.
-        let newFolder = judge.update ? url.deletingLastPathComponent() : FileManager.default.temporaryDirectory
+        let newFolder = judge.update && stage == nil ? url.deletingLastPathComponent() : FileManager.default.temporaryDirectory
         let newPath = newFolder.appendingPathComponent(".\(url.lastPathComponent).regress-\(getpid())-\(ordinal)").path
         defer { try? FileManager.default.removeItem(atPath: newPath) }
         do {
@@ -171,7 +175,10 @@ public struct RegressionResult: Sendable {
             }
             if judge.update {
                 result.keptWorse = !result.identical && !result.drops.isEmpty && !judge.acceptWorse
-                if !result.identical, !result.keptWorse {
+                if !result.identical, !result.keptWorse, let stage {
+                    result.staged = try StagedGolden.stage(newPath, for: goldenPath, in: stage)
+                    result.updated = true
+                } else if !result.identical, !result.keptWorse {
                     guard rename(newPath, goldenPath) == 0 else {
                         throw RegressionError.cannotReplace(path: goldenPath, reason: String(cString: strerror(errno)))
                     }

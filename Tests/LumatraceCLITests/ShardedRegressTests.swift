@@ -22,6 +22,16 @@ struct ShardedRegressTests {
         return (try CLI.run(["regress", "merge"] + parts + (json ? ["--json"] : [])), parts)
     }
 
+    /// A copy of `Recordings/` (recordings, goldens, truth) at `dir/name`, to change freely.
+    static func copyOfRecordings(in dir: String, name: String = "corpus") throws -> String {
+        let corpus = "\(dir)/\(name)"
+        try FileManager.default.createDirectory(atPath: corpus, withIntermediateDirectories: true)
+        for file in try FileManager.default.contentsOfDirectory(atPath: recordings) where !file.hasPrefix(".") && file != "README.md" {
+            try FileManager.default.copyItem(atPath: "\(recordings)/\(file)", toPath: "\(corpus)/\(file)")
+        }
+        return corpus
+    }
+
     @Test("for N = 1 … 4 the merged JSON and text reports are byte-identical to one machine's, with the same exit status",
           arguments: [1, 2, 3, 4])
     func mergedEqualsSingle(count: Int) throws {
@@ -115,11 +125,7 @@ struct ShardedRegressTests {
     func corpusChangedBetweenShards() throws {
         let dir = Scratch.folder("shards")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let corpus = "\(dir)/corpus"
-        try FileManager.default.createDirectory(atPath: corpus, withIntermediateDirectories: true)
-        for file in try FileManager.default.contentsOfDirectory(atPath: Self.recordings) where !file.hasPrefix(".") && file != "README.md" {
-            try FileManager.default.copyItem(atPath: "\(Self.recordings)/\(file)", toPath: "\(corpus)/\(file)")
-        }
+        let corpus = try Self.copyOfRecordings(in: dir)
         let first = try CLI.run(["regress", corpus, "--shard", "0/2", "-o", "\(dir)/part-0.json"])
         #expect(first.status == 0, "\(first.stderr)")
         // Someone blesses a new golden before the second shard runs.

@@ -323,7 +323,7 @@ public final class OutputFile {
     }
 
     /// Makes a rename durable (best effort: some file systems cannot sync a folder).
-    static func syncFolder(of path: String) {
+    public static func syncFolder(of path: String) {
         let fd = open(SystemPath.bytes(PathParts(path).folder), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if fd >= 0 {
             fsync(fd)

@@ -88,6 +88,9 @@ public struct RegressionPart: Sendable, Equatable {
     /// corpus order, checking that they are every shard of the same run exactly once.
     public static func merge(_ parts: [(path: String, part: RegressionPart)]) throws(RegressionError) -> (folder: String, outcomes: [RegressionOutcome]) {
         guard let (firstPath, first) = parts.first else { throw .mergeRefused("no part files given") }
+        guard first.engineVersion == LumatraceVersion.engine else {
+            throw .mergeRefused("\(firstPath) was written by lumatrace \(first.engineVersion); this is lumatrace \(LumatraceVersion.engine): merge with the lumatrace the shards ran")
+        }
         for (path, part) in parts.dropFirst() {
             func differ(_ what: String, _ mine: String, _ theirs: String) -> RegressionError {
                 .mergeRefused("\(path) is a part of another run than \(firstPath): \(what) \(mine), not \(theirs)")

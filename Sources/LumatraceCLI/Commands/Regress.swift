@@ -50,6 +50,12 @@ struct Regress: ParsableCommand {
               lumatrace regress merge part-*.json
             --shard auto reads the shard from a Slurm job array's environment
             (scripts/slurm/submit-regress does it all); a shard only reads the corpus.
+            With --update, each shard stages its new logs (--stage DIR, shared by
+            the shards) and the merge moves them over the goldens, one atomic rename
+            each, only once every shard's part is there: a half-finished run leaves
+            the goldens as they were.
+
+              lumatrace regress Recordings/ --update --shard 0/3 --stage stage -o part-0.json
 
             Every option: lumatrace regress run --help (`run` may be left out).
             """,
@@ -95,7 +101,11 @@ extension Regress {
         @Option(name: .shortAndLong, help: "With --shard: the part file to write.")
         var output: String?
 
-        @Flag(help: "With --shard: replace an existing part file (only once the new one is complete).")
+        @Option(help: ArgumentHelp("With --shard and --update: the folder where this shard writes the new logs of the goldens it would replace; `regress merge` moves them into the corpus once every shard has succeeded. Shared by all shards, not the corpus folder.",
+                                   valueName: "dir"))
+        var stage: String?
+
+        @Flag(help: "With --shard: replace an existing part file, and staged logs of an earlier run (only once the new ones are complete).")
         var force = false
 
         func validate() throws {
@@ -104,9 +114,12 @@ extension Regress {
             if let shard {
                 _ = try ShardSelection(parsing: shard)
                 guard output != nil else { throw ValidationError("--shard \(shard) writes a part file: give it with -o PART.json") }
-                if update { throw ValidationError("--update with --shard is not supported yet: run --update on one machine") }
-            } else if output != nil || force {
-                throw ValidationError("-o and --force apply with --shard (a whole run prints its report)")
+                if update, stage == nil {
+                    throw ValidationError("--update with --shard needs --stage DIR: shards stage the new logs there, and `regress merge` moves them into place")
+                }
+                if stage != nil, !update { throw ValidationError("--stage applies with --update (it is where a shard's new logs wait for the merge)") }
+            } else if output != nil || force || stage != nil {
+                throw ValidationError("-o, --stage and --force apply with --shard (a whole run prints its report, and --update replaces goldens in place)")
             }
         }
 
@@ -168,8 +181,11 @@ extension Regress {
             let listing = try CorpusListing(goldens)
             let plan = ShardPlan(costs: listing.goldens.map(\.cost), shards: shard.count)
             let mine = plan.shards[shard.index]
-            let results = try RegressionRun.run(goldens, selection: mine, overrides: overrides.settings, jobs: jobs,
-                                                tolerances: tolerance.tolerances, judge: judge, allowPrograms: allowExternal, registry: registry)
+            let staging = try stage.map {
+                try GoldenStage(folder: $0, corpus: folder, goldens: mine.map { goldens[$0] }, replacingExisting: force)
+            }
+            let results = try RegressionRun.run(goldens, selection: mine, overrides: overrides.settings, jobs: jobs, tolerances: tolerance.tolerances,
+                                                judge: judge, stage: staging, allowPrograms: allowExternal, registry: registry)
             let outcomes = zip(mine, results).map { (index: $0, outcome: RegressionOutcome($1, keptWorseHint: Self.keptWorseHint)) }
             let part = RegressionPart(shard: shard.index, shards: shard.count, folder: folder, listing: listing, options: canonicalOptions,
                                       outcomes: outcomes)
@@ -193,6 +209,11 @@ extension Regress {
                 repeated or foreign part is refused, naming it. The report, the JSON
                 (--json) and the exit status are those of `lumatrace regress DIR`.
 
+                Parts of an --update run name the logs their shards staged: the merge
+                checks that each staged log and each golden are the files the shard
+                wrote and read, then moves the staged logs over the goldens (nothing
+                moves if any is not). Merging the same parts again finds them in place.
+
                   lumatrace regress merge part-*.json
                   lumatrace regress merge parts/part-0.json parts/part-1.json --json
                 """)
@@ -207,6 +228,15 @@ extension Regress {
                 let read = try parts.map { (path: $0, part: try RegressionPart.read($0)) }
                 let (folder, outcomes) = try RegressionPart.merge(read)
                 let update = read.first?.part.options["update"]?.boolValue ?? false
+                let staged = outcomes.compactMap(\.staged)
+                if !staged.isEmpty {
+                    let moved = try StagedGolden.moveIntoPlace(staged)
+                    var said = moved == 0 ? "" : "moved \(Plural.count(moved, "staged log")) over \(moved == 1 ? "its golden" : "their goldens") in \(folder)"
+                    if moved < staged.count {
+                        said += (moved == 0 ? "" : "; ") + "\(Plural.count(staged.count - moved, "staged log")) already in place (moved by an earlier merge)"
+                    }
+                    FileHandle.standardError.write(Data((said + "\n").utf8))
+                }
                 try Regress.Corpus.printReport(outcomes, folder: folder, update: update, json: report.isJSON)
             }
         }

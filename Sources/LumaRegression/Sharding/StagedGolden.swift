@@ -1,0 +1,161 @@
+import Crypto
+import Foundation
+import LumaAnalysis
+import LumaBase
+import LumaFormat
+
+/// A golden's new log that a shard of `regress --update` wrote into the staging folder instead of
+/// over the golden: only `regress merge`, once every shard has succeeded, moves it into place, so
+/// a half-finished cluster run never leaves a mix of old and new goldens.
+///
+/// It records both files' SHA-256, so the merge moves exactly the log the shard staged over exactly
+/// the golden the shard replayed, and a second merge of the same parts finds it already in place.
+public struct StagedGolden: Sendable, Equatable {
+    /// The golden log to replace (an absolute path: the merge may run elsewhere on the shared filesystem).
+    public var golden: String
+    /// SHA-256 of the golden's bytes when the shard read it.
+    public var goldenSHA256: String
+    /// The new log in the staging folder (absolute).
+    public var staged: String
+    /// SHA-256 of the new log's bytes.
+    public var stagedSHA256: String
+
+    /// Copies the new log at `newLog` into the stage under the golden's name.
+    static func stage(_ newLog: String, for golden: String, in stage: GoldenStage) throws -> StagedGolden {
+        guard let goldenBytes = FileManager.default.contents(atPath: golden) else {
+            throw RegressionError.cannotReplace(path: golden, reason: "cannot be read")
+        }
+        guard let newBytes = FileManager.default.contents(atPath: newLog) else {
+            throw RegressionError.staging(path: newLog, reason: "the new log cannot be read")
+        }
+        let target = stage.entry(for: golden)
+        let out = try OutputFile.create(target, replacingExisting: stage.replacingExisting, inputs: [golden], streams: GoldenStage.fileOnly)
+        try out.write([UInt8](newBytes))
+        try out.commit()
+        return StagedGolden(golden: URL(fileURLWithPath: golden).standardizedFileURL.path, goldenSHA256: sha256(goldenBytes),
+                            staged: target, stagedSHA256: sha256(newBytes))
+    }
+
+    /// Where a staged log stands when a merge looks at it.
+    enum State: Equatable {
+        /// The golden is the one the shard replayed and the staged log the one it wrote.
+        case ready
+        /// The golden already holds the new log (an earlier merge of these parts moved it).
+        case inPlace
+        /// Anything else: the reason, naming the file.
+        case refused(String)
+    }
+
+    var state: State {
+        let golden = Self.digest(of: self.golden), staged = Self.digest(of: self.staged)
+        if golden == stagedSHA256 { return .inPlace }
+        guard let golden else { return .refused("\(self.golden): the golden log is gone") }
+        guard golden == goldenSHA256 else {
+            return .refused("\(self.golden) changed after its shard replayed it; its new log stays staged in \(staged == nil ? "(missing) " : "")\(self.staged)")
+        }
+        guard let staged else { return .refused("\(self.staged): the staged log is missing") }
+        guard staged == stagedSHA256 else { return .refused("\(self.staged): the staged log is not the one its shard wrote (its SHA-256 differs)") }
+        return .ready
+    }
+
+    /// Checks every staged log, then moves each one over its golden, atomically per log (a rename;
+    /// across filesystems a complete copy renamed beside the golden). Nothing moves unless every
+    /// log is ready or already in place. Returns how many were moved.
+    public static func moveIntoPlace(_ staged: [StagedGolden]) throws(RegressionError) -> Int {
+        var ready: [StagedGolden] = []
+        for s in staged {
+            switch s.state {
+            case .ready: ready.append(s)
+            case .inPlace: if FileManager.default.fileExists(atPath: s.staged) { unlink(SystemPath.bytes(s.staged)) }
+            case .refused(let reason): throw .mergeRefused("no golden log was replaced: \(reason)")
+            }
+        }
+        for (done, s) in ready.enumerated() {
+            do throws(RegressionError) {
+                try s.move()
+            } catch {
+                throw .mergeRefused("\(error) (\(done) of \(ready.count) staged logs were moved before it; the rest stay staged, and merging again moves them)")
+            }
+        }
+        return ready.count
+    }
+
+    private func move() throws(RegressionError) {
+        if rename(SystemPath.bytes(staged), SystemPath.bytes(golden)) == 0 {
+            OutputFile.syncFolder(of: golden)
+            return
+        }
+        guard errno == EXDEV else { throw .cannotReplace(path: golden, reason: String(cString: strerror(errno))) }
+        // Another filesystem: a complete copy beside the golden, then a rename over it.
+        guard let bytes = FileManager.default.contents(atPath: staged) else { throw .staging(path: staged, reason: "cannot be read") }
+        do {
+            let out = try OutputFile.create(golden, replacingExisting: true, streams: .refused(why: "a golden log is a file"))
+            try out.write([UInt8](bytes))
+            try out.commit()
+        } catch {
+            throw .cannotReplace(path: golden, reason: "\(error)")
+        }
+        unlink(SystemPath.bytes(staged))
+    }
+
+    private static func digest(of path: String) -> String? {
+        FileManager.default.contents(atPath: path).map(sha256)
+    }
+
+    private static func sha256(_ data: Data) -> String { Array(SHA256.hash(data: data)).hexString }
+
+    /// As a part file holds it.
+    var encoded: JSONValue {
+        .object(["golden": .string(golden), "goldenSHA256": .string(goldenSHA256), "staged": .string(staged), "stagedSHA256": .string(stagedSHA256)])
+    }
+
+    init(golden: String, goldenSHA256: String, staged: String, stagedSHA256: String) {
+        (self.golden, self.goldenSHA256, self.staged, self.stagedSHA256) = (golden, goldenSHA256, staged, stagedSHA256)
+    }
+
+    /// Read back from a part file; `nil` when `value` is not one.
+    init?(encoded value: JSONValue) {
+        guard let golden = value["golden"]?.stringValue, let goldenSHA256 = value["goldenSHA256"]?.stringValue,
+              let staged = value["staged"]?.stringValue, let stagedSHA256 = value["stagedSHA256"]?.stringValue,
+              golden.hasPrefix("/"), staged.hasPrefix("/")
+        else { return nil }
+        self.init(golden: golden, goldenSHA256: goldenSHA256, staged: staged, stagedSHA256: stagedSHA256)
+    }
+}
+
+/// The staging folder of a sharded `regress --update` run, which every shard of the run shares:
+/// each shard writes there only the new logs of its own goldens, under their names.
+public struct GoldenStage: Sendable {
+    /// The folder, as an absolute path.
+    public let folder: String
+    /// Whether an entry left by an earlier run may be replaced.
+    public let replacingExisting: Bool
+
+    static let fileOnly = OutputFile.StreamPolicy.refused(why: "a staged log is a file")
+
+    /// Makes the folder if it is not there and checks, before anything runs, that it is not the
+    /// corpus folder and that none of `goldens` (this shard's) has an entry there already, unless
+    /// `replacingExisting`.
+    public init(folder: String, corpus: String, goldens: [String], replacingExisting: Bool) throws {
+        let url = URL(fileURLWithPath: folder).standardizedFileURL
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw RegressionError.staging(path: folder, reason: "cannot be made a folder (\(error.localizedDescription))")
+        }
+        let real = { (path: String) in URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path }
+        guard real(url.path) != real(corpus) else {
+            throw RegressionError.staging(path: folder, reason: "is the corpus folder itself; new logs are staged elsewhere and moved into the corpus by the merge")
+        }
+        self.folder = url.path
+        self.replacingExisting = replacingExisting
+        for golden in goldens {
+            try OutputFile.check(entry(for: golden), replacingExisting: replacingExisting, inputs: [golden], why: "a staged log is a file")
+        }
+    }
+
+    /// Where the new log of `golden` is staged.
+    func entry(for golden: String) -> String {
+        URL(fileURLWithPath: folder).appendingPathComponent(URL(fileURLWithPath: golden).lastPathComponent).path
+    }
+}
