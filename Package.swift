@@ -90,7 +90,7 @@ let package = Package(
             path: "Sources/LumaRegression"),
 
         // Recording: frame sources (video through ffmpeg, Y4M, image folders) and the record loop.
-        .target(name: "LumaRecording", dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat"], path: "Sources/LumaRecording"),
+        .target(name: "LumaRecording", dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine"], path: "Sources/LumaRecording"),
         // The test bench for analyzer plugins: replays frames through one analyzer, checks its conformance.
         .target(name: "AnalyzerHarness", dependencies: ["LumaAnalysis", "LumaFormat", "LumaEngine"], path: "Sources/AnalyzerHarness"),
         // Drawing event logs over frames (render) and the HTML report page: RGB pictures, overlays, PNG via libpng.

@@ -5,7 +5,9 @@ import LumaAnalysis
 /// Lumatrace writes to the program's **stdin**:
 /// 1. one **hello** line of JSON:
 ///    `{"lumatrace":"external-analyzer","protocol":1,"stream":{"width":…,"height":…,"timescale":…,`
-///    `"nominalFrameRate":…,"frameCount":…,"recordingDigest":"…"},"regionOfInterest":[x,y,w,h],`
+///    `"nominalFrameRate":…,"frameCount":null,"identity":"…"},"regionOfInterest":[x,y,w,h],`
+///    (`frameCount` is known only when replaying into a version-1 log; `identity` names the stream,
+///    for derived ids: see ``StreamInfo``)
 ///    `"frameAnalysisSpacing":…,"options":{…}}`
 /// 2. for each analyzed frame, a 40-byte little-endian **frame header** and then `width × height`
 ///    luma bytes (top row first):
@@ -37,8 +39,10 @@ public enum ExternalProtocol {
             "protocol": .int(Int64(version)),
             "stream": .object([
                 "width": .int(Int64(s.width)), "height": .int(Int64(s.height)), "timescale": .int(s.timescale),
-                "nominalFrameRate": .double(s.nominalFrameRate), "frameCount": .int(Int64(s.frameCount)),
-                "recordingDigest": .string(s.recordingDigest),
+                "nominalFrameRate": .double(s.nominalFrameRate),
+                // Known in advance only by a replay that writes a version-1 log; null otherwise.
+                "frameCount": s.frameCount.map { .int(Int64($0)) } ?? .null,
+                "identity": .string(s.identity),
             ]),
             "regionOfInterest": .array([r.x, r.y, r.width, r.height].map(JSONValue.double)),
             "frameAnalysisSpacing": .double(context.frameAnalysisSpacing),

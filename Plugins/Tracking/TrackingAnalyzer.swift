@@ -38,7 +38,7 @@ public struct TrackingAnalyzer: Analyzer {
     }
 
     private let configuration: TrackingConfiguration
-    private let recordingDigest: String
+    private let streamIdentity: String
     /// The name the events are logged under: ids derive from it, so two instances never share one.
     private let instanceName: String
     private let settings: ObjectTracker.Settings
@@ -58,7 +58,7 @@ public struct TrackingAnalyzer: Analyzer {
     public init(configuration: TrackingConfiguration, context: AnalyzerContext) throws {
         try configuration.validate()
         self.configuration = configuration
-        recordingDigest = context.stream.recordingDigest
+        streamIdentity = context.stream.identity
         instanceName = context.instanceName(of: Self.self)
         settings = configuration.trackingLevel == .fast ? .fast : .accurate
         let seeds = try TrackingSeed.parse(configuration.seeds, frameSize: (context.stream.width, context.stream.height))
@@ -237,6 +237,6 @@ public struct TrackingAnalyzer: Analyzer {
     }
 
     private func id(_ i: Int) -> String {
-        DerivedIdentifier.make(recordingDigest: recordingDigest, analyzer: instanceName, kind: "track", ordinal: tracks[i].ordinal)
+        DerivedIdentifier.make(streamIdentity: streamIdentity, analyzer: instanceName, kind: "track", ordinal: tracks[i].ordinal)
     }
 }

@@ -27,7 +27,7 @@ public struct TrajectoryAnalyzer: Analyzer {
     static let minimumConfidence = 0.7
 
     private let configuration: TrajectoryConfiguration
-    private let recordingDigest: String
+    private let streamIdentity: String
     /// The name the events are logged under: ids derive from it, so two instances never share one.
     private let instanceName: String
     private let geometry: ProcessingGeometry
@@ -43,7 +43,7 @@ public struct TrajectoryAnalyzer: Analyzer {
         try configuration.validate()
         self.configuration = configuration
         let stream = context.stream
-        recordingDigest = stream.recordingDigest
+        streamIdentity = stream.identity
         instanceName = context.instanceName(of: Self.self)
         let width = Double(stream.width)
         minimumRadius = configuration.objectMinimumNormalizedRadius * width
@@ -107,6 +107,6 @@ public struct TrajectoryAnalyzer: Analyzer {
     }
 
     private func id(_ ordinal: Int) -> String {
-        DerivedIdentifier.make(recordingDigest: recordingDigest, analyzer: instanceName, kind: "trajectory", ordinal: ordinal)
+        DerivedIdentifier.make(streamIdentity: streamIdentity, analyzer: instanceName, kind: "trajectory", ordinal: ordinal)
     }
 }

@@ -14,8 +14,11 @@ public enum Recorder {
 
     /// Records every frame of `source` into `output` until it ends or `stop` is set, and closes it.
     /// `metadata` is added to the source's own. `progress` hears (frames recorded, frames expected).
+    /// With `analysis`, every frame recorded is analyzed as well, and its log ends when the
+    /// recording is closed (``LiveAnalysis/recordingEnded(_:)``; the caller reads its summary there).
     public static func record(_ source: inout any FrameSource, to output: String, replacingExisting: Bool, inputs: [String],
                               options: RecordingWriterOptions, metadata: [String: String] = [:], stop: StopFlag,
+                              analysis: LiveAnalysis? = nil,
                               progress: ((Int, Int?) -> Void)? = nil) throws -> (header: RecordingHeader, summary: Summary) {
         let header = RecordingHeader(width: source.width, height: source.height, timescale: source.timescale,
                                      rateNumerator: source.rateNumerator, rateDenominator: source.rateDenominator,
@@ -46,8 +49,10 @@ public enum Recorder {
             } catch {
                 // The file cannot take more (a full disk, say): it cannot take an index either, but
                 // every chunk written before is complete and checksummed.
+                analysis?.recordingAbandoned()
                 throw RecorderError.writeFailed(error, frame: active.frameCount, chunksIn: active.writingPath)
             }
+            pixels.withUnsafeBufferPointer { analysis?.frameRecorded(index: active.frameCount - 1, ticks: ticks, pixels: $0, header: header) }
             progress?(active.frameCount, source.expectedFrameCount)
         }
         if failure == nil && !stop.isSet {
@@ -59,6 +64,7 @@ public enum Recorder {
             throw failure ?? RecordingInputError.noFrames(source.name)
         }
         if let failure {
+            analysis?.recordingAbandoned()
             // The frames before the error are kept, closed and readable, but not under the name
             // asked for: that stays free (or keeps the recording it had) for the next attempt.
             let (aside, summary) = try writer.closeAside(asideNames: incompleteNames(for: output))

@@ -60,6 +60,8 @@ public struct GoldenReplay {
         // Paths in the header (a plugin's folder) are relative to the golden log's folder, wherever it is run from.
         options.configurationFolder = URL(fileURLWithPath: golden.path).deletingLastPathComponent().path
         options.warning = warning
+        // A golden of an older log format is re-run in its own format, so it can still match byte for byte.
+        options.logFormatVersion = header.formatVersion
         do {
             _ = try LumaEngine.Replay.run(reader, setups: setups, registry: registry, options: options, logPath: logPath)
         } catch {

@@ -72,10 +72,11 @@ public struct LogDiff: Sendable {
     public var isSame: Bool { changes.isEmpty }
 
     /// Compares `old` with `new`. Throws ``RegressionError/otherRecording(old:new:)`` when they
-    /// are not logs of the same recording, unless `force` is set, and an ``EventLogError`` naming
+    /// are not logs of the same recording (as far as both logs know), unless `force` is set, and an ``EventLogError`` naming
     /// the line of an event it cannot read.
     public init(old: EventLog, new: EventLog, tolerances: Tolerances = Tolerances(), force: Bool = false) throws {
-        if !force, old.header.recordingDigest != new.header.recordingDigest {
+        // A log cut short before its footer (version 2) does not say which recording it is of.
+        if !force, old.header.knowsRecording, new.header.knowsRecording, old.header.recordingDigest != new.header.recordingDigest {
             throw RegressionError.otherRecording(old: old.path, new: new.path, oldRecording: old.header.recordingFile,
                                                  newRecording: new.header.recordingFile, oldDigest: old.header.recordingDigest,
                                                  newDigest: new.header.recordingDigest)

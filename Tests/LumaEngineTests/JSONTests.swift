@@ -47,15 +47,15 @@ struct JSONTests {
 struct DerivedIdentifierTests {
     @Test("ids are UUID-formatted, stable, and differ by recording, analyzer, kind and ordinal")
     func stable() {
-        let a = DerivedIdentifier.make(recordingDigest: "abc", analyzer: "trajectory", kind: "trajectory", ordinal: 1)
-        #expect(a == DerivedIdentifier.make(recordingDigest: "abc", analyzer: "trajectory", kind: "trajectory", ordinal: 1))
+        let a = DerivedIdentifier.make(streamIdentity: "abc", analyzer: "trajectory", kind: "trajectory", ordinal: 1)
+        #expect(a == DerivedIdentifier.make(streamIdentity: "abc", analyzer: "trajectory", kind: "trajectory", ordinal: 1))
         #expect(a.count == 36 && a.split(separator: "-").map(\.count) == [8, 4, 4, 4, 12])
         #expect(a.split(separator: "-")[2].first == "5")
         let others = [
-            DerivedIdentifier.make(recordingDigest: "abd", analyzer: "trajectory", kind: "trajectory", ordinal: 1),
-            DerivedIdentifier.make(recordingDigest: "abc", analyzer: "tracking", kind: "trajectory", ordinal: 1),
-            DerivedIdentifier.make(recordingDigest: "abc", analyzer: "trajectory", kind: "track", ordinal: 1),
-            DerivedIdentifier.make(recordingDigest: "abc", analyzer: "trajectory", kind: "trajectory", ordinal: 2),
+            DerivedIdentifier.make(streamIdentity: "abd", analyzer: "trajectory", kind: "trajectory", ordinal: 1),
+            DerivedIdentifier.make(streamIdentity: "abc", analyzer: "tracking", kind: "trajectory", ordinal: 1),
+            DerivedIdentifier.make(streamIdentity: "abc", analyzer: "trajectory", kind: "track", ordinal: 1),
+            DerivedIdentifier.make(streamIdentity: "abc", analyzer: "trajectory", kind: "trajectory", ordinal: 2),
         ]
         #expect(Set(others + [a]).count == 5)
     }

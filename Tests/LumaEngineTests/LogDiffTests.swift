@@ -23,7 +23,7 @@ enum EditedLog {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try EventLogWriter(path: path, header: log.header)
         for e in events { try writer.write(e) }
-        try writer.finish(framesReplayed: log.header.lastFrame - log.header.firstFrame + 1)
+        try writer.finish(framesReplayed: log.header.lastFrame - log.header.firstFrame + 1, ending: log.header.ending)
         return try EventLog.read(path)
     }
 

@@ -60,10 +60,12 @@ struct BrightnessProbe: Analyzer {
 
 let testRegistry = AnalyzerRegistry([AnalyzerDescriptor(DifferencingAnalyzer.self), AnalyzerDescriptor(BrightnessProbe.self)])
 
-func replay(_ recording: String, _ setups: [AnalyzerSetup], jobs: Int = 1, frames: ClosedRange<Int>? = nil) throws -> String {
+func replay(_ recording: String, _ setups: [AnalyzerSetup], jobs: Int = 1, frames: ClosedRange<Int>? = nil,
+            formatVersion: Int = EventLogHeader.version) throws -> String {
     let out = recording + ".\(UUID().uuidString.prefix(6)).events.jsonl"
-    _ = try Replay.run(RecordingReader(path: recording), setups: setups, registry: testRegistry,
-                       options: ReplayOptions(frames: frames, jobs: jobs), logPath: out)
+    var options = ReplayOptions(frames: frames, jobs: jobs)
+    options.logFormatVersion = formatVersion
+    _ = try Replay.run(RecordingReader(path: recording), setups: setups, registry: testRegistry, options: options, logPath: out)
     return out
 }
 
@@ -84,19 +86,26 @@ struct ReplayTests {
         #expect(a == c)
     }
 
-    @Test("events are ordered by frame, then analyzer order; finish events carry the last frame")
+    @Test("events are ordered by frame, then analyzer order; finish events follow the last frame's, carrying it")
     func order() throws {
         let rec = try makeMovingSquare(frames: 5)
         let log = try EventLog.read(replay(rec, [try setup("brightness"), try setup("differencing")]))
         #expect(log.isComplete)
         let keys = log.events.map { "\($0.frame):\($0.analyzer).\($0.kind)" }
+        // Each frame's events are final once the frame is analyzed (a live log writes them then).
         #expect(keys == [
             "0:brightness.brightness",
             "1:brightness.brightness", "1:differencing.diff",
             "2:brightness.brightness", "2:differencing.diff",
             "3:brightness.brightness", "3:differencing.diff",
-            "4:brightness.brightness", "4:brightness.summary", "4:differencing.diff",
+            "4:brightness.brightness", "4:differencing.diff", "4:brightness.summary",
         ])
+        #expect(log.events.last?.time == "0.133333")
+        // Version 1 held the last frame back, so finish events joined it in analyzer order.
+        let v1 = try EventLog.read(replay(rec, [try setup("brightness"), try setup("differencing")], formatVersion: 1))
+        #expect(v1.header.formatVersion == 1)
+        #expect(v1.events.suffix(3).map { "\($0.frame):\($0.analyzer).\($0.kind)" }
+                == ["4:brightness.brightness", "4:brightness.summary", "4:differencing.diff"])
         #expect(log.events[1].time == "0.033333")
     }
 
@@ -176,12 +185,20 @@ struct EventLogReadingTests {
         }
         check(lines.dropLast().joined(separator: "\n") + "\n" + lines.last!.prefix(10), "x.jsonl:7: last line is cut off")
         check(([lines[0], "not json"] + lines.dropFirst(2)).joined(separator: "\n") + "\n", "x.jsonl:2: not valid JSON")
-        check(lines[0].replacingOccurrences(of: "\"version\":1", with: "\"version\":9") + "\n", "x.jsonl:1: event log format version 9 is not supported")
+        check(lines[0].replacingOccurrences(of: #""lumatrace.events","version":2"#, with: #""lumatrace.events","version":9"#) + "\n",
+              "x.jsonl:1: event log format version 9 is not supported")
         check(([lines[0], lines[2], lines[1]] + lines.dropFirst(3)).joined(separator: "\n") + "\n", "x.jsonl:3: events are out of frame order")
         check(([lines[0]] + lines.dropFirst(2)).joined(separator: "\n") + "\n", "x.jsonl:6: footer digest does not match")
-        // Found by fuzzing: a negative size in the header trapped on its conversion to UInt64.
-        let bytes = try #require(lines[0].range(of: #""bytes":[0-9]+"#, options: .regularExpression))
-        check(lines[0].replacingCharacters(in: bytes, with: "\"bytes\":-1") + "\n", "x.jsonl:1: header has recording.bytes -1, expected at least 0")
+        // Found by fuzzing: a negative size trapped on its conversion to UInt64 (in version 1's
+        // header; version 2 keeps the size in the footer).
+        let bytes = try #require(lines.last!.range(of: #""bytes":[0-9]+"#, options: .regularExpression))
+        check((lines.dropLast() + [lines.last!.replacingCharacters(in: bytes, with: "\"bytes\":-1")]).joined(separator: "\n") + "\n",
+              "x.jsonl:7: footer has no valid recording facts")
+        let v1 = try logText(replay(rec, [try setup("brightness")], formatVersion: 1)).split(separator: "\n").map(String.init)
+        let v1Bytes = try #require(v1[0].range(of: #""bytes":[0-9]+"#, options: .regularExpression))
+        check(v1[0].replacingCharacters(in: v1Bytes, with: "\"bytes\":-1") + "\n", "x.jsonl:1: header has recording.bytes -1, expected at least 0")
+        check(lines.dropLast().joined(separator: "\n") + "\n" + lines.last!.replacingOccurrences(of: #""lastFrame":3"#, with: #""lastFrame":1"#) + "\n",
+              "x.jsonl:7: footer's lastFrame 1 does not fit")
         let width = try #require(lines[0].range(of: #""width":[0-9]+"#, options: .regularExpression))
         check(lines[0].replacingCharacters(in: width, with: "\"width\":0") + "\n", "x.jsonl:1: header has recording.width 0, expected at least 1")
         // An empty file is refused before it is read (Foundation's reader leaks on an empty file).

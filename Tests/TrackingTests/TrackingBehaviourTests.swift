@@ -179,7 +179,7 @@ struct TrackingBehaviourTests {
     @Test("impossible options are refused at start, naming the option")
     func refusesBadOptions() throws {
         func refusal(_ change: (inout TrackingConfiguration) -> Void) -> String? {
-            let stream = StreamInfo(width: 320, height: 240, timescale: 30, nominalFrameRate: 30, frameCount: 10, recordingDigest: "x")
+            let stream = StreamInfo(width: 320, height: 240, timescale: 30, nominalFrameRate: 30, frameCount: 10, identity: "x")
             do {
                 _ = try TrackingAnalyzer(configuration: .with(change), context: AnalyzerContext(stream: stream))
                 return nil

@@ -12,7 +12,7 @@
 /// ## Rules
 /// - **Deterministic**: the same frames and configuration must give the same events, on any machine
 ///   and thread count. Never read a clock, use random numbers without a fixed seed, or iterate a
-///   `Dictionary`/`Set` to produce output. Derive ids from ``StreamInfo/recordingDigest`` and ordinals.
+///   `Dictionary`/`Set` to produce output. Derive ids from ``StreamInfo/identity`` and ordinals.
 /// - **Read-only frames**: a ``Frame``'s pixels are valid only during the call; copy what you keep.
 /// - Several analyzers may run concurrently on the same frame, each on its own instance; an
 ///   instance is never called concurrently with itself.

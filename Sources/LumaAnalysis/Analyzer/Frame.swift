@@ -36,24 +36,29 @@ public struct Frame: @unchecked Sendable {
     public subscript(x: Int, y: Int) -> UInt8 { pixels[y * width + x] }
 }
 
-/// What an analyzer knows about the recording before the first frame.
+/// What an analyzer knows about the stream before the first frame, whether the frames are replayed
+/// from a recording or analyzed live as they are recorded (the two must give the same events, so
+/// nothing here depends on frames that have not arrived yet).
 public struct StreamInfo: Sendable, Equatable {
     public var width: Int
     public var height: Int
     public var timescale: Int64
     /// Nominal frames per second (informational; use frame timestamps for timing).
     public var nominalFrameRate: Double
-    /// Frames in the recording (including any that a damaged chunk makes unreadable).
-    public var frameCount: Int
-    /// SHA-256 of the recording's frames, hex: a stable name for the recording, for derived ids.
-    public var recordingDigest: String
+    /// Frames in the recording, when known in advance: only in a replay that writes a log of
+    /// format version 1. Live analysis, and replays that must equal it, do not know it.
+    public var frameCount: Int?
+    /// A stable name for the stream, hex: derive ids from it (``DerivedIdentifier``). It is the
+    /// SHA-256 of the recording's first frame (its size, time and pixels), known as soon as that
+    /// frame arrives; in a replay that writes a log of format version 1, the digest of all frames.
+    public var identity: String
 
-    public init(width: Int, height: Int, timescale: Int64, nominalFrameRate: Double, frameCount: Int, recordingDigest: String) {
+    public init(width: Int, height: Int, timescale: Int64, nominalFrameRate: Double, frameCount: Int? = nil, identity: String) {
         self.width = width
         self.height = height
         self.timescale = timescale
         self.nominalFrameRate = nominalFrameRate
         self.frameCount = frameCount
-        self.recordingDigest = recordingDigest
+        self.identity = identity
     }
 }

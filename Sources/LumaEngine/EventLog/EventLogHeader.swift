@@ -1,15 +1,32 @@
 import LumaAnalysis
 import LumaBase
 /// The first line of an event log: everything needed to re-run the replay exactly.
+///
+/// Format version 2 (written by default) holds only what is known before the first frame is
+/// analyzed: the recording's name and frame size, the engine, where the replay starts (and where it
+/// stops, when that is before the recording's end) and the analyzers. What is known only at the end
+/// (the recording's size, frames digest and frame count, the last frame replayed) is in the footer,
+/// so a log analyzed live as its recording is made is, at every moment, a prefix of the log a later
+/// replay writes. ``EventLog`` fills those fields in from the footer when it reads a complete log.
+/// Version 1 kept them in the header; such logs stay readable, and a golden replay of one writes
+/// version 1 again, so old goldens verify byte for byte.
 public struct EventLogHeader: Equatable, Sendable {
     public static let format = "lumatrace.events"
-    public static let version = 1
+    /// The format version written by default.
+    public static let version = 2
+    /// The format versions this build reads (and writes).
+    public static let readableVersions = 1...2
 
+    /// The format version of this log.
+    public var formatVersion: Int
     /// The recording's file name (as given to `replay`), byte size and identity.
     public var recordingFile: String
+    /// Size of the recording (version 2: from the footer; 0 while the log is incomplete).
     public var recordingBytes: UInt64
-    /// SHA-256 of the frames (timestamps and pixels), hex. The recording's true identity.
+    /// SHA-256 of the frames (timestamps and pixels), hex. The recording's true identity (version 2:
+    /// from the footer; empty while the log is incomplete).
     public var recordingDigest: String
+    /// Frames in the recording (version 2: from the footer; while incomplete, the frames seen).
     public var frameCount: Int
     public var width: Int
     public var height: Int
@@ -19,6 +36,9 @@ public struct EventLogHeader: Equatable, Sendable {
     /// Frames replayed: `first...last` (inclusive).
     public var firstFrame: Int
     public var lastFrame: Int
+    /// Whether the replay runs to the recording's last frame (version 2 then writes no `to`: a live
+    /// analysis does not know where that is).
+    public var replaysToEnd: Bool
     /// Whether damaged chunks were skipped (`replay --skip-damaged`).
     public var skipDamaged: Bool
     /// Analyzers, in the order their events appear within a frame.
@@ -26,7 +46,8 @@ public struct EventLogHeader: Equatable, Sendable {
 
     public init(recordingFile: String, recordingBytes: UInt64, recordingDigest: String, frameCount: Int, width: Int,
                 height: Int, timescale: Int64, engineVersion: String, firstFrame: Int, lastFrame: Int,
-                skipDamaged: Bool, analyzers: [AnalyzerSetup]) {
+                skipDamaged: Bool, analyzers: [AnalyzerSetup], formatVersion: Int = EventLogHeader.version, replaysToEnd: Bool? = nil) {
+        self.formatVersion = formatVersion
         self.recordingFile = recordingFile
         self.recordingBytes = recordingBytes
         self.recordingDigest = recordingDigest
@@ -37,31 +58,74 @@ public struct EventLogHeader: Equatable, Sendable {
         self.engineVersion = engineVersion
         self.firstFrame = firstFrame
         self.lastFrame = lastFrame
+        self.replaysToEnd = replaysToEnd ?? (lastFrame == frameCount - 1)
         self.skipDamaged = skipDamaged
         self.analyzers = analyzers
     }
 
     public var json: JSONValue {
-        .object([
+        var recording: [JSONValue.Member] = [.init("file", .string(recordingFile))]
+        if formatVersion == 1 {
+            recording += [.init("bytes", .int(Int64(recordingBytes))), .init("sha256", .string(recordingDigest)),
+                          .init("frames", .int(Int64(frameCount)))]
+        }
+        recording += [.init("width", .int(Int64(width))), .init("height", .int(Int64(height))), .init("timescale", .int(timescale))]
+        var replay: [JSONValue.Member] = [.init("from", .int(Int64(firstFrame)))]
+        if formatVersion == 1 || !replaysToEnd { replay.append(.init("to", .int(Int64(lastFrame)))) }
+        replay.append(.init("skipDamaged", .bool(skipDamaged)))
+        return .object([
             .init("format", .string(EventLogHeader.format)),
-            .init("version", .int(Int64(EventLogHeader.version))),
-            .init("recording", .object([
-                .init("file", .string(recordingFile)),
-                .init("bytes", .int(Int64(recordingBytes))),
-                .init("sha256", .string(recordingDigest)),
-                .init("frames", .int(Int64(frameCount))),
-                .init("width", .int(Int64(width))),
-                .init("height", .int(Int64(height))),
-                .init("timescale", .int(timescale)),
-            ])),
+            .init("version", .int(Int64(formatVersion))),
+            .init("recording", .object(recording)),
             .init("engine", .object([.init("name", .string("lumatrace")), .init("version", .string(engineVersion))])),
-            .init("replay", .object([
-                .init("from", .int(Int64(firstFrame))),
-                .init("to", .int(Int64(lastFrame))),
-                .init("skipDamaged", .bool(skipDamaged)),
-            ])),
+            .init("replay", .object(replay)),
             .init("analyzers", .array(analyzers.map(\.json))),
         ])
+    }
+
+    /// What the footer of a version-2 log says about the recording and the replay's end.
+    public struct Ending: Equatable, Sendable {
+        public var recordingBytes: UInt64
+        public var recordingDigest: String
+        public var frameCount: Int
+        public var lastFrame: Int
+
+        public init(recordingBytes: UInt64, recordingDigest: String, frameCount: Int, lastFrame: Int) {
+            (self.recordingBytes, self.recordingDigest, self.frameCount, self.lastFrame) = (recordingBytes, recordingDigest, frameCount, lastFrame)
+        }
+
+        /// The members the footer's `end` object gains.
+        var members: [JSONValue.Member] {
+            [.init("recording", .object([.init("bytes", .int(Int64(recordingBytes))), .init("sha256", .string(recordingDigest)),
+                                         .init("frames", .int(Int64(frameCount)))])),
+             .init("lastFrame", .int(Int64(lastFrame)))]
+        }
+
+        /// Read from a footer's `end` object; `nil` when they are not there.
+        init?(end: JSONValue) {
+            guard let r = end["recording"], let bytes = r["bytes"]?.intValue, bytes >= 0, let digest = r["sha256"]?.stringValue,
+                  let frames = r["frames"]?.intValue, frames >= 0, let last = end["lastFrame"]?.intValue
+            else { return nil }
+            self.init(recordingBytes: UInt64(bytes), recordingDigest: digest, frameCount: frames, lastFrame: last)
+        }
+    }
+
+    /// Whether the recording's facts (size, frames digest, frame count) are known: always in
+    /// version 1, and in version 2 once the footer is there. A live log cut short by a kill does not
+    /// know them (its ``frameCount`` is then only the frames it has events for).
+    public var knowsRecording: Bool { formatVersion == 1 || !recordingDigest.isEmpty }
+
+    /// The end facts of a complete log (as its footer, or a version-1 header, gives them).
+    public var ending: Ending {
+        Ending(recordingBytes: recordingBytes, recordingDigest: recordingDigest, frameCount: frameCount, lastFrame: lastFrame)
+    }
+
+    /// The header with what the footer says (version 2).
+    mutating func complete(with ending: Ending) {
+        recordingBytes = ending.recordingBytes
+        recordingDigest = ending.recordingDigest
+        frameCount = ending.frameCount
+        if replaysToEnd { lastFrame = ending.lastFrame }
     }
 
     /// Reads a header line back. Analyzer setups stay as JSON here; resolve them against a
@@ -81,23 +145,38 @@ public struct EventLogHeader: Equatable, Sendable {
             throw EventLogError(path: source, line: 1, reason: "not a Lumatrace event log (the first line has no \"format\":\"\(EventLogHeader.format)\")")
         }
         let version = try need(json["version"]?.intValue, "version")
-        guard version == EventLogHeader.version else {
-            throw EventLogError(path: source, line: 1, reason: "event log format version \(version) is not supported (this build reads version \(EventLogHeader.version))")
+        guard EventLogHeader.readableVersions.contains(version) else {
+            throw EventLogError(path: source, line: 1, reason: "event log format version \(version) is not supported (this build reads versions "
+                + "\(EventLogHeader.readableVersions.lowerBound) to \(EventLogHeader.readableVersions.upperBound)): use a newer lumatrace")
         }
+        formatVersion = version
         let rec = try need(json["recording"], "recording")
         recordingFile = try need(rec["file"]?.stringValue, "recording.file")
-        recordingBytes = UInt64(try need(rec["bytes"]?.intValue, "recording.bytes", atLeast: 0))
-        recordingDigest = try need(rec["sha256"]?.stringValue, "recording.sha256")
-        frameCount = try need(rec["frames"]?.intValue, "recording.frames", atLeast: 0)
+        if version == 1 {
+            recordingBytes = UInt64(try need(rec["bytes"]?.intValue, "recording.bytes", atLeast: 0))
+            recordingDigest = try need(rec["sha256"]?.stringValue, "recording.sha256")
+            frameCount = try need(rec["frames"]?.intValue, "recording.frames", atLeast: 0)
+        } else {
+            (recordingBytes, recordingDigest, frameCount) = (0, "", 0)
+        }
         width = try need(rec["width"]?.intValue, "recording.width", atLeast: 1)
         height = try need(rec["height"]?.intValue, "recording.height", atLeast: 1)
         timescale = Int64(try need(rec["timescale"]?.intValue, "recording.timescale", atLeast: 1))
         engineVersion = try need(json["engine"]?["version"]?.stringValue, "engine.version")
         let replay = try need(json["replay"], "replay")
         firstFrame = try need(replay["from"]?.intValue, "replay.from", atLeast: 0)
-        lastFrame = try need(replay["to"]?.intValue, "replay.to", atLeast: firstFrame)
-        guard lastFrame < frameCount else {
-            throw EventLogError(path: source, line: 1, reason: "header has replay.to \(lastFrame), past the recording's \(frameCount) frames")
+        if version == 1 || replay["to"] != nil {
+            lastFrame = try need(replay["to"]?.intValue, "replay.to", atLeast: firstFrame)
+        } else {
+            lastFrame = Int.max
+        }
+        if version == 1 {
+            guard lastFrame < frameCount else {
+                throw EventLogError(path: source, line: 1, reason: "header has replay.to \(lastFrame), past the recording's \(frameCount) frames")
+            }
+            replaysToEnd = lastFrame == frameCount - 1
+        } else {
+            replaysToEnd = replay["to"] == nil
         }
         skipDamaged = try need(replay["skipDamaged"]?.boolValue, "replay.skipDamaged")
         let list = try need(json["analyzers"]?.arrayValue, "analyzers")

@@ -137,7 +137,26 @@ struct EventLogParser {
 
     /// The log, once every line is in.
     func finish() throws(EventLogError) -> EventLog {
-        guard let header else { throw empty() }
+        guard var header else { throw empty() }
+        if header.value.formatVersion >= 2 {
+            // What a version-2 log knows only at its end is in its footer.
+            let lastEvent = events.last?.frame ?? header.value.firstFrame
+            if let footer {
+                guard let end = footer.value["end"], let ending = EventLogHeader.Ending(end: end) else {
+                    throw EventLogError(path: path, line: footer.line, reason: "footer has no valid recording facts (end.recording, end.lastFrame)")
+                }
+                guard ending.lastFrame >= lastEvent, ending.lastFrame < max(ending.frameCount, header.value.firstFrame + 1),
+                      header.value.replaysToEnd || ending.lastFrame == header.value.lastFrame else {
+                    throw EventLogError(path: path, line: footer.line, reason: "footer's lastFrame \(ending.lastFrame) does not fit the header's frames and the events")
+                }
+                header.value.complete(with: ending)
+            } else if header.value.replaysToEnd {
+                header.value.lastFrame = max(header.value.firstFrame, lastEvent)
+                header.value.frameCount = header.value.lastFrame + 1
+            } else {
+                header.value.frameCount = header.value.lastFrame + 1
+            }
+        }
         if let footer {
             let digest = Array(hasher.finalize()).hexString
             guard footer.value["end"]?["sha256"]?.stringValue == digest else {

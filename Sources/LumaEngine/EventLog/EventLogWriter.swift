@@ -19,18 +19,31 @@ public final class EventLogWriter {
     private var hasher = SHA256()
     private var counts: [(analyzer: String, kind: String, count: Int)] = []
     private let analyzerOrder: [String]
+    /// The log's format version (from its header).
+    public let formatVersion: Int
     public private(set) var eventCount = 0
     /// Where the log of a failed replay was kept, when a log already sat at ``path`` (an existing
     /// log is replaced only by a complete one).
     public private(set) var failedLogKeptAt: String?
 
+    /// Whether every frame's events reach the file as soon as the frame is analyzed (a live log).
+    private let flushesEachFrame: Bool
+
     /// Starts the log at `path`. Refuses an existing file unless `replacingExisting`, and any of
     /// `inputs` (the recording, a pipeline file) as the destination.
+    ///
+    /// A `live` log is written as the frames arrive: straight under its name when it is a new file
+    /// (so it can be read while it grows, and a killed recorder leaves it there: every line a valid
+    /// prefix of the final log), and flushed after every frame. A stream (`-`) is flushed after
+    /// every frame too.
     public init(path: String, header: EventLogHeader, replacingExisting: Bool = false,
-                inputs: [String] = []) throws(OutputError) {
+                inputs: [String] = [], live: Bool = false) throws(OutputError) {
         self.path = path
         analyzerOrder = ["engine"] + header.analyzers.map(\.name)
-        output = try OutputFile.create(path, replacingExisting: replacingExisting, inputs: inputs, streams: .allowed)
+        formatVersion = header.formatVersion
+        output = try OutputFile.create(path, replacingExisting: replacingExisting, inputs: inputs, streams: .allowed,
+                                       placement: live ? .inPlace : .whenComplete)
+        flushesEachFrame = live || output.isStream
         append(line: header.json.serialized, hashed: false)
         try flush()
     }
@@ -49,22 +62,30 @@ public final class EventLogWriter {
     }
     private var lastFrame = 0
 
-    /// Writes the footer and moves the log into place.
+    /// Says that a frame's events are all written: a live log or a stream gets them now.
+    public func endFrame() throws(OutputError) {
+        if flushesEachFrame { try flush() }
+    }
+
+    /// Writes the footer and moves the log into place. A log of format version 2 needs `ending`:
+    /// the recording's facts and the last frame replayed, known only now.
     ///
     /// With a `failure`, the log (complete up to the failure, its footer saying so) takes the final
     /// name only if nothing is there; otherwise it stays at its temporary path
     /// (``failedLogKeptAt``) and the existing log is untouched.
     @discardableResult
-    public func finish(framesReplayed: Int, failure: JSONValue? = nil) throws(OutputError) -> EventLogFooter {
+    public func finish(framesReplayed: Int, failure: JSONValue? = nil, ending: EventLogHeader.Ending?) throws(OutputError) -> EventLogFooter {
         let order = Dictionary(uniqueKeysWithValues: analyzerOrder.enumerated().map { ($1, $0) })
         let sorted = counts.sorted { (order[$0.analyzer] ?? .max, $0.kind) < (order[$1.analyzer] ?? .max, $1.kind) }
+        precondition(formatVersion == 1 || ending != nil, "a version-2 log's footer holds the recording's facts")
         let footer = EventLogFooter(complete: failure == nil, framesReplayed: framesReplayed, eventCount: eventCount,
-                                    counts: sorted, eventsDigest: Array(hasher.finalize()).hexString, failure: failure)
+                                    counts: sorted, eventsDigest: Array(hasher.finalize()).hexString, failure: failure,
+                                    ending: formatVersion == 1 ? nil : ending)
         append(line: footer.json.serialized, hashed: false)
         try flush()
         if failure == nil {
             try output.commit()
-        } else if output.destinationExists {
+        } else if !output.isInPlace, output.destinationExists {
             failedLogKeptAt = output.keepAside()
         } else {
             try output.commit(replacingExisting: false)

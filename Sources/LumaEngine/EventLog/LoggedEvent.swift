@@ -46,6 +46,8 @@ public struct EventLogFooter: Equatable, Sendable {
     public var eventsDigest: String
     /// Which analyzer failed, at which frame, and why.
     public var failure: JSONValue?
+    /// The recording's facts and the last frame replayed (logs of format version 2 only).
+    public var ending: EventLogHeader.Ending?
 
     public static func == (a: EventLogFooter, b: EventLogFooter) -> Bool { a.json == b.json }
 
@@ -67,6 +69,7 @@ public struct EventLogFooter: Equatable, Sendable {
             .init("sha256", .string(eventsDigest)),
         ]
         if let failure { members.append(.init("failure", failure)) }
+        if let ending { members += ending.members }
         return .object([.init("end", .object(members))])
     }
 }

@@ -30,6 +30,9 @@ public struct ReplayOptions: Sendable {
     /// the log whose header holds them (see ``AnalyzerContext/configurationFolder``); `nil`: the
     /// current folder.
     public var configurationFolder: String?
+    /// The event log format version to write (``EventLogHeader/version`` unless re-running a
+    /// version-1 golden log, which must come out byte for byte).
+    public var logFormatVersion = EventLogHeader.version
 
     public init(frames: ClosedRange<Int>? = nil, skipDamaged: Bool = false, jobs: Int = 1,
                 debugOutputDirectory: String? = nil, recordingName: String? = nil,
@@ -57,66 +60,41 @@ public enum Replay {
         guard range.lowerBound >= 0, range.upperBound < total else {
             throw .option(OptionError(option: "frames", message: "frames \(range.lowerBound)...\(range.upperBound) are outside the recording's 0...\(total - 1)"))
         }
-        guard !setups.isEmpty else { throw .option(OptionError(option: "analyzer", message: "no analyzer given; known analyzers: \(registry.names.joined(separator: ", "))")) }
-        var seen = Set<String>()
-        for s in setups where !seen.insert(s.name).inserted {
-            throw .option(OptionError(option: "analyzer", message: """
-                \(s.name) is given twice; to run an analyzer more than once, give each its own name: \
-                --analyzer \(s.name)2=\(s.analyzer)
-                """))
+        guard EventLogHeader.readableVersions.contains(options.logFormatVersion) else {
+            throw .option(OptionError(option: "log format version", message: "\(options.logFormatVersion) is not one of \(EventLogHeader.readableVersions)"))
         }
 
         let digest: String
         do throws(LumaFormatError) { digest = try reader.framesDigest().hexString } catch { throw .recording(error) }
         let h = reader.header
+        let v1 = options.logFormatVersion == 1
         let stream = StreamInfo(width: h.width, height: h.height, timescale: h.timescale, nominalFrameRate: h.nominalFrameRate,
-                                frameCount: total, recordingDigest: digest)
+                                frameCount: v1 ? total : nil, identity: v1 ? digest : try firstFrameIdentity(reader, skipDamaged: options.skipDamaged))
 
         // Instantiate every analyzer before writing anything: bad settings fail fast.
-        var runners: [Runner] = []
-        var setups = setups
-        for (i, setup) in setups.enumerated() {
-            let descriptor: AnalyzerDescriptor
-            do throws(OptionError) { descriptor = try registry.descriptor(named: setup.analyzer) } catch { throw .option(error) }
-            let context = AnalyzerContext(stream: stream, regionOfInterest: setup.regionOfInterest,
-                                          frameAnalysisSpacing: setup.frameAnalysisSpacing,
-                                          debugImages: options.debugOutputDirectory.map { DebugImages.pgmFiles(in: $0) },
-                                          instanceName: setup.name == setup.analyzer ? nil : setup.name,
-                                          configurationFolder: options.configurationFolder)
-            do {
-                let instance = try descriptor.instantiate(setup.configuration, context)
-                setups[i].programFiles = instance.programFiles
-                setups[i].events = instance.eventSchemas
-                runners.append(Runner(name: setup.name, instance: instance, schemas: instance.eventSchemas,
-                                      spacingTicks: Int64.ticks(forSeconds: setup.frameAnalysisSpacing, timescale: h.timescale)))
-            } catch let e as OptionError {
-                throw .option(e)
-            } catch {
-                throw .analyzerFailed(analyzer: setup.name, frame: nil, message: "\(error)", incompleteLog: nil)
-            }
-        }
+        let analysis = try FrameAnalysis(setups: setups, registry: registry, stream: stream, concurrent: options.jobs > 1,
+                                         debugImages: options.debugOutputDirectory.map { DebugImages.pgmFiles(in: $0) },
+                                         configurationFolder: options.configurationFolder)
 
         let header = EventLogHeader(recordingFile: options.recordingName ?? URL(fileURLWithPath: reader.path).lastPathComponent,
                                     recordingBytes: reader.fileSize, recordingDigest: digest, frameCount: total,
                                     width: h.width, height: h.height, timescale: h.timescale,
                                     engineVersion: LumatraceVersion.engine, firstFrame: range.lowerBound,
-                                    lastFrame: range.upperBound, skipDamaged: options.skipDamaged, analyzers: setups)
+                                    lastFrame: range.upperBound, skipDamaged: options.skipDamaged, analyzers: analysis.setups,
+                                    formatVersion: options.logFormatVersion)
+        let ending = EventLogHeader.Ending(recordingBytes: reader.fileSize, recordingDigest: digest, frameCount: total, lastFrame: range.upperBound)
         let log: EventLogWriter
         do throws(OutputError) {
             log = try EventLogWriter(path: logPath, header: header, replacingExisting: options.replaceExistingLog,
                                      inputs: [reader.path] + options.otherInputs)
         } catch { throw .output(error) }
+        analysis.start(writingTo: log)
 
-        var state = LoopState(reader: reader, runners: runners, log: log, range: range, options: options)
+        var state = LoopState(reader: reader, analysis: analysis, range: range, options: options)
         do {
             try state.run()
         } catch let failure as AnalyzerFailure {
-            let failureJSON = JSONValue.object([
-                .init("analyzer", .string(failure.analyzer)),
-                .init("frame", .int(Int64(failure.frame))),
-                .init("message", .string(failure.message)),
-            ])
-            do throws(OutputError) { _ = try log.finish(framesReplayed: state.framesDone, failure: failureJSON) } catch { throw .output(error) }
+            do throws(OutputError) { _ = try log.finish(framesReplayed: state.framesDone, failure: failure.json, ending: ending) } catch { throw .output(error) }
             throw .analyzerFailed(analyzer: failure.analyzer, frame: failure.frame, message: failure.message,
                                   incompleteLog: log.failedLogKeptAt.map { .keptAside($0, existing: logPath) } ?? .placed(logPath))
         } catch let e as ReplayError {
@@ -129,72 +107,42 @@ public enum Replay {
             log.abandon()
             throw .log(EventLogError(path: logPath, line: nil, reason: "\(error)"))
         }
-        do throws(OutputError) { return try log.finish(framesReplayed: state.framesDone) } catch { throw .output(error) }
-    }
-}
-
-struct AnalyzerFailure: Error {
-    var analyzer: String
-    var frame: Int
-    var message: String
-}
-
-/// One analyzer in the replay loop, with its spacing state and the events of its current frame.
-final class Runner: @unchecked Sendable {
-    let name: String
-    let instance: AnalyzerInstance
-    let spacingTicks: Int64
-    var lastAnalyzedTicks: Int64?
-    var sink = EventSink()
-    var error: (any Error)?
-    /// The kinds it declares, by kind; empty when it declares none (then any kind goes).
-    let schemas: [String: EventSchema]
-
-    init(name: String, instance: AnalyzerInstance, schemas: [EventSchema], spacingTicks: Int64) {
-        self.name = name
-        self.instance = instance
-        self.schemas = Dictionary(schemas.map { ($0.kind, $0) }, uniquingKeysWith: { a, _ in a })
-        self.spacingTicks = spacingTicks
+        do throws(OutputError) { return try log.finish(framesReplayed: state.framesDone, ending: ending) } catch { throw .output(error) }
     }
 
-    /// Why an emitted event breaks what the analyzer declared, or `nil`: a kind it does not
-    /// declare, or a payload without the fields of the kind's shape.
-    func problem(with event: EventSink.Emitted) -> String? {
-        guard !schemas.isEmpty else { return nil }
-        guard let schema = schemas[event.kind] else {
-            return "emitted a '\(event.kind)' event, which it does not declare (its events: \(schemas.keys.sorted().joined(separator: ", ")))"
+    /// ``StreamIdentity`` of the recording's first frame. When the first chunk is damaged, a
+    /// replay around damage names the stream by its frames digest instead (a live analysis never
+    /// saw such a recording).
+    static func firstFrameIdentity(_ reader: RecordingReader, skipDamaged: Bool) throws(ReplayError) -> String {
+        let decoder = reader.makeDecoder()
+        guard let first = reader.chunks.first, first.firstFrame == 0 else {
+            guard skipDamaged else {
+                throw .damaged(.damagedChunk(path: reader.path, chunk: 0, frames: "0...0", reason: "the first frame is missing from the recording"))
+            }
+            do throws(LumaFormatError) { return "damaged:" + (try reader.framesDigest().hexString) } catch { throw .recording(error) }
         }
-        guard let shape = schema.shape else { return nil }
-        do {
-            _ = try event.payload.decode(shape.viewType)
+        do throws(LumaFormatError) {
+            let chunk = try decoder.decode(first)
+            defer { decoder.recycle(chunk) }
+            return chunk.withFrame(0) { StreamIdentity.ofFirstFrame(ticks: chunk.timestamps[0], pixels: $0) }
         } catch {
-            return "its '\(event.kind)' event does not have the fields of shape \(shape.rawValue): \(error)"
+            guard skipDamaged else { throw .damaged(error) }
+            do throws(LumaFormatError) { return "damaged:" + (try reader.framesDigest().hexString) } catch { throw .recording(error) }
         }
-        return nil
-    }
-
-    func wants(_ ticks: Int64) -> Bool {
-        guard let last = lastAnalyzedTicks else { return true }
-        // Readers bound timestamps to ±2^61, but spacing comes from settings: never let it trap.
-        let (elapsed, overflow) = ticks.subtractingReportingOverflow(last)
-        return overflow ? ticks > last : elapsed >= spacingTicks
     }
 }
 
+/// The replay's walk over the recording's chunks, handing each frame to the ``FrameAnalysis``.
 private struct LoopState {
     let reader: RecordingReader
-    let runners: [Runner]
-    let log: EventLogWriter
+    let analysis: FrameAnalysis
     let range: ClosedRange<Int>
     let options: ReplayOptions
     var framesDone = 0
-    /// Frame whose events are held back until the next frame starts (or `finish` adds to them).
-    var pendingFrame: (index: Int, time: String)?
 
-    init(reader: RecordingReader, runners: [Runner], log: EventLogWriter, range: ClosedRange<Int>, options: ReplayOptions) {
+    init(reader: RecordingReader, analysis: FrameAnalysis, range: ClosedRange<Int>, options: ReplayOptions) {
         self.reader = reader
-        self.runners = runners
-        self.log = log
+        self.analysis = analysis
         self.range = range
         self.options = options
     }
@@ -206,7 +154,6 @@ private struct LoopState {
         defer { prefetcher?.cancel() }
         let decoder = reader.makeDecoder()
         var expected = range.lowerBound
-        let concurrent = options.jobs > 1 && runners.count > 1
 
         for (i, entry) in chunks.enumerated() {
             let decoded: Result<DecodedChunk, LumaFormatError>
@@ -229,28 +176,8 @@ private struct LoopState {
             for k in 0..<chunk.count {
                 let index = entry.firstFrame + k
                 guard range.contains(index) else { continue }
-                let ticks = chunk.timestamps[k]
-                let timestamp = Timestamp(ticks: ticks, timescale: h.timescale)
-                try flushPending()
-                pendingFrame = (index, timestamp.fixedDecimalSeconds(6))
                 try chunk.withFrame(k) { pixels in
-                    let frame = Frame(index: index, timestamp: timestamp, width: h.width, height: h.height, pixels: pixels)
-                    let active = runners.filter { $0.wants(ticks) }
-                    for r in active { r.lastAnalyzedTicks = ticks }
-                    if concurrent && active.count > 1 {
-                        DispatchQueue.concurrentPerform(iterations: active.count) { j in
-                            let r = active[j]
-                            do { try r.instance.analyze(frame, into: &r.sink) } catch { r.error = error }
-                        }
-                    } else {
-                        for r in active {
-                            do { try r.instance.analyze(frame, into: &r.sink) } catch { r.error = error; break }
-                        }
-                    }
-                    // The first failure in analyzer order wins, whatever the thread timing.
-                    if let failed = active.first(where: { $0.error != nil }) {
-                        throw AnalyzerFailure(analyzer: failed.name, frame: index, message: "\(failed.error!)")
-                    }
+                    try analysis.analyze(index: index, ticks: chunk.timestamps[k], pixels: pixels, width: h.width, height: h.height)
                 }
                 framesDone += 1
                 expected = index + 1
@@ -261,29 +188,9 @@ private struct LoopState {
         if expected <= range.upperBound {
             try gap(expected..<(range.upperBound + 1), ticks: reader.chunks.last?.lastTicks ?? 0, reason: "frames missing at the end of the recording")
         }
-        let lastFrame = pendingFrame ?? (range.upperBound, Timestamp(ticks: 0, timescale: h.timescale).fixedDecimalSeconds(6))
-        pendingFrame = lastFrame
-        for r in runners {
-            do { try r.instance.finish(into: &r.sink) } catch {
-                throw AnalyzerFailure(analyzer: r.name, frame: lastFrame.index, message: "in finish: \(error)")
-            }
-        }
-        try flushPending()
+        try analysis.finish(lastFrame: range.upperBound)
     }
 
-    /// Writes the held-back frame's events, analyzer by analyzer.
-    mutating func flushPending() throws {
-        guard let p = pendingFrame else { return }
-        for r in runners {
-            for e in r.sink.drain() {
-                if let problem = r.problem(with: e) { throw AnalyzerFailure(analyzer: r.name, frame: p.index, message: problem) }
-                try log.write(LoggedEvent(frame: p.index, time: p.time, analyzer: r.name, kind: e.kind, data: e.payload))
-            }
-        }
-        pendingFrame = nil
-    }
-
-    /// Logs frames that cannot be replayed, stamped with the time of the nearest known frame.
     /// What is wrong with a chunk, in words that do not depend on how the recording's path was
     /// typed (`./clip.luma` and `clip.luma` must give the same log).
     static func damageReason(_ error: LumaFormatError) -> String {
@@ -297,17 +204,14 @@ private struct LoopState {
         }
     }
 
+    /// Logs frames that cannot be replayed (when replaying around damage), stamped with the time
+    /// of the nearest known frame.
     mutating func gap(_ frames: Range<Int>, ticks: Int64, reason: String) throws {
         guard !frames.isEmpty else { return }
         guard options.skipDamaged else {
             throw ReplayError.damaged(.damagedChunk(path: reader.path, chunk: -1, frames: "\(frames.lowerBound)...\(frames.upperBound - 1)", reason: reason))
         }
-        try flushPending()
-        let data = JSONValue.object([
-            .init("frames", .array([.int(Int64(frames.lowerBound)), .int(Int64(frames.upperBound - 1))])),
-            .init("reason", .string(reason)),
-        ])
-        try log.write(LoggedEvent(frame: frames.lowerBound, time: Timestamp(ticks: ticks, timescale: reader.header.timescale).fixedDecimalSeconds(6), analyzer: "engine", kind: "gap", data: data))
+        try analysis.gap(frames, ticks: ticks, reason: reason)
         options.warning?("skipping damaged frames \(frames.lowerBound)...\(frames.upperBound - 1): \(reason)")
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LumaAnalysis
 import LumaEngine
 import LumaFormat
 import LumaBase
@@ -24,6 +25,15 @@ struct Record: ParsableCommand {
             which stretches limited-range luma to 0-255.
             Ctrl-C (or SIGTERM) always closes the file properly; a recorder killed outright leaves
             every complete chunk readable (run `lumatrace recover` to rewrite the index).
+
+            Analyze while recording: --analyzer (or --pipeline, --set …, as for replay)
+            and --events LOG run the analyzers on every frame as it is recorded; each
+            frame's events reach LOG as soon as it is analyzed (--events - streams them
+            to standard output as JSON lines). Once the recording is closed the log is
+            byte-identical to `lumatrace replay REC --pipeline LOG`, and before that a
+            prefix of it. An analyzer that fails stops the analysis, not the recording.
+              ffmpeg -f v4l2 -i /dev/video0 -vf extractplanes=y -f yuv4mpegpipe - \
+                | lumatrace record - --live -o live.luma --analyzer trajectory --events live.events.jsonl
             """)
 
     @Argument(help: "Video file, Y4M file, '-' for a Y4M stream on stdin, or a folder of images.")
@@ -56,6 +66,18 @@ struct Record: ParsableCommand {
     @Option(name: .customLong("meta"), help: "Extra metadata KEY=VALUE stored in the header (repeatable), e.g. --meta camera=north-goal.")
     var metadata: [String] = []
 
+    @OptionGroup(title: "Analyzing while recording") var choice: AnalyzerChoiceOptions
+
+    @Option(help: ArgumentHelp("The event log of the analysis while recording (default with --analyzer or --pipeline: OUTPUT's name with .events.jsonl, beside it); - for standard output.",
+                               valueName: "log"))
+    var events: String?
+
+    @Option(help: "Threads for running analyzers side by side while recording (1...256). The log does not depend on it.")
+    var jobs: Int = 1
+
+    @Option(help: "Frames the recorder may be ahead of the analysis (1...4096): each holds a copy of a frame.")
+    var queueFrames: Int = LiveAnalysis.Options().queueFrames
+
     func validate() throws {
         guard chunkSeconds > 0, chunkSeconds <= 3600, chunkSeconds.isFinite else {
             throw ValidationError("--chunk-seconds \(chunkSeconds) is outside (0, 3600]")
@@ -70,6 +92,29 @@ struct Record: ParsableCommand {
         for m in metadata where !m.contains("=") || m.hasPrefix("=") {
             throw ValidationError("--meta '\(m)' is not KEY=VALUE")
         }
+        guard (1...256).contains(jobs) else { throw ValidationError("--jobs \(jobs) is outside 1...256") }
+        guard (1...4096).contains(queueFrames) else { throw ValidationError("--queue-frames \(queueFrames) is outside 1...4096") }
+    }
+
+    /// Where the analysis while recording writes its log, if it runs.
+    var eventsPath: String? {
+        if let events { return events }
+        guard choice.isGiven else { return nil }
+        return (output.hasSuffix(".luma") ? String(output.dropLast(5)) : output) + ".events.jsonl"
+    }
+
+    /// The analysis while recording, if asked for: settings and the log's destination are checked now.
+    private func liveAnalysis() throws -> LiveAnalysis? {
+        guard let logPath = eventsPath else { return nil }
+        let registry = Lumatrace.registry
+        let setups = try choice.resolveSetups(registry: registry, logFolder: ConfigurationFolder.of(logPath))
+        var options = LiveAnalysis.Options()
+        options.queueFrames = queueFrames
+        options.jobs = jobs
+        options.replaceExistingLog = force
+        options.configurationFolder = ConfigurationFolder.of(logPath)
+        options.otherInputs = [input] + (choice.pipeline.map { [$0] } ?? [])
+        return try LiveAnalysis(setups: setups, registry: registry, logPath: logPath, recordingPath: output, options: options)
     }
 
     func run() throws {
@@ -80,6 +125,7 @@ struct Record: ParsableCommand {
             let rate = fps.flatMap(FrameRate.init(parsing:))
             // Whether OUTPUT may be written is checked before any wait for input.
             try OutputFile.check(output, replacingExisting: force, inputs: [input], why: RecordingWriter.needsAFile)
+            let analysis = try liveAnalysis()
             var source: any FrameSource
             do {
                 let opened = try FrameSources.open(input, output: output, rate: rate, live: live, stop: stop, warning: { warn($0) })
@@ -93,11 +139,11 @@ struct Record: ParsableCommand {
             if !source.leftOut.isEmpty {
                 warn("note: \(source.name): a recording keeps luma only; \(Self.list(source.leftOut)) \(source.leftOut.count == 1 ? "is" : "are") not recorded")
             }
-            try record(&source, stop: stop)
+            try record(&source, stop: stop, analysis: analysis)
         }
     }
 
-    private func record(_ source: inout any FrameSource, stop: StopFlag) throws {
+    private func record(_ source: inout any FrameSource, stop: StopFlag, analysis: LiveAnalysis?) throws {
         var meta: [String: String] = [:]
         for m in metadata {
             let parts = m.split(separator: "=", maxSplits: 1)
@@ -113,11 +159,24 @@ struct Record: ParsableCommand {
         let progress = ProgressBar("recording")
         defer { progress.finish() }
         let (header, summary) = try Recorder.record(&source, to: output, replacingExisting: force, inputs: [input], options: options,
-                                                    metadata: meta, stop: stop, progress: { progress.update($0, $1 ?? 0) })
+                                                    metadata: meta, stop: stop, analysis: analysis, progress: { progress.update($0, $1 ?? 0) })
         progress.finish()
+        // With the events on standard output, what record says goes to stderr so the stream stays JSON Lines.
+        let print: (String) -> Void = events == "-" ? { FileHandle.standardError.write(Data(($0 + "\n").utf8)) } : { Swift.print($0) }
+        let live = try analysis?.recordingEnded(summary)
         let raw = Double(summary.frameCount * header.frameSize)
         print("recorded \(Plural.count(summary.frameCount, "frame")) \(header.width)x\(header.height) in \(Plural.count(summary.chunkCount, "chunk")) → \(output) (\(summary.fileSize) bytes, ratio \(DecimalText.fixed(raw / Double(summary.fileSize), 2)))")
         if stop.isSet { print("stopped by signal; the file is closed and complete up to the last frame received") }
+        if let live, let logPath = eventsPath {
+            var said = "analyzed \(Plural.count(live.framesAnalyzed, "frame")) while recording → \(logPath == "-" ? "standard output" : logPath) "
+                + "(\(Plural.count(live.eventCount, "event")); the analysis was at most \(Plural.count(live.largestLag, "frame")) behind"
+            said += live.waits > 0 ? ", and the recorder waited for it \(Plural.count(live.waits, "time")))" : ")"
+            print(said)
+            if let failure = live.failure {
+                warn("warning: analyzer \(failure.analyzer) failed at frame \(failure.frame): \(failure.message); the analysis stopped there "
+                     + "(the log ends with the failure), the recording went on to the end")
+            }
+        }
     }
 
     /// "a, b and c".

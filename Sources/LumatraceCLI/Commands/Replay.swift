@@ -32,20 +32,7 @@ struct Replay: ParsableCommand {
     @Argument(help: "The .luma recording.")
     var recording: String
 
-    @Option(name: .customLong("analyzer"), help: "Analyzer to run, or INSTANCE=ANALYZER to run it under a name of its own (repeatable; `lumatrace analyzers` lists them).")
-    var analyzers: [String] = []
-
-    @Option(name: .customLong("set"), help: "Analyzer option NAME.KEY=VALUE (repeatable), e.g. differencing.threshold=15; VALUE @FILE reads it from FILE (e.g. tracking.seeds=@seeds.json).")
-    var settings: [String] = []
-
-    @Option(help: "A pipeline JSON file, or an event log whose header is re-used.")
-    var pipeline: String?
-
-    @Option(help: "Default frameAnalysisSpacing for every analyzer: seconds of recording time between analyzed frames (0 = every frame).")
-    var spacing: Double?
-
-    @Option(help: "Default regionOfInterest for every analyzer: x,y,width,height normalized with a lower-left origin.")
-    var roi: String?
+    @OptionGroup var choice: AnalyzerChoiceOptions
 
     @Option(name: .shortAndLong, help: "The event log to write (default: RECORDING's name with .events.jsonl, in the current folder); - for standard output.")
     var output: String?
@@ -53,8 +40,6 @@ struct Replay: ParsableCommand {
     @Flag(help: "Replace an existing log (only once the new one is complete; a failed replay never replaces it).")
     var force = false
 
-    @Flag(help: ArgumentHelp(stringLiteral: FlagHints.allowExternalHelp))
-    var allowExternal = false
 
     @OptionGroup var frames: FrameRangeOptions
 
@@ -69,29 +54,13 @@ struct Replay: ParsableCommand {
 
     func validate() throws {
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs \(jobs) is outside 1...256") }
-        if let spacing, !(spacing.isFinite && spacing >= 0 && spacing <= 3600) {
-            throw ValidationError("--spacing \(spacing) is outside 0...3600 seconds")
-        }
-        if let roi {
-            guard let r = NormalizedRect(parsing: roi) else { throw ValidationError("--roi '\(roi)' is not x,y,width,height, e.g. 0,0,0.5,1") }
-            if let problem = r.problem { throw ValidationError("--roi \(roi): \(problem)") }
-        }
     }
 
     func run() throws {
         try reportingErrors {
             let registry = Lumatrace.registry
             let logPath = output ?? URL(fileURLWithPath: recording).deletingPathExtension().lastPathComponent + ".events.jsonl"
-            let setups = try resolveSetups(registry: registry, logFolder: ConfigurationFolder.of(logPath))
-            // Analyzers the user chose that can log nothing say so, once; in the default "every
-            // analyzer" replay, an idle one is simply part of the set.
-            if !analyzers.isEmpty || pipeline != nil {
-                for setup in setups {
-                    if let reason = try? registry.descriptor(named: setup.analyzer).idleReason(in: setup.configuration) {
-                        warn("note: \(setup.name) will log nothing: \(reason)")
-                    }
-                }
-            }
+            let setups = try choice.resolveSetups(registry: registry, logFolder: ConfigurationFolder.of(logPath))
             let reader = try RecordingReader(path: recording)
             let range = try frames.range(in: reader)
             if let dump { try FileManager.default.createDirectory(atPath: dump, withIntermediateDirectories: true) }
@@ -100,7 +69,7 @@ struct Replay: ParsableCommand {
                                         progress: { progress.update($0, $1) })
             options.replaceExistingLog = force
             options.warning = { warn("warning: " + $0) }
-            options.otherInputs = pipeline.map { [$0] } ?? []
+            options.otherInputs = choice.pipeline.map { [$0] } ?? []
             options.configurationFolder = ConfigurationFolder.of(logPath)
             let footer: EventLogFooter
             do {
@@ -116,50 +85,5 @@ struct Replay: ParsableCommand {
             say("events: \(footer.eventCount)")
             for c in footer.counts { say("  \(c.analyzer).\(c.kind)".padding(toLength: 32, withPad: " ", startingAt: 0) + "\(c.count)") }
         }
-    }
-
-    /// The replay's analyzers, with their paths (a plugin's folder) re-expressed relative to `logFolder`.
-    func resolveSetups(registry: AnalyzerRegistry, logFolder: String) throws -> [AnalyzerSetup] {
-        let defaultROI = roi.flatMap(NormalizedRect.init(parsing:)) ?? .full
-        let defaultSpacing = spacing ?? 0
-        let overrides = try OptionOverrides(settings)
-        var setups: [AnalyzerSetup] = []
-        if let pipeline {
-            setups = try PipelineFile.read(pipeline, registry: registry)
-            try ProgramPermission.require(setups, from: pipeline, registry: registry, allowed: allowExternal)
-            for i in setups.indices {
-                if spacing != nil { setups[i].frameAnalysisSpacing = defaultSpacing }
-                if roi != nil { setups[i].regionOfInterest = defaultROI }
-                try overrides.explaining { try setups[i].apply(overrides.settings(for: setups[i].name), with: registry.descriptor(named: setups[i].analyzer)) }
-                // Paths in a pipeline file are relative to its folder (a --set value to the current one: below).
-                let setByUser = overrides.settings(for: setups[i].name).map(\.key)
-                let pathKeys = try registry.descriptor(named: setups[i].analyzer).pathOptions
-                if !pathKeys.contains(where: setByUser.contains) {
-                    try ConfigurationFolder.rebase(&setups[i], registry: registry, from: ConfigurationFolder.of(pipeline), to: logFolder)
-                }
-            }
-        }
-        let everyAnalyzer = registry.descriptors.filter(\.runsWithDefaults).map(\.name)
-        let choices = try (analyzers.isEmpty && pipeline == nil ? everyAnalyzer : analyzers).map(AnalyzerSetup.parseChoice)
-        let fromPipeline = setups
-        // An analyzer the pipeline runs already is not added again; one named twice on the command line is refused.
-        for (name, analyzer) in choices where !fromPipeline.contains(where: { $0.name == name && $0.analyzer == analyzer }) {
-            // With its --set options at once: some analyzers have no valid defaults (external needs a command).
-            setups.append(try overrides.explaining {
-                try AnalyzerSetup.resolve(registry.descriptor(named: analyzer), instance: name, overrides: overrides.settings(for: name),
-                                          spacing: defaultSpacing, roi: defaultROI)
-            })
-        }
-        // Paths given on the command line (or left at their default) are relative to the current folder.
-        let cwd = ConfigurationFolder.current
-        for i in setups.indices where i >= fromPipeline.count || overrides.settings(for: setups[i].name).contains(where: { setting in
-            (try? registry.descriptor(named: setups[i].analyzer).pathOptions.contains(setting.key)) == true
-        }) {
-            try ConfigurationFolder.rebase(&setups[i], registry: registry, from: cwd, to: logFolder)
-        }
-        if let missing = overrides.analyzers.first(where: { name in !setups.contains { $0.name == name } }) {
-            throw CLIError("--set \(missing).…: analyzer '\(missing)' is not part of this replay (add --analyzer \(missing))")
-        }
-        return setups
     }
 }

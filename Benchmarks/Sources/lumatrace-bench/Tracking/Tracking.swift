@@ -141,7 +141,7 @@ enum TrackingBench {
         configuration.trackingLevel = level
         configuration.seeds = String(format: "%.6f,%.6f,%.6f,%.6f", b[0] / w, 1 - (b[1] + b[3]) / h, b[2] / w, b[3] / h)
         let stream = StreamInfo(width: s.width, height: s.height, timescale: 30, nominalFrameRate: 30, frameCount: s.frameCount,
-                                recordingDigest: "bench-\(s.name)")
+                                identity: "bench-\(s.name)")
         var seconds: [Double] = []
         var boxes: [[Double]] = []
         var losses = 0
@@ -227,7 +227,7 @@ enum TrackingBench {
                 configuration.trackingLevel = level
                 configuration.seeds = seeds.joined(separator: ";")
                 let stream = StreamInfo(width: s.width, height: s.height, timescale: 30, nominalFrameRate: 30, frameCount: s.frameCount,
-                                        recordingDigest: "bench-scaling")
+                                        identity: "bench-scaling")
                 var seconds: [Double] = []
                 for _ in 0..<runs {
                     var analyzer = try TrackingAnalyzer(configuration: configuration, context: AnalyzerContext(stream: stream))

@@ -198,7 +198,7 @@ extension TrajectoryBench {
         }
         let stream = StreamInfo(width: input.summary.width, height: input.summary.height, timescale: input.timescale,
                                 nominalFrameRate: Double(input.summary.rateNumerator) / Double(input.summary.rateDenominator),
-                                frameCount: input.summary.frameCount, recordingDigest: try reader.framesDigest().hexString)
+                                frameCount: input.summary.frameCount, identity: try reader.framesDigest().hexString)
         log("\(name): warm-up pass of the analyzer (untimed)")
         result.events = try analyzeInMemory(input, stream: stream).events
 
@@ -440,7 +440,7 @@ extension TrajectoryBench {
         let baseline = memoryStatus()
 
         let stream = StreamInfo(width: width, height: height, timescale: Int64(num), nominalFrameRate: Double(num) / Double(den),
-                                frameCount: total, recordingDigest: "memory-\(total)")
+                                frameCount: total, identity: "memory-\(total)")
         let framesPerMinute = 60 * num / den
         var trajectories = 0, ends = 0
         var rssPerMinute: [Int] = []

@@ -1,0 +1,223 @@
+import Dispatch
+import LumaAnalysis
+import LumaBase
+import LumaFormat
+
+/// Analyzers running over a stream of frames, one frame at a time, writing the event log: the
+/// computation a replay and a live recording share, so the two give the same log byte for byte.
+///
+/// Give it every frame in order (``analyze(index:ticks:pixels:width:height:)``), any frames that
+/// cannot be analyzed (``gap(_:ticks:reason:)``), then ``finish(lastFrame:)``. Events are written
+/// in (frame, analyzer order, sequence) order, each frame's as soon as it is analyzed (and flushed
+/// to the file then, when the log is written live); what analyzers emit from `finish` follows,
+/// in analyzer order, stamped with the last frame. (Logs of format version 1 held a frame's events
+/// back until the next frame, so that `finish` events joined the last frame's in analyzer order;
+/// a replay into version 1 still does.) Analyzers of one frame may run concurrently (`concurrent`);
+/// their events are merged in analyzer order, so the log never depends on scheduling.
+public final class FrameAnalysis {
+    /// The analyzers' setups as they ran: with the event kinds they declare and the program files
+    /// they read, ready for the log header.
+    public let setups: [AnalyzerSetup]
+    private let runners: [Runner]
+    private var log: EventLogWriter?
+    private let timescale: Int64
+    private let concurrent: Bool
+    /// The frame whose events are held back until the next frame starts (or `finish` adds to them).
+    private var pending: (index: Int, time: String)?
+    /// The last frame given, analyzed or in a gap.
+    public private(set) var lastFrame: Int?
+    /// Version 2: the time of the last analyzed frame, which `finish` events carry when it is the last.
+    private var lastFrameTime: String?
+
+    /// Instantiates every analyzer for `stream` (bad settings fail here, before any log exists).
+    /// `debugImages` is where analyzers may write debug images; `configurationFolder` is what
+    /// relative paths in their settings are relative to.
+    public init(setups: [AnalyzerSetup], registry: AnalyzerRegistry, stream: StreamInfo, concurrent: Bool,
+                debugImages: DebugImages? = nil, configurationFolder: String? = nil) throws(ReplayError) {
+        guard !setups.isEmpty else {
+            throw .option(OptionError(option: "analyzer", message: "no analyzer given; known analyzers: \(registry.names.joined(separator: ", "))"))
+        }
+        var seen = Set<String>()
+        for s in setups where !seen.insert(s.name).inserted {
+            throw .option(OptionError(option: "analyzer", message: """
+                \(s.name) is given twice; to run an analyzer more than once, give each its own name: \
+                --analyzer \(s.name)2=\(s.analyzer)
+                """))
+        }
+        var runners: [Runner] = []
+        var setups = setups
+        for (i, setup) in setups.enumerated() {
+            let descriptor: AnalyzerDescriptor
+            do throws(OptionError) { descriptor = try registry.descriptor(named: setup.analyzer) } catch { throw .option(error) }
+            let context = AnalyzerContext(stream: stream, regionOfInterest: setup.regionOfInterest,
+                                          frameAnalysisSpacing: setup.frameAnalysisSpacing, debugImages: debugImages,
+                                          instanceName: setup.name == setup.analyzer ? nil : setup.name,
+                                          configurationFolder: configurationFolder)
+            do {
+                let instance = try descriptor.instantiate(setup.configuration, context)
+                setups[i].programFiles = instance.programFiles
+                setups[i].events = instance.eventSchemas
+                runners.append(Runner(name: setup.name, instance: instance, schemas: instance.eventSchemas,
+                                      spacingTicks: Int64.ticks(forSeconds: setup.frameAnalysisSpacing, timescale: stream.timescale)))
+            } catch let e as OptionError {
+                throw .option(e)
+            } catch {
+                throw .analyzerFailed(analyzer: setup.name, frame: nil, message: "\(error)", incompleteLog: nil)
+            }
+        }
+        self.setups = setups
+        self.runners = runners
+        self.timescale = stream.timescale
+        self.concurrent = concurrent && runners.count > 1
+    }
+
+    /// Whether a frame's events wait for the next frame (format version 1).
+    private var holdsBackFrames = false
+
+    /// Starts writing events into `log` (whose header lists ``setups``).
+    public func start(writingTo log: EventLogWriter) {
+        self.log = log
+        holdsBackFrames = log.formatVersion == 1
+    }
+
+    /// Runs every analyzer due at this frame (by its `frameAnalysisSpacing`). Throws an
+    /// ``AnalyzerFailure`` when one fails (the first in analyzer order, whatever the threads did).
+    public func analyze(index: Int, ticks: Int64, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int) throws {
+        let timestamp = Timestamp(ticks: ticks, timescale: timescale)
+        try flushPending()
+        pending = (index, timestamp.fixedDecimalSeconds(6))
+        lastFrame = index
+        lastFrameTime = holdsBackFrames ? nil : pending?.time
+        let frame = Frame(index: index, timestamp: timestamp, width: width, height: height, pixels: pixels)
+        let active = runners.filter { $0.wants(ticks) }
+        for r in active { r.lastAnalyzedTicks = ticks }
+        if concurrent && active.count > 1 {
+            DispatchQueue.concurrentPerform(iterations: active.count) { j in
+                let r = active[j]
+                do { try r.instance.analyze(frame, into: &r.sink) } catch { r.error = error }
+            }
+        } else {
+            for r in active {
+                do { try r.instance.analyze(frame, into: &r.sink) } catch { r.error = error; break }
+            }
+        }
+        if let failed = active.first(where: { $0.error != nil }) {
+            throw AnalyzerFailure(analyzer: failed.name, frame: index, message: "\(failed.error!)")
+        }
+        if !holdsBackFrames {
+            try flushPending()
+            try log?.endFrame()
+        }
+    }
+
+    /// Logs frames that cannot be analyzed as an `engine` `gap` event, stamped with `ticks` (the
+    /// time of the nearest known frame).
+    public func gap(_ frames: Range<Int>, ticks: Int64, reason: String) throws {
+        guard !frames.isEmpty else { return }
+        try flushPending()
+        let data = JSONValue.object([
+            .init("frames", .array([.int(Int64(frames.lowerBound)), .int(Int64(frames.upperBound - 1))])),
+            .init("reason", .string(reason)),
+        ])
+        lastFrame = frames.upperBound - 1
+        lastFrameTime = nil
+        try write(LoggedEvent(frame: frames.lowerBound, time: Timestamp(ticks: ticks, timescale: timescale).fixedDecimalSeconds(6),
+                              analyzer: "engine", kind: "gap", data: data))
+    }
+
+    /// Ends the analysis: each analyzer's `finish`, whose events carry the frame still held back,
+    /// or else `lastFrame` (the last frame of the replay), then every held-back event.
+    public func finish(lastFrame: Int) throws {
+        // Version 1: held back, the last analyzed frame takes them; after a gap at the end, the
+        // last frame at time 0. Version 2: the last frame, at its own time.
+        if pending == nil { pending = (lastFrame, lastFrameTime ?? Timestamp(ticks: 0, timescale: timescale).fixedDecimalSeconds(6)) }
+        for r in runners {
+            do { try r.instance.finish(into: &r.sink) } catch {
+                throw AnalyzerFailure(analyzer: r.name, frame: lastFrame, message: "in finish: \(error)")
+            }
+        }
+        try flushPending()
+    }
+
+    /// Writes the held-back frame's events, analyzer by analyzer.
+    private func flushPending() throws {
+        guard let p = pending else { return }
+        for r in runners {
+            for e in r.sink.drain() {
+                if let problem = r.problem(with: e) { throw AnalyzerFailure(analyzer: r.name, frame: p.index, message: problem) }
+                try write(LoggedEvent(frame: p.index, time: p.time, analyzer: r.name, kind: e.kind, data: e.payload))
+            }
+        }
+        pending = nil
+    }
+
+    private func write(_ event: LoggedEvent) throws {
+        guard let log else { preconditionFailure("FrameAnalysis.start(writingTo:) was not called") }
+        try log.write(event)
+    }
+}
+
+/// An analyzer that threw while analyzing a frame, or in `finish`, or emitted what it does not declare.
+public struct AnalyzerFailure: Error, Sendable {
+    public var analyzer: String
+    public var frame: Int
+    public var message: String
+
+    /// As the log's footer records it.
+    public var json: JSONValue {
+        .object([.init("analyzer", .string(analyzer)), .init("frame", .int(Int64(frame))), .init("message", .string(message))])
+    }
+}
+
+/// One analyzer in the frame loop, with its spacing state and the events of its current frame.
+final class Runner: @unchecked Sendable {
+    let name: String
+    let instance: AnalyzerInstance
+    let spacingTicks: Int64
+    var lastAnalyzedTicks: Int64?
+    var sink = EventSink()
+    var error: (any Error)?
+    /// The kinds it declares, by kind; empty when it declares none (then any kind goes).
+    let schemas: [String: EventSchema]
+
+    init(name: String, instance: AnalyzerInstance, schemas: [EventSchema], spacingTicks: Int64) {
+        self.name = name
+        self.instance = instance
+        self.schemas = Dictionary(schemas.map { ($0.kind, $0) }, uniquingKeysWith: { a, _ in a })
+        self.spacingTicks = spacingTicks
+    }
+
+    /// Why an emitted event breaks what the analyzer declared, or `nil`: a kind it does not
+    /// declare, or a payload without the fields of the kind's shape.
+    func problem(with event: EventSink.Emitted) -> String? {
+        guard !schemas.isEmpty else { return nil }
+        guard let schema = schemas[event.kind] else {
+            return "emitted a '\(event.kind)' event, which it does not declare (its events: \(schemas.keys.sorted().joined(separator: ", ")))"
+        }
+        guard let shape = schema.shape else { return nil }
+        do {
+            _ = try event.payload.decode(shape.viewType)
+        } catch {
+            return "its '\(event.kind)' event does not have the fields of shape \(shape.rawValue): \(error)"
+        }
+        return nil
+    }
+
+    func wants(_ ticks: Int64) -> Bool {
+        guard let last = lastAnalyzedTicks else { return true }
+        // Readers bound timestamps to ±2^61, but spacing comes from settings: never let it trap.
+        let (elapsed, overflow) = ticks.subtractingReportingOverflow(last)
+        return overflow ? ticks > last : elapsed >= spacingTicks
+    }
+}
+
+/// The name a stream gets before its first frame is analyzed (``StreamInfo/identity``): the frames
+/// digest of its first frame alone, so live analysis (which has only that frame yet) and any
+/// later replay agree.
+public enum StreamIdentity {
+    public static func ofFirstFrame(ticks: Int64, pixels: UnsafeBufferPointer<UInt8>) -> String {
+        var digest = FramesDigest()
+        digest.add(ticks: ticks, pixels: pixels)
+        return digest.finalize().hexString
+    }
+}
