@@ -14,9 +14,6 @@ public enum RecordingInputError: Error, Equatable, Sendable, CustomStringConvert
     case moreFramesThanListed(path: String, decoded: Int, listed: Int)
     /// A Y4M stream without a frame rate (no `F` tag).
     case noFrameRate(String)
-    /// A network stream (`rtsp://…`: its scheme) or a V4L2 camera (`/dev/video0`), which ffmpeg
-    /// reads and pipes in as Y4M; `output` is the recording asked for.
-    case needsFFmpegPipe(input: String, scheme: String?, output: String)
     /// A FIFO or device that does not carry Y4M.
     case notAY4MStream(input: String, output: String)
     /// Live recording reads Y4M streams only.
@@ -39,11 +36,9 @@ public enum RecordingInputError: Error, Equatable, Sendable, CustomStringConvert
         case .moreFramesThanListed(let path, let decoded, let listed):
             return "\(path): ffmpeg decoded more frames (\(decoded)) than ffprobe listed (\(listed))"
         case .noFrameRate(let name): return "\(name): the Y4M stream declares no frame rate (no F tag)"
-        case .needsFFmpegPipe(let input, let scheme, _):
-            return "\(input): record reads files, folders and Y4M streams; record this \(scheme.map { "network stream (\($0))" } ?? "V4L2 camera") through ffmpeg"
         case .notAY4MStream(let input, _):
             return "\(input): is a FIFO or device that does not carry a Y4M stream; let ffmpeg read it"
-        case .liveNeedsAStream(let input): return "\(input): live recording reads a Y4M stream: give '-' (stdin) or a .y4m file or FIFO"
+        case .liveNeedsAStream(let input): return "\(input): is a file, read as fast as it decodes, not a live stream"
         case .alreadyARecording(let input): return "\(input): is already a Lumatrace recording"
         case .stoppedBeforeAnyFrame(let input): return "\(input): stopped by a signal before any frame arrived; nothing recorded"
         case .noFrames(let name): return "\(name): no frames to record"

@@ -2,26 +2,30 @@ import Foundation
 import LumaFormat
 
 /// Opens what `record` is given as the frame source it is: a Y4M file or stream (`-` is standard
-/// input; a FIFO or character device carrying Y4M), a folder of images, or a video that ffmpeg
-/// reads. Network streams and cameras are refused with how to pipe them through ffmpeg, and a
-/// `.luma` file with what to do with a recording instead.
+/// input; a FIFO or character device carrying Y4M), a folder of images, a video file that ffmpeg
+/// reads, or a live input ffmpeg opens as it goes (a network stream, a V4L2 camera, an input of an
+/// ffmpeg format such as `lavfi`, a file read at its own pace). A `.luma` file is refused with what
+/// to do with a recording instead.
 public enum FrameSources {
     /// The rate a folder of images is recorded at when none is given.
     public static let defaultFolderRate = FrameRate(numerator: 30, denominator: 1)
 
     /// The source for `input`. `rate` overrides the input's own timing (and is the folder rate);
-    /// `live` keeps a Y4M stream's frames as they come; `warning` hears what a video import noticed
-    /// and went on with. Returns whether the folder rate was assumed.
+    /// `live` keeps a Y4M stream's frames as they come; `ffmpegFormat` (ffmpeg's `-f`) and
+    /// `realtime` (`-re`) make it a live input read by ffmpeg; `warning` hears what an import
+    /// noticed and went on with. Returns whether the folder rate was assumed.
     public static func open(_ input: String, output: String, rate: FrameRate?, live: Bool, stop: StopFlag,
+                            ffmpegFormat: String? = nil, realtime: Bool = false,
                             warning: (@Sendable (String) -> Void)? = nil) throws -> (source: any FrameSource, assumedRate: Bool) {
+        if ffmpegFormat != nil || realtime || isLiveInput(input) {
+            let source = try LiveVideoSource(input: input, format: ffmpegFormat ?? (input.hasPrefix("/dev/video") ? "v4l2" : nil),
+                                             realtime: realtime, stop: stop)
+            source.warning = warning
+            return (source, false)
+        }
         if input == "-" || input.lowercased().hasSuffix(".y4m") {
             return (try Y4MSource(path: input, fps: rate, stop: stop, live: live), false)
         }
-        if let scheme = input.range(of: "://").map({ String(input[..<$0.lowerBound]) }), !scheme.isEmpty,
-           scheme.allSatisfy({ $0.isLetter || $0 == "+" }) {
-            throw RecordingInputError.needsFFmpegPipe(input: input, scheme: scheme, output: output)
-        }
-        if input.hasPrefix("/dev/video") { throw RecordingInputError.needsFFmpegPipe(input: input, scheme: nil, output: output) }
         // stat, not FileManager.fileExists: a symlink loop or a forbidden folder is named for what
         // it is ("too many levels of symbolic links"), not reported as missing.
         var st = stat()
@@ -42,6 +46,14 @@ public enum FrameSources {
         var video = try VideoSource(path: input, fps: rate, stop: stop)
         video.warning = warning
         return (video, false)
+    }
+
+    /// Whether `input` is a network stream (`rtsp://…`: a URL scheme) or a V4L2 camera, which
+    /// ffmpeg reads as it goes.
+    public static func isLiveInput(_ input: String) -> Bool {
+        if input.hasPrefix("/dev/video") { return true }
+        guard let scheme = input.range(of: "://").map({ input[..<$0.lowerBound] }) else { return false }
+        return !scheme.isEmpty && scheme.allSatisfy { $0.isLetter || $0 == "+" }
     }
 
     /// Whether a regular file starts with `magic` (reads that many bytes only).

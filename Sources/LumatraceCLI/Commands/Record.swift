@@ -16,6 +16,13 @@ struct Record: ParsableCommand {
               a Y4M file, or - for stdin   ffmpeg -i cam.mkv -vf extractplanes=y -f yuv4mpegpipe - | lumatrace record - -o cam.luma
               a folder of images           lumatrace record frames/ --fps 30 -o seq.luma
                                            (PGM, PNG or JPEG, in name order; colour becomes luma)
+              a network stream or camera   lumatrace record rtsp://cam.local/stream1 -o cam.luma
+                                           lumatrace record /dev/video0 -o cam.luma
+              any ffmpeg input             lumatrace record testsrc2=size=1280x720:rate=60 --input-format lavfi -o test.luma
+                                           lumatrace record clip.mp4 --realtime -o paced.luma   (read at its own pace)
+                                           (ffmpeg is started here and each frame keeps its presentation
+                                           timestamp, so frames a camera dropped show as gaps; until the
+                                           stream ends or Ctrl-C)
             Live capture: --live reads a never-ending Y4M stream until it ends or Ctrl-C, e.g.
               ffmpeg -f v4l2 -i /dev/video0 -vf extractplanes=y -f yuv4mpegpipe - | lumatrace record - --live -o live.luma
             Luma is kept exactly as coded: the Y plane of YUV video, with its range
@@ -45,8 +52,15 @@ struct Record: ParsableCommand {
     @Option(help: "Frame rate: for image folders and Y4M without one (default for folders: 30), or to replace a video's own timestamps with evenly spaced ones. 30, 29.97 or 30000/1001.")
     var fps: String?
 
-    @Flag(help: "Input is a live Y4M stream: record until it ends or Ctrl-C, flushing each chunk as it fills.")
+    @Flag(help: "Input is a live Y4M stream: record until it ends or Ctrl-C, flushing each chunk as it fills (implied for network streams, cameras, --input-format and --realtime).")
     var live = false
+
+    @Option(help: ArgumentHelp("Read INPUT with this ffmpeg input format (ffmpeg's -f), e.g. lavfi for a filter graph such as testsrc2=size=1280x720:rate=60, or v4l2; the stream is recorded live, with its own timestamps.",
+                               valueName: "format"))
+    var inputFormat: String?
+
+    @Flag(help: "Have ffmpeg read INPUT at its own pace (ffmpeg's -re), as a camera would deliver it; recorded live, with its own timestamps.")
+    var realtime = false
 
     @Flag(help: "Overwrite OUTPUT if it exists.")
     var force = false
@@ -128,7 +142,8 @@ struct Record: ParsableCommand {
             let analysis = try liveAnalysis()
             var source: any FrameSource
             do {
-                let opened = try FrameSources.open(input, output: output, rate: rate, live: live, stop: stop, warning: { warn($0) })
+                let opened = try FrameSources.open(input, output: output, rate: rate, live: live, stop: stop, ffmpegFormat: inputFormat,
+                                                   realtime: realtime, warning: { warn($0) })
                 source = opened.source
                 if opened.assumedRate { warn("\(input): image folders have no timing; assuming 30 fps (pass --fps to set it)") }
             } catch {
@@ -152,6 +167,7 @@ struct Record: ParsableCommand {
         // Live capture closes every chunk after --chunk-seconds, so a crash loses at most that much;
         // files get chunks of at least 16 MiB too, which compress better (see RecordingWriterOptions),
         // but never longer than --max-chunk-seconds: damage and a full disk cost at most that much.
+        let live = self.live || source is LiveVideoSource
         var options = live ? RecordingWriterOptions.fixedDuration(chunkSeconds)
                            : RecordingWriterOptions(chunkDuration: chunkSeconds, maximumChunkDuration: maxChunkSeconds)
         options.compressionLevel = level
@@ -163,16 +179,20 @@ struct Record: ParsableCommand {
         progress.finish()
         // With the events on standard output, what record says goes to stderr so the stream stays JSON Lines.
         let print: (String) -> Void = events == "-" ? { FileHandle.standardError.write(Data(($0 + "\n").utf8)) } : { Swift.print($0) }
-        let live = try analysis?.recordingEnded(summary)
+        let analyzed = try analysis?.recordingEnded(summary)
         let raw = Double(summary.frameCount * header.frameSize)
         print("recorded \(Plural.count(summary.frameCount, "frame")) \(header.width)x\(header.height) in \(Plural.count(summary.chunkCount, "chunk")) → \(output) (\(summary.fileSize) bytes, ratio \(DecimalText.fixed(raw / Double(summary.fileSize), 2)))")
         if stop.isSet { print("stopped by signal; the file is closed and complete up to the last frame received") }
-        if let live, let logPath = eventsPath {
-            var said = "analyzed \(Plural.count(live.framesAnalyzed, "frame")) while recording → \(logPath == "-" ? "standard output" : logPath) "
-                + "(\(Plural.count(live.eventCount, "event")); the analysis was at most \(Plural.count(live.largestLag, "frame")) behind"
-            said += live.waits > 0 ? ", and the recorder waited for it \(Plural.count(live.waits, "time")))" : ")"
+        if let change = (source as? LiveVideoSource)?.sizeChange {
+            warn("warning: \(input): the frame size changed to \(change.size) at frame \(change.frame); a recording holds one frame size, "
+                 + "so it ends there, with every earlier frame kept")
+        }
+        if let analyzed, let logPath = eventsPath {
+            var said = "analyzed \(Plural.count(analyzed.framesAnalyzed, "frame")) while recording → \(logPath == "-" ? "standard output" : logPath) "
+                + "(\(Plural.count(analyzed.eventCount, "event")); the analysis was at most \(Plural.count(analyzed.largestLag, "frame")) behind"
+            said += analyzed.waits > 0 ? ", and the recorder waited for it \(Plural.count(analyzed.waits, "time")))" : ")"
             print(said)
-            if let failure = live.failure {
+            if let failure = analyzed.failure {
                 warn("warning: analyzer \(failure.analyzer) failed at frame \(failure.frame): \(failure.message); the analysis stopped there "
                      + "(the log ends with the failure), the recording went on to the end")
             }

@@ -53,15 +53,13 @@ enum FlagHints {
             case .noTimestamps, .timestampNotIncreasing, .moreFramesThanListed:
                 return e.description + "; pass --fps to use evenly spaced timestamps instead"
             case .noFrameRate: return e.description + "; pass --fps"
-            case .needsFFmpegPipe(let input, let scheme, let output):
-                let source = scheme == nil ? "-f v4l2 -i \(input)" : "-i '\(input)'"
-                return e.description + ": ffmpeg \(source) -vf extractplanes=y -f yuv4mpegpipe - | lumatrace record - --live -o \(output)"
             case .notAY4MStream(let input, let output):
                 return e.description + ": ffmpeg -i \(input) -vf extractplanes=y -f yuv4mpegpipe - | lumatrace record - -o \(output)"
             case .alreadyARecording(let input):
                 return e.description + "; replay it (lumatrace replay \(input)), describe it (lumatrace info), "
                     + "or write its frames out (lumatrace export \(input) --format y4m)"
-            case .liveNeedsAStream(let input): return "--live reads a Y4M stream: give '-' (stdin) or a .y4m file/FIFO as INPUT, not \(input)"
+            case .liveNeedsAStream:
+                return e.description + "; to record it as a live source would deliver it, add --realtime (ffmpeg reads it at its own pace), or leave out --live"
             default: return e.description
             }
         case let e as RecorderError:
