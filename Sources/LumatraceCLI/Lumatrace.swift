@@ -40,7 +40,7 @@ public struct Lumatrace: ParsableCommand {
             Errors are one line on stderr starting `lumatrace: error:`.
             """,
         version: LumatraceVersion.engine,
-        subcommands: [Record.self, Synth.self, Info.self, Replay.self, Export.self, Recover.self, Verify.self, Diff.self, Score.self,
+        subcommands: [Record.self, Synth.self, Info.self, Replay.self, Play.self, Export.self, Recover.self, Verify.self, Diff.self, Score.self,
                       Regress.self, Truth.self, Render.self, Report.self, NewAnalyzer.self, Analyzers.self]
     )
 

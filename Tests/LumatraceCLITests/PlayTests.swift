@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import LumaTestSupport
+
+/// `lumatrace play LOG`: the log's lines on standard output, paced by the events' times.
+@Suite("play: a log's events at the pace of the recording")
+struct PlayTests {
+    static let log = PackageLayout.root.appendingPathComponent("Recordings/toss-real.events.jsonl").path
+
+    /// The times of the log's events, first and last.
+    static func span() throws -> Double {
+        let times = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").compactMap { line -> Double? in
+            guard let r = line.range(of: #""t":[0-9.]+"#, options: .regularExpression) else { return nil }
+            return Double(line[r].dropFirst(4))
+        }
+        return try #require(times.last) - #require(times.first)
+    }
+
+    @Test("the whole log comes out byte for byte, and takes at least its span ÷ --rate")
+    func wholeLog() throws {
+        let span = try Self.span()
+        #expect(span > 1, "the log spans \(span) s: too little to see the pacing")
+        let started = Date()
+        let r = try CLI.run(["play", Self.log, "--rate", "4"])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == (try String(contentsOfFile: Self.log, encoding: .utf8)))
+        #expect(elapsed >= span / 4 * 0.95, "played \(span) s of events at rate 4 in \(elapsed) s")
+    }
+
+    @Test("--from/--to play a stretch (frames or times): the header, the events in it, no footer")
+    func stretch() throws {
+        let lines = try String(contentsOfFile: Self.log, encoding: .utf8).split(separator: "\n").map(String.init)
+        let byFrames = try CLI.run(["play", Self.log, "--rate", "100", "--from", "30", "--to", "40"])
+        #expect(byFrames.status == 0, "\(byFrames.stderr)")
+        let expected = [lines[0]] + lines.filter { line in
+            guard let r = line.range(of: #"^\{"frame":[0-9]+"#, options: .regularExpression), let f = Int(line[r].dropFirst(9)) else { return false }
+            return (30...40).contains(f)
+        }
+        #expect(expected.count > 2)
+        #expect(byFrames.stdout.split(separator: "\n").map(String.init) == expected)
+        let byTime = try CLI.run(["play", Self.log, "--rate", "100", "--from", "0.5s", "--to", "1s"])
+        #expect(byTime.status == 0)
+        #expect(!byTime.stdout.contains(#"{"end""#))
+    }
+
+    @Test("--loop plays the events again and again until stopped; the header once")
+    func loop() throws {
+        let out = Scratch.path("loop.jsonl")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        FileManager.default.createFile(atPath: out, contents: nil)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: CLI.binary)
+        p.arguments = ["play", Self.log, "--rate", "200", "--loop"]
+        p.standardOutput = FileHandle(forWritingAtPath: out)
+        try p.run()
+        Thread.sleep(forTimeInterval: 1.5)
+        // SIGKILL: a child of the test runner may inherit an ignored SIGTERM.
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+        let events = try String(contentsOfFile: Self.log, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix(#"{"frame""#) }
+        #expect(lines.filter { $0.hasPrefix(#"{"format""#) }.count == 1)
+        #expect(lines.filter { $0 == events[0] }.count >= 2, "the first event came out \(lines.filter { $0 == events[0] }.count) times")
+    }
+
+    @Test("an impossible --rate is refused naming it", arguments: ["0", "-1", "nan", "1e9"])
+    func badRate(_ rate: String) throws {
+        let r = try CLI.run(["play", Self.log, "--rate", rate])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("--rate"), "\(r.stderr)")
+    }
+}
