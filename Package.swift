@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "LumaRender", targets: ["LumaRender"]),
         .library(name: "AnalyzerHarness", targets: ["AnalyzerHarness"]),
         .library(name: "LumatraceCLI", targets: ["LumatraceCLI"]),
+        .library(name: "DifferencingAnalyzer", targets: ["DifferencingAnalyzer"]),
         .library(name: "TrajectoryAnalyzer", targets: ["TrajectoryAnalyzer"]),
         .library(name: "TrackingAnalyzer", targets: ["TrackingAnalyzer"]),
         .library(name: "RectanglesAnalyzer", targets: ["RectanglesAnalyzer"]),

@@ -26,6 +26,8 @@ let package = Package(
                 .product(name: "LumaTruth", package: "Lumatrace"),
                 .product(name: "LumaEngine", package: "Lumatrace"),
                 .product(name: "LumaRegression", package: "Lumatrace"),
+                .product(name: "LumaRecording", package: "Lumatrace"),
+                .product(name: "DifferencingAnalyzer", package: "Lumatrace"),
                 .product(name: "TrajectoryAnalyzer", package: "Lumatrace"),
                 .product(name: "TrackingAnalyzer", package: "Lumatrace"),
                 .product(name: "ExternalAnalyzer", package: "Lumatrace"),

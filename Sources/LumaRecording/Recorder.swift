@@ -44,6 +44,10 @@ public enum Recorder {
                 active = try RecordingWriter(output: file, header: header, options: options)
                 writer = active
             }
+            // The analysis gets the frame first: appending it may compress and write a whole
+            // chunk, which its events need not wait for. (If the append then fails, the analysis
+            // is abandoned with the recording: its log stays a prefix, without a footer.)
+            pixels.withUnsafeBufferPointer { analysis?.frameRecorded(index: active.frameCount, ticks: ticks, pixels: $0, header: header) }
             do {
                 try active.append(pixels, ticks: ticks)
             } catch {
@@ -52,7 +56,6 @@ public enum Recorder {
                 analysis?.recordingAbandoned()
                 throw RecorderError.writeFailed(error, frame: active.frameCount, chunksIn: active.writingPath)
             }
-            pixels.withUnsafeBufferPointer { analysis?.frameRecorded(index: active.frameCount - 1, ticks: ticks, pixels: $0, header: header) }
             progress?(active.frameCount, source.expectedFrameCount)
         }
         if failure == nil && !stop.isSet {

@@ -11,6 +11,7 @@ struct LumatraceBench: ParsableCommand {
             Benchmarks/run [codec] [--runs <n>] [--only <input>]… [--json]
             Benchmarks/run trajectory|tracking|external [<options>]
             Benchmarks/run sharding [--recordings <n>]
+            Benchmarks/run live [--seconds <n>]
             Benchmarks/run tables <result.json>… [--readme README.md]
             """,
         discussion: """
@@ -27,7 +28,7 @@ struct LumatraceBench: ParsableCommand {
             live in Benchmarks/opencv-peer (set up on first use). Scratch files go to /dev/shm when \
             it exists (else the temp dir) and are removed at the end.
             """,
-        subcommands: [CodecCommand.self, TrajectoryCommand.self, TrackingCommand.self, ExternalCommand.self, ShardingCommand.self,
+        subcommands: [CodecCommand.self, TrajectoryCommand.self, TrackingCommand.self, ExternalCommand.self, ShardingCommand.self, LiveCommand.self,
                       TablesCommand.self, MemoryChildCommand.self],
         defaultSubcommand: CodecCommand.self)
 }

@@ -179,9 +179,10 @@ struct Record: ParsableCommand {
         progress.finish()
         // With the events on standard output, what record says goes to stderr so the stream stays JSON Lines.
         let print: (String) -> Void = events == "-" ? { FileHandle.standardError.write(Data(($0 + "\n").utf8)) } : { Swift.print($0) }
-        let analyzed = try analysis?.recordingEnded(summary)
         let raw = Double(summary.frameCount * header.frameSize)
         print("recorded \(Plural.count(summary.frameCount, "frame")) \(header.width)x\(header.height) in \(Plural.count(summary.chunkCount, "chunk")) → \(output) (\(summary.fileSize) bytes, ratio \(DecimalText.fixed(raw / Double(summary.fileSize), 2)))")
+        // The recording is complete whatever the analysis did; an analysis that could not run says so after it.
+        let analyzed = try analysis?.recordingEnded(summary)
         if stop.isSet { print("stopped by signal; the file is closed and complete up to the last frame received") }
         if let change = (source as? LiveVideoSource)?.sizeChange {
             warn("warning: \(input): the frame size changed to \(change.size) at frame \(change.frame); a recording holds one frame size, "
