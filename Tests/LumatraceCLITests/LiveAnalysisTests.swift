@@ -50,8 +50,8 @@ struct LiveAnalysisTests {
         #expect(replay.status == 0, "\(replay.stderr)")
         let (a, b) = (FileManager.default.contents(atPath: "\(dir)/rec.events.jsonl"), FileManager.default.contents(atPath: "\(dir)/replay.events.jsonl"))
         #expect(a != nil && a == b, "the live log differs from the replay's")
-        let events = try CLI.run(["info", "rec.luma"], cwd: dir)
-        #expect(events.status == 0)
+        let info = try CLI.run(["info", "rec.luma"], cwd: dir)
+        #expect(info.status == 0, "the live recording is not complete: \(info.stdout)")
         let verify = try CLI.run(["verify", "rec.events.jsonl"] + allow, cwd: dir)
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
         // Not vacuous: the analyzer logged something.

@@ -24,8 +24,6 @@ public final class FrameAnalysis {
     private let concurrent: Bool
     /// The frame whose events are held back until the next frame starts (or `finish` adds to them).
     private var pending: (index: Int, time: String)?
-    /// The last frame given, analyzed or in a gap.
-    public private(set) var lastFrame: Int?
     /// Version 2: the time of the last analyzed frame, which `finish` events carry when it is the last.
     private var lastFrameTime: String?
 
@@ -86,7 +84,6 @@ public final class FrameAnalysis {
         let timestamp = Timestamp(ticks: ticks, timescale: timescale)
         try flushPending()
         pending = (index, timestamp.fixedDecimalSeconds(6))
-        lastFrame = index
         lastFrameTime = holdsBackFrames ? nil : pending?.time
         let frame = Frame(index: index, timestamp: timestamp, width: width, height: height, pixels: pixels)
         let active = runners.filter { $0.wants(ticks) }
@@ -119,7 +116,6 @@ public final class FrameAnalysis {
             .init("frames", .array([.int(Int64(frames.lowerBound)), .int(Int64(frames.upperBound - 1))])),
             .init("reason", .string(reason)),
         ])
-        lastFrame = frames.upperBound - 1
         lastFrameTime = nil
         try write(LoggedEvent(frame: frames.lowerBound, time: Timestamp(ticks: ticks, timescale: timescale).fixedDecimalSeconds(6),
                               analyzer: "engine", kind: "gap", data: data))

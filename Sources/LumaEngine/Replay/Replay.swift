@@ -69,7 +69,7 @@ public enum Replay {
         let h = reader.header
         let v1 = options.logFormatVersion == 1
         let stream = StreamInfo(width: h.width, height: h.height, timescale: h.timescale, nominalFrameRate: h.nominalFrameRate,
-                                frameCount: v1 ? total : nil, identity: v1 ? digest : try firstFrameIdentity(reader, skipDamaged: options.skipDamaged))
+                                frameCount: v1 ? total : nil, identity: v1 ? digest : try firstFrameIdentity(reader, skipDamaged: options.skipDamaged, framesDigest: digest))
 
         // Instantiate every analyzer before writing anything: bad settings fail fast.
         let analysis = try FrameAnalysis(setups: setups, registry: registry, stream: stream, concurrent: options.jobs > 1,
@@ -82,7 +82,7 @@ public enum Replay {
                                     engineVersion: LumatraceVersion.engine, firstFrame: range.lowerBound,
                                     lastFrame: range.upperBound, skipDamaged: options.skipDamaged, analyzers: analysis.setups,
                                     formatVersion: options.logFormatVersion)
-        let ending = EventLogHeader.Ending(recordingBytes: reader.fileSize, recordingDigest: digest, frameCount: total, lastFrame: range.upperBound)
+        let ending = header.ending
         let log: EventLogWriter
         do throws(OutputError) {
             log = try EventLogWriter(path: logPath, header: header, replacingExisting: options.replaceExistingLog,
@@ -110,25 +110,25 @@ public enum Replay {
         do throws(OutputError) { return try log.finish(framesReplayed: state.framesDone, ending: ending) } catch { throw .output(error) }
     }
 
-    /// ``StreamIdentity`` of the recording's first frame. When the first chunk is damaged, a
-    /// replay around damage names the stream by its frames digest instead (a live analysis never
-    /// saw such a recording).
-    static func firstFrameIdentity(_ reader: RecordingReader, skipDamaged: Bool) throws(ReplayError) -> String {
-        let decoder = reader.makeDecoder()
-        guard let first = reader.chunks.first, first.firstFrame == 0 else {
-            guard skipDamaged else {
-                throw .damaged(.damagedChunk(path: reader.path, chunk: 0, frames: "0...0", reason: "the first frame is missing from the recording"))
+    /// ``StreamIdentity`` of the recording's first frame. When the first chunk is damaged or
+    /// missing, a replay around damage names the stream by its frames digest instead (a live
+    /// analysis never saw such a recording).
+    static func firstFrameIdentity(_ reader: RecordingReader, skipDamaged: Bool, framesDigest: String) throws(ReplayError) -> String {
+        let failure: LumaFormatError
+        if let first = reader.chunks.first, first.firstFrame == 0 {
+            let decoder = reader.makeDecoder()
+            do throws(LumaFormatError) {
+                let chunk = try decoder.decode(first)
+                defer { decoder.recycle(chunk) }
+                return chunk.withFrame(0) { StreamIdentity.ofFirstFrame(ticks: chunk.timestamps[0], pixels: $0) }
+            } catch {
+                failure = error
             }
-            do throws(LumaFormatError) { return "damaged:" + (try reader.framesDigest().hexString) } catch { throw .recording(error) }
+        } else {
+            failure = .damagedChunk(path: reader.path, chunk: 0, frames: "0...0", reason: "the first frame is missing from the recording")
         }
-        do throws(LumaFormatError) {
-            let chunk = try decoder.decode(first)
-            defer { decoder.recycle(chunk) }
-            return chunk.withFrame(0) { StreamIdentity.ofFirstFrame(ticks: chunk.timestamps[0], pixels: $0) }
-        } catch {
-            guard skipDamaged else { throw .damaged(error) }
-            do throws(LumaFormatError) { return "damaged:" + (try reader.framesDigest().hexString) } catch { throw .recording(error) }
-        }
+        guard skipDamaged else { throw .damaged(failure) }
+        return "damaged:" + framesDigest
     }
 }
 
