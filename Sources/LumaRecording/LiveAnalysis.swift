@@ -1,14 +1,13 @@
 import Dispatch
 import Foundation
-import Synchronization
 import LumaAnalysis
 import LumaBase
 import LumaEngine
 import LumaFormat
 
 /// Analysis of a recording while it is made (`record … --analyzer … --events LOG`): every frame
-/// the recorder writes is handed to the analyzers on a thread of their own, and its events reach
-/// the log as soon as it is analyzed.
+/// the recorder writes is analyzed on a thread of its own, and its events reach the log as soon as
+/// it is analyzed.
 ///
 /// It is the computation a replay runs (``FrameAnalysis``), fed from the recorder instead of the
 /// file, with what a replay would know (``StreamInfo`` from the first frame on), so that once the
@@ -16,11 +15,15 @@ import LumaFormat
 /// every moment before that a prefix of it. An analyzer that fails stops the analysis (the log ends
 /// with the failure, as a replay's would) while recording goes on.
 ///
-/// The recorder and the analysis meet in a bounded queue of frames: when analysis falls behind by
-/// the whole queue, the recorder waits for it (the lag is counted and reported).
+/// The recorder never waits for the analysis. It hands each frame over in a bounded queue of
+/// copies; when the queue is full (the analysis is `queueFrames` behind) the frame is recorded
+/// without a copy, and the analysis reads it back from the recording once its chunk is written.
+/// So memory stays bounded however slow the analyzers are (the queue and one decoded chunk), and
+/// the analysis catches up by itself when it can; the recording is complete regardless.
 public final class LiveAnalysis: @unchecked Sendable {
     public struct Options: Sendable {
-        /// Frames the recorder may be ahead of the analysis (each holds a copy of a frame).
+        /// Frames the recorder may be ahead of the analysis before frames are read back from the
+        /// recording instead (each holds a copy of a frame).
         public var queueFrames = 16
         /// Threads for analyzers of one frame (the log does not depend on it).
         public var jobs = 1
@@ -39,16 +42,24 @@ public final class LiveAnalysis: @unchecked Sendable {
         public var framesAnalyzed: Int
         /// The most frames the analysis was behind the recorder.
         public var largestLag: Int
-        /// Frames the recorder waited for the analysis because the queue was full.
-        public var waits: Int
+        /// Frames the analysis read back from the recording because the queue was full when they
+        /// were recorded.
+        public var framesReadBack: Int
         /// The analyzer failure that stopped the analysis, if any.
         public var failure: AnalyzerFailure?
+        /// The analysis was stopped before the end (``stopNow()``): the log is a prefix, without
+        /// its footer.
+        public var stoppedEarly: Bool
         public var eventCount: Int
     }
 
     /// Told, on the analysis thread, when frame `index`'s events are in the log, with how long the
     /// analyzers took on it (nanoseconds): what the live latency benchmark measures.
     public var frameLogged: (@Sendable (_ index: Int, _ analysisNanoseconds: UInt64) -> Void)?
+    /// Told, on the analysis thread, when the analysis has fallen a whole queue behind and starts
+    /// reading frames back from the recording: the frame it reads first and how far behind it is.
+    /// Told again only when the lag has doubled since, so a long slow stretch says it a few times.
+    public var fellBehind: (@Sendable (_ frame: Int, _ lag: Int) -> Void)?
 
     private let setups: [AnalyzerSetup]
     private let registry: AnalyzerRegistry
@@ -56,11 +67,10 @@ public final class LiveAnalysis: @unchecked Sendable {
     private let recordingPath: String
     private let options: Options
 
-    // The queue between the recorder and the analysis thread.
-    private let filled = DispatchSemaphore(value: 0)
-    private let free: DispatchSemaphore
+    /// What the recorder and the analysis thread share, under `condition`.
+    private let condition = NSCondition()
+    private var shared: Shared
     private let done = DispatchSemaphore(value: 0)
-    private let queue: Mutex<Queue>
     /// Room for `queueFrames` frames, allocated at the first frame.
     private var storage = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
     private var frameSize = 0
@@ -73,14 +83,30 @@ public final class LiveAnalysis: @unchecked Sendable {
     private var framesAnalyzed = 0
     private var failure: AnalyzerFailure?
     private var error: (any Error)?
+    /// The recording as far as it was written when last opened, to read frames back from.
+    private var readBack: (reader: RecordingReader, decoder: ChunkDecoder)?
 
     private struct Item { var index: Int; var ticks: Int64; var slot: Int }
-    private struct Queue {
-        var items: [Item?] = []  // nil: the end of the recording
-        var head = 0
+    private struct Shared {
+        /// Copies of recorded frames, in frame order, not yet analyzed.
+        var queued: [Item] = []
         var freeSlots: [Int]
+        /// Frames recorded so far.
+        var recorded = 0
+        /// Frames in complete chunks of `file`: readable by the analysis.
+        var written = 0
+        /// The file being written (a temporary name while an existing recording is replaced).
+        var file: String
+        /// The recording is closed: every recorded frame is written, under its final name.
+        var ended = false
+        /// A file that was renamed while it was being read back: wait for the recorder to name the new one.
+        var renamedAway: String?
+        /// Stop analyzing now (a second interrupt, a recording abandoned).
+        var stopping = false
+        /// Frames the analysis has finished.
+        var analyzed = 0
         var largestLag = 0
-        var waits = 0
+        var framesReadBack = 0
     }
 
     /// Checks the log's destination and the analyzers' settings before anything is recorded.
@@ -93,68 +119,102 @@ public final class LiveAnalysis: @unchecked Sendable {
             try OutputFile.check(logPath, replacingExisting: options.replaceExistingLog, inputs: [recordingPath] + options.otherInputs)
         }
         (self.setups, self.registry, self.logPath, self.recordingPath, self.options) = (setups, registry, logPath, recordingPath, options)
-        free = DispatchSemaphore(value: max(1, options.queueFrames))
-        queue = Mutex(Queue(freeSlots: Array((0..<max(1, options.queueFrames)).reversed())))
+        shared = Shared(freeSlots: Array((0..<max(1, options.queueFrames)).reversed()), file: recordingPath)
     }
 
     deinit {
-        stopWorker()
+        stopNow()
+        waitForWorker()
         storage.deallocate()
+    }
+
+    private func locked<R>(_ body: (inout Shared) -> R) -> R {
+        condition.lock()
+        defer { condition.unlock() }
+        let result = body(&shared)
+        condition.signal()
+        return result
     }
 
     private func slot(_ index: Int) -> UnsafeMutableBufferPointer<UInt8> {
         UnsafeMutableBufferPointer(rebasing: storage[(index * frameSize)..<((index + 1) * frameSize)])
     }
 
-    /// Takes a copy of frame `index` for the analysis; waits only when the analysis is a whole
-    /// queue behind.
+    /// Frame `index` is being recorded: the analysis gets a copy if the queue has room, and reads
+    /// it back from the recording later otherwise. Never waits for the analysis.
     public func frameRecorded(index: Int, ticks: Int64, pixels: UnsafeBufferPointer<UInt8>, header: RecordingHeader) {
         if self.header == nil { start(header) }
-        let waited = free.wait(timeout: .now()) == .timedOut
-        if waited { free.wait() }
-        let s = queue.withLock { q -> Int in
-            if waited { q.waits += 1 }
-            return q.freeSlots.removeLast()  // a free slot exists: `free` counts them
+        let free = locked { s -> Int? in
+            s.recorded = index + 1
+            s.largestLag = max(s.largestLag, s.recorded - s.analyzed)
+            return s.stopping ? nil : s.freeSlots.popLast()
         }
-        _ = slot(s).initialize(from: pixels)
-        queue.withLock { q in
-            q.items.append(Item(index: index, ticks: ticks, slot: s))
-            q.largestLag = max(q.largestLag, q.items.count - q.head)
-        }
-        filled.signal()
+        guard let free else { return }
+        _ = slot(free).initialize(from: pixels)
+        locked { $0.queued.append(Item(index: index, ticks: ticks, slot: free)) }
     }
 
-    /// Waits for the analysis to catch up with the closed recording, then ends the log: the
-    /// analyzers' `finish`, and the footer with the recording's facts (or the failure that stopped
-    /// the analysis).
+    /// The recording's complete chunks in `file` now hold frames `0..<frames`: those the analysis
+    /// read back are there.
+    public func framesWritten(_ frames: Int, in file: String) {
+        locked { s in (s.written, s.file) = (frames, file) }
+    }
+
+    /// Waits for the analysis to catch up with the closed recording (at its final name), then ends
+    /// the log: the analyzers' `finish`, and the footer with the recording's facts (or the failure
+    /// that stopped the analysis). After ``stopNow()``, the log is left as the prefix it is.
     public func recordingEnded(_ summary: RecordingSummary) throws -> Summary {
-        stopWorker()
-        let (lag, waits) = queue.withLock { ($0.largestLag, $0.waits) }
-        guard let log, let analysis else {
-            if let error { throw error }
-            return Summary(framesAnalyzed: 0, largestLag: lag, waits: waits, failure: failure, eventCount: 0)
+        locked { s in (s.written, s.file, s.ended) = (summary.frameCount, recordingPath, true) }
+        waitForWorker()
+        let (lag, readBack, stopped) = locked { ($0.largestLag, $0.framesReadBack, $0.stopping) }
+        if let error {
+            releaseLog()
+            throw LiveAnalysisError.failed(error, framesAnalyzed: framesAnalyzed, recording: recordingPath)
         }
-        if let error { throw error }
+        guard let log, let analysis else {
+            return Summary(framesAnalyzed: 0, largestLag: lag, framesReadBack: readBack, failure: failure, stoppedEarly: stopped, eventCount: 0)
+        }
+        if stopped && failure == nil {
+            releaseLog()
+            return Summary(framesAnalyzed: framesAnalyzed, largestLag: lag, framesReadBack: readBack, failure: nil, stoppedEarly: true,
+                           eventCount: log.eventCount)
+        }
         let last = summary.frameCount - 1
         if failure == nil {
             do { try analysis.finish(lastFrame: last) } catch let f as AnalyzerFailure { failure = f }
         }
         let ending = EventLogHeader.Ending(recordingBytes: summary.fileSize, recordingDigest: summary.framesDigest.hexString,
                                            frameCount: summary.frameCount, lastFrame: last)
-        try log.finish(framesReplayed: framesAnalyzed, failure: failure?.json, ending: ending)
-        return Summary(framesAnalyzed: framesAnalyzed, largestLag: lag, waits: waits, failure: failure, eventCount: log.eventCount)
+        do {
+            try log.finish(framesReplayed: framesAnalyzed, failure: failure?.json, ending: ending)
+        } catch {
+            releaseLog()
+            throw LiveAnalysisError.failed(error, framesAnalyzed: framesAnalyzed, recording: recordingPath)
+        }
+        return Summary(framesAnalyzed: framesAnalyzed, largestLag: lag, framesReadBack: readBack, failure: failure, stoppedEarly: false,
+                       eventCount: log.eventCount)
+    }
+
+    /// Lets go of an unfinished log: it stays under its name as the prefix it is, unlocked.
+    private func releaseLog() {
+        (analysis, log) = (nil, nil)
+    }
+
+    /// Stops the analysis after the frame it is on (a second interrupt): its log stays the valid
+    /// prefix it is, without a footer. Safe from any thread.
+    public func stopNow() {
+        locked { $0.stopping = true }
     }
 
     /// The recording stopped without closing: stops the analysis and leaves the log as it is, a
     /// valid prefix without its footer.
     public func recordingAbandoned() {
-        stopWorker()
+        stopNow()
+        waitForWorker()
     }
 
-    private func stopWorker() {
+    private func waitForWorker() {
         guard worker != nil else { return }
-        queue.withLock { $0.items.append(nil) }
-        filled.signal()
         done.wait()
         worker = nil
     }
@@ -172,30 +232,118 @@ public final class LiveAnalysis: @unchecked Sendable {
         thread.start()
     }
 
+    /// What the analysis thread does next.
+    private enum Step {
+        /// Analyze a queued copy.
+        case queued(Item)
+        /// Read frames `frames` back from `file`.
+        case readBack(frames: Range<Int>, file: String, lag: Int)
+        case end
+    }
+
     private func analyzeUntilEnd(_ header: RecordingHeader) {
-        while true {
-            filled.wait()
-            let next = queue.withLock { q -> Item? in
-                let item = q.items[q.head]
-                q.head += 1
-                if q.head > 1024 { q.items.removeFirst(q.head); q.head = 0 }
-                return item
+        var next = 0
+        var reportedLag = 0
+        while failure == nil && error == nil {
+            condition.lock()
+            var step: Step?
+            while step == nil {
+                if shared.stopping { step = .end; break }
+                // Copies of frames already read back are dropped.
+                while let first = shared.queued.first, first.index < next {
+                    shared.freeSlots.append(shared.queued.removeFirst().slot)
+                }
+                if let first = shared.queued.first, first.index == next {
+                    step = .queued(shared.queued.removeFirst())
+                } else if next < shared.written && shared.file != shared.renamedAway {
+                    let upTo = min(shared.written, shared.queued.first?.index ?? shared.written)
+                    step = .readBack(frames: next..<upTo, file: shared.file, lag: shared.recorded - next)
+                } else if shared.ended && next >= shared.recorded {
+                    step = .end
+                } else {
+                    condition.wait()
+                }
             }
-            guard let item = next else { return }
-            if failure == nil && error == nil {
-                analyze(item, pixels: UnsafeBufferPointer(slot(item.slot)), header: header)
+            condition.unlock()
+
+            switch step! {
+            case .queued(let item):
+                analyze(index: item.index, ticks: item.ticks, pixels: UnsafeBufferPointer(slot(item.slot)), header: header)
+                next += 1
+                locked { s in
+                    s.freeSlots.append(item.slot)
+                    s.analyzed = next
+                }
+            case .readBack(let frames, let file, let lag):
+                if lag >= 2 * reportedLag {
+                    fellBehind?(frames.lowerBound, lag)
+                    reportedLag = max(1, lag)
+                }
+                let read = readBack(frames, from: file, header: header)
+                next += read
+                locked { s in
+                    s.analyzed = next
+                    s.framesReadBack += read
+                }
+            case .end:
+                return
             }
-            queue.withLock { $0.freeSlots.append(item.slot) }
-            free.signal()
         }
     }
 
-    private func analyze(_ item: Item, pixels: UnsafeBufferPointer<UInt8>, header: RecordingHeader) {
+    /// Analyzes frames of `frames` read from the recording, up to the end of the chunk holding the
+    /// first; returns how many.
+    private func readBack(_ frames: Range<Int>, from file: String, header: RecordingHeader) -> Int {
+        let first = frames.lowerBound
+        do {
+            guard let (reader, decoder) = try openForReadBack(file, frame: first) else { return 0 }
+            guard let entry = reader.chunk(containing: first) else {
+                throw LumaFormatError.io(path: file, reason: "frame \(first) was written but its chunk cannot be read back")
+            }
+            let chunk = try decoder.decode(entry)
+            var count = 0
+            for index in first..<min(frames.upperBound, entry.firstFrame + entry.frameCount) {
+                if locked({ $0.stopping }) { break }
+                let k = index - entry.firstFrame
+                chunk.withFrame(k) { analyze(index: index, ticks: chunk.timestamps[k], pixels: $0, header: header) }
+                if failure != nil || error != nil { break }
+                count += 1
+            }
+            decoder.recycle(chunk)
+            return count
+        } catch {
+            self.error = error
+            return 0
+        }
+    }
+
+    /// The recording as written so far, opened again when `frame` was not written at the last
+    /// opening; `nil` when the file was just renamed away (a replaced recording's temporary file
+    /// put into place: the recorder names the final file when it reports the end).
+    private func openForReadBack(_ file: String, frame: Int) throws -> (RecordingReader, ChunkDecoder)? {
+        if let readBack, readBack.reader.path == file, readBack.reader.chunk(containing: frame) != nil { return readBack }
+        let reader: RecordingReader
+        do {
+            reader = try RecordingReader(path: file)
+        } catch {
+            guard !FileManager.default.fileExists(atPath: file) else { throw error }
+            markRenamedAway(file)
+            return nil
+        }
+        readBack = (reader, reader.makeDecoder())
+        return readBack
+    }
+
+    private func markRenamedAway(_ file: String) {
+        locked { $0.renamedAway = file }
+    }
+
+    private func analyze(index: Int, ticks: Int64, pixels: UnsafeBufferPointer<UInt8>, header: RecordingHeader) {
         do {
             if analysis == nil {
                 let stream = StreamInfo(width: header.width, height: header.height, timescale: header.timescale,
                                         nominalFrameRate: header.nominalFrameRate,
-                                        identity: StreamIdentity.ofFirstFrame(ticks: item.ticks, pixels: pixels))
+                                        identity: StreamIdentity.ofFirstFrame(ticks: ticks, pixels: pixels))
                 let made = try FrameAnalysis(setups: setups, registry: registry, stream: stream, concurrent: options.jobs > 1,
                                              configurationFolder: options.configurationFolder)
                 let logHeader = EventLogHeader(recordingFile: URL(fileURLWithPath: recordingPath).lastPathComponent, recordingBytes: 0,
@@ -208,13 +356,35 @@ public final class LiveAnalysis: @unchecked Sendable {
                 (analysis, log) = (made, writer)
             }
             let started = DispatchTime.now().uptimeNanoseconds
-            try analysis!.analyze(index: item.index, ticks: item.ticks, pixels: pixels, width: header.width, height: header.height)
+            try analysis!.analyze(index: index, ticks: ticks, pixels: pixels, width: header.width, height: header.height)
             framesAnalyzed += 1
-            frameLogged?(item.index, DispatchTime.now().uptimeNanoseconds - started)
+            frameLogged?(index, DispatchTime.now().uptimeNanoseconds - started)
         } catch let f as AnalyzerFailure {
             failure = f
         } catch {
             self.error = error
+        }
+    }
+}
+
+/// How an analysis while recording ended short of the recording.
+public enum LiveAnalysisError: Error, CustomStringConvertible {
+    /// A second interrupt stopped the analysis: the recording is complete, the log a valid prefix.
+    case stoppedByInterrupt(framesAnalyzed: Int, framesRecorded: Int, log: String, recording: String)
+    /// The analysis could not go on (its log could not be written, a frame could not be read
+    /// back): the recording is complete regardless.
+    case failed(any Error, framesAnalyzed: Int, recording: String)
+
+    public var description: String {
+        switch self {
+        case .stoppedByInterrupt(let analyzed, let recorded, let log, let recording):
+            let pipeline = log == "-" ? "" : " --pipeline \(log)"
+            return "the analysis was stopped by a second interrupt after \(Plural.count(analyzed, "frame")) of \(recorded); "
+                + "\(recording) is complete, and \(log == "-" ? "the log on standard output" : log) is a valid prefix without its end "
+                + "(`lumatrace replay \(recording)\(pipeline) -o LOG` analyzes every frame)"
+        case .failed(let error, let analyzed, let recording):
+            return "\(error) — the analysis stopped after \(Plural.count(analyzed, "frame")); \(recording) is complete "
+                + "(`lumatrace replay` analyzes it later)"
         }
     }
 }

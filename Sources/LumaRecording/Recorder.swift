@@ -26,6 +26,7 @@ public enum Recorder {
         var writer: RecordingWriter?
         var pixels = [UInt8](unsafeUninitializedCapacity: header.frameSize) { _, initialized in initialized = header.frameSize }
         var failure: (any Error)?
+        var chunksWritten = 0
         while !stop.isSet {
             let ticks: Int64?
             do {
@@ -55,6 +56,11 @@ public enum Recorder {
                 // every chunk written before is complete and checksummed.
                 analysis?.recordingAbandoned()
                 throw RecorderError.writeFailed(error, frame: active.frameCount, chunksIn: active.writingPath)
+            }
+            if let analysis, active.chunks.count != chunksWritten, let last = active.chunks.last {
+                // Frames the analysis could not take a copy of can be read back from here on.
+                chunksWritten = active.chunks.count
+                analysis.framesWritten(last.firstFrame + last.frameCount, in: active.writingPath)
             }
             progress?(active.frameCount, source.expectedFrameCount)
         }

@@ -171,7 +171,7 @@ struct CommandLineTests {
         #expect(again.status == 0, "\(again.stderr)")
     }
 
-    @Test("live recording from ffmpeg ends cleanly on Ctrl-C with an index")
+    @Test("live recording from ffmpeg ends cleanly on Ctrl-C with an index; frames are stamped as they arrive, on the monotonic clock")
     func liveCtrlC() throws {
         let ffmpeg = try ExternalTool.ffmpeg.require()
         let dir = Scratch.folder("cli")
@@ -199,6 +199,13 @@ struct CommandLineTests {
         #expect(reader.hasIndex)
         #expect(reader.frameCount >= 20, "\(reader.frameCount) frames in 2 s of a 30 fps live stream")
         #expect(reader.verify().isEmpty)
+        // A Y4M pipe has no timestamps: each frame's is its arrival, in microseconds, and the
+        // header says so. ffmpeg -re sends 30 frames a second, so they arrive 33 ms apart on average.
+        #expect(reader.header.timescale == 1_000_000)
+        #expect(reader.header.metadata["source.timing"]?.contains("arrival time on the monotonic clock") == true, "\(reader.header.metadata)")
+        let (first, last) = (try #require(reader.chunks.first?.firstTicks), try #require(reader.chunks.last?.lastTicks))
+        let interval = Double(last - first) / Double(reader.frameCount - 1)
+        #expect((26_000...42_000).contains(interval), "mean interval \(interval) µs, expected about 33,333")
     }
 }
 

@@ -39,7 +39,8 @@ final class LiveFeed: @unchecked Sendable {  // Process and Pipe are not Sendabl
     init(output: String, arguments: [String] = [], frameInterval: TimeInterval = 0.004) throws {
         signal(SIGPIPE, SIG_IGN)  // writes after the recorder died must fail, not kill the test
         recorder.executableURL = URL(fileURLWithPath: CLI.binary)
-        recorder.arguments = ["record", "-", "--live", "-o", output] + arguments
+        // Evenly spaced timestamps (not arrival times), which `check` compares with the frames sent.
+        recorder.arguments = ["record", "-", "--live", "--timestamps", "rate", "-o", output] + arguments
         recorder.standardInput = pipe
         recorder.standardOutput = FileHandle.nullDevice
         recorder.standardError = errors

@@ -28,7 +28,8 @@ struct LiveAnalysisTests {
                        "--set", "external.command=python3 \(PackageLayout.root.path)/Plugins/BrightnessHistogram/brightness_histogram.py"]),
     ]
 
-    /// The frames of a bundled recording as a Y4M stream, as a camera pipe would deliver them.
+    /// The frames of a bundled recording as a Y4M stream, as a camera pipe would deliver them
+    /// (all at once, so they are stamped from the stream's rate, `--timestamps rate`, not as they arrive).
     static func stream(of recording: String, in dir: String) throws -> Data {
         let y4m = "\(dir)/\(recording).y4m"
         let export = try CLI.run(["export", "\(recordings)/\(recording).luma", "--format", "y4m", "-o", y4m])
@@ -42,7 +43,7 @@ struct LiveAnalysisTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         if c.analyzer == "external" { _ = try ExternalTool.python3.require() }
         let input = try Self.stream(of: c.recording, in: dir)
-        let live = try CLI.run(["record", "-", "--live", "-o", "rec.luma", "--events", "rec.events.jsonl"] + c.options, stdin: input, cwd: dir)
+        let live = try CLI.run(["record", "-", "--live", "--timestamps", "rate", "-o", "rec.luma", "--events", "rec.events.jsonl"] + c.options, stdin: input, cwd: dir)
         #expect(live.status == 0, "\(live.stderr)")
         #expect(live.stdout.contains("analyzed "), "\(live.stdout)")
         let allow = c.analyzer == "external" ? ["--allow-external"] : []
@@ -64,7 +65,7 @@ struct LiveAnalysisTests {
         let dir = Scratch.folder("live")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let input = try Self.stream(of: "balls-synth", in: dir)
-        let live = try CLI.run(["record", "-", "--live", "-o", "rec.luma", "--analyzer", "trajectory", "--events", "-"], stdin: input, cwd: dir)
+        let live = try CLI.run(["record", "-", "--live", "--timestamps", "rate", "-o", "rec.luma", "--analyzer", "trajectory", "--events", "-"], stdin: input, cwd: dir)
         #expect(live.status == 0, "\(live.stderr)")
         #expect(live.stderr.contains("recorded 90 frames"), "\(live.stderr)")
         let replay = try CLI.run(["replay", "rec.luma", "--analyzer", "trajectory", "-o", "-"], cwd: dir)
@@ -81,7 +82,7 @@ struct LiveAnalysisTests {
         let script = try DestructiveOutputTests.dyingAnalyzer(in: dir)
         let input = try Self.stream(of: "toss-real", in: dir)
         let analyzers = ["--analyzer", "differencing", "--analyzer", "external", "--set", "external.command=python3 \(script)", "--allow-external"]
-        let live = try CLI.run(["record", "-", "--live", "-o", "rec.luma", "--events", "rec.events.jsonl"] + analyzers, stdin: input, cwd: dir)
+        let live = try CLI.run(["record", "-", "--live", "--timestamps", "rate", "-o", "rec.luma", "--events", "rec.events.jsonl"] + analyzers, stdin: input, cwd: dir)
         #expect(live.status == 0, "\(live.stderr)")
         #expect(live.stdout.contains("recorded 60 frames"), "\(live.stdout)")
         #expect(live.stderr.contains("analyzer external failed at frame 2"), "\(live.stderr)")
@@ -142,4 +143,164 @@ struct LiveAnalysisTests {
         #expect(prefix(liveLines) == prefix(replayLines))
         #expect(prefix(liveLines).count >= common - 1)
     }
+
+    /// An external analyzer that takes `seconds` per frame and logs every frame's sum of pixels
+    /// (so a frame read back wrong shows in the log).
+    static func slowAnalyzer(in dir: String, seconds: Double) throws -> String {
+        let script = dir + "/slow.py"
+        try Data("""
+            import sys, json, struct, time
+            def read(n):
+                data = b""
+                while len(data) < n:
+                    more = sys.stdin.buffer.read(n - len(data))
+                    if not more:
+                        sys.exit(0)
+                    data += more
+                return data
+            sys.stdin.buffer.readline()
+            print(json.dumps({"ready": True}), flush=True)
+            while True:
+                magic, w, h, _, index, _, _ = struct.unpack("<4sIIIqqq", read(40))
+                if magic == b"LTEN":
+                    print(json.dumps({"done": "end"}), flush=True)
+                    break
+                pixels = read(w * h)
+                time.sleep(\(seconds))
+                print(json.dumps({"kind": "sum", "data": {"sum": sum(pixels[::97])}}))
+                print(json.dumps({"done": index}), flush=True)
+
+            """.utf8).write(to: URL(fileURLWithPath: script))
+        return script
+    }
+
+    @Test("an analysis slower than the camera reads frames back from the recording: no frame waits or drops, memory stays bounded, the log is the replay's")
+    func slowAnalysisReadsBack() throws {
+        let dir = Scratch.folder("live")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = try ExternalTool.python3.require()
+        _ = try ExternalTool.ffmpeg.require()
+        let script = try Self.slowAnalyzer(in: dir, seconds: 0.01)
+        // 480 frames of 720p (442 MB of luma) from ffmpeg as fast as it makes them, to an analyzer
+        // that takes at least 10 ms a frame, with room for 2 frames in the queue.
+        let run = try MeasuredRun.run(["record", "testsrc2=size=1280x720:rate=60:duration=8", "--input-format", "lavfi",
+                                       "-o", "\(dir)/rec.luma", "--events", "\(dir)/rec.events.jsonl", "--queue-frames", "2",
+                                       "--analyzer", "differencing", "--analyzer", "external", "--allow-external",
+                                       "--set", "external.command=python3 \(script)"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("recorded 480 frames"), "\(run.stdout)")
+        #expect(run.stdout.contains("analyzed 480 frames while recording"), "\(run.stdout)")
+        let readBack = try #require(run.stderr.firstMatch(of: /read (\d+) frames back from the recording/), "\(run.stderr)")
+        #expect(Int(readBack.1)! > 100, "\(run.stderr)")
+        // Holding every frame would take 442 MB; the recorder's chunk, the queue and the chunk
+        // read back take about 100 MB (measured 138 MB in all, with the runtime).
+        #expect(run.maxResidentMiB < 250, "peak \(run.maxResidentMiB) MiB")
+        let replay = try CLI.run(["replay", "rec.luma", "--pipeline", "rec.events.jsonl", "--allow-external", "-o", "replay.events.jsonl"], cwd: dir)
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let (a, b) = (FileManager.default.contents(atPath: "\(dir)/rec.events.jsonl"), FileManager.default.contents(atPath: "\(dir)/replay.events.jsonl"))
+        #expect(a != nil && a == b, "the log of an analysis that read frames back differs from the replay's")
+        let sums = try String(contentsOfFile: "\(dir)/rec.events.jsonl", encoding: .utf8).split(separator: "\n").filter { $0.contains(#""kind":"sum""#) }
+        #expect(sums.count == 480)
+    }
+
+    @Test("Ctrl-C ends the recording, a second Ctrl-C stops the analysis catching up: a complete recording, a log that is a prefix of the replay's")
+    func interruptedTwice() throws {
+        let dir = Scratch.folder("live")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = try ExternalTool.python3.require()
+        let script = try Self.slowAnalyzer(in: dir, seconds: 0.05)
+        let output = "\(dir)/rec.luma", log = "\(dir)/rec.events.jsonl"
+        let feed = try LiveFeed(output: output, arguments: ["--analyzer", "external", "--allow-external", "--set", "external.command=python3 \(script)",
+                                                           "--events", log, "--queue-frames", "4", "--chunk-seconds", "0.2"])
+        while feed.framesSent < 100 { Thread.sleep(forTimeInterval: 0.01) }
+        kill(feed.recorder.processIdentifier, SIGINT)
+        // The recording closes at once; the analysis, 50 ms a frame, is seconds behind.
+        Thread.sleep(forTimeInterval: 1)
+        kill(feed.recorder.processIdentifier, SIGINT)
+        let stopped = Date()
+        feed.recorder.waitUntilExit()
+        feed.stop()
+        #expect(Date().timeIntervalSince(stopped) < 5, "the second interrupt did not stop the analysis")
+        let errors = feed.errorText
+        #expect(feed.recorder.terminationStatus == 2, "\(errors)")
+        #expect(errors.contains("stopped by a second interrupt"), "\(errors)")
+        let info = try CLI.run(["info", output])
+        #expect(info.status == 0, "the recording is not complete: \(info.stdout)")
+        let replay = try CLI.run(["replay", output, "--pipeline", log, "--allow-external", "-o", "\(dir)/replay.events.jsonl"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let liveLines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let replayLines = try String(contentsOfFile: "\(dir)/replay.events.jsonl", encoding: .utf8).split(separator: "\n")
+        #expect(liveLines.last == "", "the log does not end with a whole line")
+        let live = liveLines.dropLast()
+        #expect(live.count > 1 && live.count < replayLines.count - 1, "live \(live.count) lines, replay \(replayLines.count)")
+        #expect(replayLines.starts(with: live), "the stopped log is not a prefix of the replay's")
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/.rec.events.jsonl.lock"), "the log's lock was left behind")
+    }
+
+    /// Frame number of an event line, `nil` for the header and footer.
+    static func frame(of line: some StringProtocol) -> Int? {
+        guard let r = line.range(of: #"^\{"frame":[0-9]+"#, options: .regularExpression) else { return nil }
+        return Int(line[r].dropFirst(9))
+    }
+
+    @Test("a full disk under the recording stops it with a clear error; after recover the log's events are the replay's up to the last recovered frame",
+          .enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
+    func fullDiskUnderRecording() throws {
+        let dir = Scratch.folder("live"), mountPoint = Scratch.folder("live")
+        defer { try? FileManager.default.removeItem(atPath: dir); try? FileManager.default.removeItem(atPath: mountPoint) }
+        let mount = try ProgramRun.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint])
+        try #require(mount.status == 0, "cannot mount a 1 MiB tmpfs: \(mount.stderr)")
+        defer { _ = try? ProgramRun.run("/bin/umount", [mountPoint]) }
+        let output = "\(mountPoint)/full.luma", log = "\(dir)/full.events.jsonl"
+        let feed = try LiveFeed(output: output, arguments: ["--chunk-seconds", "0.2", "--analyzer", "differencing", "--events", log],
+                                frameInterval: 0.001)
+        feed.recorder.waitUntilExit()
+        feed.stop()
+        let message = feed.errorText
+        #expect(feed.recorder.terminationStatus == 2, "\(message)")
+        #expect(message.hasPrefix("lumatrace: error: \(output): write failed: No space left on device"), "\(message)")
+        let recovered = "\(dir)/recovered.luma"
+        #expect(try CLI.run(["recover", output, "-o", recovered]).status == 0)
+        let replay = try CLI.run(["replay", recovered, "--analyzer", "differencing", "-o", "\(dir)/replay.events.jsonl"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let liveLines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        let replayLines = try String(contentsOfFile: "\(dir)/replay.events.jsonl", encoding: .utf8).split(separator: "\n")
+        #expect(!liveLines.contains { $0.hasPrefix(#"{"end""#) }, "the log of an unfinished recording has no footer")
+        let common = min(liveLines.compactMap(Self.frame).last ?? 0, replayLines.compactMap(Self.frame).last ?? 0)
+        #expect(common >= 3, "too little kept to compare")
+        let prefix = { (lines: [Substring]) in lines.filter { Self.frame(of: $0).map { $0 < common } ?? false } }
+        #expect(prefix(liveLines) == prefix(replayLines))
+    }
+
+    @Test("a full disk under the log stops the analysis with a clear error; the recording goes on to the end, complete",
+          .enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
+    func fullDiskUnderLog() throws {
+        let dir = Scratch.folder("live"), mountPoint = Scratch.folder("live")
+        defer { try? FileManager.default.removeItem(atPath: dir); try? FileManager.default.removeItem(atPath: mountPoint) }
+        let mount = try ProgramRun.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", mountPoint])
+        try #require(mount.status == 0, "cannot mount a 64 KiB tmpfs: \(mount.stderr)")
+        defer { _ = try? ProgramRun.run("/bin/umount", [mountPoint]) }
+        let output = "\(dir)/rec.luma", log = "\(mountPoint)/rec.events.jsonl"
+        // The slow analyzer logs an event for every frame: 64 KiB hold a few hundred.
+        _ = try ExternalTool.python3.require()
+        let script = try Self.slowAnalyzer(in: dir, seconds: 0)
+        let feed = try LiveFeed(output: output, arguments: ["--analyzer", "external", "--allow-external", "--set", "external.command=python3 \(script)",
+                                                           "--events", log])
+        while feed.framesSent < 1500 && feed.recorder.isRunning { Thread.sleep(forTimeInterval: 0.01) }
+        kill(feed.recorder.processIdentifier, SIGTERM)
+        feed.recorder.waitUntilExit()
+        feed.stop()
+        let message = feed.errorText
+        #expect(feed.recorder.terminationStatus == 2, "\(message)")
+        #expect(message.contains("\(log)"), "\(message)")
+        #expect(message.contains("No space left on device"), "\(message)")
+        #expect(message.contains("the analysis stopped after"), "\(message)")
+        #expect(try String(contentsOfFile: log, encoding: .utf8).hasSuffix("}\n"), "the log does not end with a whole line")
+        #expect(!FileManager.default.fileExists(atPath: "\(mountPoint)/.rec.events.jsonl.lock"), "the log's lock was left behind")
+        let info = try CLI.run(["info", output])
+        #expect(info.status == 0, "the recording is not complete: \(info.stdout)")
+        let (frames, _) = try checkFramesMatchFeed(output)
+        #expect(frames >= 1000)
+    }
 }
+

@@ -169,12 +169,17 @@ public final class OutputFile {
             if finished { throw OutputError.io(path: path, reason: "is already closed") }
             return
         }
+        // Where this write starts: a failed one is cut off there, so a file written in place (a
+        // live log) never ends in half a line or half a record.
+        let start = isStream ? -1 : lseek(fd, 0, SEEK_CUR)
         var done = 0
         while done < bytes.count {
             let n = Glibc.write(fd, base + done, bytes.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw OutputError.io(path: path, reason: "write failed: \(errnoText())" + (isStream ? "" : " (nothing is written under this name)"))
+                let reason = "write failed: \(errnoText())"
+                if start >= 0 && ftruncate(fd, start) == 0 { _ = lseek(fd, start, SEEK_SET) }
+                throw OutputError.io(path: path, reason: reason + (isStream ? "" : isInPlace ? " (it keeps what was written before, whole)" : " (nothing is written under this name)"))
             }
             done += n
         }

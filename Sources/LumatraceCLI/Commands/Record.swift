@@ -25,6 +25,9 @@ struct Record: ParsableCommand {
                                            stream ends or Ctrl-C)
             Live capture: --live reads a never-ending Y4M stream until it ends or Ctrl-C, e.g.
               ffmpeg -f v4l2 -i /dev/video0 -vf extractplanes=y -f yuv4mpegpipe - | lumatrace record - --live -o live.luma
+            Y4M carries no timestamps: a --live stream's frames are stamped with their arrival
+            time on the monotonic clock (--timestamps rate spaces them evenly at the F tag's
+            rate or --fps instead); `lumatrace info` shows which (source.timing).
             Luma is kept exactly as coded: the Y plane of YUV video, with its range
             and matrix in the header (see `lumatrace info`); limited-range codes stay
             16-235. RGB (GIF, PNG) becomes (77 R + 150 G + 29 B + 128) >> 8 by every
@@ -54,6 +57,10 @@ struct Record: ParsableCommand {
 
     @Flag(help: "Input is a live Y4M stream: record until it ends or Ctrl-C, flushing each chunk as it fills (implied for network streams, cameras, --input-format and --realtime).")
     var live = false
+
+    @Option(help: ArgumentHelp("How a Y4M stream's frames are timed: arrival (the moment each arrives, on the monotonic clock; the default with --live) or rate (evenly spaced at the F tag's rate or --fps; the default otherwise).",
+                               valueName: "clock"))
+    var timestamps: Y4MSource.Clock?
 
     @Option(help: ArgumentHelp("Read INPUT with this ffmpeg input format (ffmpeg's -f), e.g. lavfi for a filter graph such as testsrc2=size=1280x720:rate=60, or v4l2; the stream is recorded live, with its own timestamps.",
                                valueName: "format"))
@@ -106,6 +113,9 @@ struct Record: ParsableCommand {
         for m in metadata where !m.contains("=") || m.hasPrefix("=") {
             throw ValidationError("--meta '\(m)' is not KEY=VALUE")
         }
+        if timestamps == .arrival && !live {
+            throw ValidationError("--timestamps arrival stamps frames as they come from a live stream: it needs --live")
+        }
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs \(jobs) is outside 1...256") }
         guard (1...4096).contains(queueFrames) else { throw ValidationError("--queue-frames \(queueFrames) is outside 1...4096") }
     }
@@ -128,22 +138,29 @@ struct Record: ParsableCommand {
         options.replaceExistingLog = force
         options.configurationFolder = ConfigurationFolder.of(logPath)
         options.otherInputs = [input] + (choice.pipeline.map { [$0] } ?? [])
-        return try LiveAnalysis(setups: setups, registry: registry, logPath: logPath, recordingPath: output, options: options)
+        let analysis = try LiveAnalysis(setups: setups, registry: registry, logPath: logPath, recordingPath: output, options: options)
+        analysis.fellBehind = { frame, lag in
+            warn("note: the analysis is \(Plural.count(lag, "frame")) behind the recording (at frame \(frame)); it reads frames back "
+                 + "from the recording to catch up, and no frame is dropped")
+        }
+        return analysis
     }
 
     func run() throws {
         try reportingErrors {
             let stop = StopFlag()
-            let signals = SignalTrap(stop: stop)
-            defer { signals.restore() }
-            let rate = fps.flatMap(FrameRate.init(parsing:))
             // Whether OUTPUT may be written is checked before any wait for input.
             try OutputFile.check(output, replacingExisting: force, inputs: [input], why: RecordingWriter.needsAFile)
             let analysis = try liveAnalysis()
+            // The first interrupt ends the recording (closed, complete) and lets the analysis
+            // catch up; a second one stops the analysis where it is.
+            let signals = SignalTrap(stop: stop, again: { analysis?.stopNow() })
+            defer { signals.restore() }
+            let rate = fps.flatMap(FrameRate.init(parsing:))
             var source: any FrameSource
             do {
                 let opened = try FrameSources.open(input, output: output, rate: rate, live: live, stop: stop, ffmpegFormat: inputFormat,
-                                                   realtime: realtime, warning: { warn($0) })
+                                                   realtime: realtime, y4mClock: timestamps, warning: { warn($0) })
                 source = opened.source
                 if opened.assumedRate { warn("\(input): image folders have no timing; assuming 30 fps (pass --fps to set it)") }
             } catch {
@@ -189,13 +206,20 @@ struct Record: ParsableCommand {
                  + "so it ends there, with every earlier frame kept")
         }
         if let analyzed, let logPath = eventsPath {
-            var said = "analyzed \(Plural.count(analyzed.framesAnalyzed, "frame")) while recording → \(logPath == "-" ? "standard output" : logPath) "
-                + "(\(Plural.count(analyzed.eventCount, "event")); the analysis was at most \(Plural.count(analyzed.largestLag, "frame")) behind"
-            said += analyzed.waits > 0 ? ", and the recorder waited for it \(Plural.count(analyzed.waits, "time")))" : ")"
-            print(said)
+            let destination = logPath == "-" ? "standard output" : logPath
+            print("analyzed \(Plural.count(analyzed.framesAnalyzed, "frame")) while recording → \(destination) "
+                  + "(\(Plural.count(analyzed.eventCount, "event")); the analysis was at most \(Plural.count(analyzed.largestLag, "frame")) behind)")
+            if analyzed.framesReadBack > 0 {
+                warn("note: the analysis fell behind by up to \(Plural.count(analyzed.largestLag, "frame")) and read \(Plural.count(analyzed.framesReadBack, "frame")) "
+                     + "back from the recording (--queue-frames \(queueFrames)); no frame was dropped")
+            }
             if let failure = analyzed.failure {
                 warn("warning: analyzer \(failure.analyzer) failed at frame \(failure.frame): \(failure.message); the analysis stopped there "
                      + "(the log ends with the failure), the recording went on to the end")
+            }
+            if analyzed.stoppedEarly {
+                throw LiveAnalysisError.stoppedByInterrupt(framesAnalyzed: analyzed.framesAnalyzed, framesRecorded: summary.frameCount,
+                                                           log: logPath, recording: output)
             }
         }
     }
@@ -210,11 +234,15 @@ struct Record: ParsableCommand {
 final class SignalTrap: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
 
-    init(stop: StopFlag) {
+    /// `again` runs on the second signal (once the stop is already asked for).
+    init(stop: StopFlag, again: (@Sendable () -> Void)? = nil) {
         for sig in [SIGINT, SIGTERM] {
             signal(sig, SIG_IGN)
             let s = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            s.setEventHandler { stop.set() }
+            s.setEventHandler {
+                if stop.isSet { again?() }
+                stop.set()
+            }
             s.resume()
             sources.append(s)
         }
@@ -226,3 +254,5 @@ final class SignalTrap: @unchecked Sendable {
         signal(SIGTERM, SIG_DFL)
     }
 }
+
+extension Y4MSource.Clock: ExpressibleByArgument {}

@@ -8,7 +8,7 @@ struct TablesCommand: ParsableCommand {
         abstract: "Makes the README's benchmark tables from the JSON lines of `--json` runs, and writes them into the README.",
         discussion: """
             Reads the files written by `Benchmarks/run AREA --json > FILE` (one run per area; the \
-            areas are codec, trajectory, tracking and external) and makes each area's Markdown \
+            areas are codec, trajectory, tracking, external and live) and makes each area's Markdown \
             table, captioned with the run count, the date and the commit the lines record. With \
             --readme, replaces each area's table in that file between the lines \
             <!-- bench:AREA:begin --> and <!-- bench:AREA:end -->, leaving the areas it was given \
@@ -46,6 +46,7 @@ struct TablesCommand: ParsableCommand {
             case .trajectory: blocks.append((area, try TrajectoryTable.block(areaLines, provenance: provenance)))
             case .tracking: blocks.append((area, try TrackingTable.block(areaLines, provenance: provenance)))
             case .external: blocks.append((area, try ExternalTable.block(areaLines, provenance: provenance)))
+            case .live: blocks.append((area, try LiveTable.block(areaLines, provenance: provenance)))
             }
         }
         guard let readme else {

@@ -9,6 +9,8 @@ enum BenchArea: String, CaseIterable, Sendable {
     case tracking
     /// The external analyzer's subprocess protocol against an in-process analyzer.
     case external
+    /// Analysis while recording: a frame's latency from arrival to its events in the log.
+    case live
 
     /// The metrics the area measures, in the order it reports them: what a target may judge.
     var metricKeys: [String] {
@@ -17,6 +19,7 @@ enum BenchArea: String, CaseIterable, Sendable {
         case .trajectory: return TrajectoryResult.metricKeys
         case .tracking: return TrackingResult.metricKeys
         case .external: return ExternalResult.metricKeys
+        case .live: return LiveResult.metricKeys
         }
     }
 
@@ -27,6 +30,7 @@ enum BenchArea: String, CaseIterable, Sendable {
         case .trajectory: return TrajectorySize.allCases.map(\.rawValue)
         case .tracking: return TrackingBench.inputNames
         case .external: return [ExternalBench.inputName]
+        case .live: return [LiveResult.inputName]
         }
     }
 }
