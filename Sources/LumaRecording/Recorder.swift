@@ -23,53 +23,73 @@ public enum Recorder {
         let header = RecordingHeader(width: source.width, height: source.height, timescale: source.timescale,
                                      rateNumerator: source.rateNumerator, rateDenominator: source.rateDenominator,
                                      metadata: source.metadata.merging(metadata) { $1 })
-        var writer: RecordingWriter?
-        var pixels = [UInt8](unsafeUninitializedCapacity: header.frameSize) { _, initialized in initialized = header.frameSize }
+        var appender: BackgroundAppender?
+        var frameCount = 0
         var failure: (any Error)?
-        var chunksWritten = 0
+        // The first frame is read into a buffer of its own: the writer, and the appender's
+        // buffers, are made once a frame has arrived.
+        var firstFrame = [UInt8](unsafeUninitializedCapacity: header.frameSize) { _, initialized in initialized = header.frameSize }
         while !stop.isSet {
+            let buffer: (slot: Int, pixels: UnsafeMutableBufferPointer<UInt8>)?
+            if let appender {
+                guard let free = appender.nextBuffer() else { break }  // the writer failed: said below
+                buffer = free
+            } else {
+                buffer = nil
+            }
             let ticks: Int64?
             do {
-                ticks = try pixels.withUnsafeMutableBufferPointer { try source.nextFrame(into: $0) }
+                if let buffer {
+                    ticks = try source.nextFrame(into: buffer.pixels)
+                } else {
+                    ticks = try firstFrame.withUnsafeMutableBufferPointer { try source.nextFrame(into: $0) }
+                }
             } catch {
                 // A signal ends the stream mid-frame: that frame was never complete, which is where
                 // recording stops, not an error.
                 if !stop.isSet { failure = error }
+                if let buffer { appender?.giveBack(buffer.slot) }
                 break
             }
-            guard let ticks else { break }
-            let active: RecordingWriter
-            if let writer { active = writer } else {
+            guard let ticks else {
+                if let buffer { appender?.giveBack(buffer.slot) }
+                break
+            }
+            // The analysis gets the frame first, as it arrives: the writer appends it on its own
+            // thread, and a chunk it compresses and writes meanwhile holds up neither.
+            if let buffer {
+                analysis?.frameRecorded(index: frameCount, ticks: ticks, pixels: UnsafeBufferPointer(buffer.pixels), header: header)
+                appender!.submit(buffer.slot, ticks: ticks)
+            } else {
                 let file = try OutputFile.create(output, replacingExisting: replacingExisting, inputs: inputs,
                                                  streams: .refused(why: RecordingWriter.needsAFile), placement: .inPlace)
-                active = try RecordingWriter(output: file, header: header, options: options)
-                writer = active
+                let writer = try RecordingWriter(output: file, header: header, options: options)
+                var chunkWritten: (@Sendable (Int, String) -> Void)?
+                if let analysis { chunkWritten = { frames, path in analysis.framesWritten(frames, in: path) } }
+                let made = BackgroundAppender(writer: writer, chunkWritten: chunkWritten)
+                appender = made
+                firstFrame.withUnsafeBufferPointer { analysis?.frameRecorded(index: 0, ticks: ticks, pixels: $0, header: header) }
+                let slot = made.nextBuffer()!  // a new appender has every buffer free
+                _ = firstFrame.withUnsafeBufferPointer { slot.pixels.initialize(from: $0) }
+                made.submit(slot.slot, ticks: ticks)
+                firstFrame = []
             }
-            // The analysis gets the frame first: appending it may compress and write a whole
-            // chunk, which its events need not wait for. (If the append then fails, the analysis
-            // is abandoned with the recording: its log stays a prefix, without a footer.)
-            pixels.withUnsafeBufferPointer { analysis?.frameRecorded(index: active.frameCount, ticks: ticks, pixels: $0, header: header) }
-            do {
-                try active.append(pixels, ticks: ticks)
-            } catch {
-                // The file cannot take more (a full disk, say): it cannot take an index either, but
-                // every chunk written before is complete and checksummed.
-                analysis?.recordingAbandoned()
-                throw RecorderError.writeFailed(error, frame: active.frameCount, chunksIn: active.writingPath)
-            }
-            if let analysis, active.chunks.count != chunksWritten, let last = active.chunks.last {
-                // Frames the analysis could not take a copy of can be read back from here on.
-                chunksWritten = active.chunks.count
-                analysis.framesWritten(last.firstFrame + last.frameCount, in: active.writingPath)
-            }
-            progress?(active.frameCount, source.expectedFrameCount)
+            frameCount += 1
+            progress?(frameCount, source.expectedFrameCount)
+        }
+        appender?.finish()
+        if let (error, frame) = appender?.failure {
+            // The file cannot take more (a full disk, say): it cannot take an index either, but
+            // every chunk written before is complete and checksummed.
+            analysis?.recordingAbandoned()
+            throw RecorderError.writeFailed(error, frame: frame, framesReceived: frameCount, chunksIn: appender!.writer.writingPath)
         }
         if failure == nil && !stop.isSet {
             do { try source.finish() } catch { failure = error }
         }
         // Close properly whatever happened: everything received so far stays readable.
-        guard let writer, writer.frameCount > 0 else {
-            writer?.abandon()  // nothing recorded: nothing left behind that the next run must replace
+        guard let writer = appender?.writer, writer.frameCount > 0 else {
+            appender?.writer.abandon()  // nothing recorded: nothing left behind that the next run must replace
             throw failure ?? RecordingInputError.noFrames(source.name)
         }
         if let failure {
@@ -92,18 +112,23 @@ public enum Recorder {
 
 /// How a recording stopped early; what was recorded before is kept and named.
 public enum RecorderError: Error, CustomStringConvertible {
-    /// The output could not take more (a full disk): its complete chunks are in `chunksIn`, without
-    /// an index (`recover` writes one).
-    case writeFailed(any Error, frame: Int, chunksIn: String)
+    /// The output could not take more (a full disk) at `frame`, when `framesReceived` frames had
+    /// arrived: its complete chunks are in `chunksIn`, without an index (`recover` writes one).
+    case writeFailed(any Error, frame: Int, framesReceived: Int, chunksIn: String)
     /// The input failed: the frames before it are a closed recording in `savedIn`.
     case inputFailed(any Error, framesSaved: Int, savedIn: String)
 
     public var description: String {
         switch self {
-        case .writeFailed(let error, let frame, let path):
-            return "\(error) — recording stopped at frame \(frame); the complete chunks before it are in \(path)"
+        case .writeFailed(let error, let frame, let received, let path):
+            return "\(error) — recording stopped at frame \(frame)\(Self.alsoLost(frame: frame, received: received)); the complete chunks before it are in \(path)"
         case .inputFailed(let error, let frames, let path):
             return "\(error) — the \(Plural.count(frames, "frame")) before the error are saved in \(path)"
         }
+    }
+
+    /// ", with frames 8…9 received after it" when frames had arrived that the writer never took.
+    public static func alsoLost(frame: Int, received: Int) -> String {
+        received > frame + 1 ? ", with \(received - frame - 1 == 1 ? "frame \(frame + 1)" : "frames \(frame + 1)…\(received - 1)") received after it" : ""
     }
 }

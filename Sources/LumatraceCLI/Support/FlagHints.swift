@@ -64,8 +64,9 @@ enum FlagHints {
             }
         case let e as RecorderError:
             switch e {
-            case .writeFailed(let inner, let frame, let path):
-                return "\(message(for: inner, in: command)) — recording stopped at frame \(frame); the complete chunks before it are in \(path): "
+            case .writeFailed(let inner, let frame, let received, let path):
+                return "\(message(for: inner, in: command)) — recording stopped at frame \(frame)\(RecorderError.alsoLost(frame: frame, received: received)); "
+                    + "the complete chunks before it are in \(path): "
                     + "`lumatrace recover \(path) -o OTHER.luma` (on a disk with space) indexes them"
             case .inputFailed(let inner, let frames, let path):
                 return "\(message(for: inner, in: command)) — the \(Plural.count(frames, "frame")) before the error are saved in \(path)"
