@@ -12,7 +12,8 @@ enum LiveTable {
                 fixed(budget, 2) + (p99 <= budget ? " (met)" : " (missed)"),
                 "\(try r.int("largest_lag")) frames",
             ]]
-            parts.append("Analysis while recording (differencing + trajectory, recorder and analysis on one core), \(provenance.caption):\n\n"
+            parts.append("Analysis while recording (differencing + trajectory), "
+                         + "\(provenance.caption(threads: "reader, writer and analysis threads pinned to one core")):\n\n"
                          + markdownTable(["stream", "latency median ms", "p99 ms", "analyzers' median ms", "p99 budget ms", "largest lag"], rows))
         }
         return parts.joined(separator: "\n\n")

@@ -78,8 +78,11 @@ struct TableProvenance: Equatable {
     }
 
     /// "median of 5 runs, one thread, measured 2026-11-22 at commit `4532279`".
-    var caption: String {
-        "median of \(runs) run\(runs == 1 ? "" : "s"), one thread, measured \(date)"
+    var caption: String { caption(threads: "one thread") }
+
+    /// The caption naming how the runs used the CPU, e.g. "three threads on one core".
+    func caption(threads: String) -> String {
+        "median of \(runs) run\(runs == 1 ? "" : "s"), \(threads), measured \(date)"
             + (commit.map { " at commit `\($0)`" + (commitModified ? " with uncommitted changes" : "") } ?? "")
     }
 }
