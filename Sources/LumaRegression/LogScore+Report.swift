@@ -27,6 +27,10 @@ extension LogScore {
                  DecimalText.fixed(t.precision, 3), DecimalText.fixed(t.f1, 3),
                  DecimalText.fixed(t.medianError, 2) + " px", DecimalText.fixed(t.error90, 2) + " px"],
             ], rightAligned: Set(1...9), indent: indent)
+            let p = t.points
+            out.append(indent + "  points: \(p.coveredTruthPoints) of \(p.truthPoints) truth ball positions covered (\(DecimalText.fixed(p.coverage, 3))), "
+                       + "\(p.pathPointsOnBall) of \(p.pathPoints) path points on a ball (\(DecimalText.fixed(p.precision, 3)))"
+                       + (p.unjudgedPathPoints > 0 ? "; \(p.unjudgedPathPoints) in frames the truth leaves out" : ""))
             if !t.missed.isEmpty { out.append(indent + "  missed: " + t.missed.joined(separator: ", ")) }
             if !t.falseAlarms.isEmpty { out.append(indent + "  not in truth: " + t.falseAlarms.map { String($0.prefix(8)) }.joined(separator: ", ")) }
         }
@@ -49,12 +53,19 @@ extension LogScore {
         let score = self
         var members: [JSONValue.Member] = []
         if let t = score.trajectories {
+            let p = t.points
+            let points: JSONValue = .object([
+                "truth": .int(Int64(p.truthPoints)), "covered": .int(Int64(p.coveredTruthPoints)), "coverage": .double(p.coverage),
+                "path": .int(Int64(p.pathPoints)), "onBall": .int(Int64(p.pathPointsOnBall)), "precision": .double(p.precision),
+                "unjudged": .int(Int64(p.unjudgedPathPoints)),
+            ])
             members.append(.init("trajectories", .object([
                 "segments": .int(Int64(t.segments)), "found": .int(Int64(t.found)), "reported": .int(Int64(t.trajectories)),
                 "correct": .int(Int64(t.correct)), "fragments": .int(Int64(t.fragments)),
                 "recall": .double(t.recall), "precision": .double(t.precision), "f1": .double(t.f1),
                 "medianErrorPixels": .double(t.medianError), "p90ErrorPixels": .double(t.error90),
                 "missed": .array(t.missed.map(JSONValue.string)), "notInTruth": .array(t.falseAlarms.map(JSONValue.string)),
+                "points": points,
             ])))
         }
         if let k = score.tracking {

@@ -62,6 +62,9 @@ public struct TrajectoryScore: Sendable {
     public var followed: [(trajectory: String, segment: String)] = []
     /// Each incorrect trajectory's id, with the segment it agrees with most and on how many frames.
     public var closest: [(trajectory: String, segment: String?, agreeing: Int)] = []
+    /// Every point judged on its own: how many truth positions the paths cover, and how many path
+    /// points lie on a ball (``PointCoverage``).
+    public var points = PointCoverage([], segments: [], pixels: (1, 1))
 
     public var recall: Double { segments == 0 ? 1 : Double(found) / Double(segments) }
     public var precision: Double { trajectories == 0 ? 1 : Double(correct) / Double(trajectories) }
@@ -74,6 +77,7 @@ public struct TrajectoryScore: Sendable {
     public init(_ reported: [LoggedTrajectory], segments truthSegments: [BallSegment], pixels: (Double, Double), minimumSegmentFrames: Int) {
         let (w, h) = pixels
         trajectories = reported.count
+        points = PointCoverage(reported, segments: truthSegments, pixels: pixels)
         var agreeing = [[Int]](repeating: [Int](repeating: 0, count: truthSegments.count), count: reported.count)
         var shared = agreeing
         var pairErrors = [[[Double]]](repeating: [[Double]](repeating: [], count: truthSegments.count), count: reported.count)

@@ -50,6 +50,41 @@ struct LogScoreTests {
         #expect((score.segments, score.recall, score.precision, score.f1) == (0, 1, 1, 1))
     }
 
+    @Test("points: a path that follows half a flight and then strays onto a shadow covers half the positions, and half its points are on the ball")
+    func pointCoverage() {
+        let truth = [segment("a", from: 0, count: 10, x0: 0.1)]
+        // Frames 0…4 on the ball; 5…9 ten pixels below it (a shadow keeping pace).
+        let points = truth[0].points.enumerated().map { k, p in [p[0], p[1], p[2] - (k < 5 ? 0 : 0.1), p[3]] }
+        let path = LoggedTrajectory(id: "t", analyzer: "trajectory", points: points, confidence: 1, reason: "exit", endFrame: 9)
+        let p = TrajectoryScore([path], segments: truth, pixels: pixels, minimumSegmentFrames: 10).points
+        #expect((p.truthPoints, p.coveredTruthPoints, p.pathPoints, p.pathPointsOnBall, p.unjudgedPathPoints) == (10, 5, 10, 5, 0))
+        #expect(p.coverage == 0.5 && p.precision == 0.5)
+    }
+
+    @Test("points: a path point in a frame the truth leaves out is unjudged when it lies on the ball's parabola, false when off it")
+    func pointsInFramesTheTruthLeavesOut() {
+        // A ball falling along y = 0.5 + 0.001 k² (normalized), with frame 5 and frame 10 left out of the truth.
+        let all: [[Double]] = (0..<11).map { k in
+            let t = Double(k)
+            return [t, 0.1 + 0.02 * t, 0.5 + 0.001 * t * t, 0.01]
+        }
+        let truth = [BallSegment(id: "a", ball: "a", end: "caught", points: all.filter { $0[0] != 5 && $0[0] != 10 })]
+        let onPath = LoggedTrajectory(id: "t1", analyzer: "trajectory", points: all, confidence: 1, reason: "end", endFrame: 10)
+        var p = TrajectoryScore([onPath], segments: truth, pixels: pixels, minimumSegmentFrames: 5).points
+        #expect((p.truthPoints, p.coveredTruthPoints, p.pathPoints, p.pathPointsOnBall, p.unjudgedPathPoints) == (9, 9, 9, 9, 2))
+        // Frame 5 moved 5 px off the parabola: judged, and off every ball.
+        var strayed = all
+        strayed[5][2] += 0.05
+        p = TrajectoryScore([LoggedTrajectory(id: "t2", analyzer: "trajectory", points: strayed, confidence: 1, reason: "end", endFrame: 10)],
+                            segments: truth, pixels: pixels, minimumSegmentFrames: 5).points
+        #expect((p.pathPoints, p.pathPointsOnBall, p.unjudgedPathPoints) == (10, 9, 1))
+        // Three frames past the segment's end is beyond the truth's reach: judged, and false.
+        let late: [[Double]] = all + [[13, 0.36, 0.669, 0.01]]
+        p = TrajectoryScore([LoggedTrajectory(id: "t3", analyzer: "trajectory", points: late, confidence: 1, reason: "end", endFrame: 13)],
+                            segments: truth, pixels: pixels, minimumSegmentFrames: 5).points
+        #expect((p.pathPoints, p.pathPointsOnBall, p.unjudgedPathPoints) == (10, 9, 2))
+    }
+
     @Test("tracking: IoUs 1, 1/3, lost, 0 give success AUC 6.75/21, precision at 20 px 0.5, one loss")
     func trackingScore() {
         let object = ObjectTrack(id: "object1", points: (0..<4).map { [Double($0), 0.1, 0.1, 0.2, 0.2] })

@@ -23,6 +23,8 @@ struct TruthMatcher {
         var wrong: [String] = []
         /// For correct trajectories: "truth end → reported reason" counts.
         var reasons: [String: Int] = [:]
+        /// Point by point: truth positions covered, path points on a ball.
+        var points = PointCoverage([], segments: [], pixels: (1, 1))
 
         var recall: Double { segments == 0 ? 1 : Double(found) / Double(segments) }
         var precision: Double { trajectories == 0 ? 1 : Double(correct) / Double(trajectories) }
@@ -36,12 +38,14 @@ struct TruthMatcher {
             Score(segments: a.segments + b.segments, found: a.found + b.found, trajectories: a.trajectories + b.trajectories,
                   correct: a.correct + b.correct, fragments: a.fragments + b.fragments, errors: a.errors + b.errors,
                   missed: a.missed + b.missed, wrong: a.wrong + b.wrong,
-                  reasons: a.reasons.merging(b.reasons, uniquingKeysWith: +))
+                  reasons: a.reasons.merging(b.reasons, uniquingKeysWith: +), points: a.points + b.points)
         }
 
         var description: String {
             "segments \(segments), found \(found) (recall \(fixed(recall, 3))), trajectories \(trajectories), correct \(correct) "
-                + "(precision \(fixed(precision, 3))), fragments \(fragments), median error \(fixed(medianError, 2)) px"
+                + "(precision \(fixed(precision, 3))), fragments \(fragments), median error \(fixed(medianError, 2)) px; "
+                + "points: covered \(points.coveredTruthPoints) of \(points.truthPoints) (\(fixed(points.coverage, 3))), "
+                + "on a ball \(points.pathPointsOnBall) of \(points.pathPoints) (\(fixed(points.precision, 3)))"
         }
     }
 
@@ -53,7 +57,7 @@ struct TruthMatcher {
         let s = TrajectoryScore(logged, segments: truth.ballSegments, pixels: (Double(truth.width), Double(truth.height)),
                                 minimumSegmentFrames: minimumVisible)
         var score = Score(segments: s.segments, found: s.found, trajectories: s.trajectories, correct: s.correct,
-                          fragments: s.fragments, errors: s.errors)
+                          fragments: s.fragments, errors: s.errors, points: s.points)
         let segments = Dictionary(truth.ballSegments.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let trajectories = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for (trajectory, segment) in s.followed {
