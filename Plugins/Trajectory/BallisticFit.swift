@@ -13,15 +13,21 @@ struct TrackPoint: Sendable, Equatable {
 /// A thrown object's path fitted in time: `x(t)` linear, `y(t)` quadratic, `t` in seconds from
 /// the first point, in frame pixels with y down (so gravity makes `y.coefficients[2]` positive).
 ///
-/// A ballistic path is exactly this, whatever the direction of the throw, which is why the time
-/// fit, unlike Vision's `y = f(x)`, also describes a ball tossed straight up.
+/// A ballistic path in the image plane is exactly this, whatever the direction of the throw,
+/// which is why the time fit, unlike Vision's `y = f(x)`, also describes a ball tossed straight
+/// up. A ball flying towards or away from the camera (a shot at a hoop filmed from behind the
+/// shooter) slows down or speeds up sideways in the image, as perspective shrinks or grows its
+/// steps: then `x(t)` is quadratic too. The fit takes the quadratic only when the points demand
+/// it: from six points, when it explains the sideways motion far better than a line (an F
+/// statistic above ``quadraticEvidence``), so a path in the image plane keeps its straight `x`.
 struct BallisticFit: Sendable {
     /// Recording seconds of `t = 0`: the first point's time.
     let origin: Double
     let x: Polynomial
     let y: Polynomial
     /// Root-mean-square distance of the points from the path, in frame pixels, corrected for the
-    /// five fitted coefficients (so three points on a parabola do not look perfect).
+    /// fitted coefficients (five, or six with a quadratic `x`), so three points on a parabola do
+    /// not look perfect.
     let rms: Double
     /// A robust per-axis scatter: the median distance of the points from the path, as a normal
     /// σ (a 2-D normal's median distance is 1.177 σ). A few bad points barely move it, so a track
@@ -37,6 +43,11 @@ struct BallisticFit: Sendable {
     private let centre: Double
     private let inverseX: [Double]
     private let inverseY: [Double]
+
+    /// How much better a quadratic must explain `x(t)` than a line before the fit takes it: the
+    /// F statistic of the added term, `(RSS₁ − RSS₂) / (RSS₂ / (n − 3))`. 25 is far beyond chance
+    /// (the 0.1% point of F(1, n − 3) is 11–16 for 10–20 points).
+    static let quadraticEvidence = 25.0
 
     /// Vertical acceleration, px/s², positive downwards (gravity).
     var acceleration: Double { 2 * (y.coefficients.count > 2 ? y.coefficients[2] : 0) }
@@ -58,10 +69,11 @@ struct BallisticFit: Sendable {
     /// a long track, and growing fast beyond its ends, most for a young track.
     func leverage(at time: Double) -> Double {
         let u = time - origin - centre
-        let vx = [1, u], vy = [1, u, u * u]
+        let v = [1, u, u * u]
+        let nx = x.coefficients.count
         var lx = 0.0, ly = 0.0
-        for i in 0..<2 { for j in 0..<2 { lx += vx[i] * inverseX[i * 2 + j] * vx[j] } }
-        for i in 0..<3 { for j in 0..<3 { ly += vy[i] * inverseY[i * 3 + j] * vy[j] } }
+        for i in 0..<nx { for j in 0..<nx { lx += v[i] * inverseX[i * nx + j] * v[j] } }
+        for i in 0..<3 { for j in 0..<3 { ly += v[i] * inverseY[i * 3 + j] * v[j] } }
         return max(lx, ly, 0)
     }
 
@@ -86,9 +98,21 @@ struct BallisticFit: Sendable {
         guard points.count >= 3, let first = points.first, let last = points.last else { return nil }
         let origin = first.time
         let base = points.startIndex
-        guard let fx = PolynomialFit.fit(degree: 1, count: points.count, point: { (points[base + $0].time - origin, points[base + $0].x) }),
+        guard let line = PolynomialFit.fit(degree: 1, count: points.count, point: { (points[base + $0].time - origin, points[base + $0].x) }),
               let fy = PolynomialFit.fit(degree: 2, count: points.count, point: { (points[base + $0].time - origin, points[base + $0].y) })
         else { return nil }
+        var fx = line
+        if points.count >= 6,
+           let curve = PolynomialFit.fit(degree: 2, count: points.count, point: { (points[base + $0].time - origin, points[base + $0].x) }) {
+            var straight = 0.0, curved = 0.0
+            for p in points {
+                let t = p.time - origin
+                straight += (line(t) - p.x) * (line(t) - p.x)
+                curved += (curve(t) - p.x) * (curve(t) - p.x)
+            }
+            let freedom = Double(points.count - 3)
+            if straight - curved > Self.quadraticEvidence * max(curved, 1e-12) / freedom { fx = curve }
+        }
         self.origin = origin
         x = fx
         y = fy
@@ -119,9 +143,9 @@ struct BallisticFit: Sendable {
             m1 += u
             m3 += u * u * u
         }
-        inverseX = Self.inverse2(m0, m1, m2)
         inverseY = Self.inverse3([m0, m1, m2, m1, m2, m3, m2, m3, m4])
-        let freedom = max(1, 2 * points.count - 5)
+        inverseX = fx.coefficients.count == 3 ? inverseY : Self.inverse2(m0, m1, m2)
+        let freedom = max(1, 2 * points.count - 2 - fx.coefficients.count)
         rms = (squares / Double(freedom)).squareRoot()
         distances.sort()
         let median = distances.count % 2 == 1 ? distances[distances.count / 2]

@@ -35,7 +35,9 @@ public struct TrajectoryObservation: EventPayload, Equatable {
 
 /// `x(t) = x[0] + x[1]·t` and `y(t) = y[0] + y[1]·t + y[2]·t²`, normalized coordinates, `t` in
 /// seconds since the trajectory's first detection (`timeRange.start`). `y[2]` is half the vertical
-/// acceleration: negative under gravity, since y grows upwards.
+/// acceleration: negative under gravity, since y grows upwards. For a ball flying towards or away
+/// from the camera, `x` has a third coefficient, `x[2]·t²`: perspective shrinks or grows its
+/// sideways steps (see the analyzer's README section).
 public struct TimeFit: Codable, Sendable, Equatable {
     public var x: [Double]
     public var y: [Double]

@@ -48,8 +48,8 @@ struct TrajectoryReport: Sendable {
         let (w, h) = (geometry.frameWidth, geometry.frameHeight)
         let start = geometry.normalized(x[0], y[0])
         let velocity = NormalizedPoint(pixelDisplacementX: x[1], y: y[1], frameWidth: w, frameHeight: h)
-        let acceleration = NormalizedPoint(pixelDisplacementX: 0, y: y[2], frameWidth: w, frameHeight: h)
-        return TimeFit(x: [start.x, velocity.x], y: [start.y, velocity.y, acceleration.y])
+        let acceleration = NormalizedPoint(pixelDisplacementX: x.count > 2 ? x[2] : 0, y: y[2], frameWidth: w, frameHeight: h)
+        return TimeFit(x: x.count > 2 ? [start.x, velocity.x, acceleration.x] : [start.x, velocity.x], y: [start.y, velocity.y, acceleration.y])
     }
 
     func timeRange(_ track: Track) -> TimeRange {

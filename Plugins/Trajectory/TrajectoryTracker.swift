@@ -53,9 +53,13 @@ struct TrajectoryTracker {
     var maximumRecovered: Int { max(4, Int((0.5 / settings.frameInterval).rounded(.up))) }
     /// Analyzed frames a track predicted to leave the region is kept before it ends as an exit:
     /// long enough for a bounce off a floor near the edge to start the next track.
-    var bounceWindow: Int { 3 }
+    var bounceWindow: Int { minimumSupport }
     /// Frames an unreported, short track may go unseen.
     var maximumYoungMisses: Int { 2 }
+    /// Analyzed frames back a new track may take its points from: a quarter of a second.
+    var startWindow: Int { max(6, Int((0.25 / settings.frameInterval).rounded(.up))) }
+    /// Frames whose detections must lie on a new track's parabola before it starts.
+    var minimumSupport: Int { 3 }
 
     init(settings: Settings) {
         self.settings = settings
@@ -80,7 +84,8 @@ struct TrajectoryTracker {
         for i in tracks.indices where !tracks[i].gainedPoint { tracks[i].misses += 1 }
 
         // Whole blobs left over may start tracks; cut-off ones cannot be measured without a radius.
-        pool.removeAll { $0.step < step - 4 }
+        let oldest = step - startWindow + 1
+        pool.removeAll { $0.step < oldest }
         for (j, d) in detections.enumerated() where !taken[j] && !d.touchesEdge && !still[j] {
             pool.append(PoolEntry(step: step, point: TrackPoint(frame: frame, time: time, x: d.x, y: d.y, radius: d.radius)))
         }
@@ -239,32 +244,47 @@ struct TrajectoryTracker {
 
     // MARK: - Starting tracks
 
-    /// Starts a track from each unassigned detection of this frame that completes a plausible
-    /// triplet with unassigned detections of the two (or, across a missed frame, three) frames before.
+    /// Starts tracks from the unassigned detections of the last ``startWindow`` frames: the
+    /// parabolas they support best, each detection used once.
     ///
-    /// Real footage gives hundreds of small blobs a frame (foliage, a codec's flicker), so the
-    /// oldest point of a triplet is not searched among all of them: given the newer two, a thrown
-    /// object's oldest point lies in a narrow window (its acceleration is bounded), found by binary
-    /// search in the pool sorted by x. The choice is the same as an exhaustive search's: the
-    /// lowest cost, ties to the earliest pool entries.
+    /// 1. **Hypotheses.** Each unassigned detection of this frame, with unassigned detections of
+    ///    the two (or, across a missed frame, three) frames before, makes triplets that move like a
+    ///    thrown object (``tripletCost(_:_:_:factor:maximumSpeed:similar:)``). Real footage gives
+    ///    hundreds of small blobs a frame (foliage, a codec's flicker), so the oldest point is not
+    ///    searched among all of them: given the newer two, a thrown object's oldest point lies in a
+    ///    narrow window (its acceleration is bounded), found by binary search in the pool sorted by x.
+    /// 2. **Support.** The best few triplets of each detection are grown back over the window,
+    ///    frame by frame from the newest: the detection of similar size nearest the fitted path,
+    ///    within the path's gate, joins, and the path is fitted again.
+    /// 3. **Choice.** Hypotheses are taken most support first (then the tighter fit, the lower
+    ///    triplet cost, the earlier detection), each detection in one track only; one supported by
+    ///    fewer than ``minimumSupport`` frames waits: its detections stay in the pool, and a later
+    ///    frame may start it with more.
+    ///
+    /// Three blobs in a row that happen to line up (a hand, a shadow and a ball in a crowded
+    /// scene) no longer start a track that then follows the wrong blob: a path needs several
+    /// frames that agree, and a track starts with all of them, so no point is lost by waiting.
     private mutating func startTracks(time: Double, ended: inout [Ended]) {
         let k = Double(settings.geometry.factor)
         let g = settings.geometry
         let maximumSpeed = 3 * Double(max(g.region.width, g.region.height))  // px/s
+        let factor = settings.geometry.factor
+        let similar = { (a: Double, b: Double) in Self.similarRadius(a, b, factor: factor) }
         // Unused pool entries of each earlier step, sorted by x (ties by pool order).
         var byStep: [Int: [Int]] = [:]
         for i in pool.indices where pool[i].step < step && !pool[i].used { byStep[pool[i].step, default: []].append(i) }
         for key in byStep.keys.sorted() {
             byStep[key]!.sort { (pool[$0].point.x, $0) < (pool[$1].point.x, $1) }
         }
+        struct Hypothesis { var members: [Int]; var rms: Double; var cost: Double; var seed: Int }
+        var hypotheses: [Hypothesis] = []
         for ci in pool.indices where pool[ci].step == step && !pool[ci].used {
             let c = pool[ci].point
-            var best: (cost: Double, b: Int, a: Int)?
+            var triplets: [(cost: Double, b: Int, a: Int)] = []
             for bi in pool.indices where !pool[bi].used && pool[bi].step < step && pool[bi].step >= step - 2 {
                 let b = pool[bi].point
                 let dt2 = c.time - b.time
-                guard dt2 > 0, Self.distance(b, c) <= maximumSpeed * dt2,
-                      Self.similarRadius(b.radius, c.radius, factor: settings.geometry.factor) else { continue }
+                guard dt2 > 0, Self.distance(b, c) <= maximumSpeed * dt2, similar(b.radius, c.radius) else { continue }
                 for aStep in (pool[bi].step - 2)..<pool[bi].step {
                     guard let candidates = byStep[aStep], let first = candidates.first else { continue }
                     let dt1 = b.time - pool[first].point.time
@@ -274,31 +294,99 @@ struct TrajectoryTracker {
                     let widest = (2 * k + 0.3 * largest) * 2 / (dt1 * dt2)
                     let reach = widest * dt1 * (dt1 + dt2) / 2
                     let predictedX = b.x - dt1 * (c.x - b.x) / dt2
-                    var lo = 0, hi = candidates.count
-                    while lo < hi {
-                        let mid = (lo + hi) / 2
-                        if pool[candidates[mid]].point.x < predictedX - reach { lo = mid + 1 } else { hi = mid }
-                    }
-                    var j = lo
+                    var j = Self.firstIndex(in: candidates, atLeast: predictedX - reach) { pool[$0].point.x }
                     while j < candidates.count, pool[candidates[j]].point.x <= predictedX + reach {
                         let ai = candidates[j]
                         j += 1
-                        guard !pool[ai].used, let cost = Self.tripletCost(pool[ai].point, b, c, factor: k, maximumSpeed: maximumSpeed,
-                                                                        similar: { Self.similarRadius($0, $1, factor: settings.geometry.factor) })
+                        guard let cost = Self.tripletCost(pool[ai].point, b, c, factor: k, maximumSpeed: maximumSpeed, similar: similar)
                         else { continue }
-                        if best == nil || (cost, bi, ai) < (best!.cost, best!.b, best!.a) { best = (cost, bi, ai) }
+                        triplets.append((cost, bi, ai))
                     }
                 }
             }
-            guard let found = best else { continue }
-            pool[found.a].used = true
-            pool[found.b].used = true
-            pool[ci].used = true
-            var track = Track(serial: nextSerial, points: [pool[found.a].point, pool[found.b].point, c])
+            triplets.sort { ($0.cost, $0.b, $0.a) < ($1.cost, $1.b, $1.a) }
+            var best: Hypothesis?
+            for t in triplets.prefix(3) {
+                guard let grown = support([t.a, t.b, ci], byStep: byStep) else { continue }
+                let h = Hypothesis(members: grown.members, rms: grown.rms, cost: t.cost, seed: ci)
+                if best == nil || Self.ranksBefore(h.members.count, h.rms, h.cost, than: best!.members.count, best!.rms, best!.cost) { best = h }
+            }
+            if let best, best.members.count >= minimumSupport { hypotheses.append(best) }
+        }
+        hypotheses.sort { a, b in
+            if (a.members.count, a.rms, a.cost) != (b.members.count, b.rms, b.cost) {
+                return Self.ranksBefore(a.members.count, a.rms, a.cost, than: b.members.count, b.rms, b.cost)
+            }
+            return a.seed < b.seed
+        }
+        for h in hypotheses where !h.members.contains(where: { pool[$0].used }) {
+            for i in h.members { pool[i].used = true }
+            var track = Track(serial: nextSerial, points: h.members.map { pool[$0].point })
             nextSerial += 1
             endBouncedTrack(before: &track, ended: &ended)
             tracks.append(track)
         }
+    }
+
+    /// Whether a hypothesis with `count` supporting frames, fit scatter `rms` and triplet `cost`
+    /// is preferred to another: more support, then a tighter fit, then a lower cost.
+    private static func ranksBefore(_ count: Int, _ rms: Double, _ cost: Double, than otherCount: Int, _ otherRMS: Double, _ otherCost: Double) -> Bool {
+        if count != otherCount { return count > otherCount }
+        if rms != otherRMS { return rms < otherRMS }
+        return cost < otherCost
+    }
+
+    /// Grows the triplet `seed` (pool indices, oldest first) back over the window: for each
+    /// earlier frame without a member, newest first, the unused entry of similar size nearest the
+    /// fitted path within its gate joins, and the path is fitted again. Returns the members in
+    /// time order and the fit's scatter; `nil` when the seed has no fit or the grown path does
+    /// not fall like a thrown object.
+    private func support(_ seed: [Int], byStep: [Int: [Int]]) -> (members: [Int], rms: Double)? {
+        var members = seed
+        var points = seed.map { pool[$0].point }
+        guard var fit = BallisticFit(points[...]) else { return nil }
+        let radius = points.reduce(0) { $0 + $1.radius } / Double(points.count)
+        let scatter = quality.expectedScatter(radius: radius)
+        let seedSteps = Set(seed.map { pool[$0].step })
+        for s in stride(from: step - 1, to: step - startWindow, by: -1) where !seedSteps.contains(s) {
+            guard let entries = byStep[s], let first = entries.first else { continue }
+            let time = pool[first].point.time
+            let p = fit.position(at: time)
+            let gate = 3.7 * scatter * (1 + fit.leverage(at: time)).squareRoot() + 0.5 * Double(settings.geometry.factor)
+            var best: (distance: Double, index: Int)?
+            var j = Self.firstIndex(in: entries, atLeast: p.x - gate) { pool[$0].point.x }
+            while j < entries.count, pool[entries[j]].point.x <= p.x + gate {
+                let i = entries[j]
+                j += 1
+                let q = pool[i].point
+                guard Self.similarRadius(q.radius, radius, factor: settings.geometry.factor) else { continue }
+                let d = ((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y)).squareRoot()
+                if d <= gate, best == nil || d < best!.distance { best = (d, i) }
+            }
+            guard let found = best else { continue }
+            let at = points.firstIndex { $0.time > pool[found.index].point.time } ?? points.count
+            var grown = points
+            grown.insert(pool[found.index].point, at: at)
+            // A blob that only a young fit's wide gate lets in (a hand, a shadow near the path)
+            // would bend the path off the ball: it joins only if the path still fits tightly.
+            guard let refit = BallisticFit(grown[...]), refit.rms <= 2 * scatter else { continue }
+            points = grown
+            members.insert(found.index, at: at)
+            fit = refit
+        }
+        // A path that curves upwards is no throw, however many blobs line it.
+        guard fit.acceleration >= -2 * fit.accelerationError || points.count < 5 else { return nil }
+        return (members, fit.rms)
+    }
+
+    /// The first position in `sorted` (ascending by `key`) whose key is at least `bound`.
+    private static func firstIndex(in sorted: [Int], atLeast bound: Double, key: (Int) -> Double) -> Int {
+        var lo = 0, hi = sorted.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if key(sorted[mid]) < bound { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     /// How far the triplet `a`, `b`, `c` (oldest first) is from moving like a thrown object, in

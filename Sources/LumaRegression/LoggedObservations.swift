@@ -58,9 +58,9 @@ public struct LoggedObservations: Sendable {
                                                   confidence: try check.value(path.confidence, "confidence", line: line),
                                                   reason: path.reason ?? "", endFrame: event.frame)
                 trajectory.kind = event.kind
-                if let fit = path.timeFit, fit.x.count == 2, fit.y.count == 3 {
+                if let fit = path.timeFit, fit.isDrawable {
                     for v in fit.x + fit.y { _ = try check.value(v, "timeFit coefficient", line: line) }
-                    trajectory.timeFit = LoggedTrajectory.TimeFit(x: fit.x, y: fit.y)
+                    trajectory.timeFit = fit
                 }
                 trajectories.append(trajectory)
             case .pathUpdate(let update):
@@ -118,13 +118,7 @@ public struct LoggedTrajectory: Sendable, Equatable {
     /// Confidence of each `trajectory` observation, by frame.
     public var observationConfidence: [Int: Double] = [:]
     /// The path in time from the end event, when it has one.
-    public var timeFit: TimeFit?
-
-    /// `x(t) = x[0] + x[1]·t`, `y(t) = y[0] + y[1]·t + y[2]·t²`, `t` in seconds from the first detection.
-    public struct TimeFit: Sendable, Equatable {
-        public var x: [Double]
-        public var y: [Double]
-    }
+    public var timeFit: PathTimeFit?
 
     public init(id: String, analyzer: String, points: [[Double]], confidence: Double, reason: String, endFrame: Int,
                 observationConfidence: [Int: Double] = [:]) {

@@ -148,12 +148,11 @@ public struct EventOverlay: Sendable {
 
     private func drawPath(_ d: PathUpdate, on image: inout RGBImage, thickness: Int) {
         // The fitted path in time from the first detection to now, sampled finely.
-        if let fit = d.timeFit, fit.x.count == 2, fit.y.count == 3, let duration = d.timeRange?.duration, duration.isFinite, duration >= 0 {
-            let (xs, ys) = (fit.x, fit.y)
+        if let fit = d.timeFit, fit.isDrawable, let duration = d.timeRange?.duration, duration.isFinite, duration >= 0 {
             let samples = 48
             let path = (0...samples).map { k -> (x: Double, y: Double) in
-                let t = duration * Double(k) / Double(samples)
-                let p = point(xs[0] + xs[1] * t, ys[0] + ys[1] * t + ys[2] * t * t)
+                let f = fit.position(at: duration * Double(k) / Double(samples))
+                let p = point(f.x, f.y)
                 return (p.0, p.1)
             }
             image.polyline(path, .projected, thickness: thickness)

@@ -134,7 +134,7 @@ public struct ReportPage {
         let span = Double(t.lastFrame - t.firstFrame) / rate
         return (0...samples).map { k in
             let s = span * Double(k) / Double(samples)
-            return (fit.x[0] + fit.x[1] * s, fit.y[0] + fit.y[1] * s + fit.y[2] * s * s)
+            return fit.position(at: s)
         }
     }
 
@@ -153,7 +153,7 @@ public struct ReportPage {
             if let fit = t.timeFit {
                 plot.series.append(.init(color: .projected, points: (0...40).map { k in
                     let s = span * Double(k) / 40
-                    return (start + s, fit.y[0] + fit.y[1] * s + fit.y[2] * s * s)
+                    return (start + s, fit.position(at: s).y)
                 }, line: true))
             }
             plot.series.append(.init(color: .detected, points: t.points.map { (Double(Int($0[0])) / rate, $0[2]) }, line: false))

@@ -41,7 +41,7 @@ struct RegressionCommandTests {
         let lines = r.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("recording") == true && lines.first?.contains("trajectory F1") == true)
         let balls = try #require(lines.first { $0.hasPrefix("balls-synth.events.jsonl") })
-        #expect(balls.contains("216 → 169") && balls.contains("0.952 → 0.900 (-0.052)"))
+        #expect(balls.contains("226 → 179") && balls.contains("0.952 → 0.900 (-0.052)"))
         #expect(lines.contains("    trajectory.trajectoryLength: 10 → 15"))
         #expect(lines.contains { $0.contains("lost") && $0.contains("trajectory") && $0.contains("80…89") })
         #expect(lines.last == "2 recordings: 0 unchanged, 2 changed (1 scoring worse)")

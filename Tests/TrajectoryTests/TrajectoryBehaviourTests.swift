@@ -21,6 +21,35 @@ struct TrajectoryBehaviourTests {
         return scene
     }
 
+    /// A ball shot away from the camera, as at a hoop filmed from behind the shooter: perspective
+    /// shrinks its sideways steps (x slows from 330 to 90 px/s), gravity curves its height.
+    static func shotAway(t: Double) -> (x: Double, y: Double)? {
+        guard t >= 0.2, t <= 1.0 else { return nil }
+        let s = t - 0.2
+        return (40 + 330 * s - 150 * s * s, 200 - 330 * s + 300 * s * s)
+    }
+
+    @Test("a ball flying away from the camera is one trajectory whose x(t) is quadratic, every point on it")
+    func perspectiveThrow() throws {
+        var scene = DiscScene(width: 320, height: 240, frameCount: 40)
+        scene.discs = [.init(path: Self.shotAway, radius: 6, grey: 200)]
+        let run = try scene.run()
+        let ends = run.ends
+        try #require(ends.count == 1, "\(ends.map { $0.points.count })")
+        let end = ends[0]
+        #expect(end.points.count >= 20, "the whole flight, not the part a straight x(t) fits")
+        #expect(end.timeFit.x.count == 3, "x(t) = x0 + vx·t + ax·t²")
+        // x[2] is half the sideways acceleration, normalized: −150 px/s² over 320 px.
+        #expect(abs(end.timeFit.x[2] * 320 + 150) < 15, "\(end.timeFit.x)")
+        var worst = 0.0
+        for p in end.points {
+            guard let truth = Self.shotAway(t: p[0] / 30) else { Issue.record("point at frame \(p[0]) while no ball is shown"); continue }
+            let dx = p[1] * 320 - truth.x, dy = (1 - p[2]) * 240 - truth.y
+            worst = max(worst, (dx * dx + dy * dy).squareRoot())
+        }
+        #expect(worst < 1.0, "worst point error \(worst) px")
+    }
+
     @Test("a thrown ball is one trajectory, reported with Vision's fields, within a pixel of its path")
     func thrownBall() throws {
         let run = try Self.throwScene.run()
@@ -35,6 +64,7 @@ struct TrajectoryBehaviourTests {
             #expect((0.7...1).contains(o.confidence))
             #expect(abs(o.movingAverageRadius * 320 - 6) < 1)
             #expect(o.timeFit.y[2] < 0, "y(t) falls under gravity")
+            #expect(o.timeFit.x.count == 2, "a throw across the image keeps a straight x(t)")
         }
         let ends = run.ends
         try #require(ends.count == 1)

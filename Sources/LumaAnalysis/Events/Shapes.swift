@@ -10,15 +10,35 @@ public struct PathEnd: Decodable, Sendable, Equatable {
     public var confidence: Double
     /// Why it ended (`bounce`, `exit`, `lost`, `end`), if the analyzer says.
     public var reason: String?
-    /// The path in time, if the analyzer fits one: `x(t) = x[0] + x[1]·t`,
-    /// `y(t) = y[0] + y[1]·t + y[2]·t²`, `t` in seconds from the first point.
+    /// The path in time, if the analyzer fits one (see ``PathTimeFit``).
     public var timeFit: PathTimeFit?
 }
 
-/// A path in time (see ``PathEnd/timeFit``).
+/// A path in time: each coordinate a polynomial in `t`, seconds from the first point,
+/// coefficients from the constant term up: `x(t) = x[0] + x[1]·t (+ x[2]·t²)`,
+/// `y(t) = y[0] + y[1]·t + y[2]·t²`. (The trajectory analyzer gives `x` a `t²` term only for a
+/// ball flying towards or away from the camera, whose sideways steps perspective shrinks.)
 public struct PathTimeFit: Codable, Sendable, Equatable {
     public var x: [Double]
     public var y: [Double]
+
+    public init(x: [Double], y: [Double]) {
+        self.x = x
+        self.y = y
+    }
+
+    /// Whether both polynomials have a shape the stock tools draw: `x` of degree 1 or 2, `y` of 2.
+    public var isDrawable: Bool { (2...3).contains(x.count) && y.count == 3 }
+
+    /// The fitted position `t` seconds after the first point.
+    public func position(at t: Double) -> (x: Double, y: Double) {
+        (Self.value(x, at: t), Self.value(y, at: t))
+    }
+
+    /// `c[0] + c[1]·t + c[2]·t² + …`.
+    public static func value(_ coefficients: [Double], at t: Double) -> Double {
+        coefficients.reversed().reduce(0) { $0 * t + $1 }
+    }
 }
 
 /// `pathUpdate`: the path of an object so far, observed in this frame. Everything but `id` and
