@@ -281,26 +281,28 @@ struct TrajectoryTracker {
         for ci in pool.indices where pool[ci].step == step && !pool[ci].used {
             let c = pool[ci].point
             var triplets: [(cost: Double, b: Int, a: Int)] = []
-            for bi in pool.indices where !pool[bi].used && pool[bi].step < step && pool[bi].step >= step - 2 {
-                let b = pool[bi].point
-                let dt2 = c.time - b.time
-                guard dt2 > 0, Self.distance(b, c) <= maximumSpeed * dt2, similar(b.radius, c.radius) else { continue }
-                for aStep in (pool[bi].step - 2)..<pool[bi].step {
-                    guard let candidates = byStep[aStep], let first = candidates.first else { continue }
-                    let dt1 = b.time - pool[first].point.time
-                    guard dt1 > 0 else { continue }
-                    // The largest radius an acceptable `a` can have bounds the tolerance, hence the window.
-                    let largest = (1.5 * c.radius + k + b.radius + c.radius) / 3
-                    let widest = (2 * k + 0.3 * largest) * 2 / (dt1 * dt2)
-                    let reach = widest * dt1 * (dt1 + dt2) / 2
-                    let predictedX = b.x - dt1 * (c.x - b.x) / dt2
-                    var j = Self.firstIndex(in: candidates, atLeast: predictedX - reach) { pool[$0].point.x }
-                    while j < candidates.count, pool[candidates[j]].point.x <= predictedX + reach {
-                        let ai = candidates[j]
-                        j += 1
-                        guard let cost = Self.tripletCost(pool[ai].point, b, c, factor: k, maximumSpeed: maximumSpeed, similar: similar)
-                        else { continue }
-                        triplets.append((cost, bi, ai))
+            for bStep in (step - 2)..<step {
+                for bi in byStep[bStep] ?? [] {
+                    let b = pool[bi].point
+                    let dt2 = c.time - b.time
+                    guard dt2 > 0, Self.distance(b, c) <= maximumSpeed * dt2, similar(b.radius, c.radius) else { continue }
+                    for aStep in (pool[bi].step - 2)..<pool[bi].step {
+                        guard let candidates = byStep[aStep], let first = candidates.first else { continue }
+                        let dt1 = b.time - pool[first].point.time
+                        guard dt1 > 0 else { continue }
+                        // The largest radius an acceptable `a` can have bounds the tolerance, hence the window.
+                        let largest = (1.5 * c.radius + k + b.radius + c.radius) / 3
+                        let widest = (2 * k + 0.3 * largest) * 2 / (dt1 * dt2)
+                        let reach = widest * dt1 * (dt1 + dt2) / 2
+                        let predictedX = b.x - dt1 * (c.x - b.x) / dt2
+                        var j = Self.firstIndex(in: candidates, atLeast: predictedX - reach) { pool[$0].point.x }
+                        while j < candidates.count, pool[candidates[j]].point.x <= predictedX + reach {
+                            let ai = candidates[j]
+                            j += 1
+                            guard let cost = Self.tripletCost(pool[ai].point, b, c, factor: k, maximumSpeed: maximumSpeed, similar: similar)
+                            else { continue }
+                            triplets.append((cost, bi, ai))
+                        }
                     }
                 }
             }
