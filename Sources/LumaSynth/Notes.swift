@@ -17,7 +17,7 @@ enum Notes {
 
     static func describe(
         kind: SceneKind, settings: SceneSettings, layout: SetLayout, throwsInfo: BallThrows?,
-        cast: ObjectCast?, distractors: Distractors?
+        cast: ObjectCast?, distractors: Distractors?, companions: BallCompanions? = nil
     ) -> String {
         let w = Double(settings.width), h = Double(settings.height)
         var lines: [String] = []
@@ -53,6 +53,14 @@ enum Notes {
                         + "\(signed(ball.contrast)) grey levels, restitution \(fixed(ball.restitution, 2)), thrown at "
                         + "t \(fixed(ball.launchTime, 3)) s, \(ball.arcs.count) arc(s), then \(rest).")
             }
+        }
+        if let companions {
+            lines.append(
+                "Not in the truth: each flying ball's shadow on the wall (radius \(fixed(companions.shadowScale, 2))x the ball's, "
+                    + "edge blurred over \(fixed(companions.shadowBlur, 2)) radii, wall darkened by \(fixed(100 * companions.shadowDepth, 0))%, "
+                    + "offset \(fixed(companions.shadowOffsetX, 2)), \(fixed(companions.shadowOffsetY, 2)) radii (x right, y down)), "
+                    + "and for each throw from inside the frame a hand (ellipse 2.2 x 1.5 radii, \(signed(companions.handContrast)) grey levels "
+                    + "from the wall) carrying the ball into the throw over the last \(fixed(BallCompanions.handTime, 2)) s and falling back after.")
         }
         if let cast {
             var header = "Tracked objects (textured rectangles, translation and scale only; draw attempt \(cast.attempt)"

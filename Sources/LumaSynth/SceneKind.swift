@@ -13,8 +13,13 @@ public enum SceneKind: String, CaseIterable, Sendable {
     case distractors
     /// Balls, tracked objects and distractors together.
     case mixed
+    /// 3–5 thrown balls with what real throws bring along: each ball's soft shadow on the wall
+    /// behind it (a darker, larger, blurred disc that follows the same parabola) and the hand that
+    /// throws it (see `BallCompanions`). Truth: `ballSegments`; a path on a shadow or a hand is false.
+    case crowded
 
-    var hasBalls: Bool { self == .balls || self == .mixed }
+    var hasBalls: Bool { self == .balls || self == .mixed || self == .crowded }
+    var hasCompanions: Bool { self == .crowded }
     var hasObjects: Bool { self == .tracking || self == .mixed }
     var hasDistractors: Bool { self == .distractors || self == .mixed }
 }

@@ -17,8 +17,9 @@ import LumaTruth
 /// thread, on any platform (the generator uses its own portable math and random numbers).
 ///
 /// A frame is composed back to front: static background (including the post) → distractors (lamp
-/// flicker, slow mover) → tracked objects by depth → the post again, in front of them → balls →
-/// global brightness drift → sensor noise.
+/// flicker, slow mover) → tracked objects by depth → the post again, in front of them → the balls'
+/// shadows and the hands that throw them (kind `crowded`) → balls → global brightness drift →
+/// sensor noise.
 public final class SyntheticScene: Sendable {
     public let kind: SceneKind
     public let settings: SceneSettings
@@ -34,6 +35,8 @@ public final class SyntheticScene: Sendable {
     /// Back to front.
     let objects: [TrackedObject]
     let distractors: Distractors?
+    /// Shadows and hands (scene kind `crowded`).
+    let companions: BallCompanions?
 
     /// Builds the scene. Throws an `OptionError` naming the setting when `settings` is invalid.
     ///
@@ -48,7 +51,9 @@ public final class SyntheticScene: Sendable {
         background = Background(layout: layout)
         sensorNoise = SensorNoise(sigma: settings.noise, seed: settings.seed)
 
-        let throwsInfo = kind.hasBalls ? BallThrows(settings: settings, layout: layout, count: kind == .balls ? 3...6 : 3...4) : nil
+        let throwsInfo = kind.hasBalls
+            ? BallThrows(settings: settings, layout: layout, count: kind == .balls ? 3...6 : kind == .crowded ? 3...5 : 3...4) : nil
+        companions = kind.hasCompanions ? BallCompanions(settings: settings) : nil
         let cast = kind.hasObjects ? ObjectCast(settings: settings, layout: layout, count: kind == .tracking ? 3...4 : 3...3) : nil
         let distractors = kind.hasDistractors ? Distractors(settings: settings, layout: layout) : nil
         let balls = throwsInfo?.balls ?? []
@@ -68,7 +73,7 @@ public final class SyntheticScene: Sendable {
             width: settings.width, height: settings.height, frames: settings.frameCount,
             notes: Notes.describe(
                 kind: kind, settings: settings, layout: layout, throwsInfo: throwsInfo, cast: cast,
-                distractors: distractors),
+                distractors: distractors, companions: companions),
             ballSegments: segments, objectTracks: tracks)
 
         contents = SceneContents(
@@ -155,6 +160,16 @@ public final class SyntheticScene: Sendable {
             for object in objects { object.texture.draw(in: object.box(at: t), into: plane) }
             if let post = layout.post { restoreBackground(in: post, plane: plane) }
         }
+        if layers.contains(.companions), let companions {
+            // Shadows on the wall first, then the hands, then the balls in front of both.
+            for ball in balls {
+                if case .flying(_, let x, let y) = ball.state(at: t) { companions.drawShadow(ballX: x, y: y, radius: ball.radius, into: plane) }
+            }
+            for ball in balls {
+                guard let hand = companions.handCentre(of: ball, at: t, width: Double(w), height: Double(h)) else { continue }
+                companions.drawHand(x: hand.x, y: hand.y, radius: ball.radius, base: background.localMean(x: hand.x, y: hand.y), into: plane)
+            }
+        }
         if layers.contains(.balls) {
             for ball in balls {
                 switch ball.state(at: t) {
@@ -218,6 +233,8 @@ public struct SceneLayers: OptionSet, Sendable, Hashable {
     public static let distractors = SceneLayers(rawValue: 1 << 2)
     /// Sensor noise.
     public static let noise = SceneLayers(rawValue: 1 << 3)
+    /// The balls' shadows and the hands that throw them (scene kind `crowded`).
+    public static let companions = SceneLayers(rawValue: 1 << 4)
     /// Everything: what `render(frame:into:)` draws.
-    public static let all: SceneLayers = [.balls, .objects, .distractors, .noise]
+    public static let all: SceneLayers = [.balls, .objects, .distractors, .noise, .companions]
 }

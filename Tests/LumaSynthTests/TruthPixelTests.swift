@@ -41,7 +41,7 @@ struct TruthPixelTests {
         let full = scene.frame(frame)
         let clean = scene.frame(frame, layers: [])
         // Balls only: compare with the frame rendered without balls but with everything else.
-        let withoutBalls = scene.frame(frame, layers: [.objects, .distractors, .noise])
+        let withoutBalls = scene.frame(frame, layers: SceneLayers.all.subtracting(.balls))
         let balls = scene.truth.ballSegments.flatMap(\.points).filter { Int($0[0]) == frame }
         var far = 0
         for row in 0..<scene.height {

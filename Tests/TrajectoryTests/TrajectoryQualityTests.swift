@@ -4,15 +4,19 @@ import LumaTruth
 import Testing
 import TrajectoryAnalyzer
 
-/// Quality floors that run with every `swift test`: a fixed handful of the sweep's scenes, so a
-/// change that costs throws or adds false ones fails a test, not only the README's table.
+/// Quality floors that run with every `swift test`: a fixed handful of the sweep's scenes of plain
+/// throws (`balls` and `mixed`; the `crowded` ones are measured, not yet floored: see
+/// `TrajectoryQualityTests`), so a change that costs throws or adds false ones fails a test, not
+/// only the README's table.
 @Suite("Trajectory quality floors (8 synthetic scenes, every run)")
 struct TrajectoryQualityFloorTests {
     @Test("8 fixed synthetic scenes: recall, precision and point error at least today's")
     func floors() throws {
-        let result = try QualitySweep.run(seeds: Array(1...8))
-        // Measured 2026-11-24 on these 8 scenes: 68 of 68 throws found, 68 of 68 trajectories
-        // correct, median point error 0.12 px. Floors: at most two throws lost or false, 0.2 px.
+        let seeds = QualitySweep.uncrowdedSeeds(10)
+        try #require(seeds == [1, 3, 4, 5, 6, 8, 9, 10])
+        let result = try QualitySweep.run(seeds: seeds)
+        // Measured 2026-11-25 on these 8 scenes: 68 of 69 throws found, 68 of 68 trajectories
+        // correct, median point error 0.15 px. Floors: at most two throws lost or false, 0.2 px.
         #expect(result.total.recall >= 0.97, "\(result.table)")
         #expect(result.total.precision >= 0.97, "\(result.table)")
         #expect(result.total.medianError <= 0.2, "\(result.table)")
@@ -35,12 +39,14 @@ struct TrajectoryQualityTests {
         let n = UInt64(ProcessInfo.processInfo.environment["TRAJECTORY_SEEDS"] ?? "50") ?? 50
         let result = try QualitySweep.run(seeds: Array(1...n))
         print(result.table)
-        // Floors: the 50-scene figures measured 2026-11-24 (recall 0.956, precision 0.994, median
-        // 0.16 px, README table) less a small margin, so a regression fails here, not only in a table.
+        // Floors on the 40 scenes of plain throws (`balls` and `mixed`): the figures measured
+        // 2026-11-25 (recall 0.943, precision 0.995, median 0.17 px, README table) less a small
+        // margin, so a regression fails here, not only in a table. The 10 `crowded` scenes (added
+        // 2026-11-25, every fifth from seed 2; 3 of 78 throws found) are measured, not floored.
         guard n == 50 else { return }
-        #expect(result.total.recall >= 0.94, "\(result.total)")
-        #expect(result.total.precision >= 0.98, "\(result.total)")
-        #expect(result.total.medianError <= 0.25, "\(result.total)")
+        #expect(result.uncrowded.recall >= 0.93, "\(result.uncrowded)")
+        #expect(result.uncrowded.precision >= 0.98, "\(result.uncrowded)")
+        #expect(result.uncrowded.medianError <= 0.25, "\(result.uncrowded)")
     }
 
     @Test("real clips: throws in the truth, trajectories found, matched, point error")

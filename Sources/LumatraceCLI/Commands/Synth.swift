@@ -16,13 +16,15 @@ struct Synth: ParsableCommand {
               tracking     textured objects moving, growing and shrinking, partly occluded, crossing
               distractors  slow large movers, a flickering light, brightness drift (no truth objects)
               mixed        all of the above
+              crowded      thrown balls, each with its soft shadow on the wall behind it and the hand that
+                           throws it (neither is in the truth: a path on them is a false one)
             The truth file lists every ball segment ([frame, x, y, radius]) and object track
             ([frame, x, y, w, h]), normalized with Vision's lower-left origin.
               lumatrace synth balls -o balls.luma --truth balls.truth.json --seed 7
               lumatrace synth tracking -o t.luma --truth t.json --size 1280x720 --fps 60 --frames 300
             """)
 
-    @Argument(help: "Scene: balls, tracking, distractors or mixed.")
+    @Argument(help: "Scene: balls, tracking, distractors, mixed or crowded.")
     var scene: String
 
     @Option(name: .shortAndLong, help: "The .luma file to write.")
