@@ -31,6 +31,17 @@ let package = Package(
                 .product(name: "TrajectoryAnalyzer", package: "Lumatrace"),
                 .product(name: "TrackingAnalyzer", package: "Lumatrace"),
                 .product(name: "ExternalAnalyzer", package: "Lumatrace"),
+                // Not imported, but declared so that SwiftPM rebuilds this target when it changes. The
+                // analyzers embed LumaImaging's structs (MotionSegmentation, ConnectedComponents,
+                // AdaptiveBackground…) by value, and this target allocates the analyzers on its own
+                // stack with the sizes it was compiled against. SwiftPM makes only the declared
+                // dependencies' .swiftmodule files inputs of a target, and a module whose interface did not
+                // change (TrajectoryAnalyzer's, when only a private stored property of a LumaImaging
+                // struct was added) is not rewritten; without this line an incremental release build
+                // keeps the old, smaller layout here, the analyzer writes past its stack slot into the
+                // events array, and the benchmark crashes appending events (swift-package-manager#10483,
+                // #10502; swift#89636).
+                .product(name: "LumaImaging", package: "Lumatrace"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/lumatrace-bench"),
