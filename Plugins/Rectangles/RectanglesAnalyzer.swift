@@ -14,7 +14,7 @@ public struct RectangleObservation: EventPayload, Equatable {
     public var bottomLeft: [Double]
     /// The corners' bounding box, `[x, y, width, height]`.
     public var boundingBox: [Double]
-    /// 0...1: the share of points along the four sides that lie on strong edges.
+    /// 0...1: the share of points along the four sides that lie on an edge running along the side.
     public var confidence: Double
 }
 
@@ -24,7 +24,7 @@ public struct RectangleObservation: EventPayload, Equatable {
 /// pixels; corners are given back in frame coordinates.
 public struct RectanglesAnalyzer: Analyzer {
     public static let name = "rectangles"
-    public static let version = "1"
+    public static let version = "2"
     public static let summary = "rectangles seen in perspective, four corners each (Vision's VNDetectRectanglesRequest)"
 
     public static let eventTypes: [any EventPayload.Type] = [RectangleObservation.self]

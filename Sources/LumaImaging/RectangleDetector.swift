@@ -25,12 +25,25 @@ public struct DetectedQuadrilateral: Equatable, Sendable {
 ///    least ``Settings/edgeThreshold`` and in the strongest 10% of the image.
 /// 2. **Outlines**: each connected set of edge pixels is one candidate outline; its convex hull is
 ///    reduced to the largest quadrilateral inside it (the corners are hull vertices).
-/// 3. **Checks**: the quadrilateral must fill most of the hull (a disc's best quadrilateral covers
-///    only 64% of it), its corners must be within `quadratureTolerance` of right angles, its
-///    shorter/longer side ratio within the aspect range, its shorter side at least the minimum size;
-///    the confidence, the share of points along its sides that lie on edges, at least the minimum.
+/// 3. **Sides**: an outline that touches other strong edges (a card on a busy desk, a goal frame
+///    against a fence, a backboard with its hoop) is no quadrilateral, so the straight edges are
+///    also found one by one (``LineSegmentDetector``) and put together: two segments meeting
+///    within the quadrature tolerance of a right angle near their ends make a corner, and four
+///    segments that corner one another in a cycle make a quadrilateral whose corners are the
+///    intersections of their lines. Each side must lie along its segment over at least a quarter
+///    of its length and along edges running its way over three quarters (pieces of a side broken
+///    by what crosses it still count), and the four sides must agree on which side is brighter
+///    (the inside, or the outside).
+/// 4. **Checks**: an outline's quadrilateral must fill most of the hull (a disc's best
+///    quadrilateral covers only 64% of it); every quadrilateral's corners must be within
+///    `quadratureTolerance` of right angles, its shorter/longer side ratio within the aspect range,
+///    its shorter side at least the minimum size; the confidence, the share of points along its
+///    sides with an edge running along the side within a pixel (averaged over the four sides), at
+///    least the minimum.
 ///
-/// Results are sorted by confidence (then size, then position), so they are deterministic.
+/// Results are sorted by confidence (then size, then position), and a quadrilateral whose corners
+/// all lie within a few pixels of a better one's is dropped, so they are deterministic and each
+/// shape is reported once.
 public struct RectangleDetector {
     public struct Settings: Sendable, Equatable {
         /// Shorter side ÷ longer side, bounds (Vision: 0.5 and 1).
@@ -43,6 +56,9 @@ public struct RectangleDetector {
         public var minimumConfidence = 0.0
         /// Weakest gradient (`|gx| + |gy|`, grey levels) that counts as an edge.
         public var edgeThreshold = 24
+        /// Whether quadrilaterals are also assembled from line segments (step 3), which finds
+        /// shapes whose outline touches other edges; off, only whole outlines are tried.
+        public var assemblesLineSegments = true
 
         public init() {}
     }
@@ -51,6 +67,8 @@ public struct RectangleDetector {
     private var magnitude: [UInt16] = []
     private var edges: [UInt8] = []
     private var labeler = ConnectedComponents()
+    private var segmentDetector = LineSegmentDetector()
+    private var segmentEdges: [UInt8] = []
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
@@ -98,15 +116,50 @@ public struct RectangleDetector {
             points[run.component].append((Double(run.start) + 0.5, Double(run.row) + 0.5))
             if run.end - 1 > run.start { points[run.component].append((Double(run.end) - 0.5, Double(run.row) + 0.5)) }
         }
+        // Straight edges (and the gradients every side's support is measured on). Segments grow
+        // over every pixel above the fixed floor, not only the strongest 10%: the alignment of
+        // gradients, not their strength, is what keeps a line's region clean.
+        segmentDetector.minimumLength = max(8, settings.minimumSide / 2)
+        let floor = UInt16(max(settings.edgeThreshold, 1))
+        if segmentEdges.count < n { segmentEdges = [UInt8](repeating: 0, count: n) }
+        for i in 0..<n { segmentEdges[i] = magnitude[i] >= floor ? 1 : 0 }
+        let segments = segmentEdges.withUnsafeBufferPointer { segmentDetector.detect(plane, edges: $0, width: width, height: height) }
+
         var found: [DetectedQuadrilateral] = []
         for p in points where p.count >= 4 {
             if let q = quadrilateral(of: p, width: width, height: height) { found.append(q) }
+        }
+        if settings.assemblesLineSegments {
+            let inside = { (p: (x: Double, y: Double)) in p.x >= -1 && p.y >= -1 && p.x <= Double(width + 1) && p.y <= Double(height + 1) }
+            let lines = segmentDetector
+            let candidates = Self.quadrilaterals(from: segments, settings: settings) { lines.alignedEdgeShare(from: $0, to: $1) }
+            for corners in candidates where corners.allSatisfy(inside) {
+                if let q = checked(corners, width: width, height: height) { found.append(q) }
+            }
         }
         found.sort {
             let a = Self.area($0.corners), b = Self.area($1.corners)
             return ($0.confidence, a, -$0.corners[0].y, -$0.corners[0].x) > ($1.confidence, b, -$1.corners[0].y, -$1.corners[0].x)
         }
-        return found
+        return Self.distinct(found)
+    }
+
+    /// `found` (best first) without the quadrilaterals whose corners all lie within 2 pixels or 5%
+    /// of the shorter side of a better one's: one shape found by both stages, or by two cycles of
+    /// segments, is reported once.
+    static func distinct(_ found: [DetectedQuadrilateral]) -> [DetectedQuadrilateral] {
+        var kept: [DetectedQuadrilateral] = []
+        for q in found {
+            let c = q.corners
+            let shorter = (0..<4).map { ((c[$0].x - c[($0 + 1) % 4].x) * (c[$0].x - c[($0 + 1) % 4].x)
+                + (c[$0].y - c[($0 + 1) % 4].y) * (c[$0].y - c[($0 + 1) % 4].y)).squareRoot() }.min()!
+            let reach = max(2, 0.05 * shorter)
+            let repeated = kept.contains { k in
+                zip(k.corners, c).allSatisfy { abs($0.x - $1.x) <= reach && abs($0.y - $1.y) <= reach }
+            }
+            if !repeated { kept.append(q) }
+        }
+        return kept
     }
 
     /// The checked quadrilateral of one outline's points, or nil.
@@ -141,8 +194,17 @@ public struct RectangleDetector {
             }
         }
         guard let quad = best, quad.area >= 0.85 * hullArea else { return nil }
-        var corners = quad.corners.sorted().map { hull[$0] }
-        // Start from the corner nearest the top-left, keep the hull's (clockwise on screen) order.
+        return checked(quad.corners.sorted().map { hull[$0] }, width: width, height: height)
+    }
+
+    /// The quadrilateral with these corners (in order around it, either way), put in the reported
+    /// order and checked against the settings; nil when it fails a check.
+    func checked(_ around: [(x: Double, y: Double)], width: Int, height: Int) -> DetectedQuadrilateral? {
+        var corners = around
+        // Clockwise on screen (positive shoelace sum with y down), from the corner nearest the top-left.
+        var turn = 0.0
+        for i in 0..<4 { turn += corners[i].x * corners[(i + 1) % 4].y - corners[(i + 1) % 4].x * corners[i].y }
+        if turn < 0 { corners.reverse() }
         let start = corners.indices.min { (corners[$0].x + corners[$0].y, $0) < (corners[$1].x + corners[$1].y, $1) }!
         corners = Array(corners[start...] + corners[..<start])
 
@@ -167,25 +229,9 @@ public struct RectangleDetector {
         let aspect = shorter / longer
         guard shorter >= settings.minimumSide, aspect >= settings.minimumAspectRatio - 1e-9,
               aspect <= settings.maximumAspectRatio + 1e-9 else { return nil }
-        // Edge support along the sides: 16 points per side, an edge within one pixel counts.
-        var supported = 0, total = 0
-        for s in 0..<4 {
-            let p = corners[s], q = corners[(s + 1) % 4]
-            for t in 1...16 {
-                let f = Double(t) / 17
-                let x = Int(p.x + (q.x - p.x) * f), y = Int(p.y + (q.y - p.y) * f)
-                total += 1
-                var hit = false
-                for dy in -1...1 where !hit {
-                    for dx in -1...1 {
-                        let (xx, yy) = (x + dx, y + dy)
-                        if xx >= 0, yy >= 0, xx < width, yy < height, edges[yy * width + xx] != 0 { hit = true; break }
-                    }
-                }
-                if hit { supported += 1 }
-            }
-        }
-        let confidence = Double(supported) / Double(total)
+        // Edge support along the sides: the share of points (one a pixel) with an edge running
+        // along the side within one pixel, averaged over the four sides.
+        let confidence = (0..<4).map { segmentDetector.alignedEdgeShare(from: corners[$0], to: corners[($0 + 1) % 4]) }.reduce(0, +) / 4
         guard confidence >= settings.minimumConfidence else { return nil }
         return DetectedQuadrilateral(corners: corners, confidence: confidence)
     }
