@@ -103,6 +103,7 @@ public struct LineSegmentDetector {
                                 width: Int, height: Int) -> [LineSegment] {
         let n = width * height
         precondition(plane.count >= n && edges.count >= n, "the planes hold width × height bytes")
+        precondition(n < Int(Int32.max), "pixel indices fit in 32 bits")
         guard width >= 3, height >= 3 else { return [] }
         if gradientX.count < n {
             gradientX = [Int16](repeating: 0, count: n)
@@ -127,12 +128,10 @@ public struct LineSegmentDetector {
                 order.append(Int32(i))
             }
         }
-        for x in 0..<width {
-            for i in [x, (height - 1) * width + x] { used[i] = true; gradientX[i] = 0; gradientY[i] = 0 }
-        }
-        for y in 0..<height {
-            for i in [y * width, y * width + width - 1] { used[i] = true; gradientX[i] = 0; gradientY[i] = 0 }
-        }
+        // The border has no Sobel gradient: never an edge, never grown into.
+        func clear(_ i: Int) { used[i] = true; gradientX[i] = 0; gradientY[i] = 0 }
+        for x in 0..<width { clear(x); clear((height - 1) * width + x) }
+        for y in 0..<height { clear(y * width); clear(y * width + width - 1) }
         lastWidth = width; lastHeight = height
         var start = [Int](repeating: 0, count: 2041)
         var total = 0
@@ -146,6 +145,7 @@ public struct LineSegmentDetector {
 
         // cos 22.5°: a pixel joins a region when its gradient is within 22.5° of the region's.
         let alignment = 0.9238795325112867
+        let neighbours = [-width - 1, -width, -width + 1, -1, 1, width - 1, width, width + 1]
         var pieces: [Piece] = []
         for seed in sorted where !used[Int(seed)] {
             let s = Int(seed)
@@ -163,7 +163,8 @@ public struct LineSegmentDetector {
                 sum = (sum.x + u.x, sum.y + u.y)
                 let norm = (sum.x * sum.x + sum.y * sum.y).squareRoot()
                 if norm > 0 { mean = (sum.x / norm, sum.y / norm) }
-                for j in [i - width - 1, i - width, i - width + 1, i - 1, i + 1, i + width - 1, i + width, i + width + 1] where !used[j] {
+                for offset in neighbours where !used[i + offset] {
+                    let j = i + offset
                     let v = unit(j)
                     if v.x * mean.x + v.y * mean.y >= alignment {
                         used[j] = true
