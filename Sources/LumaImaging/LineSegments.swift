@@ -6,7 +6,7 @@ public struct LineSegment: Equatable, Sendable {
     /// Unit vector from `start` to `end`.
     public var direction: (x: Double, y: Double)
     /// Unit gradient across the line, pointing from the darker side to the brighter one; (0, 0) when
-    /// the segment was merged from pieces of opposite polarity.
+    /// its pixels' gradients do not agree on a side.
     public var brighterSide: (x: Double, y: Double)
     /// Edge pixels behind it.
     public var support: Int
@@ -25,7 +25,8 @@ public struct LineSegment: Equatable, Sendable {
 /// first; a region that is long and thin becomes a segment fitted through its pixels' moments
 /// (weighted by gradient strength, so the line sits on the step to a fraction of a pixel). Pieces of
 /// one line broken by whatever crosses it (a fence wire over a goal post, a pen over a card's edge)
-/// are then joined when they are collinear and close.
+/// are then joined when they are collinear, of the same polarity, and fill at least half the
+/// joined line.
 ///
 /// Unlike an outline, a region stops where the edge turns, so a shape whose outline touches other
 /// strong edges still gives its sides as segments. Deterministic: no libm, fixed visiting order.
@@ -90,8 +91,6 @@ public struct LineSegmentDetector {
     struct Piece {
         var moments: Moments
         var segment: LineSegment
-        /// Its pixels' extent across the line.
-        var width: Double
         /// How much of its length is backed by pixels: its length, less the gaps between the pieces
         /// it was joined from.
         var filled: Double
@@ -174,7 +173,7 @@ public struct LineSegmentDetector {
             }
             if let piece = piece(from: moments, pixels: queue, width: width) { pieces.append(piece) }
         }
-        return Self.joinCollinear(pieces, minimumLength: minimumLength)
+        return Self.joinCollinear(pieces)
             .map(\.segment)
             .sorted { ($0.length, -$0.start.y, -$0.start.x) > ($1.length, -$1.start.y, -$1.start.x) }
     }
@@ -254,7 +253,7 @@ public struct LineSegmentDetector {
         }
         let centre = (x: c.x + d.x * (lo + hi) / 2, y: c.y + d.y * (lo + hi) / 2)
         return Piece(moments: moments, segment: Self.segment(axis: (centre, d), halfLength: length / 2, moments: moments),
-                     width: thickness, filled: length)
+                     filled: length)
     }
 
     static func segment(axis: (centre: (x: Double, y: Double), direction: (x: Double, y: Double)), halfLength: Double,
@@ -282,7 +281,7 @@ public struct LineSegmentDetector {
     /// the edges of different things that happen to line up), and the joined segment stays at
     /// least half filled by pieces. Repeats until nothing
     /// joins; the order of the result is fixed.
-    static func joinCollinear(_ input: [Piece], minimumLength: Double) -> [Piece] {
+    static func joinCollinear(_ input: [Piece]) -> [Piece] {
         // Longest first, so that long pieces take in the short ones along them.
         var pieces = input.sorted {
             ($0.segment.length, -$0.segment.start.y, -$0.segment.start.x) > ($1.segment.length, -$1.segment.start.y, -$1.segment.start.x)
@@ -325,6 +324,6 @@ public struct LineSegmentDetector {
         guard filled >= 0.5 * (hi - lo) else { return nil }
         let centre = (x: axis.centre.x + axis.direction.x * (lo + hi) / 2, y: axis.centre.y + axis.direction.y * (lo + hi) / 2)
         let segment = segment(axis: (centre, axis.direction), halfLength: (hi - lo) / 2, moments: moments)
-        return Piece(moments: moments, segment: segment, width: max(a.width, b.width), filled: min(filled, hi - lo))
+        return Piece(moments: moments, segment: segment, filled: min(filled, hi - lo))
     }
 }

@@ -72,7 +72,7 @@ extension RectangleDetector {
     }
 
     /// The corner two segments make, or nil: their lines cross within the tolerance of a right
-    /// angle, at a point no farther beyond either segment's ends than 4 pixels plus 1.5 its length (a
+    /// angle, at a point no farther beyond either segment's ends than 4 pixels plus 1.5 times its length (a
     /// segment may back only part of its side; the side's edge share decides).
     static func corner(_ a: LineSegment, _ b: LineSegment, minimumSine: Double) -> Corner? {
         let cross = a.direction.x * b.direction.y - a.direction.y * b.direction.x
@@ -100,7 +100,7 @@ extension RectangleDetector {
     }
 
     /// Whether the sides agree on where the brighter side is: all towards the inside, or all
-    /// towards the outside (sides joined from both polarities have no say).
+    /// towards the outside (a segment whose pixels do not agree on a brighter side has no say).
     static func brightnessAgrees(_ sides: [LineSegment], points: [(x: Double, y: Double)]) -> Bool {
         let cx = points.map(\.x).reduce(0, +) / 4, cy = points.map(\.y).reduce(0, +) / 4
         var inward = 0, outward = 0
