@@ -158,7 +158,8 @@ public struct LineSegmentDetector {
             while head < queue.count {
                 let i = Int(queue[head]); head += 1
                 let u = unit(i)
-                moments.add(x: Double(i % width) + 0.5, y: Double(i / width) + 0.5, weight: magnitude(i), gradient: u)
+                let p = Self.centre(of: Int32(i), width: width)
+                moments.add(x: p.x, y: p.y, weight: magnitude(i), gradient: u)
                 sum = (sum.x + u.x, sum.y + u.y)
                 let norm = (sum.x * sum.x + sum.y * sum.y).squareRoot()
                 if norm > 0 { mean = (sum.x / norm, sum.y / norm) }
@@ -213,6 +214,21 @@ public struct LineSegmentDetector {
         return m > 0 ? (Double(gradientX[i]) / m, Double(gradientY[i]) / m) : (0, 0)
     }
 
+    /// The centre of pixel `i` of a plane `width` pixels wide.
+    static func centre(of i: Int32, width: Int) -> (x: Double, y: Double) {
+        (Double(Int(i) % width) + 0.5, Double(Int(i) / width) + 0.5)
+    }
+
+    /// The gradient-weighted moments of `pixels`.
+    func weightedMoments(of pixels: [Int32], width: Int) -> Moments {
+        var m = Moments()
+        for i in pixels {
+            let p = Self.centre(of: i, width: width)
+            m.add(x: p.x, y: p.y, weight: magnitude(Int(i)), gradient: unit(Int(i)))
+        }
+        return m
+    }
+
     /// The segment a region describes, when the region is a line: long enough, thin (at most 4
     /// pixels plus 8% of its length across) and dense (its pixels fill half its rectangle, up to 3
     /// pixels across). Its extent is its pixels' extent along the fitted axis. A region too thick
@@ -222,7 +238,8 @@ public struct LineSegmentDetector {
         guard moments.count >= 4, let axis = moments.axis else { return nil }
         let (c, d) = axis
         func offsets(_ i: Int32) -> (along: Double, across: Double) {
-            let x = Double(Int(i) % width) + 0.5 - c.x, y = Double(Int(i) / width) + 0.5 - c.y
+            let p = Self.centre(of: i, width: width)
+            let (x, y) = (p.x - c.x, p.y - c.y)
             return (x * d.x + y * d.y, y * d.x - x * d.y)
         }
         var lo = Double.infinity, hi = -Double.infinity, near = Double.infinity, far = -Double.infinity
@@ -239,16 +256,13 @@ public struct LineSegmentDetector {
             guard refine, pixels.count > 24 else { return nil }
             var core = Array(pixels.prefix(24))
             for _ in 0..<2 {
-                var m = Moments()
-                for i in core { m.add(x: Double(Int(i) % width) + 0.5, y: Double(Int(i) / width) + 0.5, weight: magnitude(Int(i)), gradient: unit(Int(i))) }
-                guard let a = m.axis else { return nil }
+                guard let a = weightedMoments(of: core, width: width).axis else { return nil }
                 core = pixels.filter { i in
-                    let x = Double(Int(i) % width) + 0.5 - a.centre.x, y = Double(Int(i) / width) + 0.5 - a.centre.y
-                    return abs(y * a.direction.x - x * a.direction.y) <= 1.5
+                    let p = Self.centre(of: i, width: width)
+                    return abs((p.y - a.centre.y) * a.direction.x - (p.x - a.centre.x) * a.direction.y) <= 1.5
                 }
             }
-            var trimmed = Moments()
-            for i in core { trimmed.add(x: Double(Int(i) % width) + 0.5, y: Double(Int(i) / width) + 0.5, weight: magnitude(Int(i)), gradient: unit(Int(i))) }
+            let trimmed = weightedMoments(of: core, width: width)
             return piece(from: trimmed, pixels: core, width: width, refine: false)
         }
         let centre = (x: c.x + d.x * (lo + hi) / 2, y: c.y + d.y * (lo + hi) / 2)

@@ -150,12 +150,9 @@ public struct RectangleDetector {
     static func distinct(_ found: [DetectedQuadrilateral]) -> [DetectedQuadrilateral] {
         var kept: [DetectedQuadrilateral] = []
         for q in found {
-            let c = q.corners
-            let shorter = (0..<4).map { ((c[$0].x - c[($0 + 1) % 4].x) * (c[$0].x - c[($0 + 1) % 4].x)
-                + (c[$0].y - c[($0 + 1) % 4].y) * (c[$0].y - c[($0 + 1) % 4].y)).squareRoot() }.min()!
-            let reach = max(2, 0.05 * shorter)
+            let reach = max(2, 0.05 * sideLengths(q.corners).min()!)
             let repeated = kept.contains { k in
-                zip(k.corners, c).allSatisfy { abs($0.x - $1.x) <= reach && abs($0.y - $1.y) <= reach }
+                zip(k.corners, q.corners).allSatisfy { abs($0.x - $1.x) <= reach && abs($0.y - $1.y) <= reach }
             }
             if !repeated { kept.append(q) }
         }
@@ -220,11 +217,8 @@ public struct RectangleDetector {
             guard cosine <= Self.sine(degrees: tolerance) else { return nil }
         }
         // Sides: mean of opposite sides.
-        func length(_ a: Int, _ b: Int) -> Double {
-            let (p, q) = (corners[a], corners[b])
-            return ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot()
-        }
-        let sideA = (length(0, 1) + length(2, 3)) / 2, sideB = (length(1, 2) + length(3, 0)) / 2
+        let length = Self.sideLengths(corners)
+        let sideA = (length[0] + length[2]) / 2, sideB = (length[1] + length[3]) / 2
         let shorter = min(sideA, sideB), longer = max(sideA, sideB)
         let aspect = shorter / longer
         guard shorter >= settings.minimumSide, aspect >= settings.minimumAspectRatio - 1e-9,
@@ -234,6 +228,14 @@ public struct RectangleDetector {
         let confidence = (0..<4).map { segmentDetector.alignedEdgeShare(from: corners[$0], to: corners[($0 + 1) % 4]) }.reduce(0, +) / 4
         guard confidence >= settings.minimumConfidence else { return nil }
         return DetectedQuadrilateral(corners: corners, confidence: confidence)
+    }
+
+    /// The lengths of the sides from each corner to the next.
+    static func sideLengths(_ corners: [(x: Double, y: Double)]) -> [Double] {
+        corners.indices.map { i in
+            let (p, q) = (corners[i], corners[(i + 1) % corners.count])
+            return ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot()
+        }
     }
 
     /// sin of an angle in degrees, 0...90, by its series (no libm: results must not vary by machine).

@@ -102,11 +102,7 @@ private struct KnownQuadrilateral: CustomStringConvertible {
     /// Whether `q`'s corners each lie within `tolerance` × the shorter side, and at least
     /// `pixel` (the size of one analyzed pixel in these coordinates) × 1.5.
     func isFound(as q: DetectedQuadrilateral, tolerance: Double, pixel: Double) -> Bool {
-        let sides = (0..<4).map { i -> Double in
-            let (p, r) = (corners[i], corners[(i + 1) % 4])
-            return ((p.x - r.x) * (p.x - r.x) + (p.y - r.y) * (p.y - r.y)).squareRoot()
-        }
-        let reach = max(1.5 * pixel, tolerance * sides.min()!)
+        let reach = max(1.5 * pixel, tolerance * RectangleDetector.sideLengths(corners).min()!)
         return zip(q.corners, corners).allSatisfy { ($0.x - $1.x) * ($0.x - $1.x) + ($0.y - $1.y) * ($0.y - $1.y) <= reach * reach }
     }
 }
