@@ -25,6 +25,10 @@ struct RectangleNominator {
         var settings = RectangleDetector.Settings()
         settings.minimumAspectRatio = 0.2
         settings.minimumSide = max(4, minimumSize / Double(factor))
+        // The outline stage only, as when tracking version 1 was measured: the line-segment stage
+        // would change which rectangles are nominated and refined on real footage (a new tracking
+        // version, its quality measured again), and costs most of a frame's time in debug builds.
+        settings.assemblesLineSegments = false
         detector = RectangleDetector(settings: settings)
         refiner = detector
     }
