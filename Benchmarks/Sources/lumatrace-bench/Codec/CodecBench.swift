@@ -17,7 +17,7 @@ enum CodecBench {
                 log("\(kind.rawValue): preparing frames")
                 let prepared: BenchInput? = kind == .synthetic
                     ? try Inputs.synthetic(scratch: scratch)
-                    : try Inputs.clip(kind, dataDirectory: settings.dataDirectory, scratch: scratch, tools: tools)
+                    : try Inputs.clip(kind, dataDirectory: settings.dataDirectory, scratch: scratch)
                 guard let input = prepared else { return nil }
                 defer { try? FileManager.default.removeItem(atPath: input.y4mPath) }
                 return try measure(input, settings: settings, tools: tools, scratch: scratch)

@@ -1,21 +1,49 @@
 import Foundation
+import LumaFormat
+import LumaRecording
 import LumaSynth
 
-/// The clips the benchmark measures, in the order they run.
+/// The inputs the benchmark measures, in the order they run: the synthetic scene, then every clip
+/// of the shared data folder (videos, the GIF and the two image sequences), each at its own size.
 enum InputKind: String, CaseIterable, Sendable {
     /// A 1920x1080 synthetic scene from LumaSynth (`.mixed`, 120 frames, seed 1), rendered in memory.
     case synthetic
-    /// `opencv-vtest-pedestrians/vtest.avi` from the shared data folder (768x576 pedestrians).
+    /// `opencv-vtest-pedestrians/vtest.avi`: 768x576 pedestrians, fixed camera, MPEG-4 Part 2.
     case vtest
-    /// `cdnet-highway-bgslibrary/video03.avi` from the shared data folder (320x240 highway).
+    /// `cdnet-highway-bgslibrary/video03.avi`: 320x240 highway, fixed camera.
     case cdnet
+    /// `ball-vertical-toss/ball.mp4`: 1280x720, a ball thrown up in front of a wall.
+    case toss
+    /// `ball-hand-moved-negative/ball4.mp4`: 1280x720, a ball moved by hand (no flight).
+    case negative
+    /// `basketball-court-shots/three_score_two_miss.mp4`: 960x540, an outdoor court.
+    case court
+    /// `freethrow-basketball-side/FreeThrow.mp4`: 852x480, free throws seen from the side.
+    case freethrow
+    /// `juggling-3ball-cascade/ss3_id_01.mp4`: 478x850, a phone video (noisy, hand-held).
+    case juggling
+    /// `mizuno-golf-swing-gif/golf.gif`: 480x360, a GIF (palette colour).
+    case golf
+    /// `otb-crossing/img`: 360x240 JPEG image sequence (OTB).
+    case crossing
+    /// `vot2015-ball1/imgs`: JPEG image sequence (VOT 2015).
+    case ball1
 
-    /// Where a real clip lives inside the data folder; `nil` for the synthetic scene.
+    /// Where a real clip lives inside the data folder (a video file or a folder of images); `nil`
+    /// for the synthetic scene.
     var relativePath: String? {
         switch self {
         case .synthetic: return nil
         case .vtest: return "opencv-vtest-pedestrians/vtest.avi"
         case .cdnet: return "cdnet-highway-bgslibrary/video03.avi"
+        case .toss: return "ball-vertical-toss/ball.mp4"
+        case .negative: return "ball-hand-moved-negative/ball4.mp4"
+        case .court: return "basketball-court-shots/three_score_two_miss.mp4"
+        case .freethrow: return "freethrow-basketball-side/FreeThrow.mp4"
+        case .juggling: return "juggling-3ball-cascade/ss3_id_01.mp4"
+        case .golf: return "mizuno-golf-swing-gif/golf.gif"
+        case .crossing: return "otb-crossing/img"
+        case .ball1: return "vot2015-ball1/imgs"
         }
     }
 }
@@ -65,43 +93,33 @@ enum Inputs {
         return BenchInput(summary: summary, frames: frames, y4mPath: y4m)
     }
 
-    /// Decodes a real clip once to gray frames in memory (ffmpeg, every frame passed through) and
-    /// once to a gray `.y4m`. Returns `nil`, after saying why on standard error, when the clip is
-    /// not in `dataDirectory`.
-    ///
-    /// The frames are the clip's Y plane as coded (`-vf extractplanes=y`), what `lumatrace record`
-    /// stores (LumatraceCLI's `VideoSource`), not ffmpeg's conversion to full-range gray: the
-    /// benchmark measures the frames a recording really holds.
-    static func clip(_ kind: InputKind, dataDirectory: String, scratch: String, tools: FFmpegTools) throws -> BenchInput? {
+    /// Reads a real clip once into memory through `lumatrace record`'s own frame sources
+    /// (`FrameSources.open`: ffmpeg for a video or a GIF, the image decoders for a folder), so the
+    /// frames are exactly the luma a recording of the clip holds: a video's Y plane as coded, an
+    /// RGB picture's luma as the recorder computes it. Writes the same frames as a gray `.y4m` for
+    /// the peers. Returns `nil`, after saying why on standard error, when the clip is not in
+    /// `dataDirectory`.
+    static func clip(_ kind: InputKind, dataDirectory: String, scratch: String) throws -> BenchInput? {
         guard let relative = kind.relativePath else { preconditionFailure("\(kind) is not a clip") }
         let path = (dataDirectory as NSString).appendingPathComponent(relative)
-        guard FileManager.default.isReadableFile(atPath: path) else {
+        guard FileManager.default.fileExists(atPath: path) else {
             log("skipping \(kind.rawValue): \(path) not found (pass --data DIR to point at the shared data folder)")
             return nil
         }
-
-        let probe = try tools.run(tools.ffprobe, ["-v", "error", "-select_streams", "v:0",
-                                                  "-show_entries", "stream=width,height", "-of", "csv=p=0:s=x", path])
-        let fields = String(decoding: probe, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "x")
-        guard fields.count == 2, let width = Int(fields[0]), let height = Int(fields[1]), width > 0, height > 0 else {
-            throw InputError("\(path): ffprobe did not report a video size (got '\(String(decoding: probe, as: UTF8.self))')")
-        }
-
-        let decodeArguments = ["-v", "error", "-i", path, "-map", "0:v:0", "-fps_mode", "passthrough",
-                               "-vf", "extractplanes=y", "-pix_fmt", "gray"]
-        let raw = try tools.run(tools.ffmpeg, decodeArguments + ["-f", "rawvideo", "-"])
+        var (source, _) = try FrameSources.open(path, output: scratch + "/\(kind.rawValue).luma", rate: nil, live: false, stop: StopFlag())
+        let (width, height) = (source.width, source.height)
         let size = width * height
-        guard !raw.isEmpty, raw.count % size == 0 else {
-            throw InputError("\(path): ffmpeg produced \(raw.count) bytes, not a whole number of \(width)x\(height) frames")
+        var frames: [UInt8] = []
+        if let expected = source.expectedFrameCount { frames.reserveCapacity(expected * size) }
+        var frame = [UInt8](repeating: 0, count: size)
+        while try frame.withUnsafeMutableBufferPointer({ try source.nextFrame(into: $0) }) != nil {
+            frames.append(contentsOf: frame)
         }
-        let frames = [UInt8](raw)
+        try source.finish()
+        guard !frames.isEmpty else { throw InputError("\(path): no frames") }
 
         let y4m = scratch + "/\(kind.rawValue).y4m"
-        _ = try tools.run(tools.ffmpeg, ["-y"] + decodeArguments + ["-f", "yuv4mpegpipe", y4m])
-        let y4mFrames = try countY4MFrames(y4m, frameSize: size)
-        guard y4mFrames == frames.count / size else {
-            throw InputError("\(path): the .y4m for the peers holds \(y4mFrames) frames, the raw decode \(frames.count / size)")
-        }
+        try writeY4M(frames, width: width, height: height, rate: "\(source.rateNumerator):\(source.rateDenominator)", to: y4m)
         let summary = InputSummary(kind: kind, scene: nil, source: relative, width: width, height: height, frameCount: frames.count / size)
         return BenchInput(summary: summary, frames: frames, y4mPath: y4m)
     }
@@ -123,23 +141,6 @@ enum Inputs {
                                                 count: size, deallocator: .none))
             }
         }
-    }
-
-    /// Frames in a gray `.y4m` whose frame headers carry no parameters (as ffmpeg writes them).
-    static func countY4MFrames(_ path: String, frameSize: Int) throws -> Int {
-        let attributes = try FileManager.default.attributesOfItem(atPath: path)
-        let fileSize = (attributes[.size] as? NSNumber)?.intValue ?? 0
-        guard let file = FileHandle(forReadingAtPath: path) else { throw InputError("\(path): cannot open the .y4m file") }
-        defer { try? file.close() }
-        let head = try file.read(upToCount: 4096) ?? Data()
-        guard head.starts(with: Data("YUV4MPEG2 ".utf8)), let end = head.firstIndex(of: 0x0A),
-              String(decoding: head[..<end], as: UTF8.self).contains(" Cmono") else {
-            throw InputError("\(path): not a gray (Cmono) YUV4MPEG2 file")
-        }
-        let body = fileSize - (end - head.startIndex + 1)
-        let perFrame = "FRAME\n".utf8.count + frameSize
-        guard body % perFrame == 0 else { throw InputError("\(path): \(body) bytes of frames is not a whole number of \(perFrame)-byte frames") }
-        return body / perFrame
     }
 }
 

@@ -12,11 +12,11 @@ struct CodecCommand: ParsableCommand {
             all methods alike. Before timing, one recording is decoded and compared frame by frame: \
             every timed run measures a lossless round trip.
 
-            Inputs: a 1920x1080 LumaSynth `mixed` scene (120 frames, seed 1, rendered in memory); \
-            opencv-vtest-pedestrians/vtest.avi (768x576) and cdnet-highway-bgslibrary/video03.avi \
-            (320x240) from the data folder, decoded by ffmpeg to their Y plane as coded \
-            (`-vf extractplanes=y`, what `lumatrace record` stores). A missing clip is skipped with \
-            a notice.
+            Inputs: a 1920x1080 LumaSynth `mixed` scene (120 frames, seed 1, rendered in memory), \
+            then every clip of the shared data folder, each at its own size: the videos, the GIF \
+            and the two image sequences, read through `lumatrace record`'s own frame sources, so \
+            the frames are the luma a recording of the clip holds (a video's Y plane as coded). A \
+            missing clip is skipped with a notice.
 
             Prints per input a table of medians and the key ratios with the codec targets of \
             Benchmarks/targets.json (decode and record MB/s per core, decode ÷ the faster peer, and \
@@ -32,7 +32,7 @@ struct CodecCommand: ParsableCommand {
     @OptionGroup var data: DataOptions
 
     @Option(name: .customLong("only"), parsing: .singleValue,
-            help: ArgumentHelp("Measure only this input: synthetic, vtest or cdnet (repeatable, or comma-separated).",
+            help: ArgumentHelp("Measure only this input: \(InputKind.allCases.map(\.rawValue).joined(separator: ", ")) (repeatable, or comma-separated).",
                                valueName: "input"),
             transform: parseSelection)
     var only: [[InputKind]] = []
