@@ -7,7 +7,7 @@ struct TargetFile: Sendable {
     /// `Benchmarks/targets.json` in the package (found from this source file's path).
     static var defaultPath: String { BenchSettings.benchmarksFolder.appendingPathComponent("targets.json").path }
 
-    private let areas: [BenchArea: [String: Target]]
+    private let areas: [BenchArea: [String: [Target]]]
 
     /// The targets of one area (none when the file has no section for it).
     func targets(for area: BenchArea) -> AreaTargets { AreaTargets(area: area, byMetric: areas[area] ?? [:]) }
@@ -18,41 +18,71 @@ struct TargetFile: Sendable {
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
         }
-        let sections: [String: [String: Target]]
-        do { sections = try JSONDecoder().decode([String: [String: Target]].self, from: data) } catch let error as DecodingError {
+        let sections: [String: [String: MetricTargets]]
+        do { sections = try JSONDecoder().decode([String: [String: MetricTargets]].self, from: data) } catch let error as DecodingError {
             throw .malformed(path: path, reason: error.readable)
         } catch {
             throw .malformed(path: path, reason: "\(error)")
         }
-        var areas: [BenchArea: [String: Target]] = [:]
+        var areas: [BenchArea: [String: [Target]]] = [:]
         for (name, targets) in sections.sorted(by: { $0.key < $1.key }) {
             guard let area = BenchArea(rawValue: name) else {
                 throw .unknownArea(path: path, area: name, known: BenchArea.allCases.map(\.rawValue))
             }
-            for (metric, target) in targets.sorted(by: { $0.key < $1.key }) {
+            for (metric, listed) in targets.sorted(by: { $0.key < $1.key }) {
                 guard area.metricKeys.contains(metric) else {
                     throw .unknownMetric(path: path, area: name, metric: metric, known: area.metricKeys)
                 }
-                for input in target.inputs ?? [] where !area.inputNames.contains(input) {
-                    throw .unknownInput(path: path, area: name, metric: metric, input: input, known: area.inputNames)
+                var judged: Set<String> = []
+                for target in listed.targets {
+                    for input in target.inputs ?? [] {
+                        guard area.inputNames.contains(input) else {
+                            throw .unknownInput(path: path, area: name, metric: metric, input: input, known: area.inputNames)
+                        }
+                        guard judged.insert(input).inserted else { throw .judgedTwice(path: path, area: name, metric: metric, input: input) }
+                    }
                 }
+                if listed.targets.filter({ $0.inputs == nil }).count > 1 { throw .judgedTwice(path: path, area: name, metric: metric, input: nil) }
             }
-            areas[area] = targets
+            areas[area] = targets.mapValues(\.targets)
         }
         return TargetFile(areas: areas)
+    }
+}
+
+/// A metric's entry in the file: one target, or a list of them that judge different inputs
+/// (`[{"value": 1000, "inputs": [clips…]}, {"value": 600, "inputs": ["synthetic"]}]`).
+private struct MetricTargets: Decodable {
+    let targets: [Target]
+
+    init(from decoder: any Decoder) throws {
+        if var elements = try? decoder.unkeyedContainer() {
+            var list: [Target] = []
+            while !elements.isAtEnd { list.append(try elements.decode(Target.self)) }
+            guard !list.isEmpty else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "is an empty list; give one target or leave the metric out"))
+            }
+            targets = list
+        } else {
+            targets = [try Target(from: decoder)]
+        }
     }
 }
 
 /// One area's targets, by metric.
 struct AreaTargets: Sendable {
     let area: BenchArea
-    let byMetric: [String: Target]
+    let byMetric: [String: [Target]]
 
     /// The checks on one input's figures: one per metric that has a target, in the order measured.
+    /// The target judging the input is the one listing it, else the one listing no inputs; when
+    /// none judges it, the first is shown as what the figure would be held to.
     func checks(_ metrics: [Metric], input: String) -> [TargetCheck] {
         metrics.compactMap { metric in
             assert(area.metricKeys.contains(metric.key), "\(area.rawValue) measures \(metric.key) but does not list it in metricKeys")
-            return byMetric[metric.key].map { TargetCheck(metric: metric, target: $0, applies: $0.applies(to: input)) }
+            guard let targets = byMetric[metric.key] else { return nil }
+            let target = targets.first { $0.inputs?.contains(input) ?? false } ?? targets.first { $0.inputs == nil } ?? targets[0]
+            return TargetCheck(metric: metric, target: target, applies: target.applies(to: input))
         }
     }
 }
@@ -64,6 +94,8 @@ enum TargetFileError: Error, Equatable, CustomStringConvertible {
     case unknownArea(path: String, area: String, known: [String])
     case unknownMetric(path: String, area: String, metric: String, known: [String])
     case unknownInput(path: String, area: String, metric: String, input: String, known: [String])
+    /// Two targets of one metric judge the same input (`nil`: two of them judge every input).
+    case judgedTwice(path: String, area: String, metric: String, input: String?)
 
     var description: String {
         switch self {
@@ -71,13 +103,16 @@ enum TargetFileError: Error, Equatable, CustomStringConvertible {
             return "\(path): cannot read the targets file (\(reason)); it belongs next to Benchmarks/Package.swift"
         case .malformed(let path, let reason):
             return "\(path): \(reason). Each target is {\"comparison\": \">=\" or \"<=\", \"value\": N, \"why\": \"issue …\"}, "
-                + "optionally with \"inputs\": [names], under its area and metric"
+                + "optionally with \"inputs\": [names], under its area and metric (or a list of them for different inputs)"
         case .unknownArea(let path, let area, let known):
             return "\(path): no benchmark area '\(area)'; the areas are \(known.joined(separator: ", "))"
         case .unknownMetric(let path, let area, let metric, let known):
             return "\(path): \(area) measures no metric '\(metric)'; it measures \(known.joined(separator: ", "))"
         case .unknownInput(let path, let area, let metric, let input, let known):
             return "\(path): \(area).\(metric) lists input '\(input)', which \(area) does not measure; its inputs are \(known.joined(separator: ", "))"
+        case .judgedTwice(let path, let area, let metric, let input):
+            return "\(path): \(area).\(metric) has two targets for " + (input.map { "input '\($0)'" } ?? "every input (neither lists \"inputs\")")
+                + "; a list of targets must judge each input once"
         }
     }
 }
@@ -86,7 +121,10 @@ extension DecodingError {
     /// Where in the file and what is wrong, in one line: `codec.decode_mbps.comparison: takes ">=" …`.
     var readable: String {
         func at(_ path: [any CodingKey]) -> String {
-            path.isEmpty ? "at the top level" : path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+            // codec.decode_mbps[0].comparison
+            path.isEmpty ? "at the top level" : path.enumerated().map { i, key in
+                key.intValue.map { "[\($0)]" } ?? (i == 0 ? "" : ".") + key.stringValue
+            }.joined()
         }
         switch self {
         case .dataCorrupted(let context):
