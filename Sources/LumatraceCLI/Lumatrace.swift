@@ -70,6 +70,8 @@ public struct Lumatrace: ParsableCommand {
         static let difference: Int32 = 1
         /// An error: the command could not do what was asked.
         static let failure: Int32 = 2
+        /// A wrong command line: an unknown option, a missing argument, a value out of range.
+        static let usage: Int32 = 64
     }
 
     /// Parses and runs a command line, printing every error in the one style (`lumatrace: error:`,

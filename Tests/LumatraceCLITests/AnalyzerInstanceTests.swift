@@ -89,6 +89,6 @@ struct AnalyzerInstanceTests {
             #expect(r.status == 2 && r.stderr.contains("is not an analyzer instance name"), "\(bad): \(r.stderr)")
         }
         let unknown = try CLI.run(["replay", Self.toss, "--analyzer", "x=nosuch", "-o", dir + "/z.events.jsonl"])
-        #expect(unknown.status == 2 && unknown.stderr.contains("unknown analyzer 'nosuch'"), "\(unknown.stderr)")
+        #expect(unknown.status == 64 && unknown.stderr.contains("unknown analyzer 'nosuch'"), "\(unknown.stderr)")
     }
 }

@@ -95,7 +95,7 @@ struct MessageTests {
         #expect(a.count > 10 && a == b)
         // Pixel numbers given as normalized are refused with the way to write them.
         let wrong = try CLI.run(["replay", recording, "--analyzer", "tracking", "--set", "tracking.seeds=32,18,32,36", "-o", "\(dir)/w.jsonl"])
-        #expect(wrong.status == 2 && wrong.stderr.contains("px:x,y,w,h"), "\(wrong.stderr)")
+        #expect(wrong.status == 64 && wrong.stderr.contains("px:x,y,w,h"), "\(wrong.stderr)")
         let outside = try CLI.run(["replay", recording, "--analyzer", "tracking", "--set", "tracking.seeds=px:300,18,32,36", "-o", "\(dir)/o.jsonl"])
         #expect(outside.status == 2 && outside.stderr.contains("does not fit the 320×180 frame"), "\(outside.stderr)")
     }
@@ -110,7 +110,7 @@ struct MessageTests {
         for option in ["tracking.seeds", "differencing.threshold"] {
             let analyzer = String(option.prefix { $0 != "." })
             let r = try CLI.run(["replay", recording, "--analyzer", analyzer, "--set", "\(option)=@\(file)", "-o", "\(dir)/x.jsonl"])
-            #expect(r.status == 2)
+            #expect(r.status == 64)
             #expect(r.stderr.hasPrefix("lumatrace: error: --set \(option)=@\(file): "), "\(r.stderr.prefix(300))")
             #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.count < 500, "\(r.stderr.count) bytes: \(r.stderr.prefix(300))")
         }

@@ -57,17 +57,17 @@ struct Synth: ParsableCommand {
     func run() throws {
         try reportingErrors {
             guard let kind = SceneKind(rawValue: scene) else {
-                throw CLIError("unknown scene '\(scene)'; scenes: \(SceneKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw UsageError("unknown scene '\(scene)'; scenes: \(SceneKind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             let parts = size.lowercased().split(separator: "x")
             guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
-                throw CLIError("--size '\(size)' is not WIDTHxHEIGHT, e.g. 640x360")
+                throw UsageError("--size '\(size)' is not WIDTHxHEIGHT, e.g. 640x360")
             }
             let settings = SceneSettings(width: w, height: h, framesPerSecond: fps, frameCount: frames, seed: seed, noise: noise)
             let synthetic: SyntheticScene
             do throws(OptionError) { synthetic = try SyntheticScene(kind: kind, settings: settings) } catch {
                 let option = ["frameCount": "--frames", "framesPerSecond": "--fps", "width": "--size", "height": "--size"][error.option] ?? "--\(error.option)"
-                throw CLIError("\(option): \(error.message)")
+                throw UsageError("\(option): \(error.message)")
             }
             let truthFile = try truth.map { try OutputFile.create($0, replacingExisting: force, streams: .allowed) }
 

@@ -85,7 +85,7 @@ struct Truth: ParsableCommand {
                 } else {
                     let parts = size!.lowercased().split(separator: "x").map { Int($0) }
                     guard parts.count == 2, let w = parts[0], let h = parts[1], (1...16384).contains(w), (1...16384).contains(h) else {
-                        throw CLIError("--size '\(size!)' is not WIDTHxHEIGHT with each 1...16384, e.g. 640x360")
+                        throw UsageError("--size '\(size!)' is not WIDTHxHEIGHT with each 1...16384, e.g. 640x360")
                     }
                     geometry = TruthImport.Geometry(width: w, height: h)
                 }

@@ -10,8 +10,20 @@ struct CLIError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Runs a command body, turning every error into one readable line and exit status 2 (or the
-/// status the body chose with `ExitCode`).
+/// A wrong command line found only once the command runs (a value out of range for the scene or
+/// analyzer it names): printed as one line like any error, with exit status 64 (usage), as
+/// ArgumentParser's own checks of the command line exit.
+struct UsageError: Error, CustomStringConvertible {
+    /// What went wrong, printed as ``printError(_:command:)`` prints it (an ``OptionError`` names
+    /// the command's flag).
+    let underlying: any Error
+    init(_ underlying: any Error) { self.underlying = underlying }
+    init(_ description: String) { underlying = CLIError(description) }
+    var description: String { "\(underlying)" }
+}
+
+/// Runs a command body, turning every error into one readable line and exit status 2 (64 for a
+/// ``UsageError``, or the status the body chose with `ExitCode`).
 func reportingErrors(in command: CommandContext = .other, _ body: () throws -> Void) throws {
     do {
         try body()
@@ -21,6 +33,9 @@ func reportingErrors(in command: CommandContext = .other, _ body: () throws -> V
         throw e
     } catch let e as ValidationError {
         throw e
+    } catch let e as UsageError {
+        printError(e.underlying, command: command)
+        throw ExitCode(Lumatrace.Status.usage)
     } catch {
         printError(error, command: command)
         throw ExitCode(Lumatrace.Status.failure)

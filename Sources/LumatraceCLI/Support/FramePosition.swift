@@ -56,7 +56,7 @@ enum FramePosition: ExpressibleByArgument, Equatable {
                    let after = try reader.frameIndex(atOrAfter: ticks + 1) { last = after - 1 }
             }
         }
-        guard first <= last else { throw CLIError("--from (frame \(first)) is after --to (frame \(last))") }
+        guard first <= last else { throw UsageError("--from (frame \(first)) is after --to (frame \(last))") }
         return first...last
     }
 }

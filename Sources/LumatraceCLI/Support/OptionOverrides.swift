@@ -52,11 +52,12 @@ struct OptionOverrides {
         do {
             return try body()
         } catch let error as OptionError {
-            guard let path = files[error.option] else { throw error }
+            // A value given with --set is part of the command line: a wrong one is a usage error.
+            guard let path = files[error.option] else { throw UsageError(error) }
             // The middle goes: messages quote the value first and give the reason last.
             let message = oneLine(error.message)
             let shown = message.count <= 300 ? message : message.prefix(140) + " … " + message.suffix(140)
-            throw CLIError("--set \(error.option)=@\(path): \(shown)")
+            throw UsageError("--set \(error.option)=@\(path): \(shown)")
         }
     }
 }
