@@ -32,6 +32,35 @@ size_t lt_residual_compact(const uint8_t *current, const uint8_t *predictor, siz
 ptrdiff_t lt_residual_expand(const uint8_t *mask, const uint8_t *values, size_t available, size_t readable,
                              size_t count, const uint8_t *predictor, uint8_t *frame);
 
+// MARK: - Block prediction and nibbles (format version 3, under study)
+
+/// Blocks of LT_PREDICTION_BLOCK × LT_PREDICTION_BLOCK pixels choose their predictor.
+#define LT_PREDICTION_BLOCK 16
+/// A block's predictor: the predictor frame (previous or reference; zeros for intra), the
+/// neighbours in the current frame, or the predictor frame plus the neighbours' temporal residual.
+enum { LT_MODE_TEMPORAL = 0, LT_MODE_SPATIAL = 1, LT_MODE_TEMPORAL_SPATIAL = 2, LT_MODE_COUNT = 3 };
+/// The neighbour predictor: the pixel above, or MED of left, above and upper-left (LOCO-I).
+enum { LT_SPATIAL_UP = 0, LT_SPATIAL_MED = 1 };
+
+/// Blocks in a frame: one mode byte each, in raster order.
+size_t lt_prediction_block_count(size_t width, size_t height);
+
+/// Chooses each block's mode (smallest sum of |residual|) and writes the residual of every pixel
+/// under it, zigzag-mapped (0, -1, 1, -2, … → 0, 1, 2, 3, …). `predictor` may be NULL (zeros).
+void lt_blocks_predict(const uint8_t *current, const uint8_t *predictor, size_t width, size_t height, int spatial,
+                       uint8_t *modes, uint8_t *residual);
+
+/// Rebuilds a frame from its modes and zigzag residual. Returns 0, or -1 (nothing written) when a
+/// mode byte is not a mode.
+int lt_blocks_reconstruct(const uint8_t *modes, const uint8_t *residual, const uint8_t *predictor, size_t width,
+                          size_t height, int spatial, uint8_t *frame);
+
+/// Splits bytes into their low nibbles, two to a byte (`(count + 1) / 2` bytes, the even byte's in
+/// the low half), and their high nibbles, one to a byte (`count` bytes).
+void lt_nibbles_split(const uint8_t *values, size_t count, uint8_t *low, uint8_t *high);
+/// Joins what `lt_nibbles_split` wrote.
+void lt_nibbles_join(const uint8_t *low, const uint8_t *high, size_t count, uint8_t *values);
+
 #ifdef __cplusplus
 }
 #endif
