@@ -58,81 +58,201 @@ static inline uint8_t residual_at(const uint8_t *current, const uint8_t *predict
     }
 }
 
-void lt_blocks_predict(const uint8_t *current, const uint8_t *predictor, size_t width, size_t height, int spatial,
-                       uint8_t *modes, uint8_t *residual) {
+static inline void put_low(uint8_t *low, size_t i, uint8_t z) {
+    uint8_t *pair = low + i / 2;
+    *pair = (i & 1) ? (uint8_t)((*pair & 0x0F) | (z << 4)) : (uint8_t)((*pair & 0xF0) | (z & 15));
+}
+
+static inline uint8_t get_low(const uint8_t *low, size_t i) { return (i & 1) ? low[i / 2] >> 4 : low[i / 2] & 15; }
+
+/// Chooses block (bx, by)'s mode and writes its pixels' zigzag residuals as nibbles.
+static void encode_block(const uint8_t *current, const uint8_t *predictor, size_t width, size_t height, int spatial,
+                         size_t bx, size_t by, uint8_t *modes, uint8_t *low, uint8_t *high) {
     size_t columns = (width + BLOCK - 1) / BLOCK;
-    for (size_t by = 0; by * BLOCK < height; by++) {
-        size_t y0 = by * BLOCK, y1 = y0 + BLOCK < height ? y0 + BLOCK : height;
-        for (size_t bx = 0; bx < columns; bx++) {
-            size_t x0 = bx * BLOCK, x1 = x0 + BLOCK < width ? x0 + BLOCK : width;
-            // Sum of |residual| per mode; the smallest wins, ties to the lower mode.
-            unsigned cost[LT_MODE_COUNT] = {0};
-            for (int mode = 0; mode < LT_MODE_COUNT; mode++)
-                for (size_t y = y0; y < y1; y++)
-                    for (size_t x = x0; x < x1; x++) {
-                        int8_t r = (int8_t)residual_at(current, predictor, width, spatial, mode, x, y);
-                        cost[mode] += (unsigned)(r < 0 ? -r : r);
-                    }
-            int best = 0;
-            for (int mode = 1; mode < LT_MODE_COUNT; mode++)
-                if (cost[mode] < cost[best]) best = mode;
-            modes[by * columns + bx] = (uint8_t)best;
-            for (size_t y = y0; y < y1; y++)
-                for (size_t x = x0; x < x1; x++)
-                    residual[y * width + x] = zigzag(residual_at(current, predictor, width, spatial, best, x, y));
+    size_t x0 = bx * BLOCK, x1 = x0 + BLOCK < width ? x0 + BLOCK : width;
+    size_t y0 = by * BLOCK, y1 = y0 + BLOCK < height ? y0 + BLOCK : height;
+    // Sum of |residual| per mode; the smallest wins, ties to the lower mode.
+    unsigned cost[LT_MODE_COUNT] = {0};
+    for (int mode = 0; mode < LT_MODE_COUNT; mode++)
+        for (size_t y = y0; y < y1; y++)
+            for (size_t x = x0; x < x1; x++) {
+                int8_t r = (int8_t)residual_at(current, predictor, width, spatial, mode, x, y);
+                cost[mode] += (unsigned)(r < 0 ? -r : r);
+            }
+    int best = 0;
+    for (int mode = 1; mode < LT_MODE_COUNT; mode++)
+        if (cost[mode] < cost[best]) best = mode;
+    modes[by * columns + bx] = (uint8_t)best;
+    for (size_t y = y0; y < y1; y++)
+        for (size_t x = x0; x < x1; x++) {
+            uint8_t z = zigzag(residual_at(current, predictor, width, spatial, best, x, y));
+            put_low(low, y * width + x, z);
+            high[y * width + x] = z >> 4;
+        }
+}
+
+/// Rebuilds row y of block column bx.
+static void decode_segment(const uint8_t *low, const uint8_t *high, const uint8_t *predictor, size_t width, int spatial,
+                           int mode, size_t bx, size_t y, uint8_t *frame) {
+    size_t x0 = bx * BLOCK, x1 = x0 + BLOCK < width ? x0 + BLOCK : width;
+    for (size_t x = x0; x < x1; x++) {
+        size_t i = y * width + x;
+        uint8_t r = unzigzag((uint8_t)(get_low(low, i) | (high[i] << 4)));
+        int p = predictor ? predictor[i] : 0;
+        switch (mode) {
+        case LT_MODE_TEMPORAL:
+            frame[i] = (uint8_t)(p + r);
+            break;
+        case LT_MODE_SPATIAL:
+#define PIXEL(px, py) ((int)frame[(py) * width + (px)])
+            frame[i] = (uint8_t)(NEIGHBOUR_PREDICTION(spatial, PIXEL, x, y) + r);
+#undef PIXEL
+            break;
+        default:
+#define TEMPORAL(px, py) ((int)(int8_t)(uint8_t)(frame[(py) * width + (px)] - (predictor ? predictor[(py) * width + (px)] : 0)))
+            frame[i] = (uint8_t)(p + NEIGHBOUR_PREDICTION(spatial, TEMPORAL, x, y) + r);
+#undef TEMPORAL
+            break;
         }
     }
 }
 
-int lt_blocks_reconstruct(const uint8_t *modes, const uint8_t *residual, const uint8_t *predictor, size_t width,
-                          size_t height, int spatial, uint8_t *frame) {
+// MARK: - Fused: prediction and nibbles in one pass
+
+// LT_FORCE_PORTABLE (a test build) runs the portable path everywhere, to compare its bytes.
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(LT_FORCE_PORTABLE)
+#include <immintrin.h>
+#define LT_BLOCKS_X86 1
+
+/// The zigzag map of 16 residual bytes: (r << 1) ^ (r >> 7 arithmetic), bytewise.
+__attribute__((target("ssse3"))) static inline __m128i zigzag16(__m128i r) {
+    __m128i sign = _mm_cmpgt_epi8(_mm_setzero_si128(), r);
+    __m128i doubled = _mm_add_epi8(r, r);
+    return _mm_xor_si128(doubled, sign);
+}
+
+__attribute__((target("ssse3"))) static inline __m128i unzigzag16(__m128i z) {
+    __m128i half = _mm_and_si128(_mm_srli_epi16(z, 1), _mm_set1_epi8(0x7F));
+    __m128i negate = _mm_sub_epi8(_mm_setzero_si128(), _mm_and_si128(z, _mm_set1_epi8(1)));
+    return _mm_xor_si128(half, negate);
+}
+
+/// Sum of |r| over 16 signed bytes (|-128| = 128), as two 64-bit halves summed.
+__attribute__((target("ssse3"))) static inline unsigned cost16(__m128i r) {
+    __m128i s = _mm_sad_epu8(_mm_abs_epi8(r), _mm_setzero_si128());
+    return (unsigned)(_mm_cvtsi128_si32(s) + _mm_extract_epi16(s, 4));
+}
+
+/// UP prediction, even width, every full 16-pixel block with SSSE3; the right edge's partial block
+/// (and everything else) through the portable path, which gives the same bytes.
+__attribute__((target("ssse3"))) static void encode_up_ssse3(const uint8_t *current, const uint8_t *predictor, size_t width,
+                                                              size_t height, uint8_t *modes, uint8_t *low, uint8_t *high) {
+    size_t columns = (width + BLOCK - 1) / BLOCK, full = width / BLOCK;
+    const __m128i zero = _mm_setzero_si128(), lowMask = _mm_set1_epi8(0x0F);
+    for (size_t by = 0; by * BLOCK < height; by++) {
+        size_t y0 = by * BLOCK, y1 = y0 + BLOCK < height ? y0 + BLOCK : height;
+        for (size_t bx = 0; bx < full; bx++) {
+            size_t x0 = bx * BLOCK;
+            unsigned cost[3] = {0, 0, 0};
+            for (size_t y = y0; y < y1; y++) {
+                size_t i = y * width + x0;
+                __m128i c = _mm_loadu_si128((const __m128i *)(current + i));
+                __m128i p = predictor ? _mm_loadu_si128((const __m128i *)(predictor + i)) : zero;
+                __m128i up = y ? _mm_loadu_si128((const __m128i *)(current + i - width)) : zero;
+                __m128i pUp = y && predictor ? _mm_loadu_si128((const __m128i *)(predictor + i - width)) : zero;
+                __m128i t = _mm_sub_epi8(c, p);
+                cost[0] += cost16(t);
+                cost[1] += cost16(_mm_sub_epi8(c, up));
+                cost[2] += cost16(_mm_sub_epi8(t, _mm_sub_epi8(up, pUp)));
+            }
+            int best = 0;
+            if (cost[1] < cost[best]) best = 1;
+            if (cost[2] < cost[best]) best = 2;
+            modes[by * columns + bx] = (uint8_t)best;
+            for (size_t y = y0; y < y1; y++) {
+                size_t i = y * width + x0;
+                __m128i c = _mm_loadu_si128((const __m128i *)(current + i));
+                __m128i p = predictor ? _mm_loadu_si128((const __m128i *)(predictor + i)) : zero;
+                __m128i up = y ? _mm_loadu_si128((const __m128i *)(current + i - width)) : zero;
+                __m128i pUp = y && predictor ? _mm_loadu_si128((const __m128i *)(predictor + i - width)) : zero;
+                __m128i r = best == 0 ? _mm_sub_epi8(c, p)
+                          : best == 1 ? _mm_sub_epi8(c, up)
+                                      : _mm_sub_epi8(_mm_sub_epi8(c, p), _mm_sub_epi8(up, pUp));
+                __m128i z = zigzag16(r);
+                _mm_storeu_si128((__m128i *)(high + i), _mm_and_si128(_mm_srli_epi16(z, 4), lowMask));
+                // Low nibbles two to a byte: even pixel low half, odd pixel high half.
+                __m128i lo = _mm_and_si128(z, lowMask);
+                __m128i pairs = _mm_or_si128(lo, _mm_srli_epi16(lo, 4));  // byte 2k: lo[2k] | lo[2k+1] << 4
+                pairs = _mm_and_si128(pairs, _mm_set1_epi16(0x00FF));
+                _mm_storel_epi64((__m128i *)(low + i / 2), _mm_packus_epi16(pairs, zero));
+            }
+        }
+        if (full < columns) encode_block(current, predictor, width, height, LT_SPATIAL_UP, full, by, modes, low, high);
+    }
+}
+
+/// The inverse of encode_up_ssse3, row by row (each row needs only the row above).
+__attribute__((target("ssse3"))) static void decode_up_ssse3(const uint8_t *modes, const uint8_t *low, const uint8_t *high,
+                                                              const uint8_t *predictor, size_t width, size_t height, uint8_t *frame) {
+    size_t columns = (width + BLOCK - 1) / BLOCK, full = width / BLOCK;
+    const __m128i zero = _mm_setzero_si128(), lowMask = _mm_set1_epi8(0x0F);
+    for (size_t y = 0; y < height; y++) {
+        const uint8_t *rowModes = modes + (y / BLOCK) * columns;
+        for (size_t bx = 0; bx < full; bx++) {
+            size_t i = y * width + bx * BLOCK;
+            __m128i pairs = _mm_loadl_epi64((const __m128i *)(low + i / 2));
+            __m128i lo = _mm_unpacklo_epi8(_mm_and_si128(pairs, lowMask), _mm_and_si128(_mm_srli_epi16(pairs, 4), lowMask));
+            __m128i z = _mm_or_si128(lo, _mm_slli_epi16(_mm_loadu_si128((const __m128i *)(high + i)), 4));
+            __m128i r = unzigzag16(z);
+            __m128i p = predictor ? _mm_loadu_si128((const __m128i *)(predictor + i)) : zero;
+            __m128i up = y ? _mm_loadu_si128((const __m128i *)(frame + i - width)) : zero;
+            __m128i pUp = y && predictor ? _mm_loadu_si128((const __m128i *)(predictor + i - width)) : zero;
+            int mode = rowModes[bx];
+            __m128i base = mode == LT_MODE_SPATIAL ? up : p;
+            __m128i add = mode == LT_MODE_TEMPORAL_SPATIAL ? _mm_sub_epi8(up, pUp) : zero;
+            _mm_storeu_si128((__m128i *)(frame + i), _mm_add_epi8(_mm_add_epi8(base, add), r));
+        }
+        if (full < columns) decode_segment(low, high, predictor, width, LT_SPATIAL_UP, rowModes[full], full, y, frame);
+    }
+}
+
+static int use_ssse3(void) {
+    static int known, has;
+    if (!known) {
+        __builtin_cpu_init();
+        has = __builtin_cpu_supports("ssse3");
+        known = 1;
+    }
+    return has;
+}
+#endif
+
+void lt_blocks_encode(const uint8_t *current, const uint8_t *predictor, size_t width, size_t height, int spatial,
+                      uint8_t *modes, uint8_t *low, uint8_t *high) {
+#ifdef LT_BLOCKS_X86
+    if (spatial == LT_SPATIAL_UP && width % 2 == 0 && use_ssse3()) {
+        encode_up_ssse3(current, predictor, width, height, modes, low, high);
+        return;
+    }
+#endif
+    size_t columns = (width + BLOCK - 1) / BLOCK;
+    for (size_t by = 0; by * BLOCK < height; by++)
+        for (size_t bx = 0; bx < columns; bx++) encode_block(current, predictor, width, height, spatial, bx, by, modes, low, high);
+}
+
+int lt_blocks_decode(const uint8_t *modes, const uint8_t *low, const uint8_t *high, const uint8_t *predictor, size_t width,
+                     size_t height, int spatial, uint8_t *frame) {
     size_t columns = (width + BLOCK - 1) / BLOCK, blocks = lt_prediction_block_count(width, height);
     for (size_t b = 0; b < blocks; b++)
         if (modes[b] >= LT_MODE_COUNT) return -1;
-    for (size_t y = 0; y < height; y++) {
-        const uint8_t *row_modes = modes + (y / BLOCK) * columns;
-        const uint8_t *r = residual + y * width;
-        const uint8_t *p = predictor ? predictor + y * width : NULL;
-        uint8_t *f = frame + y * width;
-        for (size_t bx = 0; bx < columns; bx++) {
-            size_t x0 = bx * BLOCK, x1 = x0 + BLOCK < width ? x0 + BLOCK : width;
-            switch (row_modes[bx]) {
-            case LT_MODE_TEMPORAL:
-                for (size_t x = x0; x < x1; x++) f[x] = (uint8_t)((p ? p[x] : 0) + unzigzag(r[x]));
-                break;
-            case LT_MODE_SPATIAL:
-#define PIXEL(px, py) ((int)frame[(py) * width + (px)])
-                for (size_t x = x0; x < x1; x++) f[x] = (uint8_t)(NEIGHBOUR_PREDICTION(spatial, PIXEL, x, y) + unzigzag(r[x]));
-#undef PIXEL
-                break;
-            default:
-#define TEMPORAL(px, py) ((int)(int8_t)(uint8_t)(frame[(py) * width + (px)] - (predictor ? predictor[(py) * width + (px)] : 0)))
-                for (size_t x = x0; x < x1; x++)
-                    f[x] = (uint8_t)((p ? p[x] : 0) + NEIGHBOUR_PREDICTION(spatial, TEMPORAL, x, y) + unzigzag(r[x]));
-#undef TEMPORAL
-                break;
-            }
-        }
+#ifdef LT_BLOCKS_X86
+    if (spatial == LT_SPATIAL_UP && width % 2 == 0 && use_ssse3()) {
+        decode_up_ssse3(modes, low, high, predictor, width, height, frame);
+        return 0;
     }
+#endif
+    for (size_t y = 0; y < height; y++)
+        for (size_t bx = 0; bx < columns; bx++)
+            decode_segment(low, high, predictor, width, spatial, modes[(y / BLOCK) * columns + bx], bx, y, frame);
     return 0;
-}
-
-void lt_nibbles_split(const uint8_t *values, size_t count, uint8_t *low, uint8_t *high) {
-    size_t i = 0;
-    for (; i + 1 < count; i += 2) {
-        low[i / 2] = (uint8_t)((values[i] & 15) | (values[i + 1] << 4));
-        high[i] = values[i] >> 4;
-        high[i + 1] = values[i + 1] >> 4;
-    }
-    if (i < count) {
-        low[i / 2] = values[i] & 15;
-        high[i] = values[i] >> 4;
-    }
-}
-
-void lt_nibbles_join(const uint8_t *low, const uint8_t *high, size_t count, uint8_t *values) {
-    for (size_t i = 0; i < count; i++) {
-        uint8_t pair = low[i / 2];
-        values[i] = (uint8_t)(((i & 1) ? pair >> 4 : pair & 15) | (high[i] << 4));
-    }
 }

@@ -45,21 +45,18 @@ enum { LT_SPATIAL_UP = 0, LT_SPATIAL_MED = 1 };
 /// Blocks in a frame: one mode byte each, in raster order.
 size_t lt_prediction_block_count(size_t width, size_t height);
 
-/// Chooses each block's mode (smallest sum of |residual|) and writes the residual of every pixel
-/// under it, zigzag-mapped (0, -1, 1, -2, … → 0, 1, 2, 3, …). `predictor` may be NULL (zeros).
-void lt_blocks_predict(const uint8_t *current, const uint8_t *predictor, size_t width, size_t height, int spatial,
-                       uint8_t *modes, uint8_t *residual);
+/// Chooses each block's mode (smallest sum of |residual|, ties to the lower mode) and writes the
+/// residual of every pixel under it, zigzag-mapped (0, -1, 1, -2, … → 0, 1, 2, 3, …) and split in
+/// nibbles: `low` holds the low nibbles two to a byte (`(width * height + 1) / 2` bytes; pixel 2k
+/// in the low half of byte k), `high` the high nibbles one to a byte (`width * height` bytes, for
+/// the mask coder). `predictor` may be NULL (zeros). SSSE3 for UP prediction on even widths.
+void lt_blocks_encode(const uint8_t *current, const uint8_t *predictor, size_t width, size_t height, int spatial,
+                      uint8_t *modes, uint8_t *low, uint8_t *high);
 
-/// Rebuilds a frame from its modes and zigzag residual. Returns 0, or -1 (nothing written) when a
+/// Rebuilds a frame from what `lt_blocks_encode` wrote. Returns 0, or -1 (nothing written) when a
 /// mode byte is not a mode.
-int lt_blocks_reconstruct(const uint8_t *modes, const uint8_t *residual, const uint8_t *predictor, size_t width,
-                          size_t height, int spatial, uint8_t *frame);
-
-/// Splits bytes into their low nibbles, two to a byte (`(count + 1) / 2` bytes, the even byte's in
-/// the low half), and their high nibbles, one to a byte (`count` bytes).
-void lt_nibbles_split(const uint8_t *values, size_t count, uint8_t *low, uint8_t *high);
-/// Joins what `lt_nibbles_split` wrote.
-void lt_nibbles_join(const uint8_t *low, const uint8_t *high, size_t count, uint8_t *values);
+int lt_blocks_decode(const uint8_t *modes, const uint8_t *low, const uint8_t *high, const uint8_t *predictor, size_t width,
+                     size_t height, int spatial, uint8_t *frame);
 
 #ifdef __cplusplus
 }
