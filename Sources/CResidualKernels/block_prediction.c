@@ -202,7 +202,7 @@ __attribute__((target("ssse3"))) static void decode_up_ssse3(const uint8_t *mode
             size_t i = y * width + bx * BLOCK;
             __m128i pairs = _mm_loadl_epi64((const __m128i *)(low + i / 2));
             __m128i lo = _mm_unpacklo_epi8(_mm_and_si128(pairs, lowMask), _mm_and_si128(_mm_srli_epi16(pairs, 4), lowMask));
-            __m128i z = _mm_or_si128(lo, _mm_slli_epi16(_mm_loadu_si128((const __m128i *)(high + i)), 4));
+            __m128i z = _mm_or_si128(lo, _mm_slli_epi16(_mm_and_si128(_mm_loadu_si128((const __m128i *)(high + i)), lowMask), 4));
             __m128i r = unzigzag16(z);
             __m128i p = predictor ? _mm_loadu_si128((const __m128i *)(predictor + i)) : zero;
             __m128i up = y ? _mm_loadu_si128((const __m128i *)(frame + i - width)) : zero;
@@ -216,6 +216,8 @@ __attribute__((target("ssse3"))) static void decode_up_ssse3(const uint8_t *mode
     }
 }
 
+static int portable_only;
+
 static int use_ssse3(void) {
     static int known, has;
     if (!known) {
@@ -223,8 +225,12 @@ static int use_ssse3(void) {
         has = __builtin_cpu_supports("ssse3");
         known = 1;
     }
-    return has;
+    return has && !__atomic_load_n(&portable_only, __ATOMIC_RELAXED);
 }
+
+void lt_blocks_use_portable_path(int portable) { __atomic_store_n(&portable_only, portable, __ATOMIC_RELAXED); }
+#else
+void lt_blocks_use_portable_path(int portable) { (void)portable; }
 #endif
 
 void lt_blocks_encode(const uint8_t *current, const uint8_t *predictor, size_t width, size_t height, int spatial,

@@ -53,6 +53,9 @@ size_t lt_prediction_block_count(size_t width, size_t height);
 void lt_blocks_encode(const uint8_t *current, const uint8_t *predictor, size_t width, size_t height, int spatial,
                       uint8_t *modes, uint8_t *low, uint8_t *high);
 
+/// Tests: nonzero runs the portable path even where SSSE3 is available, to compare their bytes.
+void lt_blocks_use_portable_path(int portable);
+
 /// Rebuilds a frame from what `lt_blocks_encode` wrote. Returns 0, or -1 (nothing written) when a
 /// mode byte is not a mode.
 int lt_blocks_decode(const uint8_t *modes, const uint8_t *low, const uint8_t *high, const uint8_t *predictor, size_t width,

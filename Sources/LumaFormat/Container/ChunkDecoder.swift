@@ -24,6 +24,8 @@ public final class ChunkDecoder {
     private let zstd = ZstdDecompressor()
     private var payload: [UInt8] = []
     private var residual: [UInt8] = []
+    /// Version 3: one frame's high nibbles.
+    private var high: [UInt8] = []
     /// The predictor of intra frames, grown to the frame size on first use (see ``ZeroFrame``).
     private var zeros = ZeroFrame(count: 0)
     /// Pixel storage handed back with ``recycle(_:)``: decoding into memory already mapped avoids
@@ -79,6 +81,11 @@ public final class ChunkDecoder {
         if let problem { throw reader.damaged(entry, "payload: \(problem.reason)") }
         if zeros.count < frameSize { zeros = ZeroFrame(count: frameSize) }
 
+        let layout = reader.payloadLayout
+        if layout.usesBlocks {
+            ScratchBuffer.ensure(&high, holds: frameSize)
+            return try decodeBlocks(entry, fields: fields, layout: layout, rawLength: rawLength)
+        }
         let maskSize = MaskedResidual.maskSize(frameSize)
         let maskLength = fields.whole.filter { !$0 }.count * maskSize
         let available = rawLength - maskLength
@@ -129,6 +136,71 @@ public final class ChunkDecoder {
                         failure = reader.damaged(entry, "payload: \(available - used) residual bytes are left over")
                     }
                   }
+                }
+            }
+        }
+        if let failure {
+            spare = pixels
+            throw failure
+        }
+        return DecodedChunk(entry: entry, timestamps: fields.timestamps, codings: fields.codings, frameSize: frameSize, pixels: pixels)
+    }
+
+    /// Version 3: rebuilds each frame from its block modes, low nibbles and masked high nibbles
+    /// (``BlockResidual``), the payload already decompressed into `residual`.
+    private func decodeBlocks(_ entry: ChunkEntry, fields: ChunkFields, layout: PayloadLayout, rawLength: Int) throws(LumaFormatError) -> DecodedChunk {
+        let (frameSize, frameCount) = (layout.frameSize, fields.frameCount)
+        let (modeSize, lowSize, maskSize) = (layout.modeSize, layout.lowSize, layout.maskSize)
+        let (width, height) = (layout.width, layout.height)
+        let valuesStart = frameCount * layout.fixedSize
+        let available = rawLength - valuesStart
+        let reference = reader.reference
+        var failure: LumaFormatError?
+        var pixels: [UInt8] = []
+        swap(&pixels, &spare)
+        ScratchBuffer.ensure(&pixels, holds: frameCount * frameSize)
+        pixels.withUnsafeMutableBufferPointer { out in
+            residual.withUnsafeBufferPointer { raw in
+                high.withUnsafeMutableBufferPointer { high in
+                    zeros.withUnsafeBufferPointer { zero in
+                        (reference ?? []).withUnsafeBufferPointer { ref in
+                            let modes = raw.baseAddress!
+                            let lows = modes + frameCount * modeSize
+                            let masks = lows + frameCount * lowSize
+                            let values = modes + valuesStart
+                            var used = 0
+                            for (k, coding) in fields.codings.enumerated() {
+                                let frame = out.baseAddress! + k * frameSize
+                                let predictor: UnsafePointer<UInt8>
+                                switch coding {
+                                case .intra: predictor = zero.baseAddress!
+                                case .deltaFromPrevious: predictor = UnsafePointer(frame - frameSize)
+                                case .deltaFromReference:
+                                    guard reference != nil, let base = ref.baseAddress else {
+                                        lastFailureNeedsReference = true
+                                        failure = reader.damaged(entry, "both copies of the file's reference frame are damaged, and frame \(entry.firstFrame + k) is coded against it")
+                                        return
+                                    }
+                                    predictor = base
+                                }
+                                guard let n = MaskedResidual.decode(mask: masks + k * maskSize, values: values + used, available: available - used,
+                                                                    readable: raw.count - valuesStart - used, count: frameSize,
+                                                                    plus: zero.baseAddress!, into: high.baseAddress!) else {
+                                    failure = reader.damaged(entry, "payload: the mask of frame \(entry.firstFrame + k) asks for more high nibbles than stored")
+                                    return
+                                }
+                                used += n
+                                guard BlockResidual.decode(modes: modes + k * modeSize, low: lows + k * lowSize, high: high.baseAddress!,
+                                                           predictor: predictor, width: width, height: height, into: frame) else {
+                                    failure = reader.damaged(entry, "payload: frame \(entry.firstFrame + k) has a block mode that is not a mode")
+                                    return
+                                }
+                            }
+                            if failure == nil && used != available {
+                                failure = reader.damaged(entry, "payload: \(available - used) high-nibble bytes are left over")
+                            }
+                        }
+                    }
                 }
             }
         }

@@ -22,12 +22,11 @@ struct ChunkFields: Equatable, Sendable {
     var firstFrame: Int
     var timestamps: [Int64]
     var codings: [FrameCoding]
-    /// Frames whose residual is stored whole (every byte) instead of as mask and non-zero bytes:
-    /// busy frames, where a mask would cost more than it saves. Bit 7 of the frame's coding byte.
+    /// Versions 1 and 2: frames whose residual is stored whole (every byte) instead of as mask and
+    /// non-zero bytes: busy frames, where a mask would cost more than it saves. Bit 7 of the frame's
+    /// coding byte; version 3 has no such frames (the bit must be clear).
     var whole: [Bool]
-    /// Bytes after decompression: the masks (`⌈frameSize / 8⌉` bytes each) of the frames not stored
-    /// whole, then each frame's residual bytes in order: the non-zero ones, or all of them for a frame
-    /// stored whole (see ``MaskedResidual``).
+    /// Bytes after decompression, laid out as ``PayloadLayout`` says.
     var rawLength: Int
 
     var frameCount: Int { timestamps.count }
@@ -48,9 +47,10 @@ struct ChunkFields: Equatable, Sendable {
         return w.bytes
     }
 
-    /// Parses and checks a chunk's fields against the recording's frame size. Returns a reason
-    /// string on failure so the caller can name the chunk.
-    static func parse(_ fields: [UInt8], frameSize: Int) -> Result<ChunkFields, FieldError> {
+    /// Parses and checks a chunk's fields against the recording's frame size and payload layout.
+    /// Returns a reason string on failure so the caller can name the chunk.
+    static func parse(_ fields: [UInt8], layout: PayloadLayout) -> Result<ChunkFields, FieldError> {
+        let frameSize = layout.frameSize
         var r = ByteReader(fields)
         do throws(FieldError) {
             let number = Int(try r.u32())
@@ -89,13 +89,14 @@ struct ChunkFields: Equatable, Sendable {
                 if i == 0 && coding == .deltaFromPrevious {
                     throw FieldError(offset: r.offset - 1, wanted: 1, reason: "first frame of a chunk cannot be a delta from the previous frame")
                 }
+                if layout.usesBlocks && c & 0x80 != 0 {
+                    throw FieldError(offset: r.offset - 1, wanted: 1, reason: "frame \(Int(first) + i) is marked stored whole, which version \(layout.version) does not have")
+                }
                 timestamps.append(t)
                 codings.append(coding)
                 whole.append(c & 0x80 != 0)
             }
-            let wholeCount = UInt64(whole.filter { $0 }.count)
-            let masks = (UInt64(count) - wholeCount) * UInt64(MaskedResidual.maskSize(frameSize))
-            guard raw >= masks + wholeCount * UInt64(frameSize), raw <= masks + UInt64(count) * UInt64(frameSize) else {
+            guard layout.rawLengths(frames: count, whole: whole.filter { $0 }.count).contains(raw) else {
                 throw FieldError(offset: 16, wanted: 8, reason: "declares \(raw) payload bytes, impossible for \(count) frames of \(frameSize) bytes")
             }
             return .success(ChunkFields(number: number, firstFrame: Int(first), timestamps: timestamps,

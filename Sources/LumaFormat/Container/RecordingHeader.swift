@@ -8,9 +8,12 @@ public struct RecordingHeader: Equatable, Sendable {
     /// Version 2 keeps a second copy of the header and of the reference frame right after the first
     /// chunk, far from the first copies, so no single damaged region loses more than the chunks it
     /// touches. Version 1 keeps both reference copies side by side and the header once.
-    public static let formatVersion = 2
+    ///
+    /// Version 3 codes frames in 16×16 blocks that each choose their predictor, with nibble-split
+    /// residuals (``BlockResidual``); its file structure is version 2's.
+    public static let formatVersion = 3
     /// The versions this build reads.
-    public static let readableVersions: ClosedRange<Int> = 1...2
+    public static let readableVersions: ClosedRange<Int> = 1...3
     /// Largest width or height accepted, so no declared size can be absurd.
     public static let maximumDimension = 16384
 

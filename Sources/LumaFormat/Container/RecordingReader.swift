@@ -37,6 +37,8 @@ public final class RecordingReader: @unchecked Sendable {
 
     /// The `.luma` format version of the file (see ``RecordingHeader/formatVersion``).
     public let formatVersion: Int
+    /// How this file's chunk payloads are laid out (its version and frame size decide).
+    var payloadLayout: PayloadLayout { PayloadLayout(header, version: formatVersion) }
 
     let file: FileHandleIO
     let reference: [UInt8]?
@@ -65,6 +67,7 @@ public final class RecordingReader: @unchecked Sendable {
         let frameSize = header.header.frameSize
         self.header = header.header
         formatVersion = header.version
+        let layout = PayloadLayout(header.header, version: header.version)
         headerFields = header.fields
         headerFromCopy = header.copyOffset != nil
         var openingDamage: [RecordingDamage] = []
@@ -78,7 +81,7 @@ public final class RecordingReader: @unchecked Sendable {
         // index that `recover` appended after it.
         let (file, fileSize) = (self.file, self.fileSize)
         let index = RecordingReader.trailerIndexOffset(file, fileSize: fileSize).flatMap { offset in
-            RecordingReader.readIndex(file, fileSize: fileSize, at: offset, after: header.end, frameSize: frameSize).map { (offset, $0) }
+            RecordingReader.readIndex(file, fileSize: fileSize, at: offset, after: header.end, layout: layout).map { (offset, $0) }
         }
         let first = RecordingReader.readReferences(file, fileSize: fileSize, at: header.end, before: index?.0 ?? fileSize, frameSize: frameSize)
         var reference = (frame: first.frame, record: first.record)
@@ -98,7 +101,7 @@ public final class RecordingReader: @unchecked Sendable {
                 expected = c.firstFrame + c.frameCount
             }
         } else {
-            let scan = RecordingScanner(file: file, fileSize: fileSize, frameSize: frameSize).scan(from: first.end)
+            let scan = RecordingScanner(file: file, fileSize: fileSize, layout: layout).scan(from: first.end)
             chunks = scan.chunks
             openingDamage += scan.damage
             scannedReferences = scan.references
@@ -192,7 +195,7 @@ public final class RecordingReader: @unchecked Sendable {
         case .failure(let problem): throw damaged(entry, problem.description)
         }
         guard r.kind == .chunk else { throw damaged(entry, "expected a chunk record, found \(r.kind.rawValue)") }
-        switch ChunkFields.parse(r.fields, frameSize: header.frameSize) {
+        switch ChunkFields.parse(r.fields, layout: payloadLayout) {
         case .success(let f):
             guard f.firstFrame == entry.firstFrame, f.frameCount == entry.frameCount else {
                 throw damaged(entry, "chunk header says frames \(f.firstFrame)..<\(f.firstFrame + f.frameCount), the index says \(entry.frames)")
@@ -278,14 +281,14 @@ public final class RecordingReader: @unchecked Sendable {
     /// last entries point at the chunks they describe: an index that is intact but wrong (shifted,
     /// or left over from an earlier layout) is not believed, and the reader scans instead.
     private static func readIndex(_ file: FileHandleIO, fileSize: UInt64, at indexOffset: UInt64, after start: UInt64,
-                                  frameSize: Int) -> RecordingIndex? {
+                                  layout: PayloadLayout) -> RecordingIndex? {
         guard fileSize >= start + UInt64(Trailer.size), indexOffset >= start,
               case .success(let r) = readRecord(file, at: indexOffset, fileSize: fileSize), r.kind == .index,
               r.end == fileSize - UInt64(Trailer.size),
               let index = RecordingIndex.parse(r.fields, fileSize: fileSize) else { return nil }
         for entry in [index.chunks.first, index.chunks.last].compactMap({ $0 }) {
             guard entry.offset >= start, case .success(let c) = readRecord(file, at: entry.offset, fileSize: fileSize), c.kind == .chunk,
-                  case .success(let fields) = ChunkFields.parse(c.fields, frameSize: frameSize),
+                  case .success(let fields) = ChunkFields.parse(c.fields, layout: layout),
                   fields.firstFrame == entry.firstFrame, fields.frameCount == entry.frameCount,
                   c.payloadLength == entry.payloadLength else { return nil }
         }

@@ -120,7 +120,7 @@ struct ChunkSurvey {
         // An index can be intact and still wrong: scan too, and take every intact chunk either finds.
         var candidates = reader.chunks
         if reader.hasIndex {
-            let scan = RecordingScanner(file: reader.file, fileSize: reader.fileSize, frameSize: reader.header.frameSize).scan(from: reader.chunksStart)
+            let scan = RecordingScanner(file: reader.file, fileSize: reader.fileSize, layout: reader.payloadLayout).scan(from: reader.chunksStart)
             let listed = Set(reader.chunks.map(\.offset))
             let extra = scan.chunks.filter { !listed.contains($0.offset) }
             if !extra.isEmpty { allDecode = false }

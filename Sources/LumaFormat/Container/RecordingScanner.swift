@@ -7,7 +7,7 @@
 struct RecordingScanner {
     let file: FileHandleIO
     let fileSize: UInt64
-    let frameSize: Int
+    let layout: PayloadLayout
 
     struct Result {
         var chunks: [ChunkEntry] = []
@@ -41,7 +41,7 @@ struct RecordingScanner {
             }
             switch RecordingReader.readRecord(file, at: position, fileSize: fileSize) {
             case .success(let r):
-                if r.kind == .chunk, case .success(let fields) = ChunkFields.parse(r.fields, frameSize: frameSize),
+                if r.kind == .chunk, case .success(let fields) = ChunkFields.parse(r.fields, layout: layout),
                    fields.firstFrame >= nextFrame, fields.timestamps[0] > lastTicks,
                    r.payloadLength > 0 {
                     closeDamage(at: r.offset, nextChunk: fields)

@@ -88,6 +88,11 @@ public final class RecordingWriter {
     private var chunkValueCount = 0
     private var chunkMaskCount = 0
     private var chunkWhole: [Bool] = []
+    /// Version 3: the chunk's block modes and low nibbles, and one frame's high nibbles (``BlockResidual``).
+    private var chunkModes: [UInt8] = []
+    private var chunkLows: [UInt8] = []
+    private var high: [UInt8] = []
+    private let layout: PayloadLayout
     private var zeros: [UInt8] = []
     private var chunkTimestamps: [Int64] = []
     private var chunkCodings: [FrameCoding] = []
@@ -140,6 +145,7 @@ public final class RecordingWriter {
             throw LumaFormatError.unsupportedVersion(path: path, version: options.formatVersion)
         }
         self.zeros = [UInt8](repeating: 0, count: header.frameSize)
+        self.layout = PayloadLayout(header, version: options.formatVersion)
         self.output = output
         self.file = FileHandleIO.borrowing(output)
         try write(RecordLayout.envelope(.header, fields: header.serializedFields(version: options.formatVersion), payloadLength: 0))
@@ -174,8 +180,30 @@ public final class RecordingWriter {
             let frames = max(1, min(ChunkFields.maximumFrames, chunkByteLimit / size))
             ScratchBuffer.ensure(&chunkValues, holds: frames * size)
             ScratchBuffer.ensure(&chunkMasks, holds: frames * maskSize)
+            if layout.usesBlocks {
+                ScratchBuffer.ensure(&chunkModes, holds: frames * layout.modeSize)
+                ScratchBuffer.ensure(&chunkLows, holds: frames * layout.lowSize)
+                ScratchBuffer.ensure(&high, holds: size)
+            }
         }
         let coding = chooseCoding(pixels, startsChunk: chunkTimestamps.isEmpty)
+        if layout.usesBlocks {
+            appendBlocks(pixels, coding: coding)
+        } else {
+            appendMasked(pixels, coding: coding)
+        }
+        chunkTimestamps.append(ticks)
+        chunkCodings.append(coding)
+        previous.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: pixels.baseAddress!, count: size) }
+        digest.add(ticks: ticks, pixels: pixels)
+        lastTicks = ticks
+        frameCount += 1
+    }
+
+    /// Versions 1 and 2: the frame's residual as mask and non-zero bytes, or whole when busy.
+    private func appendMasked(_ pixels: UnsafeBufferPointer<UInt8>, coding: FrameCoding) {
+        let size = header.frameSize
+        let maskSize = MaskedResidual.maskSize(size)
         let busy = withPredictor(coding) { MaskedResidual.isBusy(pixels.baseAddress!, minus: $0, count: size) }
         let (maskAt, valueAt) = (chunkMaskCount, chunkValueCount)
         chunkValueCount += withPredictor(coding) { p in
@@ -191,13 +219,38 @@ public final class RecordingWriter {
             }
         }
         if !busy { chunkMaskCount += maskSize }
-        chunkTimestamps.append(ticks)
-        chunkCodings.append(coding)
         chunkWhole.append(busy)
-        previous.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: pixels.baseAddress!, count: size) }
-        digest.add(ticks: ticks, pixels: pixels)
-        lastTicks = ticks
-        frameCount += 1
+    }
+
+    /// Version 3: the frame's block modes, low nibbles, and high nibbles as mask and non-zero bytes.
+    private func appendBlocks(_ pixels: UnsafeBufferPointer<UInt8>, coding: FrameCoding) {
+        let k = chunkTimestamps.count
+        let (width, height, size) = (header.width, header.height, header.frameSize)
+        let (modeSize, lowSize) = (layout.modeSize, layout.lowSize)
+        withPredictor(coding) { predictor in
+            chunkModes.withUnsafeMutableBufferPointer { modes in
+                chunkLows.withUnsafeMutableBufferPointer { lows in
+                    high.withUnsafeMutableBufferPointer { high in
+                        BlockResidual.encode(pixels.baseAddress!, predictor: predictor, width: width, height: height,
+                                             modes: modes.baseAddress! + k * modeSize, low: lows.baseAddress! + k * lowSize,
+                                             high: high.baseAddress!)
+                    }
+                }
+            }
+        }
+        let (maskAt, valueAt) = (chunkMaskCount, chunkValueCount)
+        chunkValueCount += high.withUnsafeBufferPointer { high in
+            zeros.withUnsafeBufferPointer { zero in
+                chunkMasks.withUnsafeMutableBufferPointer { masks in
+                    chunkValues.withUnsafeMutableBufferPointer { values in
+                        MaskedResidual.encode(high.baseAddress!, minus: zero.baseAddress!, count: size,
+                                              mask: masks.baseAddress! + maskAt, values: values.baseAddress! + valueAt)
+                    }
+                }
+            }
+        }
+        chunkMaskCount += layout.maskSize
+        chunkWhole.append(false)
     }
 
     /// Convenience for callers holding an array.
@@ -316,16 +369,24 @@ public final class RecordingWriter {
     private func flushChunk() throws(LumaFormatError) {
         let count = chunkTimestamps.count
         let maskLength = chunkMaskCount
-        let rawLength = maskLength + chunkValueCount
+        // Version 3 puts every frame's modes and low nibbles before the masks.
+        let (modeLength, lowLength) = layout.usesBlocks ? (count * layout.modeSize, count * layout.lowSize) : (0, 0)
+        let rawLength = modeLength + lowLength + maskLength + chunkValueCount
         let compressor = self.compressor
         var output: [UInt8] = []
         swap(&output, &compressed)  // keep a single owner so compressing never copies the buffer
         let valueCount = chunkValueCount
-        let outcome: Result<Int, ZstdError> = chunkMasks.withUnsafeBytes { masks in
-            chunkValues.withUnsafeBytes { values in
-                Result { () throws(ZstdError) in
-                    try compressor.compress([UnsafeRawBufferPointer(rebasing: masks[0..<maskLength]),
-                                             UnsafeRawBufferPointer(rebasing: values[0..<valueCount])], into: &output)
+        let outcome: Result<Int, ZstdError> = chunkModes.withUnsafeBytes { modes in
+            chunkLows.withUnsafeBytes { lows in
+                chunkMasks.withUnsafeBytes { masks in
+                    chunkValues.withUnsafeBytes { values in
+                        Result { () throws(ZstdError) in
+                            try compressor.compress([UnsafeRawBufferPointer(rebasing: modes[0..<modeLength]),
+                                                     UnsafeRawBufferPointer(rebasing: lows[0..<lowLength]),
+                                                     UnsafeRawBufferPointer(rebasing: masks[0..<maskLength]),
+                                                     UnsafeRawBufferPointer(rebasing: values[0..<valueCount])], into: &output)
+                        }
+                    }
                 }
             }
         }

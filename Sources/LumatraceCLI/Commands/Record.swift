@@ -81,7 +81,7 @@ struct Record: ParsableCommand {
     @Option(help: "zstd compression level, 1...19. Higher levels gain little on frame residuals and record slower.")
     var level: Int = 1
 
-    @Option(help: "The .luma format version to write: 2 (default; the header and reference frame are kept twice, far apart) or 1 (for readers that know only version 1).")
+    @Option(help: "The .luma format version to write: 3 (default; 16×16 blocks choose their predictor, smaller on noisy video), 2 (for readers that know versions 1 and 2) or 1 (the header and reference frame kept once).")
     var formatVersion: Int = RecordingHeader.formatVersion
 
     @Option(name: .customLong("meta"), help: "Extra metadata KEY=VALUE stored in the header (repeatable), e.g. --meta camera=north-goal.")

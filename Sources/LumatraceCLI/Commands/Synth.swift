@@ -51,7 +51,7 @@ struct Synth: ParsableCommand {
     @Flag(help: "Overwrite existing output files.")
     var force = false
 
-    @Option(help: "The .luma format version to write: 2 (default; the header and reference frame are kept twice, far apart) or 1 (for readers that know only version 1).")
+    @Option(help: "The .luma format version to write: 3 (default; 16×16 blocks choose their predictor, smaller on noisy video), 2 (for readers that know versions 1 and 2) or 1 (the header and reference frame kept once).")
     var formatVersion: Int = RecordingHeader.formatVersion
 
     func run() throws {
