@@ -216,7 +216,68 @@ __attribute__((target("ssse3"))) static void decode_up_ssse3(const uint8_t *mode
     }
 }
 
+/// decode_up_ssse3 with two blocks per step: 32 pixels of a row in one AVX2 register, each
+/// 128-bit half following its own block's mode.
+__attribute__((target("avx2"))) static void decode_up_avx2(const uint8_t *modes, const uint8_t *low, const uint8_t *high,
+                                                            const uint8_t *predictor, size_t width, size_t height, uint8_t *frame) {
+    size_t columns = (width + BLOCK - 1) / BLOCK, full = width / BLOCK;
+    const __m256i zero = _mm256_setzero_si256(), lowMask = _mm256_set1_epi8(0x0F), one = _mm256_set1_epi8(1), seven = _mm256_set1_epi8(0x7F);
+    const __m128i lowMask128 = _mm_set1_epi8(0x0F);
+    for (size_t y = 0; y < height; y++) {
+        const uint8_t *rowModes = modes + (y / BLOCK) * columns;
+        size_t bx = 0;
+        for (; bx + 2 <= full; bx += 2) {
+            size_t i = y * width + bx * BLOCK;
+            __m128i pairs = _mm_loadu_si128((const __m128i *)(low + i / 2));
+            __m128i even = _mm_and_si128(pairs, lowMask128), odd = _mm_and_si128(_mm_srli_epi16(pairs, 4), lowMask128);
+            __m256i lo = _mm256_set_m128i(_mm_unpackhi_epi8(even, odd), _mm_unpacklo_epi8(even, odd));
+            __m256i hi = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(high + i)), lowMask);
+            __m256i z = _mm256_or_si256(lo, _mm256_slli_epi16(hi, 4));
+            __m256i r = _mm256_xor_si256(_mm256_and_si256(_mm256_srli_epi16(z, 1), seven), _mm256_sub_epi8(zero, _mm256_and_si256(z, one)));
+            __m256i p = predictor ? _mm256_loadu_si256((const __m256i *)(predictor + i)) : zero;
+            __m256i up = y ? _mm256_loadu_si256((const __m256i *)(frame + i - width)) : zero;
+            __m256i pUp = y && predictor ? _mm256_loadu_si256((const __m256i *)(predictor + i - width)) : zero;
+            int m0 = rowModes[bx], m1 = rowModes[bx + 1];
+            __m256i spatial = _mm256_set_m128i(_mm_set1_epi8((char)-(m1 == LT_MODE_SPATIAL)), _mm_set1_epi8((char)-(m0 == LT_MODE_SPATIAL)));
+            __m256i both = _mm256_set_m128i(_mm_set1_epi8((char)-(m1 == LT_MODE_TEMPORAL_SPATIAL)), _mm_set1_epi8((char)-(m0 == LT_MODE_TEMPORAL_SPATIAL)));
+            __m256i base = _mm256_blendv_epi8(p, up, spatial);
+            __m256i add = _mm256_and_si256(_mm256_sub_epi8(up, pUp), both);
+            _mm256_storeu_si256((__m256i *)(frame + i), _mm256_add_epi8(_mm256_add_epi8(base, add), r));
+        }
+        for (; bx < columns; bx++) {
+            if (bx < full) {
+                // One full block left: the 16-pixel step of decode_up_ssse3, written out for one block.
+                size_t i = y * width + bx * BLOCK;
+                __m128i pairs = _mm_loadl_epi64((const __m128i *)(low + i / 2));
+                __m128i lo = _mm_unpacklo_epi8(_mm_and_si128(pairs, lowMask128), _mm_and_si128(_mm_srli_epi16(pairs, 4), lowMask128));
+                __m128i z = _mm_or_si128(lo, _mm_slli_epi16(_mm_and_si128(_mm_loadu_si128((const __m128i *)(high + i)), lowMask128), 4));
+                __m128i r = _mm_xor_si128(_mm_and_si128(_mm_srli_epi16(z, 1), _mm_set1_epi8(0x7F)),
+                                          _mm_sub_epi8(_mm_setzero_si128(), _mm_and_si128(z, _mm_set1_epi8(1))));
+                __m128i p = predictor ? _mm_loadu_si128((const __m128i *)(predictor + i)) : _mm_setzero_si128();
+                __m128i up = y ? _mm_loadu_si128((const __m128i *)(frame + i - width)) : _mm_setzero_si128();
+                __m128i pUp = y && predictor ? _mm_loadu_si128((const __m128i *)(predictor + i - width)) : _mm_setzero_si128();
+                int mode = rowModes[bx];
+                __m128i base = mode == LT_MODE_SPATIAL ? up : p;
+                __m128i add = mode == LT_MODE_TEMPORAL_SPATIAL ? _mm_sub_epi8(up, pUp) : _mm_setzero_si128();
+                _mm_storeu_si128((__m128i *)(frame + i), _mm_add_epi8(_mm_add_epi8(base, add), r));
+            } else {
+                decode_segment(low, high, predictor, width, LT_SPATIAL_UP, rowModes[bx], bx, y, frame);
+            }
+        }
+    }
+}
+
 static int portable_only;
+
+static int use_avx2(void) {
+    static int known, has;
+    if (!known) {
+        __builtin_cpu_init();
+        has = __builtin_cpu_supports("avx2");
+        known = 1;
+    }
+    return has && !__atomic_load_n(&portable_only, __ATOMIC_RELAXED);
+}
 
 static int use_ssse3(void) {
     static int known, has;
@@ -252,6 +313,10 @@ int lt_blocks_decode(const uint8_t *modes, const uint8_t *low, const uint8_t *hi
     for (size_t b = 0; b < blocks; b++)
         if (modes[b] >= LT_MODE_COUNT) return -1;
 #ifdef LT_BLOCKS_X86
+    if (spatial == LT_SPATIAL_UP && width % 2 == 0 && use_avx2()) {
+        decode_up_avx2(modes, low, high, predictor, width, height, frame);
+        return 0;
+    }
     if (spatial == LT_SPATIAL_UP && width % 2 == 0 && use_ssse3()) {
         decode_up_ssse3(modes, low, high, predictor, width, height, frame);
         return 0;
