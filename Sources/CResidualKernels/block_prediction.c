@@ -191,27 +191,31 @@ __attribute__((target("ssse3"))) static void encode_up_ssse3(const uint8_t *curr
     }
 }
 
+/// Rebuilds the 16 pixels of row y in full block column bx (the inverse of encode_up_ssse3).
+__attribute__((target("ssse3"))) static inline void decode_block_row_ssse3(int mode, const uint8_t *low, const uint8_t *high,
+                                                                            const uint8_t *predictor, size_t width, size_t y,
+                                                                            size_t bx, uint8_t *frame) {
+    const __m128i zero = _mm_setzero_si128(), lowMask = _mm_set1_epi8(0x0F);
+    size_t i = y * width + bx * BLOCK;
+    __m128i pairs = _mm_loadl_epi64((const __m128i *)(low + i / 2));
+    __m128i lo = _mm_unpacklo_epi8(_mm_and_si128(pairs, lowMask), _mm_and_si128(_mm_srli_epi16(pairs, 4), lowMask));
+    __m128i z = _mm_or_si128(lo, _mm_slli_epi16(_mm_and_si128(_mm_loadu_si128((const __m128i *)(high + i)), lowMask), 4));
+    __m128i r = unzigzag16(z);
+    __m128i p = predictor ? _mm_loadu_si128((const __m128i *)(predictor + i)) : zero;
+    __m128i up = y ? _mm_loadu_si128((const __m128i *)(frame + i - width)) : zero;
+    __m128i pUp = y && predictor ? _mm_loadu_si128((const __m128i *)(predictor + i - width)) : zero;
+    __m128i base = mode == LT_MODE_SPATIAL ? up : p;
+    __m128i add = mode == LT_MODE_TEMPORAL_SPATIAL ? _mm_sub_epi8(up, pUp) : zero;
+    _mm_storeu_si128((__m128i *)(frame + i), _mm_add_epi8(_mm_add_epi8(base, add), r));
+}
+
 /// The inverse of encode_up_ssse3, row by row (each row needs only the row above).
 __attribute__((target("ssse3"))) static void decode_up_ssse3(const uint8_t *modes, const uint8_t *low, const uint8_t *high,
                                                               const uint8_t *predictor, size_t width, size_t height, uint8_t *frame) {
     size_t columns = (width + BLOCK - 1) / BLOCK, full = width / BLOCK;
-    const __m128i zero = _mm_setzero_si128(), lowMask = _mm_set1_epi8(0x0F);
     for (size_t y = 0; y < height; y++) {
         const uint8_t *rowModes = modes + (y / BLOCK) * columns;
-        for (size_t bx = 0; bx < full; bx++) {
-            size_t i = y * width + bx * BLOCK;
-            __m128i pairs = _mm_loadl_epi64((const __m128i *)(low + i / 2));
-            __m128i lo = _mm_unpacklo_epi8(_mm_and_si128(pairs, lowMask), _mm_and_si128(_mm_srli_epi16(pairs, 4), lowMask));
-            __m128i z = _mm_or_si128(lo, _mm_slli_epi16(_mm_and_si128(_mm_loadu_si128((const __m128i *)(high + i)), lowMask), 4));
-            __m128i r = unzigzag16(z);
-            __m128i p = predictor ? _mm_loadu_si128((const __m128i *)(predictor + i)) : zero;
-            __m128i up = y ? _mm_loadu_si128((const __m128i *)(frame + i - width)) : zero;
-            __m128i pUp = y && predictor ? _mm_loadu_si128((const __m128i *)(predictor + i - width)) : zero;
-            int mode = rowModes[bx];
-            __m128i base = mode == LT_MODE_SPATIAL ? up : p;
-            __m128i add = mode == LT_MODE_TEMPORAL_SPATIAL ? _mm_sub_epi8(up, pUp) : zero;
-            _mm_storeu_si128((__m128i *)(frame + i), _mm_add_epi8(_mm_add_epi8(base, add), r));
-        }
+        for (size_t bx = 0; bx < full; bx++) decode_block_row_ssse3(rowModes[bx], low, high, predictor, width, y, bx, frame);
         if (full < columns) decode_segment(low, high, predictor, width, LT_SPATIAL_UP, rowModes[full], full, y, frame);
     }
 }
@@ -244,50 +248,22 @@ __attribute__((target("avx2"))) static void decode_up_avx2(const uint8_t *modes,
             __m256i add = _mm256_and_si256(_mm256_sub_epi8(up, pUp), both);
             _mm256_storeu_si256((__m256i *)(frame + i), _mm256_add_epi8(_mm256_add_epi8(base, add), r));
         }
-        for (; bx < columns; bx++) {
-            if (bx < full) {
-                // One full block left: the 16-pixel step of decode_up_ssse3, written out for one block.
-                size_t i = y * width + bx * BLOCK;
-                __m128i pairs = _mm_loadl_epi64((const __m128i *)(low + i / 2));
-                __m128i lo = _mm_unpacklo_epi8(_mm_and_si128(pairs, lowMask128), _mm_and_si128(_mm_srli_epi16(pairs, 4), lowMask128));
-                __m128i z = _mm_or_si128(lo, _mm_slli_epi16(_mm_and_si128(_mm_loadu_si128((const __m128i *)(high + i)), lowMask128), 4));
-                __m128i r = _mm_xor_si128(_mm_and_si128(_mm_srli_epi16(z, 1), _mm_set1_epi8(0x7F)),
-                                          _mm_sub_epi8(_mm_setzero_si128(), _mm_and_si128(z, _mm_set1_epi8(1))));
-                __m128i p = predictor ? _mm_loadu_si128((const __m128i *)(predictor + i)) : _mm_setzero_si128();
-                __m128i up = y ? _mm_loadu_si128((const __m128i *)(frame + i - width)) : _mm_setzero_si128();
-                __m128i pUp = y && predictor ? _mm_loadu_si128((const __m128i *)(predictor + i - width)) : _mm_setzero_si128();
-                int mode = rowModes[bx];
-                __m128i base = mode == LT_MODE_SPATIAL ? up : p;
-                __m128i add = mode == LT_MODE_TEMPORAL_SPATIAL ? _mm_sub_epi8(up, pUp) : _mm_setzero_si128();
-                _mm_storeu_si128((__m128i *)(frame + i), _mm_add_epi8(_mm_add_epi8(base, add), r));
-            } else {
-                decode_segment(low, high, predictor, width, LT_SPATIAL_UP, rowModes[bx], bx, y, frame);
-            }
-        }
+        // An odd full block left, then the partial one at the right edge.
+        for (; bx < full; bx++) decode_block_row_ssse3(rowModes[bx], low, high, predictor, width, y, bx, frame);
+        if (full < columns) decode_segment(low, high, predictor, width, LT_SPATIAL_UP, rowModes[full], full, y, frame);
     }
 }
 
-static int portable_only;
+static int portable_only, has_ssse3, has_avx2;
 
-static int use_avx2(void) {
-    static int known, has;
-    if (!known) {
-        __builtin_cpu_init();
-        has = __builtin_cpu_supports("avx2");
-        known = 1;
-    }
-    return has && !__atomic_load_n(&portable_only, __ATOMIC_RELAXED);
+__attribute__((constructor)) static void lt_block_kernels_init(void) {
+    __builtin_cpu_init();
+    has_ssse3 = __builtin_cpu_supports("ssse3");
+    has_avx2 = __builtin_cpu_supports("avx2");
 }
 
-static int use_ssse3(void) {
-    static int known, has;
-    if (!known) {
-        __builtin_cpu_init();
-        has = __builtin_cpu_supports("ssse3");
-        known = 1;
-    }
-    return has && !__atomic_load_n(&portable_only, __ATOMIC_RELAXED);
-}
+static int use_ssse3(void) { return has_ssse3 && !__atomic_load_n(&portable_only, __ATOMIC_RELAXED); }
+static int use_avx2(void) { return has_avx2 && !__atomic_load_n(&portable_only, __ATOMIC_RELAXED); }
 
 void lt_blocks_use_portable_path(int portable) { __atomic_store_n(&portable_only, portable, __ATOMIC_RELAXED); }
 #else

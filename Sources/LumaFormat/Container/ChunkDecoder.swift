@@ -53,7 +53,6 @@ public final class ChunkDecoder {
         lastFailureNeedsReference = false
         let fields = try reader.chunkFields(entry)
         let frameSize = reader.header.frameSize
-        let frameCount = fields.frameCount
         guard entry.payloadLength <= reader.fileSize else { throw reader.damaged(entry, "payload length is larger than the file") }
         let payloadLength = Int(entry.payloadLength)
         ScratchBuffer.ensure(&payload, holds: payloadLength)
@@ -82,60 +81,92 @@ public final class ChunkDecoder {
         if zeros.count < frameSize { zeros = ZeroFrame(count: frameSize) }
 
         let layout = reader.payloadLayout
-        if layout.usesBlocks {
-            ScratchBuffer.ensure(&high, holds: frameSize)
-            return try decodeBlocks(entry, fields: fields, layout: layout, rawLength: rawLength)
-        }
+        if layout.usesBlocks { return try decodeBlocks(entry, fields: fields, layout: layout, rawLength: rawLength) }
         let maskSize = MaskedResidual.maskSize(frameSize)
         let maskLength = fields.whole.filter { !$0 }.count * maskSize
         let available = rawLength - maskLength
+        var used = 0, maskAt = 0
+        return try rebuildFrames(entry, fields: fields, frameSize: frameSize, { k, frame, predictor, raw, _ in
+            let values = raw.baseAddress! + maskLength
+            if fields.whole[k] {
+                guard available - used >= frameSize else { return reader.damaged(entry, "payload: frame \(entry.firstFrame + k) is cut short") }
+                MaskedResidual.add(values + used, plus: predictor, count: frameSize, into: frame)
+                used += frameSize
+                return nil
+            }
+            guard let n = MaskedResidual.decode(mask: raw.baseAddress! + maskAt, values: values + used, available: available - used,
+                                                readable: raw.count - maskLength - used, count: frameSize, plus: predictor, into: frame) else {
+                return reader.damaged(entry, "payload: the mask of frame \(entry.firstFrame + k) asks for more residual bytes than stored")
+            }
+            maskAt += maskSize
+            used += n
+            return nil
+        }, after: {
+            used == available ? nil : reader.damaged(entry, "payload: \(available - used) residual bytes are left over")
+        })
+    }
+
+    /// Version 3: rebuilds each frame from its block modes, low nibbles and masked high nibbles
+    /// (``BlockResidual``), the payload already decompressed into `residual`.
+    private func decodeBlocks(_ entry: ChunkEntry, fields: ChunkFields, layout: PayloadLayout, rawLength: Int) throws(LumaFormatError) -> DecodedChunk {
+        let frameCount = fields.frameCount
+        let (modeSize, lowSize, maskSize) = (layout.modeSize, layout.lowSize, layout.maskSize)
+        let valuesStart = frameCount * layout.fixedSize
+        let available = rawLength - valuesStart
+        ScratchBuffer.ensure(&high, holds: layout.frameSize)
+        var used = 0
+        return try rebuildFrames(entry, fields: fields, frameSize: layout.frameSize, { k, frame, predictor, raw, zero in
+            let modes = raw.baseAddress!
+            let lows = modes + frameCount * modeSize, masks = lows + frameCount * lowSize, values = modes + valuesStart
+            return high.withUnsafeMutableBufferPointer { high in
+                guard let n = MaskedResidual.decode(mask: masks + k * maskSize, values: values + used, available: available - used,
+                                                    readable: raw.count - valuesStart - used, count: layout.frameSize,
+                                                    plus: zero.baseAddress!, into: high.baseAddress!) else {
+                    return reader.damaged(entry, "payload: the mask of frame \(entry.firstFrame + k) asks for more high nibbles than stored")
+                }
+                used += n
+                guard BlockResidual.decode(modes: modes + k * modeSize, low: lows + k * lowSize, high: high.baseAddress!,
+                                           predictor: predictor, width: layout.width, height: layout.height, into: frame) else {
+                    return reader.damaged(entry, "payload: frame \(entry.firstFrame + k) has a block mode that is not a mode")
+                }
+                return nil
+            }
+        }, after: {
+            used == available ? nil : reader.damaged(entry, "payload: \(available - used) high-nibble bytes are left over")
+        })
+    }
+
+    /// Rebuilds a chunk's frames in order into recycled storage, for either payload layout:
+    /// `rebuild(k, frame, predictor, payload, zeros)` writes frame `k` and returns the error of a
+    /// damaged payload; `after` checks what is left once every frame is written. Each frame's
+    /// predictor, and a lost reference frame, are handled here.
+    private func rebuildFrames(_ entry: ChunkEntry, fields: ChunkFields, frameSize: Int,
+                               _ rebuild: (Int, UnsafeMutablePointer<UInt8>, UnsafePointer<UInt8>, UnsafeBufferPointer<UInt8>,
+                                           UnsafeBufferPointer<UInt8>) -> LumaFormatError?,
+                               after: () -> LumaFormatError?) throws(LumaFormatError) -> DecodedChunk {
         let reference = reader.reference
+        var failure: LumaFormatError?
         var pixels: [UInt8] = []
         swap(&pixels, &spare)
-        ScratchBuffer.ensure(&pixels, holds: frameCount * frameSize)
+        ScratchBuffer.ensure(&pixels, holds: fields.frameCount * frameSize)
         pixels.withUnsafeMutableBufferPointer { out in
             residual.withUnsafeBufferPointer { raw in
                 zeros.withUnsafeBufferPointer { zero in
-                  (reference ?? []).withUnsafeBufferPointer { ref in
-                    let masks = raw.baseAddress!
-                    let values = masks + maskLength
-                    var used = 0
-                    var maskAt = 0
-                    for (k, coding) in fields.codings.enumerated() {
-                        let frame = out.baseAddress! + k * frameSize
-                        let predictor: UnsafePointer<UInt8>
-                        switch coding {
-                        case .intra: predictor = zero.baseAddress!
-                        case .deltaFromPrevious: predictor = UnsafePointer(frame - frameSize)
-                        case .deltaFromReference:
-                            guard reference != nil, let base = ref.baseAddress else {
-                                lastFailureNeedsReference = true
-                                failure = reader.damaged(entry, "both copies of the file's reference frame are damaged, and frame \(entry.firstFrame + k) is coded against it")
+                    (reference ?? []).withUnsafeBufferPointer { ref in
+                        for (k, coding) in fields.codings.enumerated() {
+                            let frame = out.baseAddress! + k * frameSize
+                            guard let predictor = predictor(of: coding, frame: frame, frameSize: frameSize, zero: zero,
+                                                            reference: reference == nil ? nil : ref) else {
+                                failure = lostReference(entry, frame: k)
                                 return
                             }
-                            predictor = base
-                        }
-                        if fields.whole[k] {
-                            guard available - used >= frameSize else {
-                                failure = reader.damaged(entry, "payload: frame \(entry.firstFrame + k) is cut short")
+                            if let problem = rebuild(k, frame, predictor, raw, zero) {
+                                failure = problem
                                 return
                             }
-                            MaskedResidual.add(values + used, plus: predictor, count: frameSize, into: frame)
-                            used += frameSize
-                            continue
                         }
-                        guard let n = MaskedResidual.decode(mask: masks + maskAt, values: values + used, available: available - used,
-                                                            readable: raw.count - maskLength - used, count: frameSize, plus: predictor, into: frame) else {
-                            failure = reader.damaged(entry, "payload: the mask of frame \(entry.firstFrame + k) asks for more residual bytes than stored")
-                            return
-                        }
-                        maskAt += maskSize
-                        used += n
+                        failure = after()
                     }
-                    if failure == nil && used != available {
-                        failure = reader.damaged(entry, "payload: \(available - used) residual bytes are left over")
-                    }
-                  }
                 }
             }
         }
@@ -146,70 +177,24 @@ public final class ChunkDecoder {
         return DecodedChunk(entry: entry, timestamps: fields.timestamps, codings: fields.codings, frameSize: frameSize, pixels: pixels)
     }
 
-    /// Version 3: rebuilds each frame from its block modes, low nibbles and masked high nibbles
-    /// (``BlockResidual``), the payload already decompressed into `residual`.
-    private func decodeBlocks(_ entry: ChunkEntry, fields: ChunkFields, layout: PayloadLayout, rawLength: Int) throws(LumaFormatError) -> DecodedChunk {
-        let (frameSize, frameCount) = (layout.frameSize, fields.frameCount)
-        let (modeSize, lowSize, maskSize) = (layout.modeSize, layout.lowSize, layout.maskSize)
-        let (width, height) = (layout.width, layout.height)
-        let valuesStart = frameCount * layout.fixedSize
-        let available = rawLength - valuesStart
-        let reference = reader.reference
-        var failure: LumaFormatError?
-        var pixels: [UInt8] = []
-        swap(&pixels, &spare)
-        ScratchBuffer.ensure(&pixels, holds: frameCount * frameSize)
-        pixels.withUnsafeMutableBufferPointer { out in
-            residual.withUnsafeBufferPointer { raw in
-                high.withUnsafeMutableBufferPointer { high in
-                    zeros.withUnsafeBufferPointer { zero in
-                        (reference ?? []).withUnsafeBufferPointer { ref in
-                            let modes = raw.baseAddress!
-                            let lows = modes + frameCount * modeSize
-                            let masks = lows + frameCount * lowSize
-                            let values = modes + valuesStart
-                            var used = 0
-                            for (k, coding) in fields.codings.enumerated() {
-                                let frame = out.baseAddress! + k * frameSize
-                                let predictor: UnsafePointer<UInt8>
-                                switch coding {
-                                case .intra: predictor = zero.baseAddress!
-                                case .deltaFromPrevious: predictor = UnsafePointer(frame - frameSize)
-                                case .deltaFromReference:
-                                    guard reference != nil, let base = ref.baseAddress else {
-                                        lastFailureNeedsReference = true
-                                        failure = reader.damaged(entry, "both copies of the file's reference frame are damaged, and frame \(entry.firstFrame + k) is coded against it")
-                                        return
-                                    }
-                                    predictor = base
-                                }
-                                guard let n = MaskedResidual.decode(mask: masks + k * maskSize, values: values + used, available: available - used,
-                                                                    readable: raw.count - valuesStart - used, count: frameSize,
-                                                                    plus: zero.baseAddress!, into: high.baseAddress!) else {
-                                    failure = reader.damaged(entry, "payload: the mask of frame \(entry.firstFrame + k) asks for more high nibbles than stored")
-                                    return
-                                }
-                                used += n
-                                guard BlockResidual.decode(modes: modes + k * modeSize, low: lows + k * lowSize, high: high.baseAddress!,
-                                                           predictor: predictor, width: width, height: height, into: frame) else {
-                                    failure = reader.damaged(entry, "payload: frame \(entry.firstFrame + k) has a block mode that is not a mode")
-                                    return
-                                }
-                            }
-                            if failure == nil && used != available {
-                                failure = reader.damaged(entry, "payload: \(available - used) high-nibble bytes are left over")
-                            }
-                        }
-                    }
-                }
-            }
+    /// The frame that `coding` predicts `frame` from (zeros, the frame before it, or the file's
+    /// reference frame); nil when that is the reference and both its copies are lost.
+    private func predictor(of coding: FrameCoding, frame: UnsafeMutablePointer<UInt8>, frameSize: Int,
+                           zero: UnsafeBufferPointer<UInt8>, reference: UnsafeBufferPointer<UInt8>?) -> UnsafePointer<UInt8>? {
+        switch coding {
+        case .intra: return zero.baseAddress!
+        case .deltaFromPrevious: return UnsafePointer(frame - frameSize)
+        case .deltaFromReference: return reference?.baseAddress
         }
-        if let failure {
-            spare = pixels
-            throw failure
-        }
-        return DecodedChunk(entry: entry, timestamps: fields.timestamps, codings: fields.codings, frameSize: frameSize, pixels: pixels)
     }
+
+    /// The error for frame `k` of a chunk coded against a reference frame that is lost; recovery
+    /// must keep such a chunk (``lastFailureNeedsReference``).
+    private func lostReference(_ entry: ChunkEntry, frame k: Int) -> LumaFormatError {
+        lastFailureNeedsReference = true
+        return reader.damaged(entry, "both copies of the file's reference frame are damaged, and frame \(entry.firstFrame + k) is coded against it")
+    }
+
 
     /// A copy of one frame, decoding only the chunk that holds it.
     public func frame(at index: Int) throws(LumaFormatError) -> (ticks: Int64, pixels: [UInt8]) {
