@@ -143,6 +143,21 @@ __attribute__((target("ssse3"))) static inline unsigned cost16(__m128i r) {
     return (unsigned)(_mm_cvtsi128_si32(s) + _mm_extract_epi16(s, 4));
 }
 
+/// 16 pixels from pixel i (on row y) of the current frame and the predictor frame, and the 16
+/// above each (zeros on the first row, and for an absent predictor).
+typedef struct { __m128i current, predictor, above, predictorAbove; } Neighbours16;
+
+__attribute__((target("ssse3"))) static inline Neighbours16 neighbours16(const uint8_t *current, const uint8_t *predictor,
+                                                                          size_t width, size_t y, size_t i) {
+    const __m128i zero = _mm_setzero_si128();
+    Neighbours16 n;
+    n.current = _mm_loadu_si128((const __m128i *)(current + i));
+    n.predictor = predictor ? _mm_loadu_si128((const __m128i *)(predictor + i)) : zero;
+    n.above = y ? _mm_loadu_si128((const __m128i *)(current + i - width)) : zero;
+    n.predictorAbove = y && predictor ? _mm_loadu_si128((const __m128i *)(predictor + i - width)) : zero;
+    return n;
+}
+
 /// UP prediction, even width, every full 16-pixel block with SSSE3; the right edge's partial block
 /// (and everything else) through the portable path, which gives the same bytes.
 __attribute__((target("ssse3"))) static void encode_up_ssse3(const uint8_t *current, const uint8_t *predictor, size_t width,
@@ -156,14 +171,11 @@ __attribute__((target("ssse3"))) static void encode_up_ssse3(const uint8_t *curr
             unsigned cost[3] = {0, 0, 0};
             for (size_t y = y0; y < y1; y++) {
                 size_t i = y * width + x0;
-                __m128i c = _mm_loadu_si128((const __m128i *)(current + i));
-                __m128i p = predictor ? _mm_loadu_si128((const __m128i *)(predictor + i)) : zero;
-                __m128i up = y ? _mm_loadu_si128((const __m128i *)(current + i - width)) : zero;
-                __m128i pUp = y && predictor ? _mm_loadu_si128((const __m128i *)(predictor + i - width)) : zero;
-                __m128i t = _mm_sub_epi8(c, p);
+                Neighbours16 n = neighbours16(current, predictor, width, y, i);
+                __m128i t = _mm_sub_epi8(n.current, n.predictor);
                 cost[0] += cost16(t);
-                cost[1] += cost16(_mm_sub_epi8(c, up));
-                cost[2] += cost16(_mm_sub_epi8(t, _mm_sub_epi8(up, pUp)));
+                cost[1] += cost16(_mm_sub_epi8(n.current, n.above));
+                cost[2] += cost16(_mm_sub_epi8(t, _mm_sub_epi8(n.above, n.predictorAbove)));
             }
             int best = 0;
             if (cost[1] < cost[best]) best = 1;
@@ -171,13 +183,10 @@ __attribute__((target("ssse3"))) static void encode_up_ssse3(const uint8_t *curr
             modes[by * columns + bx] = (uint8_t)best;
             for (size_t y = y0; y < y1; y++) {
                 size_t i = y * width + x0;
-                __m128i c = _mm_loadu_si128((const __m128i *)(current + i));
-                __m128i p = predictor ? _mm_loadu_si128((const __m128i *)(predictor + i)) : zero;
-                __m128i up = y ? _mm_loadu_si128((const __m128i *)(current + i - width)) : zero;
-                __m128i pUp = y && predictor ? _mm_loadu_si128((const __m128i *)(predictor + i - width)) : zero;
-                __m128i r = best == 0 ? _mm_sub_epi8(c, p)
-                          : best == 1 ? _mm_sub_epi8(c, up)
-                                      : _mm_sub_epi8(_mm_sub_epi8(c, p), _mm_sub_epi8(up, pUp));
+                Neighbours16 n = neighbours16(current, predictor, width, y, i);
+                __m128i r = best == 0 ? _mm_sub_epi8(n.current, n.predictor)
+                          : best == 1 ? _mm_sub_epi8(n.current, n.above)
+                                      : _mm_sub_epi8(_mm_sub_epi8(n.current, n.predictor), _mm_sub_epi8(n.above, n.predictorAbove));
                 __m128i z = zigzag16(r);
                 _mm_storeu_si128((__m128i *)(high + i), _mm_and_si128(_mm_srli_epi16(z, 4), lowMask));
                 // Low nibbles two to a byte: even pixel low half, odd pixel high half.
