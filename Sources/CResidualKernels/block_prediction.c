@@ -143,79 +143,125 @@ __attribute__((target("ssse3"))) static inline unsigned cost16(__m128i r) {
     return (unsigned)(_mm_cvtsi128_si32(s) + _mm_extract_epi16(s, 4));
 }
 
-/// 16 pixels from pixel i (on row y) of the current frame and the predictor frame, and the 16
-/// above each (zeros on the first row, and for an absent predictor).
+/// `w` ≤ 16 bytes from `p` in a register, zeros after them: the right edge's partial block is
+/// coded in registers too, its missing pixels zero in every plane (so their residual, and their
+/// cost, is zero in every mode, as in the portable path).
+__attribute__((target("ssse3"))) static inline __m128i load16(const uint8_t *p, size_t w) {
+    if (w == BLOCK) return _mm_loadu_si128((const __m128i *)p);
+    uint8_t padded[BLOCK] = {0};
+    memcpy(padded, p, w);
+    return _mm_loadu_si128((const __m128i *)padded);
+}
+
+/// The low nibbles of `w` ≤ 16 pixels (w / 2 bytes, w even) from `p`, zeros after them.
+__attribute__((target("ssse3"))) static inline __m128i load_lows(const uint8_t *p, size_t w) {
+    if (w == BLOCK) return _mm_loadl_epi64((const __m128i *)p);
+    uint8_t padded[BLOCK] = {0};
+    memcpy(padded, p, w / 2);
+    return _mm_loadu_si128((const __m128i *)padded);
+}
+
+/// Stores the low nibbles of `w` ≤ 16 pixels, the first w / 2 bytes of `v`.
+__attribute__((target("ssse3"))) static inline void store_lows(uint8_t *p, __m128i v, size_t w) {
+    if (w == BLOCK) {
+        _mm_storel_epi64((__m128i *)p, v);
+        return;
+    }
+    uint8_t padded[BLOCK];
+    _mm_storeu_si128((__m128i *)padded, v);
+    memcpy(p, padded, w / 2);
+}
+
+/// Stores the first `n` ≤ 16 bytes of `v` at `p`.
+__attribute__((target("ssse3"))) static inline void store16(uint8_t *p, __m128i v, size_t n) {
+    if (n == BLOCK) {
+        _mm_storeu_si128((__m128i *)p, v);
+        return;
+    }
+    uint8_t padded[BLOCK];
+    _mm_storeu_si128((__m128i *)padded, v);
+    memcpy(p, padded, n);
+}
+
+/// `w` pixels from pixel i (on row y) of the current frame and the predictor frame, and the `w`
+/// above each (zeros on the first row, for an absent predictor and after the `w`th).
 typedef struct { __m128i current, predictor, above, predictorAbove; } Neighbours16;
 
 __attribute__((target("ssse3"))) static inline Neighbours16 neighbours16(const uint8_t *current, const uint8_t *predictor,
-                                                                          size_t width, size_t y, size_t i) {
+                                                                          size_t width, size_t y, size_t i, size_t w) {
     const __m128i zero = _mm_setzero_si128();
     Neighbours16 n;
-    n.current = _mm_loadu_si128((const __m128i *)(current + i));
-    n.predictor = predictor ? _mm_loadu_si128((const __m128i *)(predictor + i)) : zero;
-    n.above = y ? _mm_loadu_si128((const __m128i *)(current + i - width)) : zero;
-    n.predictorAbove = y && predictor ? _mm_loadu_si128((const __m128i *)(predictor + i - width)) : zero;
+    n.current = load16(current + i, w);
+    n.predictor = predictor ? load16(predictor + i, w) : zero;
+    n.above = y ? load16(current + i - width, w) : zero;
+    n.predictorAbove = y && predictor ? load16(predictor + i - width, w) : zero;
     return n;
 }
 
-/// UP prediction, even width, every full 16-pixel block with SSSE3; the right edge's partial block
-/// (and everything else) through the portable path, which gives the same bytes.
-__attribute__((target("ssse3"))) static void encode_up_ssse3(const uint8_t *current, const uint8_t *predictor, size_t width,
-                                                              size_t height, uint8_t *modes, uint8_t *low, uint8_t *high) {
-    size_t columns = (width + BLOCK - 1) / BLOCK, full = width / BLOCK;
+/// Chooses the mode of the block at (x0, y0..<y1), `w` pixels wide, and writes its nibbles.
+__attribute__((target("ssse3"))) static inline void encode_block_ssse3(const uint8_t *current, const uint8_t *predictor,
+                                                                        size_t width, size_t x0, size_t y0, size_t y1, size_t w,
+                                                                        uint8_t *mode, uint8_t *low, uint8_t *high) {
     const __m128i zero = _mm_setzero_si128(), lowMask = _mm_set1_epi8(0x0F);
-    for (size_t by = 0; by * BLOCK < height; by++) {
-        size_t y0 = by * BLOCK, y1 = y0 + BLOCK < height ? y0 + BLOCK : height;
-        for (size_t bx = 0; bx < full; bx++) {
-            size_t x0 = bx * BLOCK;
-            unsigned cost[3] = {0, 0, 0};
-            for (size_t y = y0; y < y1; y++) {
-                size_t i = y * width + x0;
-                Neighbours16 n = neighbours16(current, predictor, width, y, i);
-                __m128i t = _mm_sub_epi8(n.current, n.predictor);
-                cost[0] += cost16(t);
-                cost[1] += cost16(_mm_sub_epi8(n.current, n.above));
-                cost[2] += cost16(_mm_sub_epi8(t, _mm_sub_epi8(n.above, n.predictorAbove)));
-            }
-            int best = 0;
-            if (cost[1] < cost[best]) best = 1;
-            if (cost[2] < cost[best]) best = 2;
-            modes[by * columns + bx] = (uint8_t)best;
-            for (size_t y = y0; y < y1; y++) {
-                size_t i = y * width + x0;
-                Neighbours16 n = neighbours16(current, predictor, width, y, i);
-                __m128i r = best == 0 ? _mm_sub_epi8(n.current, n.predictor)
-                          : best == 1 ? _mm_sub_epi8(n.current, n.above)
-                                      : _mm_sub_epi8(_mm_sub_epi8(n.current, n.predictor), _mm_sub_epi8(n.above, n.predictorAbove));
-                __m128i z = zigzag16(r);
-                _mm_storeu_si128((__m128i *)(high + i), _mm_and_si128(_mm_srli_epi16(z, 4), lowMask));
-                // Low nibbles two to a byte: even pixel low half, odd pixel high half.
-                __m128i lo = _mm_and_si128(z, lowMask);
-                __m128i pairs = _mm_or_si128(lo, _mm_srli_epi16(lo, 4));  // byte 2k: lo[2k] | lo[2k+1] << 4
-                pairs = _mm_and_si128(pairs, _mm_set1_epi16(0x00FF));
-                _mm_storel_epi64((__m128i *)(low + i / 2), _mm_packus_epi16(pairs, zero));
-            }
-        }
-        if (full < columns) encode_block(current, predictor, width, height, LT_SPATIAL_UP, full, by, modes, low, high);
+    unsigned cost[3] = {0, 0, 0};
+    for (size_t y = y0; y < y1; y++) {
+        Neighbours16 n = neighbours16(current, predictor, width, y, y * width + x0, w);
+        __m128i t = _mm_sub_epi8(n.current, n.predictor);
+        cost[0] += cost16(t);
+        cost[1] += cost16(_mm_sub_epi8(n.current, n.above));
+        cost[2] += cost16(_mm_sub_epi8(t, _mm_sub_epi8(n.above, n.predictorAbove)));
+    }
+    int best = 0;
+    if (cost[1] < cost[best]) best = 1;
+    if (cost[2] < cost[best]) best = 2;
+    *mode = (uint8_t)best;
+    for (size_t y = y0; y < y1; y++) {
+        size_t i = y * width + x0;
+        Neighbours16 n = neighbours16(current, predictor, width, y, i, w);
+        __m128i r = best == 0 ? _mm_sub_epi8(n.current, n.predictor)
+                  : best == 1 ? _mm_sub_epi8(n.current, n.above)
+                              : _mm_sub_epi8(_mm_sub_epi8(n.current, n.predictor), _mm_sub_epi8(n.above, n.predictorAbove));
+        __m128i z = zigzag16(r);
+        store16(high + i, _mm_and_si128(_mm_srli_epi16(z, 4), lowMask), w);
+        // Low nibbles two to a byte: even pixel low half, odd pixel high half.
+        __m128i lo = _mm_and_si128(z, lowMask);
+        __m128i pairs = _mm_or_si128(lo, _mm_srli_epi16(lo, 4));  // byte 2k: lo[2k] | lo[2k+1] << 4
+        pairs = _mm_and_si128(pairs, _mm_set1_epi16(0x00FF));
+        store_lows(low + i / 2, _mm_packus_epi16(pairs, zero), w);
     }
 }
 
-/// Rebuilds the 16 pixels of row y in full block column bx (the inverse of encode_up_ssse3).
+/// UP prediction, even width, every block with SSSE3 (the right edge's partial one too, padded
+/// with zeros); the portable path gives the same bytes.
+__attribute__((target("ssse3"))) static void encode_up_ssse3(const uint8_t *current, const uint8_t *predictor, size_t width,
+                                                              size_t height, uint8_t *modes, uint8_t *low, uint8_t *high) {
+    size_t columns = (width + BLOCK - 1) / BLOCK, full = width / BLOCK;
+    for (size_t by = 0; by * BLOCK < height; by++) {
+        size_t y0 = by * BLOCK, y1 = y0 + BLOCK < height ? y0 + BLOCK : height;
+        for (size_t bx = 0; bx < full; bx++)
+            encode_block_ssse3(current, predictor, width, bx * BLOCK, y0, y1, BLOCK, modes + by * columns + bx, low, high);
+        if (full < columns)
+            encode_block_ssse3(current, predictor, width, full * BLOCK, y0, y1, width - full * BLOCK, modes + by * columns + full,
+                               low, high);
+    }
+}
+
+/// Rebuilds the `w` ≤ 16 pixels of row y in block column bx (the inverse of encode_block_ssse3).
 __attribute__((target("ssse3"))) static inline void decode_block_row_ssse3(int mode, const uint8_t *low, const uint8_t *high,
                                                                             const uint8_t *predictor, size_t width, size_t y,
-                                                                            size_t bx, uint8_t *frame) {
+                                                                            size_t bx, size_t w, uint8_t *frame) {
     const __m128i zero = _mm_setzero_si128(), lowMask = _mm_set1_epi8(0x0F);
     size_t i = y * width + bx * BLOCK;
-    __m128i pairs = _mm_loadl_epi64((const __m128i *)(low + i / 2));
+    __m128i pairs = load_lows(low + i / 2, w);
     __m128i lo = _mm_unpacklo_epi8(_mm_and_si128(pairs, lowMask), _mm_and_si128(_mm_srli_epi16(pairs, 4), lowMask));
-    __m128i z = _mm_or_si128(lo, _mm_slli_epi16(_mm_and_si128(_mm_loadu_si128((const __m128i *)(high + i)), lowMask), 4));
+    __m128i z = _mm_or_si128(lo, _mm_slli_epi16(_mm_and_si128(load16(high + i, w), lowMask), 4));
     __m128i r = unzigzag16(z);
-    __m128i p = predictor ? _mm_loadu_si128((const __m128i *)(predictor + i)) : zero;
-    __m128i up = y ? _mm_loadu_si128((const __m128i *)(frame + i - width)) : zero;
-    __m128i pUp = y && predictor ? _mm_loadu_si128((const __m128i *)(predictor + i - width)) : zero;
+    __m128i p = predictor ? load16(predictor + i, w) : zero;
+    __m128i up = y ? load16(frame + i - width, w) : zero;
+    __m128i pUp = y && predictor ? load16(predictor + i - width, w) : zero;
     __m128i base = mode == LT_MODE_SPATIAL ? up : p;
     __m128i add = mode == LT_MODE_TEMPORAL_SPATIAL ? _mm_sub_epi8(up, pUp) : zero;
-    _mm_storeu_si128((__m128i *)(frame + i), _mm_add_epi8(_mm_add_epi8(base, add), r));
+    store16(frame + i, _mm_add_epi8(_mm_add_epi8(base, add), r), w);
 }
 
 /// The inverse of encode_up_ssse3, row by row (each row needs only the row above).
@@ -224,8 +270,9 @@ __attribute__((target("ssse3"))) static void decode_up_ssse3(const uint8_t *mode
     size_t columns = (width + BLOCK - 1) / BLOCK, full = width / BLOCK;
     for (size_t y = 0; y < height; y++) {
         const uint8_t *rowModes = modes + (y / BLOCK) * columns;
-        for (size_t bx = 0; bx < full; bx++) decode_block_row_ssse3(rowModes[bx], low, high, predictor, width, y, bx, frame);
-        if (full < columns) decode_segment(low, high, predictor, width, LT_SPATIAL_UP, rowModes[full], full, y, frame);
+        for (size_t bx = 0; bx < full; bx++) decode_block_row_ssse3(rowModes[bx], low, high, predictor, width, y, bx, BLOCK, frame);
+        if (full < columns)
+            decode_block_row_ssse3(rowModes[full], low, high, predictor, width, y, full, width - full * BLOCK, frame);
     }
 }
 
@@ -258,8 +305,9 @@ __attribute__((target("avx2"))) static void decode_up_avx2(const uint8_t *modes,
             _mm256_storeu_si256((__m256i *)(frame + i), _mm256_add_epi8(_mm256_add_epi8(base, add), r));
         }
         // An odd full block left, then the partial one at the right edge.
-        for (; bx < full; bx++) decode_block_row_ssse3(rowModes[bx], low, high, predictor, width, y, bx, frame);
-        if (full < columns) decode_segment(low, high, predictor, width, LT_SPATIAL_UP, rowModes[full], full, y, frame);
+        for (; bx < full; bx++) decode_block_row_ssse3(rowModes[bx], low, high, predictor, width, y, bx, BLOCK, frame);
+        if (full < columns)
+            decode_block_row_ssse3(rowModes[full], low, high, predictor, width, y, full, width - full * BLOCK, frame);
     }
 }
 
