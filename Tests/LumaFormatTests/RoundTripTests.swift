@@ -1,5 +1,5 @@
 import Foundation
-import LumaFormat
+@testable import LumaFormat
 import Testing
 import LumaTestSupport
 
@@ -94,6 +94,22 @@ struct RoundTripTests {
         let a = try RecordingReader(path: closed), b = try RecordingReader(path: open)
         #expect(a.hasIndex && !b.hasIndex)
         #expect(try a.framesDigest() == b.framesDigest())
+    }
+
+    @Test("the frames digest hashed on a second thread is the one hashed in order on this thread")
+    func backgroundDigest() {
+        var inOrder = FramesDigest()
+        let background = BackgroundFramesDigest(frameSize: 64, depth: 2)
+        for i in 0..<200 {
+            // Every frame differs, and the buffer is reused at once: a frame hashed late or from a
+            // recycled buffer would change the digest.
+            let frame = (0..<64).map { UInt8(truncatingIfNeeded: $0 * 7 + i * 13) }
+            frame.withUnsafeBufferPointer {
+                inOrder.add(ticks: Int64(i) * 3000, pixels: $0)
+                background.add(ticks: Int64(i) * 3000, pixels: $0)
+            }
+        }
+        #expect(background.finalize() == inOrder.finalize())
     }
 
     @Test("the writer refuses frames of the wrong size and timestamps that do not increase")

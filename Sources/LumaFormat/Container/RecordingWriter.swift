@@ -79,7 +79,8 @@ public final class RecordingWriter {
     private let output: OutputFile
     private var offset: UInt64 = 0
     private let compressor: ZstdCompressor
-    private var digest = FramesDigest()
+    /// Hashed on a second thread (``BackgroundFramesDigest``).
+    private let digest: BackgroundFramesDigest
     private var reference: [UInt8] = []
     private var previous: [UInt8] = []
     /// The chunk being filled: one mask per frame, then the non-zero residual bytes (MaskedResidual).
@@ -145,6 +146,7 @@ public final class RecordingWriter {
             throw LumaFormatError.unsupportedVersion(path: path, version: options.formatVersion)
         }
         self.zeros = [UInt8](repeating: 0, count: header.frameSize)
+        self.digest = BackgroundFramesDigest(frameSize: header.frameSize)
         self.layout = PayloadLayout(header, version: options.formatVersion)
         self.output = output
         self.file = FileHandleIO.borrowing(output)
