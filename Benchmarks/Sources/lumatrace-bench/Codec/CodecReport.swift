@@ -98,7 +98,8 @@ extension InputResult: BenchResult {
         lines += aligned([header] + rows, rightAligned: Set(1..<header.count)).map { "   " + $0 }
         lines.append("")
         lines.append("   memcpy: one copy of every frame into a preallocated buffer (shown in both columns).")
-        lines.append("   Lumatrace: one thread, in-process; record = RecordingWriter append ×\(input.frameCount) + close() to \(settings.scratchKind), "
+        lines.append("   Lumatrace: one coding thread, in-process; record = RecordingWriter append ×\(input.frameCount) + close() to \(settings.scratchKind) "
+                     + "(the frames digest hashed on a second thread), "
                      + "\(chunkCount) chunk\(chunkCount == 1 ? "" : "s") (\(settings.chunkDescription)); decode = RecordingReader + one ChunkDecoder.")
         lines.append("   Peers: ffmpeg subprocess, -threads 1, wall clock of the process: encode includes reading the .y4m and ffmpeg start-up;")
         lines.append("   decode is `ffmpeg -i out.mkv -f null -` (start-up included).")

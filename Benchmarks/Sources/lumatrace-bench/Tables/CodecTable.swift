@@ -26,6 +26,6 @@ enum CodecTable {
         }
         let header = ["input", "Lumatrace size (ratio)", "FFV1 -level 3", "x264 -qp 0", "record MB/s", "decode MB/s",
                       "decode ÷ faster peer", "memcpy MB/s"]
-        return "Sizes and speeds, \(provenance.caption):\n\n" + markdownTable(header, real + synthetic)
+        return "Sizes and speeds, \(provenance.caption(threads: "one coding thread (recording hashes its frames digest on a second)")):\n\n" + markdownTable(header, real + synthetic)
     }
 }
