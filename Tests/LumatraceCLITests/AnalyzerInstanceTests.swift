@@ -75,18 +75,18 @@ struct AnalyzerInstanceTests {
         #expect(fine.allSatisfy { $0.data["histogram"]?.arrayValue?.count == 16 })
     }
 
-    @Test("an analyzer named twice is refused with how to name each; a bad instance name is refused")
+    @Test("an analyzer named twice is refused with how to name each; a bad instance name is refused; both as usage errors (64)")
     func refusals() throws {
         let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let twice = try CLI.run(["replay", Self.toss, "--analyzer", "external", "--analyzer", "external",
                                  "--set", "external.command=\(Self.example)", "-o", dir + "/x.events.jsonl"])
-        #expect(twice.status == 2)
+        #expect(twice.status == 64)
         #expect(twice.stderr.contains("external is given twice") && twice.stderr.contains("--analyzer external2=external"), "\(twice.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/x.events.jsonl"))
         for bad in ["a.b=trajectory", "engine=trajectory", "=trajectory"] {
             let r = try CLI.run(["replay", Self.toss, "--analyzer", bad, "-o", dir + "/y.events.jsonl"])
-            #expect(r.status == 2 && r.stderr.contains("is not an analyzer instance name"), "\(bad): \(r.stderr)")
+            #expect(r.status == 64 && r.stderr.contains("is not an analyzer instance name"), "\(bad): \(r.stderr)")
         }
         let unknown = try CLI.run(["replay", Self.toss, "--analyzer", "x=nosuch", "-o", dir + "/z.events.jsonl"])
         #expect(unknown.status == 64 && unknown.stderr.contains("unknown analyzer 'nosuch'"), "\(unknown.stderr)")

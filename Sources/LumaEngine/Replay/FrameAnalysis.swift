@@ -36,12 +36,7 @@ public final class FrameAnalysis {
             throw .option(OptionError(option: "analyzer", message: "no analyzer given; known analyzers: \(registry.names.joined(separator: ", "))"))
         }
         var seen = Set<String>()
-        for s in setups where !seen.insert(s.name).inserted {
-            throw .option(OptionError(option: "analyzer", message: """
-                \(s.name) is given twice; to run an analyzer more than once, give each its own name: \
-                --analyzer \(s.name)2=\(s.analyzer)
-                """))
-        }
+        for s in setups where !seen.insert(s.name).inserted { throw .option(AnalyzerSetup.givenTwice(s.name, analyzer: s.analyzer)) }
         var runners: [Runner] = []
         var setups = setups
         for (i, setup) in setups.enumerated() {

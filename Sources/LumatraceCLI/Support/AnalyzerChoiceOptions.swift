@@ -77,9 +77,15 @@ struct AnalyzerChoiceOptions: ParsableArguments {
             }
         }
         let everyAnalyzer = registry.descriptors.filter(\.runsWithDefaults).map(\.name)
-        let choices = try (analyzers.isEmpty && pipeline == nil ? everyAnalyzer : analyzers).map(AnalyzerSetup.parseChoice)
+        let choices = try (analyzers.isEmpty && pipeline == nil ? everyAnalyzer : analyzers).map { text in
+            do throws(OptionError) { return try AnalyzerSetup.parseChoice(text) } catch { throw UsageError(error) }
+        }
+        // One named twice on the command line is a usage error (64); twice in a pipeline file, the
+        // file's error (2, when the run is set up).
+        var named = Set<String>()
+        for (name, analyzer) in choices where !named.insert(name).inserted { throw UsageError(AnalyzerSetup.givenTwice(name, analyzer: analyzer)) }
         let fromPipeline = setups
-        // An analyzer the pipeline runs already is not added again; one named twice on the command line is refused.
+        // An analyzer the pipeline runs already is not added again.
         for (name, analyzer) in choices where !fromPipeline.contains(where: { $0.name == name && $0.analyzer == analyzer }) {
             // With its --set options at once: some analyzers have no valid defaults (external needs a command).
             setups.append(try overrides.explaining {
