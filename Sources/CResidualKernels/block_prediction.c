@@ -1,5 +1,5 @@
-// See residual_kernels.h: block-wise prediction and nibble packing (format version 3, a study on
-// the codec-v3 branch).
+// See residual_kernels.h: block-wise prediction and nibble packing, the frame coding of format
+// version 3 (BlockResidual.swift; docs/recording-format.md).
 #include "residual_kernels.h"
 
 #include <stdlib.h>

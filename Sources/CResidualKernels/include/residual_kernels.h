@@ -32,7 +32,7 @@ size_t lt_residual_compact(const uint8_t *current, const uint8_t *predictor, siz
 ptrdiff_t lt_residual_expand(const uint8_t *mask, const uint8_t *values, size_t available, size_t readable,
                              size_t count, const uint8_t *predictor, uint8_t *frame);
 
-// MARK: - Block prediction and nibbles (format version 3, under study)
+// MARK: - Block prediction and nibbles (format version 3)
 
 /// Blocks of LT_PREDICTION_BLOCK × LT_PREDICTION_BLOCK pixels choose their predictor.
 #define LT_PREDICTION_BLOCK 16
