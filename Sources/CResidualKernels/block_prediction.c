@@ -143,44 +143,28 @@ __attribute__((target("ssse3"))) static inline unsigned cost16(__m128i r) {
     return (unsigned)(_mm_cvtsi128_si32(s) + _mm_extract_epi16(s, 4));
 }
 
-/// `w` ≤ 16 bytes from `p` in a register, zeros after them: the right edge's partial block is
-/// coded in registers too, its missing pixels zero in every plane (so their residual, and their
-/// cost, is zero in every mode, as in the portable path).
-__attribute__((target("ssse3"))) static inline __m128i load16(const uint8_t *p, size_t w) {
-    if (w == BLOCK) return _mm_loadu_si128((const __m128i *)p);
-    uint8_t padded[BLOCK] = {0};
-    memcpy(padded, p, w);
+/// The first `n` bytes at `p` in a register, zeros after them (`n` ≤ 16; 16 and 8 load directly).
+/// The right edge's partial block is coded in registers too: its missing pixels are zero in every
+/// plane, so their residual, and their cost, is zero in every mode, as in the portable path.
+__attribute__((target("ssse3"))) static inline __m128i load_bytes(const uint8_t *p, size_t n) {
+    if (n == 16) return _mm_loadu_si128((const __m128i *)p);
+    if (n == 8) return _mm_loadl_epi64((const __m128i *)p);
+    uint8_t padded[16] = {0};
+    memcpy(padded, p, n);
     return _mm_loadu_si128((const __m128i *)padded);
 }
 
-/// The low nibbles of `w` ≤ 16 pixels (w / 2 bytes, w even) from `p`, zeros after them.
-__attribute__((target("ssse3"))) static inline __m128i load_lows(const uint8_t *p, size_t w) {
-    if (w == BLOCK) return _mm_loadl_epi64((const __m128i *)p);
-    uint8_t padded[BLOCK] = {0};
-    memcpy(padded, p, w / 2);
-    return _mm_loadu_si128((const __m128i *)padded);
-}
-
-/// Stores the low nibbles of `w` ≤ 16 pixels, the first w / 2 bytes of `v`.
-__attribute__((target("ssse3"))) static inline void store_lows(uint8_t *p, __m128i v, size_t w) {
-    if (w == BLOCK) {
-        _mm_storel_epi64((__m128i *)p, v);
-        return;
-    }
-    uint8_t padded[BLOCK];
-    _mm_storeu_si128((__m128i *)padded, v);
-    memcpy(p, padded, w / 2);
-}
-
-/// Stores the first `n` ≤ 16 bytes of `v` at `p`.
-__attribute__((target("ssse3"))) static inline void store16(uint8_t *p, __m128i v, size_t n) {
-    if (n == BLOCK) {
+/// Stores the first `n` bytes of `v` at `p` (`n` ≤ 16; 16 and 8 store directly).
+__attribute__((target("ssse3"))) static inline void store_bytes(uint8_t *p, __m128i v, size_t n) {
+    if (n == 16) {
         _mm_storeu_si128((__m128i *)p, v);
-        return;
+    } else if (n == 8) {
+        _mm_storel_epi64((__m128i *)p, v);
+    } else {
+        uint8_t padded[16];
+        _mm_storeu_si128((__m128i *)padded, v);
+        memcpy(p, padded, n);
     }
-    uint8_t padded[BLOCK];
-    _mm_storeu_si128((__m128i *)padded, v);
-    memcpy(p, padded, n);
 }
 
 /// `w` pixels from pixel i (on row y) of the current frame and the predictor frame, and the `w`
@@ -191,10 +175,10 @@ __attribute__((target("ssse3"))) static inline Neighbours16 neighbours16(const u
                                                                           size_t width, size_t y, size_t i, size_t w) {
     const __m128i zero = _mm_setzero_si128();
     Neighbours16 n;
-    n.current = load16(current + i, w);
-    n.predictor = predictor ? load16(predictor + i, w) : zero;
-    n.above = y ? load16(current + i - width, w) : zero;
-    n.predictorAbove = y && predictor ? load16(predictor + i - width, w) : zero;
+    n.current = load_bytes(current + i, w);
+    n.predictor = predictor ? load_bytes(predictor + i, w) : zero;
+    n.above = y ? load_bytes(current + i - width, w) : zero;
+    n.predictorAbove = y && predictor ? load_bytes(predictor + i - width, w) : zero;
     return n;
 }
 
@@ -222,12 +206,12 @@ __attribute__((target("ssse3"))) static inline void encode_block_ssse3(const uin
                   : best == 1 ? _mm_sub_epi8(n.current, n.above)
                               : _mm_sub_epi8(_mm_sub_epi8(n.current, n.predictor), _mm_sub_epi8(n.above, n.predictorAbove));
         __m128i z = zigzag16(r);
-        store16(high + i, _mm_and_si128(_mm_srli_epi16(z, 4), lowMask), w);
+        store_bytes(high + i, _mm_and_si128(_mm_srli_epi16(z, 4), lowMask), w);
         // Low nibbles two to a byte: even pixel low half, odd pixel high half.
         __m128i lo = _mm_and_si128(z, lowMask);
         __m128i pairs = _mm_or_si128(lo, _mm_srli_epi16(lo, 4));  // byte 2k: lo[2k] | lo[2k+1] << 4
         pairs = _mm_and_si128(pairs, _mm_set1_epi16(0x00FF));
-        store_lows(low + i / 2, _mm_packus_epi16(pairs, zero), w);
+        store_bytes(low + i / 2, _mm_packus_epi16(pairs, zero), w / 2);
     }
 }
 
@@ -252,16 +236,16 @@ __attribute__((target("ssse3"))) static inline void decode_block_row_ssse3(int m
                                                                             size_t bx, size_t w, uint8_t *frame) {
     const __m128i zero = _mm_setzero_si128(), lowMask = _mm_set1_epi8(0x0F);
     size_t i = y * width + bx * BLOCK;
-    __m128i pairs = load_lows(low + i / 2, w);
+    __m128i pairs = load_bytes(low + i / 2, w / 2);
     __m128i lo = _mm_unpacklo_epi8(_mm_and_si128(pairs, lowMask), _mm_and_si128(_mm_srli_epi16(pairs, 4), lowMask));
-    __m128i z = _mm_or_si128(lo, _mm_slli_epi16(_mm_and_si128(load16(high + i, w), lowMask), 4));
+    __m128i z = _mm_or_si128(lo, _mm_slli_epi16(_mm_and_si128(load_bytes(high + i, w), lowMask), 4));
     __m128i r = unzigzag16(z);
-    __m128i p = predictor ? load16(predictor + i, w) : zero;
-    __m128i up = y ? load16(frame + i - width, w) : zero;
-    __m128i pUp = y && predictor ? load16(predictor + i - width, w) : zero;
+    __m128i p = predictor ? load_bytes(predictor + i, w) : zero;
+    __m128i up = y ? load_bytes(frame + i - width, w) : zero;
+    __m128i pUp = y && predictor ? load_bytes(predictor + i - width, w) : zero;
     __m128i base = mode == LT_MODE_SPATIAL ? up : p;
     __m128i add = mode == LT_MODE_TEMPORAL_SPATIAL ? _mm_sub_epi8(up, pUp) : zero;
-    store16(frame + i, _mm_add_epi8(_mm_add_epi8(base, add), r), w);
+    store_bytes(frame + i, _mm_add_epi8(_mm_add_epi8(base, add), r), w);
 }
 
 /// The inverse of encode_up_ssse3, row by row (each row needs only the row above).

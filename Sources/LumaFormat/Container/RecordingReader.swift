@@ -38,7 +38,7 @@ public final class RecordingReader: @unchecked Sendable {
     /// The `.luma` format version of the file (see ``RecordingHeader/formatVersion``).
     public let formatVersion: Int
     /// How this file's chunk payloads are laid out (its version and frame size decide).
-    var payloadLayout: PayloadLayout { PayloadLayout(header, version: formatVersion) }
+    let payloadLayout: PayloadLayout
 
     let file: FileHandleIO
     let reference: [UInt8]?
@@ -68,6 +68,7 @@ public final class RecordingReader: @unchecked Sendable {
         self.header = header.header
         formatVersion = header.version
         let layout = PayloadLayout(header.header, version: header.version)
+        payloadLayout = layout
         headerFields = header.fields
         headerFromCopy = header.copyOffset != nil
         var openingDamage: [RecordingDamage] = []
