@@ -61,7 +61,7 @@ public enum Recorder {
                 analysis?.frameRecorded(index: frameCount, ticks: ticks, pixels: UnsafeBufferPointer(buffer.pixels), header: header)
                 appender!.submit(buffer.slot, ticks: ticks)
             } else {
-                let file = try OutputFile.create(output, replacingExisting: replacingExisting, inputs: inputs,
+                let file = try OutputFile.create(output, replacingExisting: replacingExisting, inputs: inputs, kind: .recording,
                                                  streams: .refused(why: RecordingWriter.needsAFile), placement: .inPlace)
                 let writer = try RecordingWriter(output: file, header: header, options: options)
                 var chunkWritten: (@Sendable (Int, String) -> Void)?

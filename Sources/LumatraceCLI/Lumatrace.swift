@@ -87,14 +87,25 @@ public struct Lumatrace: ParsableCommand {
             if status == 0 {
                 if !text.isEmpty { print(text) }
             } else if !text.isEmpty {
-                // ArgumentParser's own errors start "Error: "; the usage lines after it stay.
-                var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-                if lines[0].hasPrefix("Error: ") { lines[0].removeFirst("Error: ".count) }
-                FileHandle.standardError.write(Data(("lumatrace: error: " + oneLine(SystemPath.display(lines[0]))
-                                                     + lines.dropFirst().map { "\n" + $0 }.joined() + "\n").utf8))
+                FileHandle.standardError.write(Data((oneLineError(text) + "\n").utf8))
             }
             Glibc.exit(status)
         }
+    }
+
+    /// An error as the one line every command prints. ArgumentParser's own errors start "Error: "
+    /// and go on with the usage and a "See 'lumatrace X --help'" line: the message is kept and the
+    /// help hint folded into it, so a wrong command line is one line too.
+    static func oneLineError(_ text: String) -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        var message = lines.first ?? ""
+        if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
+        var line = "lumatrace: error: " + oneLine(SystemPath.display(message))
+        if let see = lines.dropFirst().first(where: { $0.hasPrefix("  See '") || $0.hasPrefix("See '") }),
+           let open = see.firstIndex(of: "'"), let close = see[see.index(after: open)...].firstIndex(of: "'") {
+            line += " (see `\(see[see.index(after: open)..<close])`)"
+        }
+        return line
     }
 
     /// The arguments as the system passed them, with names that are not UTF-8 kept byte for byte

@@ -128,10 +128,15 @@ struct EventLogParser {
         guard replayed.contains(frame) else {
             throw EventLogError(path: path, line: lineNumber, reason: "event at frame \(frame), outside the replayed frames \(replayed.lowerBound)...\(replayed.upperBound)")
         }
+        // A time is a recording's timestamp in seconds: finite and within what ticks can hold, so
+        // no reader (play's pacing, render's labels) meets 1e300 or NaN.
+        guard let seconds = t.doubleValue, seconds.isFinite, abs(seconds) <= LoggedEvent.maximumSeconds else {
+            throw EventLogError(path: path, line: lineNumber, reason: "event time \(t.serialized) is not a recording time (at most ±\(Int64(LoggedEvent.maximumSeconds)) s)")
+        }
         lastFrame = frame
         line.withUnsafeBytes { hasher.update(bufferPointer: $0) }
         hasher.update(data: [10])
-        let time = t.doubleValue.map(JSONValue.format) ?? "0"
+        let time = JSONValue.format(seconds)
         events.append(LoggedEvent(frame: frame, time: time, analyzer: analyzer, kind: kind, data: data))
     }
 

@@ -41,7 +41,7 @@ public final class EventLogWriter {
         self.path = path
         analyzerOrder = ["engine"] + header.analyzers.map(\.name)
         formatVersion = header.formatVersion
-        output = try OutputFile.create(path, replacingExisting: replacingExisting, inputs: inputs, streams: .allowed,
+        output = try OutputFile.create(path, replacingExisting: replacingExisting, inputs: inputs, kind: .eventLog, streams: .allowed,
                                        placement: live ? .inPlace : .whenComplete)
         flushesEachFrame = live || output.isStream
         append(line: header.json.serialized, hashed: false)

@@ -1,4 +1,5 @@
 import LumaAnalysis
+import LumaBase
 /// One event line of a log: when, who, what, and the analyzer's payload.
 public struct LoggedEvent: Equatable, Sendable {
     /// 0-based frame index in the recording.
@@ -19,6 +20,11 @@ public struct LoggedEvent: Equatable, Sendable {
     }
 
     public var seconds: Double { Double(time) ?? 0 }
+
+    /// The largest event time, in seconds, a log may hold: ``Timestamp/maximumTicks`` at one tick
+    /// per second, the furthest any recording's timestamp can lie. A log read back refuses a time
+    /// beyond it on the line that holds it.
+    public static let maximumSeconds = Double(Timestamp.maximumTicks)
 
     public var json: JSONValue {
         .object([

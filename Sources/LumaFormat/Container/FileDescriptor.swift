@@ -26,10 +26,12 @@ final class FileHandleIO: @unchecked Sendable {
     }
 
     static func openForReading(_ path: String) throws(LumaFormatError) -> FileHandleIO {
-        let fd = open(SystemPath.bytes(path), O_RDONLY | O_CLOEXEC)
+        // Non-blocking, so that opening a FIFO with no writer returns at once (a blocking open
+        // waits for a writer forever); reads of a regular file never block either way.
+        let fd = open(SystemPath.bytes(path), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw LumaFormatError.io(path: path, reason: "cannot open: \(errnoText())") }
         // Recordings are read at offsets: only a regular file will do. A device such as /dev/zero
-        // is named for what it is, not reported as an empty file.
+        // or a pipe is named for what it is, not reported as an empty file or waited on.
         var st = stat()
         if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
             close(fd)

@@ -63,7 +63,7 @@ public enum RecordingRecovery {
         // (OutputFile); in place, the recording keeps its permissions.
         let file: OutputFile
         do throws(OutputError) {
-            file = try OutputFile.create(destination, replacingExisting: output == nil || overwrite,
+            file = try OutputFile.create(destination, replacingExisting: output == nil || overwrite, kind: .recording,
                                          streams: .refused(why: RecordingWriter.needsAFile))
         } catch { throw .output(error) }
         if output == nil, let mode = FileIdentity.of(path)?.mode { _ = fchmod(file.fileDescriptor, mode) }

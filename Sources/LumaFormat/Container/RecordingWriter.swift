@@ -119,7 +119,7 @@ public final class RecordingWriter {
                             overwrite: Bool = false, placement: OutputFile.Placement = .inPlace) throws(LumaFormatError) {
         let output: OutputFile
         do throws(OutputError) {
-            output = try OutputFile.create(path, replacingExisting: overwrite, streams: .refused(why: Self.needsAFile), placement: placement)
+            output = try OutputFile.create(path, replacingExisting: overwrite, kind: .recording, streams: .refused(why: Self.needsAFile), placement: placement)
         } catch { throw .output(error) }
         try self.init(output: output, header: header, options: options)
     }

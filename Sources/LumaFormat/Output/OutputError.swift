@@ -17,6 +17,9 @@ public enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
     case foreignFolder(path: String, example: String)
     /// Creating, writing, syncing or renaming failed (a full disk, permissions).
     case io(path: String, reason: String)
+    /// The existing file is a result of another kind (a recording where an event log would go):
+    /// replacing is allowed for a result of the same kind only.
+    case otherKind(path: String, found: ResultKind, wanted: ResultKind)
 
     public var description: String {
         switch self {
@@ -37,6 +40,8 @@ public enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path): holds files lumatrace did not write (e.g. \(example)); it is never replaced, choose a new folder"
         case .io(let path, let reason):
             return "\(path): \(reason)"
+        case .otherKind(let path, let found, let wanted):
+            return "\(path): is \(found.noun), not \(wanted.noun); a result replaces only a file of its own kind: remove it first or choose another name"
         }
     }
 }

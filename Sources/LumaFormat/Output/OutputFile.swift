@@ -50,6 +50,8 @@ public final class OutputFile {
     public let temporaryPath: String?
     private var fd: Int32
     private let replacing: Bool
+    /// What the result is, checked again against what is there at ``commit()``.
+    private var kind: ResultKind?
     private var lock: OutputLock?
     private var finished = false
     /// Written straight to ``path`` (``Placement/inPlace`` for a new file).
@@ -73,10 +75,10 @@ public final class OutputFile {
 
     /// Checks that `path` could receive a file result, without claiming it or creating anything
     /// (for commands that check their output before a long wait for input).
-    public static func check(_ path: String, replacingExisting: Bool, inputs: [String] = [],
+    public static func check(_ path: String, replacingExisting: Bool, inputs: [String] = [], kind: ResultKind? = nil,
                              why: String = "this result needs a file") throws(OutputError) {
         if path == "-" { throw OutputError.notAFile(path: path, found: "standard output", why: why) }
-        let status = try checkDestination(path, replacingExisting: replacingExisting, inputs: inputs, wanted: "a file")
+        let status = try checkDestination(path, replacingExisting: replacingExisting, inputs: inputs, wanted: "a file", kind: kind)
         if status.isStream { throw OutputError.notAFile(path: path, found: status.noun, why: why) }
     }
 
@@ -91,8 +93,10 @@ public final class OutputFile {
     /// - Parameters:
     ///   - replacingExisting: an existing regular file at `path` may be replaced (at ``commit()``).
     ///   - inputs: files the command reads; `path` must not be any of them (links included).
+    ///   - kind: what the result is; an existing file recognizably of another kind is never
+    ///     replaced (``ResultKind``).
     ///   - streams: whether `-`, a character device or a FIFO may receive the result.
-    public static func create(_ path: String, replacingExisting: Bool, inputs: [String] = [],
+    public static func create(_ path: String, replacingExisting: Bool, inputs: [String] = [], kind: ResultKind? = nil,
                               streams: StreamPolicy, placement: Placement = .whenComplete) throws(OutputError) -> OutputFile {
         if path == "-" {
             guard case .allowed = streams else {
@@ -101,7 +105,7 @@ public final class OutputFile {
             }
             return OutputFile(path: path, temporaryPath: nil, fd: 1, replacing: false, lock: nil)
         }
-        let status = try checkDestination(path, replacingExisting: replacingExisting, inputs: inputs, wanted: "a file")
+        let status = try checkDestination(path, replacingExisting: replacingExisting, inputs: inputs, wanted: "a file", kind: kind)
         if status.isStream {
             guard case .allowed = streams else {
                 if case .refused(let why) = streams { throw OutputError.notAFile(path: path, found: status.noun, why: why) }
@@ -113,7 +117,7 @@ public final class OutputFile {
         }
         let lock = try OutputLock.claim(path)
         // Checked again under the claim: another lumatrace may have finished writing it meanwhile.
-        let now = try checkDestination(path, replacingExisting: replacingExisting, inputs: inputs, wanted: "a file")
+        let now = try checkDestination(path, replacingExisting: replacingExisting, inputs: inputs, wanted: "a file", kind: kind)
         if case .inPlace = placement, now.kind == .missing {
             let fd = open(SystemPath.bytes(path), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             guard fd >= 0 else {
@@ -126,7 +130,11 @@ public final class OutputFile {
         while true {
             let temporary = parts.hiddenSibling(".\(TemporaryName.next()).partial")
             let fd = open(SystemPath.bytes(temporary), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if fd >= 0 { return OutputFile(path: path, temporaryPath: temporary, fd: fd, replacing: replacingExisting, lock: lock) }
+            if fd >= 0 {
+                let output = OutputFile(path: path, temporaryPath: temporary, fd: fd, replacing: replacingExisting, lock: lock)
+                output.kind = kind
+                return output
+            }
             if errno != EEXIST { throw OutputError.io(path: path, reason: "cannot create \(temporary): \(errnoText())") }
         }
     }
@@ -134,7 +142,7 @@ public final class OutputFile {
     /// The checks shared by files and folders: the folder exists, the path is not an input, and an
     /// existing entry is of the wanted kind and may be replaced. Returns what is there.
     static func checkDestination(_ path: String, replacingExisting: Bool, inputs: [String],
-                                 wanted: String) throws(OutputError) -> PathStatus {
+                                 wanted: String, kind: ResultKind? = nil) throws(OutputError) -> PathStatus {
         let folder = PathParts(path).folder
         guard PathStatus.of(folder).kind == .folder else { throw OutputError.folderMissing(path: path, folder: folder) }
         let status = PathStatus.of(path)
@@ -151,6 +159,9 @@ public final class OutputFile {
         case .regularFile:
             if wanted != "a file" { throw OutputError.wrongKind(path: path, found: status.noun, wanted: wanted) }
             if !replacingExisting { throw OutputError.exists(path: path) }
+            if let kind, let found = ResultKind.of(path: path), found != kind {
+                throw OutputError.otherKind(path: path, found: found, wanted: kind)
+            }
         case .folder:
             if wanted != "a folder" { throw OutputError.wrongKind(path: path, found: status.noun, wanted: wanted) }
         case .characterDevice, .fifo:
@@ -234,7 +245,7 @@ public final class OutputFile {
             guard fd >= 0, fsync(fd) == 0 else { throw OutputError.io(path: path, reason: "cannot sync the result to disk: \(errnoText())") }
             close(fd)
             fd = -1
-            let now = try Self.checkDestination(path, replacingExisting: replacing, inputs: [], wanted: "a file")
+            let now = try Self.checkDestination(path, replacingExisting: replacing, inputs: [], wanted: "a file", kind: kind)
             guard now.kind == .missing || now.kind == .regularFile else {
                 throw OutputError.notAFile(path: path, found: now.noun, why: "it appeared while the result was written; it is left alone")
             }

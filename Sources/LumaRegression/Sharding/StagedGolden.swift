@@ -29,7 +29,7 @@ public struct StagedGolden: Sendable, Equatable {
             throw RegressionError.staging(path: newLog, reason: "the new log cannot be read")
         }
         let target = stage.entry(for: golden)
-        let out = try OutputFile.create(target, replacingExisting: stage.replacingExisting, inputs: [golden], streams: GoldenStage.fileOnly)
+        let out = try OutputFile.create(target, replacingExisting: stage.replacingExisting, inputs: [golden], kind: .eventLog, streams: GoldenStage.fileOnly)
         try out.write([UInt8](newBytes))
         try out.commit()
         return StagedGolden(golden: URL(fileURLWithPath: golden).standardizedFileURL.path, goldenSHA256: sha256(goldenBytes),
@@ -89,7 +89,7 @@ public struct StagedGolden: Sendable, Equatable {
         // Another filesystem: a complete copy beside the golden, then a rename over it.
         guard let bytes = FileManager.default.contents(atPath: staged) else { throw .staging(path: staged, reason: "cannot be read") }
         do {
-            let out = try OutputFile.create(golden, replacingExisting: true, streams: .refused(why: "a golden log is a file"))
+            let out = try OutputFile.create(golden, replacingExisting: true, kind: .eventLog, streams: .refused(why: "a golden log is a file"))
             try out.write([UInt8](bytes))
             try out.commit()
         } catch {
@@ -150,7 +150,7 @@ public struct GoldenStage: Sendable {
         self.folder = url.path
         self.replacingExisting = replacingExisting
         for golden in goldens {
-            try OutputFile.check(entry(for: golden), replacingExisting: replacingExisting, inputs: [golden], why: "a staged log is a file")
+            try OutputFile.check(entry(for: golden), replacingExisting: replacingExisting, inputs: [golden], kind: .eventLog, why: "a staged log is a file")
         }
     }
 

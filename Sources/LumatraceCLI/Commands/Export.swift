@@ -58,7 +58,7 @@ struct Export: ParsableCommand {
                 if target == "-", isatty(1) != 0 {
                     throw CLIError("refusing to write a Y4M stream to a terminal; pipe it (| ffmpeg -i - out.mp4) or pass -o FILE")
                 }
-                let sink = try OutputFile.create(target, replacingExisting: force, inputs: [recording], streams: .allowed)
+                let sink = try OutputFile.create(target, replacingExisting: force, inputs: [recording], kind: .media, streams: .allowed)
                 let writer = Y4MWriter(width: h.width, height: h.height)
                 try sink.write(writer.header(rateNumerator: h.rateNumerator, rateDenominator: h.rateDenominator,
                                              signal: LumaSignal(metadata: h.metadata)))
@@ -113,7 +113,7 @@ struct Export: ParsableCommand {
             warn(message)
         }
         guard let destination else { return }
-        let file = try OutputFile.create(destination, replacingExisting: force, inputs: streamOutput == "-" ? [recording] : [recording, streamOutput],
+        let file = try OutputFile.create(destination, replacingExisting: force, inputs: streamOutput == "-" ? [recording] : [recording, streamOutput], kind: .text,
                                          streams: .allowed)
         try file.write(Array(times.mkvmergeTimestamps().utf8))
         try file.commit()

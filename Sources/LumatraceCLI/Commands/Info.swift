@@ -91,7 +91,9 @@ struct Info: ParsableCommand {
                 }
             }
             // No frame left to read is an error (2); damage that cost frames is the answer "damaged" (1).
-            if !damage.isEmpty && reader.frameCount == 0 { throw ExitCode(Lumatrace.Status.failure) }
+            if !damage.isEmpty && readable == 0 {
+                throw CLIError("\(recording): no frame is readable (\(Plural.count(damage.count, "damaged range")) listed above)")
+            }
             if damage.contains(where: { $0.frames.map { !$0.isEmpty } ?? false }) { throw ExitCode(Lumatrace.Status.difference) }
         }
     }

@@ -32,14 +32,20 @@ struct Play: ParsableCommand {
     @Flag(help: "Start again from the first event after the last, until interrupted (no footer is written).")
     var loop = false
 
-    @Option(help: "First event played: a frame index (120) or a time (4.5s).")
+    @Option(parsing: .unconditional, help: "First event played: a frame index (120) or a time (4.5s).", transform: FramePosition.parse)
     var from: FramePosition?
 
-    @Option(help: "Last event played, inclusive: a frame index or a time.")
+    @Option(parsing: .unconditional, help: "Last event played, inclusive: a frame index or a time.", transform: FramePosition.parse)
     var to: FramePosition?
 
     func validate() throws {
         guard rate.isFinite, (0.001...1000).contains(rate) else { throw ValidationError("--rate \(rate) is outside 0.001...1000") }
+        // As replay refuses it: a stretch that ends before it starts is a wrong command line.
+        switch (from, to) {
+        case (.frame(let a)?, .frame(let b)?) where a > b: throw ValidationError("--from (frame \(a)) is after --to (frame \(b))")
+        case (.seconds(let a)?, .seconds(let b)?) where a > b: throw ValidationError("--from (\(a)s) is after --to (\(b)s)")
+        default: break
+        }
     }
 
     func run() throws {
@@ -61,9 +67,9 @@ struct Play: ParsableCommand {
             out.write(header)
             repeat {
                 let start = DispatchTime.now().uptimeNanoseconds
-                let first = chosen.first.map { Double($0.0.time) ?? 0 } ?? 0
+                let first = chosen.first?.0.seconds ?? 0
                 for (event, line) in chosen {
-                    let due = start + UInt64(max(0, ((Double(event.time) ?? first) - first) / rate * 1e9))
+                    let due = Self.due(start: start, after: (event.seconds - first) / rate)
                     let now = DispatchTime.now().uptimeNanoseconds
                     if due > now { Thread.sleep(forTimeInterval: Double(due - now) / 1e9) }
                     out.write(line)
@@ -73,13 +79,22 @@ struct Play: ParsableCommand {
         }
     }
 
+    /// The monotonic time `seconds` after `start`, in nanoseconds: never before `start`, and a
+    /// time further than the clock can count (a log's times may lie 10^18 s apart) is the clock's
+    /// end: beyond 4·10^18 ns (127 years) from an uptime that is itself far below 10^19.
+    static func due(start: UInt64, after seconds: Double) -> UInt64 {
+        let nanoseconds = max(0, seconds) * 1e9
+        guard nanoseconds < 4e18, start < UInt64.max - 4_000_000_000_000_000_000 else { return .max }
+        return start + UInt64(nanoseconds)
+    }
+
     /// Whether `event` is on the right side of a `--from` (`lower`) or `--to` bound.
     static func contains(_ bound: FramePosition?, _ event: LoggedEvent, lower: Bool) -> Bool {
         switch bound {
         case nil: return true
         case .frame(let f)?: return lower ? event.frame >= f : event.frame <= f
         case .seconds(let s)?:
-            let t = Double(event.time) ?? 0
+            let t = event.seconds
             return lower ? t >= s : t <= s
         }
     }

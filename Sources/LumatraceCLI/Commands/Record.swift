@@ -150,7 +150,7 @@ struct Record: ParsableCommand {
         try reportingErrors {
             let stop = StopFlag()
             // Whether OUTPUT may be written is checked before any wait for input.
-            try OutputFile.check(output, replacingExisting: force, inputs: [input], why: RecordingWriter.needsAFile)
+            try OutputFile.check(output, replacingExisting: force, inputs: [input], kind: .recording, why: RecordingWriter.needsAFile)
             let analysis = try liveAnalysis()
             // The first interrupt ends the recording (closed, complete) and lets the analysis
             // catch up; a second one stops the analysis where it is.

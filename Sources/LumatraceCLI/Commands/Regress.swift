@@ -177,7 +177,7 @@ extension Regress {
         /// once the part is written, whatever the goldens gave: the merge judges the run.
         private func writePart(_ shard: ShardSelection, to output: String, goldens: [String], overrides: OptionOverrides,
                                judge: RegressionJudge, registry: AnalyzerRegistry) throws {
-            let file = try OutputFile.create(output, replacingExisting: force, inputs: goldens, streams: .allowed)
+            let file = try OutputFile.create(output, replacingExisting: force, inputs: goldens, kind: .regressPart, streams: .allowed)
             let listing = try CorpusListing(goldens)
             let plan = ShardPlan(costs: listing.goldens.map(\.cost), shards: shard.count)
             let mine = plan.shards[shard.index]

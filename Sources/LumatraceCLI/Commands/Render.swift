@@ -79,7 +79,7 @@ struct Render: ParsableCommand {
             let folder = kind == .folder
                 ? try OutputFolder.create(output, replacingExisting: force, inputs: inputs, owns: Self.isRenderedFrame) : nil
             let file = kind == .folder ? nil
-                : try OutputFile.create(output, replacingExisting: force, inputs: inputs,
+                : try OutputFile.create(output, replacingExisting: force, inputs: inputs, kind: .media,
                                         streams: kind == .sheet ? .allowed : .refused(why: "ffmpeg writes GIF and MP4 to a file"))
             let log = try EventLog.read(events)
             let reader = try RecordingReader(path: recording)

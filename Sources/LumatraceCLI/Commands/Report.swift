@@ -43,7 +43,7 @@ struct Report: ParsableCommand {
             guard ["html", "htm"].contains(URL(fileURLWithPath: output).pathExtension.lowercased()) else {
                 throw CLIError("-o \(output): a report is an .html file")
             }
-            let file = try OutputFile.create(output, replacingExisting: force, inputs: [recording, events] + (truth.map { [$0] } ?? []),
+            let file = try OutputFile.create(output, replacingExisting: force, inputs: [recording, events] + (truth.map { [$0] } ?? []), kind: .page,
                                              streams: .allowed)
             let log = try EventLog.read(events)
             let reader = try RecordingReader(path: recording)

@@ -69,7 +69,7 @@ struct Synth: ParsableCommand {
                 let option = ["frameCount": "--frames", "framesPerSecond": "--fps", "width": "--size", "height": "--size"][error.option] ?? "--\(error.option)"
                 throw UsageError("\(option): \(error.message)")
             }
-            let truthFile = try truth.map { try OutputFile.create($0, replacingExisting: force, streams: .allowed) }
+            let truthFile = try truth.map { try OutputFile.create($0, replacingExisting: force, kind: .truth, streams: .allowed) }
 
             let header = RecordingHeader(width: w, height: h, timescale: Int64(fps), rateNumerator: fps, rateDenominator: 1,
                                          metadata: ["source": "synth", "synth.scene": kind.rawValue, "synth.seed": String(seed),

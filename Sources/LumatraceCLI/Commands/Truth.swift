@@ -77,7 +77,7 @@ struct Truth: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 let file = try OutputFile.create(output, replacingExisting: force, inputs: [labels] + (recording.map { [$0] } ?? []),
-                                                 streams: .allowed)
+                                                 kind: .truth, streams: .allowed)
                 var geometry: TruthImport.Geometry
                 if let recording {
                     let reader = try RecordingReader(path: recording)

@@ -20,6 +20,15 @@ enum FramePosition: ExpressibleByArgument, Equatable {
 
     static var defaultCompletionKind: CompletionKind { .default }
 
+    /// Parses a `--from`/`--to` value, saying what a position looks like when it is not one (the
+    /// options take their value unconditionally, so `--from -1` reaches this rather than being
+    /// read as an unknown flag).
+    static func parse(_ argument: String) throws -> FramePosition {
+        if let position = FramePosition(argument: argument) { return position }
+        let looksNegative = argument.hasPrefix("-")
+        throw ValidationError("a position is a frame index (0, 1, …) or a time in seconds (4.5s)\(looksNegative ? ", never negative" : "")")
+    }
+
     /// The frame index: a time resolves to the first frame at or after it.
     func resolve(in reader: RecordingReader, option: String) throws -> Int {
         switch self {
@@ -64,10 +73,10 @@ enum FramePosition: ExpressibleByArgument, Equatable {
 /// `--from` and `--to`: the frames a command reads, the same options for every command that takes
 /// them (`replay`, `render`, `export`).
 struct FrameRangeOptions: ParsableArguments {
-    @Option(help: "First frame: an index (120) or a time (4.5s).")
+    @Option(parsing: .unconditional, help: "First frame: an index (120) or a time (4.5s).", transform: FramePosition.parse)
     var from: FramePosition?
 
-    @Option(help: "Last frame, inclusive: an index or a time.")
+    @Option(parsing: .unconditional, help: "Last frame, inclusive: an index or a time.", transform: FramePosition.parse)
     var to: FramePosition?
 
     /// The inclusive frame range they select in `reader` (every frame when neither is given).

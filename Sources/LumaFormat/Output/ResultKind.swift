@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a result file holds, told from its first bytes, so that `--force` replaces a result of
+/// the same kind only: a replay's log never lands on a recording, nor ground truth on a golden log.
+///
+/// A file whose first bytes say nothing (an empty file, text, bytes of no known kind) may be
+/// replaced by any result; one that is recognizably a Lumatrace file of another kind, or a video or
+/// image, is refused naming what it is.
+public enum ResultKind: String, Sendable, Equatable, CaseIterable {
+    case recording, eventLog, truth, regressPart, media, page
+    /// Text of no kind above (a timestamps file): replaces only files whose first bytes say nothing.
+    case text
+
+    /// The kind in words, for messages ("a recording").
+    public var noun: String {
+        switch self {
+        case .recording: "a recording"
+        case .eventLog: "an event log"
+        case .truth: "a ground-truth file"
+        case .regressPart: "a regress part file"
+        case .media: "a video or image"
+        case .page: "an HTML page"
+        case .text: "a text file"
+        }
+    }
+
+    /// How many first bytes ``of(head:)`` looks at.
+    static let headBytes = 512
+
+    /// The kind of a file whose first bytes are `head`, or `nil` when they say nothing.
+    public static func of(head: [UInt8]) -> ResultKind? {
+        if head.starts(with: RecordKind.header.magic) { return .recording }
+        let text = String(decoding: head.prefix(headBytes), as: UTF8.self)
+        if text.hasPrefix("{") {
+            let compact = text.filter { !$0.isWhitespace }
+            if compact.contains("\"format\":\"lumatrace.events\"") { return .eventLog }
+            if compact.contains("\"format\":\"lumatrace-truth\"") { return .truth }
+            if compact.contains("\"format\":\"lumatrace.regress-part\"") { return .regressPart }
+            return nil
+        }
+        let lowered = text.prefix(64).lowercased()
+        if lowered.hasPrefix("<!doctype html") || lowered.hasPrefix("<html") { return .page }
+        if let described = FileKindSniffer.kind(head: head),
+           ["video", "image", "GIF"].contains(where: { described.contains($0) }) {
+            return .media
+        }
+        return nil
+    }
+
+    /// The kind of the regular file at `path`, or `nil` when it cannot be read or says nothing.
+    static func of(path: String) -> ResultKind? {
+        let fd = open(SystemPath.bytes(path), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: headBytes)
+        let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        return n > 0 ? of(head: Array(head[..<n])) : nil
+    }
+}
