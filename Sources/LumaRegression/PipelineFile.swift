@@ -1,24 +1,58 @@
 import Foundation
 import LumaAnalysis
 import LumaEngine
+import LumaFormat
 
 /// Analyzer setups from a pipeline file, `{"analyzers":[{"name":"differencing",…}]}`, or from the
 /// header of an event log (its first line).
 public enum PipelineFile {
+    /// The most a pipeline file may hold, or the first line of a log read as one: the longest line
+    /// a log may have (``EventLog/maximumLineBytes``), so a pipeline is held to what `verify` and
+    /// `play` hold the same file to. Only this much (and one byte) is ever read.
+    public static let maximumBytes = EventLog.maximumLineBytes
+
     public static func read(_ path: String, registry: AnalyzerRegistry) throws -> [AnalyzerSetup] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw RegressionError.pipeline(path: path, reason: "cannot read the pipeline file") }
-        let firstLine = data.split(separator: 10, maxSplits: 1).first.map(Array.init) ?? []
+        let (data, cut) = try head(of: path)
+        let firstLine = data.split(separator: 10, maxSplits: 1, omittingEmptySubsequences: false).first.map(Array.init) ?? []
         let json: JSONValue
-        if let header = try? JSONParser.parse(firstLine), header["format"]?.stringValue == EventLogHeader.format {
+        if firstLine.count < data.count || !cut, let header = try? JSONParser.parse(firstLine),
+           header["format"]?.stringValue == EventLogHeader.format {
             json = header
         } else {
-            do { json = try JSONParser.parse(Array(data)) } catch {
+            guard !cut else {
+                throw RegressionError.pipeline(path: path, reason: "is larger than \(maximumBytes >> 20) MiB, and a pipeline (or the log header it is read from) is at most that")
+            }
+            do { json = try JSONParser.parse(data) } catch {
                 throw RegressionError.pipeline(path: path, reason: "not valid JSON: \(error.description)")
             }
         }
         guard let list = json["analyzers"]?.arrayValue else {
             throw RegressionError.pipeline(path: path, reason: "a pipeline needs an \"analyzers\" array, e.g. {\"analyzers\":[{\"name\":\"differencing\"}]}")
         }
+        try AnalyzerSetup.checkInstanceCount(list.count, source: path)
         return try list.map { item throws(OptionError) in try AnalyzerSetup.parse(item, registry: registry, source: path) }
+    }
+
+    /// The first ``maximumBytes`` of the file (a regular file or a pipe), and whether it holds more.
+    private static func head(of path: String) throws(RegressionError) -> (bytes: [UInt8], cut: Bool) {
+        let fd = open(SystemPath.bytes(path), O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .pipeline(path: path, reason: "cannot read the pipeline file: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .pipeline(path: path, reason: "cannot read the pipeline file: \(String(cString: strerror(errno)))") }
+        let kind = st.st_mode & S_IFMT
+        guard kind == S_IFREG || kind == S_IFIFO else { throw .pipeline(path: path, reason: "is \(FileKind.describe(kind)), not a pipeline file") }
+        var bytes = [UInt8](repeating: 0, count: maximumBytes + 1)
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .pipeline(path: path, reason: "cannot read the pipeline file: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            count += n
+        }
+        return (Array(bytes[..<min(count, maximumBytes)]), count > maximumBytes)
     }
 }

@@ -34,6 +34,30 @@ public struct AnalyzerSetup: Equatable, Sendable {
         self.configuration = configuration
     }
 
+    /// The most analyzer instances one replay runs: 64 unless the environment variable
+    /// `LUMATRACE_MAX_ANALYZERS` raises (or lowers) it, up to 100,000. Each instance holds buffers
+    /// of the frame's size, so a pipeline or a log header naming thousands would cost gigabytes
+    /// before the first frame; a longer list is refused where it enters, before anything is made.
+    public static let instanceLimit: Int = {
+        guard let text = ProcessInfo.processInfo.environment[instanceLimitVariable], let n = Int(text), (1...100_000).contains(n) else {
+            return 64
+        }
+        return n
+    }()
+
+    /// The environment variable that sets ``instanceLimit``.
+    public static let instanceLimitVariable = "LUMATRACE_MAX_ANALYZERS"
+
+    /// Refuses a list of `count` analyzer instances (from `source`: a pipeline file, a log header,
+    /// the command line) longer than ``instanceLimit``.
+    public static func checkInstanceCount(_ count: Int, source: String) throws(OptionError) {
+        guard count > instanceLimit else { return }
+        throw OptionError(option: "analyzer", message: """
+            \(source) names \(count) analyzer instances, more than the limit of \(instanceLimit) \
+            (each holds frame-sized buffers; set \(instanceLimitVariable)=N, up to 100000, to allow more)
+            """)
+    }
+
     /// The names of the settings every analyzer has, handled by the engine.
     public static let engineOptions = ["frameAnalysisSpacing", "regionOfInterest"]
 
