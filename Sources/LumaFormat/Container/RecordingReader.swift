@@ -57,13 +57,49 @@ public final class RecordingReader: @unchecked Sendable {
     /// Frames that can actually be decoded.
     public var readableFrameCount: Int { chunks.reduce(0) { $0 + $1.frameCount } }
 
-    public init(path: String) throws(LumaFormatError) {
-        self.path = path
-        file = try FileHandleIO.openForReading(path)
-        fileSize = try file.size()
+    /// Opens the recording at `path`.
+    ///
+    /// The header is the record at byte 0, or (version 2 and later) its copy after the first
+    /// chunk when that record is damaged. When both are intact but disagree (a size or version
+    /// written over one of them), the one whose size and version decode the first chunk is
+    /// believed, and the other is reported as damage for `lumatrace recover` to write back.
+    public convenience init(path: String) throws(LumaFormatError) {
+        let file = try FileHandleIO.openForReading(path)
+        let fileSize = try file.size()
+        let primary = try RecordingReader.readHeader(file, fileSize: fileSize, path: path)
+        guard primary.copyOffset == nil,
+              let copy = RecordingReader.disagreeingHeaderCopy(file, fileSize: fileSize, path: path, primary: primary) else {
+            try self.init(path: path, file: file, fileSize: fileSize, header: primary, disagreement: nil)
+            return
+        }
+        let trial = try RecordingReader(path: path, file: file, fileSize: fileSize, header: primary, disagreement: nil)
+        if trial.firstChunkDecodes {
+            try self.init(path: path, file: file, fileSize: fileSize, header: primary, disagreement: copy.copyOffset)
+            return
+        }
+        let other = try? RecordingReader(path: path, file: file, fileSize: fileSize, header: copy, disagreement: copy.copyOffset)
+        if other?.firstChunkDecodes == true {
+            try self.init(path: path, file: file, fileSize: fileSize, header: copy, disagreement: copy.copyOffset)
+        } else {
+            try self.init(path: path, file: file, fileSize: fileSize, header: primary, disagreement: copy.copyOffset)
+        }
+    }
 
-        // The header: the record at byte 0, or (version 2) its copy after the first chunk.
-        let header = try RecordingReader.readHeader(file, fileSize: fileSize, path: path)
+    /// Whether the first chunk decodes with this reader's header and reference frame.
+    private var firstChunkDecodes: Bool {
+        guard let first = chunks.first else { return false }
+        let decoder = makeDecoder()
+        guard let frames = try? decoder.decode(first) else { return false }
+        decoder.recycle(frames)
+        return true
+    }
+
+    private init(path: String, file: FileHandleIO, fileSize: UInt64,
+                 header: (header: RecordingHeader, version: Int, fields: [UInt8], end: UInt64, copyOffset: UInt64?),
+                 disagreement: UInt64?) throws(LumaFormatError) {
+        self.path = path
+        self.file = file
+        self.fileSize = fileSize
         let frameSize = header.header.frameSize
         self.header = header.header
         formatVersion = header.version
@@ -72,7 +108,11 @@ public final class RecordingReader: @unchecked Sendable {
         headerFields = header.fields
         headerFromCopy = header.copyOffset != nil
         var openingDamage: [RecordingDamage] = []
-        if let copy = header.copyOffset {
+        if let copy = disagreement {
+            let believed = header.copyOffset == nil ? "the one at byte 0 decodes the chunks" : "its copy decodes the chunks and was used"
+            openingDamage.append(RecordingDamage(chunk: nil, frames: 0..<0, bytes: 0..<header.end,
+                                                 reason: "the file header at byte 0 and its copy at byte \(copy) disagree; \(believed) (`lumatrace recover` writes it back)"))
+        } else if let copy = header.copyOffset {
             openingDamage.append(RecordingDamage(chunk: nil, frames: 0..<0, bytes: 0..<header.end,
                                                  reason: "the file header is damaged; it was read from its copy at byte \(copy) (`lumatrace recover` restores it)"))
         }
@@ -333,6 +373,22 @@ public final class RecordingReader: @unchecked Sendable {
         }
         guard let copy, let parsed else { throw primaryFailure }
         return (parsed.header, parsed.version, copy.fields, copy.end - copy.offset, copy.offset)
+    }
+
+    /// The copy of an intact header at byte 0 (version 2 and later keep one right after the first
+    /// chunk), when it is intact too and says something else; `nil` when it agrees or is not there.
+    /// The copy is returned as a header whose `copyOffset` says where it lies and whose `end` is
+    /// the record at byte 0's (where the reference frames begin).
+    static func disagreeingHeaderCopy(_ file: FileHandleIO, fileSize: UInt64, path: String,
+                                      primary: (header: RecordingHeader, version: Int, fields: [UInt8], end: UInt64, copyOffset: UInt64?))
+        -> (header: RecordingHeader, version: Int, fields: [UInt8], end: UInt64, copyOffset: UInt64?)? {
+        let run = readReferences(file, fileSize: fileSize, at: primary.end, before: fileSize, frameSize: 0)
+        guard case .success(let chunk) = readRecord(file, at: run.end, fileSize: fileSize), chunk.kind == .chunk,
+              case .success(let copy) = readRecord(file, at: chunk.end, fileSize: fileSize), copy.kind == .header,
+              copy.payloadLength == 0, copy.fields != primary.fields,
+              let parsed = try? RecordingHeader.deserialize(fields: copy.fields, path: path), parsed.version >= 2
+        else { return nil }
+        return (parsed.header, parsed.version, copy.fields, primary.end, copy.offset)
     }
 
     /// Reads the run of header and reference-frame records starting at `offset` (each ending

@@ -49,6 +49,12 @@ public enum RecordingRecovery {
         let reader = try RecordingReader(path: path)
         let survey = ChunkSurvey(reader)
         let plan = try survey.plan(path: path)
+        // Chunks that are there but none decodes: the header (size, version) is more likely wrong
+        // than every chunk damaged, and a file of no frames is never worth what it replaces.
+        if plan.frames == 0 && survey.chunkRecords > 0 {
+            let h = reader.header
+            throw LumaFormatError.recoveryRefused(path: path, reason: "none of the \(survey.chunkRecords) chunks found decodes with the file's header (\(h.width)x\(h.height), format version \(reader.formatVersion)), so a rebuilt file would hold no frame; nothing was written")
+        }
         let report = Report(wasIntact: false, formatVersion: reader.formatVersion, framesBefore: survey.framesBefore,
                             framesKept: plan.frames, chunksKept: plan.chunks, damage: reader.verify(),
                             restoredHeader: reader.headerFromCopy, originalSize: reader.fileSize, fileSize: plan.size)
@@ -94,6 +100,8 @@ struct ChunkSurvey {
     var intact: [ChunkEntry] = []
     /// Of `intact`, the frames that cannot be decoded because both reference copies are lost.
     var needReference = 0
+    /// Chunk records found, by the index or by scanning, whether they decode or not.
+    var chunkRecords = 0
     let reader: RecordingReader
 
     enum Health { case decodes, needsReference, damaged }
@@ -126,6 +134,7 @@ struct ChunkSurvey {
             if !extra.isEmpty { allDecode = false }
             candidates += extra
         }
+        chunkRecords = candidates.count
         var nextFrame = 0
         var lastTicks = Int64.min
         for c in candidates.sorted(by: { $0.offset < $1.offset }) where c.firstFrame >= nextFrame && c.firstTicks > lastTicks {

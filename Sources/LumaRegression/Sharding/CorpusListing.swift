@@ -35,8 +35,13 @@ public struct CorpusListing: Sendable, Equatable {
             return Golden(path: path, cost: max(1, frames) * max(1, header.analyzers.count),
                           sha256: Array(SHA256.hash(data: data)).hexString)
         }
+        digest = Self.digest(of: goldens)
+    }
+
+    /// The digest of a listing: SHA-256 over each golden's file name, cost and SHA-256, one line each.
+    static func digest(of goldens: [Golden]) -> String {
         var listing = ""
         for g in goldens { listing += "\(URL(fileURLWithPath: g.path).lastPathComponent)\t\(g.cost)\t\(g.sha256)\n" }
-        digest = Array(SHA256.hash(data: Array(listing.utf8))).hexString
+        return Array(SHA256.hash(data: Array(listing.utf8))).hexString
     }
 }

@@ -18,6 +18,9 @@ public struct RegressionPart: Sendable, Equatable {
     public var shards: Int
     /// The corpus folder as given on the command line (the JSON report names it).
     public var folder: String
+    /// The corpus folder as an absolute path where the shard ran: where a merge lists the corpus
+    /// again before it moves any staged log into it.
+    public var corpusPath: String
     /// Goldens in the corpus, and the digest of its listing (``CorpusListing``).
     public var goldenCount: Int
     public var corpusDigest: String
@@ -31,6 +34,7 @@ public struct RegressionPart: Sendable, Equatable {
     public init(shard: Int, shards: Int, folder: String, listing: CorpusListing, options: JSONValue,
                 outcomes: [(index: Int, outcome: RegressionOutcome)]) {
         (self.shard, self.shards, self.folder, self.options, self.outcomes) = (shard, shards, folder, options, outcomes)
+        corpusPath = URL(fileURLWithPath: folder).standardizedFileURL.path
         goldenCount = listing.goldens.count
         corpusDigest = listing.digest
         engineVersion = LumatraceVersion.engine
@@ -45,7 +49,7 @@ public struct RegressionPart: Sendable, Equatable {
         .object([
             "format": .string(Self.format), "version": .int(Int64(Self.formatVersion)),
             "engine": .string(engineVersion), "folder": .string(folder),
-            "corpus": .object(["goldens": .int(Int64(goldenCount)), "digest": .string(corpusDigest)]),
+            "corpus": .object(["goldens": .int(Int64(goldenCount)), "digest": .string(corpusDigest), "path": .string(corpusPath)]),
             "options": options, "shard": .int(Int64(shard)), "shards": .int(Int64(shards)),
             "outcomes": .array(outcomes.map { .object(["index": .int(Int64($0.index)), "outcome": $0.outcome.encoded]) }),
         ])
@@ -81,12 +85,16 @@ public struct RegressionPart: Sendable, Equatable {
                                   options: options, outcomes: outcomes)
         part.goldenCount = goldens
         part.engineVersion = engine
+        if let path = value["corpus"]?["path"] {
+            guard let path = path.stringValue, path.hasPrefix("/") else { throw fail("the corpus path is not an absolute path") }
+            part.corpusPath = path
+        }
         return part
     }
 
     /// Joins the parts of one run, given as (path, part), into the outcomes of every golden in
     /// corpus order, checking that they are every shard of the same run exactly once.
-    public static func merge(_ parts: [(path: String, part: RegressionPart)]) throws(RegressionError) -> (folder: String, outcomes: [RegressionOutcome]) {
+    public static func merge(_ parts: [(path: String, part: RegressionPart)]) throws(RegressionError) -> MergedRun {
         guard let (firstPath, first) = parts.first else { throw .mergeRefused("no part files given") }
         guard first.engineVersion == LumatraceVersion.engine else {
             throw .mergeRefused("\(firstPath) was written by lumatrace \(first.engineVersion); this is lumatrace \(LumatraceVersion.engine): merge with the lumatrace the shards ran")
@@ -102,6 +110,7 @@ public struct RegressionPart: Sendable, Equatable {
                              "\(first.goldenCount) goldens, listing \(first.corpusDigest.prefix(12))… (the corpus changed between shards, or it is another corpus)")
             }
             if part.folder != first.folder { throw differ("folder", part.folder, first.folder) }
+            if part.corpusPath != first.corpusPath { throw differ("corpus folder", part.corpusPath, first.corpusPath) }
             if part.options != first.options { throw differ("options", part.options.serialized, first.options.serialized) }
         }
         var byShard = [String?](repeating: nil, count: first.shards)
@@ -124,7 +133,23 @@ public struct RegressionPart: Sendable, Equatable {
         if let hole = outcomes.firstIndex(where: { $0 == nil }) {
             throw .mergeRefused("golden \(hole + 1) of \(first.goldenCount) is in no part: the parts do not cover the corpus")
         }
-        return (first.folder, outcomes.map { $0! })
+        return MergedRun(folder: first.folder, corpusPath: first.corpusPath, corpusDigest: first.corpusDigest, outcomes: outcomes.map { $0! })
+    }
+
+    /// Every shard's outcomes joined in corpus order, with the corpus they were made for.
+    public struct MergedRun: Sendable {
+        /// The corpus folder as the shards were given it (the report names it).
+        public var folder: String
+        /// The corpus folder, absolute: staged logs move only over goldens listed there.
+        public var corpusPath: String
+        /// The digest of the corpus listing every shard saw (``CorpusListing``).
+        public var corpusDigest: String
+        public var outcomes: [RegressionOutcome]
+
+        /// The staged logs of an `--update` run, each with its golden's index in the corpus.
+        public var staged: [(index: Int, staged: StagedGolden)] {
+            outcomes.enumerated().compactMap { i, outcome in outcome.staged.map { (i, $0) } }
+        }
     }
 }
 

@@ -61,15 +61,26 @@ public struct StagedGolden: Sendable, Equatable {
     /// Checks every staged log, then moves each one over its golden, atomically per log (a rename;
     /// across filesystems a complete copy renamed beside the golden). Nothing moves unless every
     /// log is ready or already in place. Returns how many were moved.
-    public static func moveIntoPlace(_ staged: [StagedGolden]) throws(RegressionError) -> Int {
+    ///
+    /// A part file is input, and what it names is checked before it is believed: `run`'s corpus
+    /// is listed again, each staged entry's golden must be the golden of that listing at its
+    /// index (same folder, same name), its staged log a file of the same name outside the corpus,
+    /// and the listing, with the goldens already moved counted as they were, must be the one the
+    /// shards saw. A part that names any other file is refused, naming it.
+    public static func moveIntoPlace(_ run: RegressionPart.MergedRun) throws(RegressionError) -> Int {
+        let staged = run.staged
+        try checkNames(staged, run: run)
         var ready: [StagedGolden] = []
-        for s in staged {
+        var stale: [String] = []
+        for (_, s) in staged {
             switch s.state {
             case .ready: ready.append(s)
-            case .inPlace: if FileManager.default.fileExists(atPath: s.staged) { unlink(SystemPath.bytes(s.staged)) }
+            case .inPlace: if digest(of: s.staged) == s.stagedSHA256 { stale.append(s.staged) }
             case .refused(let reason): throw .mergeRefused("no golden log was replaced: \(reason)")
             }
         }
+        try checkListing(staged, run: run)
+        for path in stale { unlink(SystemPath.bytes(path)) }
         for (done, s) in ready.enumerated() {
             do throws(RegressionError) {
                 try s.move()
@@ -78,6 +89,57 @@ public struct StagedGolden: Sendable, Equatable {
             }
         }
         return ready.count
+    }
+
+    /// Each staged entry names the golden the corpus lists at its index and a staged log of the
+    /// same name outside the corpus; nothing else is ever read, moved or removed.
+    private static func checkNames(_ staged: [(index: Int, staged: StagedGolden)], run: RegressionPart.MergedRun) throws(RegressionError) {
+        let corpus = run.corpusPath
+        let goldens: [String]
+        do { goldens = try RegressionRun.goldenLogs(in: corpus) } catch {
+            throw .mergeRefused("no golden log was replaced: the corpus the parts were made for, \(corpus), cannot be listed here (\(error))")
+        }
+        let corpusFolder = real(corpus)
+        for (index, s) in staged {
+            let refuse = { (what: String) in
+                RegressionError.mergeRefused("no golden log was replaced: the part's outcome of golden \(index + 1) names \(what); a part names only goldens of its corpus \(corpus)")
+            }
+            guard index < goldens.count else { throw refuse("a golden the corpus does not hold") }
+            let name = URL(fileURLWithPath: goldens[index]).lastPathComponent
+            let goldenURL = URL(fileURLWithPath: s.golden)
+            guard goldenURL.lastPathComponent == name, real(goldenURL.deletingLastPathComponent().path) == corpusFolder,
+                  !isLink(s.golden), run.outcomes[index].name == name else {
+                throw refuse("\(s.golden) as its golden, which is not \(goldens[index])")
+            }
+            let stagedURL = URL(fileURLWithPath: s.staged)
+            guard stagedURL.lastPathComponent == name, real(stagedURL.deletingLastPathComponent().path) != corpusFolder, !isLink(s.staged) else {
+                throw refuse("\(s.staged) as its staged log, which is not a log named \(name) in a staging folder")
+            }
+        }
+    }
+
+    /// The corpus as it is now must be the one the shards listed: goldens already moved by an
+    /// earlier merge of these parts are counted as the golden they replaced.
+    private static func checkListing(_ staged: [(index: Int, staged: StagedGolden)], run: RegressionPart.MergedRun) throws(RegressionError) {
+        let listing: CorpusListing
+        do { listing = try CorpusListing(RegressionRun.goldenLogs(in: run.corpusPath)) } catch {
+            throw .mergeRefused("no golden log was replaced: the corpus \(run.corpusPath) cannot be listed (\(error))")
+        }
+        var goldens = listing.goldens
+        for (index, s) in staged where index < goldens.count && goldens[index].sha256 == s.stagedSHA256 {
+            goldens[index].sha256 = s.goldenSHA256
+        }
+        guard CorpusListing.digest(of: goldens) == run.corpusDigest else {
+            throw .mergeRefused("no golden log was replaced: the corpus \(run.corpusPath) is not the one the shards listed (a golden was added, removed or edited since)")
+        }
+    }
+
+    private static func real(_ path: String) -> String {
+        URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
+    }
+
+    private static func isLink(_ path: String) -> Bool {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
     }
 
     private func move() throws(RegressionError) {

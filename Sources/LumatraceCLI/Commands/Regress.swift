@@ -226,11 +226,12 @@ extension Regress {
         func run() throws {
             try reportingErrors(in: .regress) {
                 let read = try parts.map { (path: $0, part: try RegressionPart.read($0)) }
-                let (folder, outcomes) = try RegressionPart.merge(read)
+                let run = try RegressionPart.merge(read)
+                let (folder, outcomes) = (run.folder, run.outcomes)
                 let update = read.first?.part.options["update"]?.boolValue ?? false
-                let staged = outcomes.compactMap(\.staged)
+                let staged = run.staged
                 if !staged.isEmpty {
-                    let moved = try StagedGolden.moveIntoPlace(staged)
+                    let moved = try StagedGolden.moveIntoPlace(run)
                     var said = moved == 0 ? "" : "moved \(Plural.count(moved, "staged log")) over \(moved == 1 ? "its golden" : "their goldens") in \(folder)"
                     if moved < staged.count {
                         said += (moved == 0 ? "" : "; ") + "\(Plural.count(staged.count - moved, "staged log")) already in place (moved by an earlier merge)"
