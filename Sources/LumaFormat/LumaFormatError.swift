@@ -13,6 +13,9 @@ public enum LumaFormatError: Error, Equatable, Sendable, CustomStringConvertible
     case invalidHeader(path: String, reason: String)
     /// A chunk cannot be used: its header or payload is damaged or impossible.
     case damagedChunk(path: String, chunk: Int, frames: String, reason: String)
+    /// Frames are not in the recording at all: lost to damage in an unclosed file, or removed with
+    /// their damaged chunk by `recover` (the index then records the hole).
+    case missingFrames(path: String, frames: ClosedRange<Int>, reason: String)
     /// The recording has no readable frames.
     case noFrames(path: String)
     /// A frame index past the end of the recording was asked for.
@@ -44,6 +47,9 @@ public enum LumaFormatError: Error, Equatable, Sendable, CustomStringConvertible
             return "\(path): invalid recording header: \(reason)"
         case .damagedChunk(let path, let chunk, let frames, let reason):
             return "\(path): chunk \(chunk) (frames \(frames)) is damaged: \(reason)"
+        case .missingFrames(let path, let frames, let reason):
+            let which = frames.count == 1 ? "frame \(frames.lowerBound) is" : "frames \(frames.lowerBound)...\(frames.upperBound) are"
+            return "\(path): \(which) not in the recording (\(reason))"
         case .noFrames(let path):
             return "\(path): the recording holds no readable frames"
         case .frameOutOfRange(let path, let frame, let frameCount):

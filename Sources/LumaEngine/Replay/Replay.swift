@@ -161,7 +161,11 @@ private struct LoopState {
                 do throws(LumaFormatError) { decoded = .success(try decoder.decode(entry)) } catch { decoded = .failure(error) }
             }
             if entry.firstFrame > expected {
-                try gap(expected..<entry.firstFrame, ticks: entry.firstTicks, reason: "frames missing from the recording (damaged or removed chunk)")
+                // A hole in a closed file's index is frames `recover` removed with their damaged
+                // chunk: the file is whole without them, and the gap is logged whatever the
+                // options. A hole found by scanning an unclosed file is damage.
+                try gap(expected..<entry.firstFrame, ticks: entry.firstTicks, reason: "frames missing from the recording (damaged or removed chunk)",
+                        removed: reader.hasIndex)
             }
             let chunk: DecodedChunk
             switch decoded {
@@ -206,12 +210,15 @@ private struct LoopState {
 
     /// Logs frames that cannot be replayed (when replaying around damage), stamped with the time
     /// of the nearest known frame.
-    mutating func gap(_ frames: Range<Int>, ticks: Int64, reason: String) throws {
+    /// Frames `removed` by `recover` are logged without asking for `skipDamaged`.
+    mutating func gap(_ frames: Range<Int>, ticks: Int64, reason: String, removed: Bool = false) throws {
         guard !frames.isEmpty else { return }
-        guard options.skipDamaged else {
-            throw ReplayError.damaged(.damagedChunk(path: reader.path, chunk: -1, frames: "\(frames.lowerBound)...\(frames.upperBound - 1)", reason: reason))
+        guard options.skipDamaged || removed else {
+            throw ReplayError.damaged(.missingFrames(path: reader.path, frames: frames.lowerBound...(frames.upperBound - 1), reason: reason))
         }
         try analysis.gap(frames, ticks: ticks, reason: reason)
-        options.warning?("skipping damaged frames \(frames.lowerBound)...\(frames.upperBound - 1): \(reason)")
+        let what = removed ? "frames \(frames.lowerBound)...\(frames.upperBound - 1) were removed from the recording by recover (logged as a gap)"
+                           : "skipping damaged frames \(frames.lowerBound)...\(frames.upperBound - 1): \(reason)"
+        options.warning?(what)
     }
 }

@@ -202,7 +202,7 @@ public final class ChunkDecoder {
             throw LumaFormatError.frameOutOfRange(path: reader.path, frame: index, frameCount: reader.frameCount)
         }
         guard let entry = reader.chunk(containing: index) else {
-            throw LumaFormatError.damagedChunk(path: reader.path, chunk: -1, frames: "\(index)", reason: "frame \(index) lies in a damaged or missing chunk")
+            throw LumaFormatError.missingFrames(path: reader.path, frames: index...index, reason: "it lay in a damaged chunk")
         }
         let chunk = try decode(entry)
         let k = index - entry.firstFrame

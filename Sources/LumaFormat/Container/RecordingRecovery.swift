@@ -100,7 +100,7 @@ struct ChunkSurvey {
     var intact: [ChunkEntry] = []
     /// Of `intact`, the frames that cannot be decoded because both reference copies are lost.
     var needReference = 0
-    /// Chunk records found, by the index or by scanning, whether they decode or not.
+    /// Chunk records found, by the index or by scanning, whether they decode (or fit the header) or not.
     var chunkRecords = 0
     let reader: RecordingReader
 
@@ -135,6 +135,12 @@ struct ChunkSurvey {
             candidates += extra
         }
         chunkRecords = candidates.count
+        if chunkRecords == 0 {
+            // No chunk fits the header: count the chunk records there are all the same, so that a
+            // header whose size or version fits none of them is not taken for an empty recording.
+            chunkRecords = RecordingScanner(file: reader.file, fileSize: reader.fileSize, layout: reader.payloadLayout)
+                .scan(from: reader.chunksStart).chunkRecords
+        }
         var nextFrame = 0
         var lastTicks = Int64.min
         for c in candidates.sorted(by: { $0.offset < $1.offset }) where c.firstFrame >= nextFrame && c.firstTicks > lastTicks {

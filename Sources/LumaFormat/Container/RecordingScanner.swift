@@ -15,6 +15,8 @@ struct RecordingScanner {
         /// Intact reference-frame records passed on the way (the copies of version 2 after the first
         /// chunk), for a reader whose first copies are damaged.
         var references: [RecordLocation] = []
+        /// Chunk records whose envelope is intact, whether their fields fit the header or not.
+        var chunkRecords = 0
     }
 
     func scan(from start: UInt64) -> Result {
@@ -41,6 +43,7 @@ struct RecordingScanner {
             }
             switch RecordingReader.readRecord(file, at: position, fileSize: fileSize) {
             case .success(let r):
+                if r.kind == .chunk { result.chunkRecords += 1 }
                 if r.kind == .chunk, case .success(let fields) = ChunkFields.parse(r.fields, layout: layout),
                    fields.firstFrame >= nextFrame, fields.timestamps[0] > lastTicks,
                    r.payloadLength > 0 {

@@ -134,7 +134,13 @@ struct Export: ParsableCommand {
             decoder.recycle(chunk)
         }
         let readable = reader.chunks.filter { $0.frames.overlaps(range.lowerBound..<(range.upperBound + 1)) }.reduce(0) { $0 + $1.frames.clamped(to: range.lowerBound..<(range.upperBound + 1)).count }
-        if readable < range.count {
+        guard readable < range.count else { return }
+        // A closed file's index lists every chunk it holds: the frames between are those `recover`
+        // removed with their damaged chunk, and the export is whole without them (each frame
+        // keeps its real time). An unclosed file's missing frames are damage.
+        if reader.hasIndex {
+            warn("\(recording): \(Plural.count(range.count - readable, "frame")) of the range were removed by `lumatrace recover` with a damaged chunk; the export holds the \(readable) the recording has, at their real times")
+        } else {
             throw CLIError("\(recording): \(Plural.count(range.count - readable, "frame")) in the range are in damaged chunks and were not exported (see `lumatrace info`)")
         }
     }
