@@ -79,7 +79,8 @@ public struct LogDiff: Sendable {
         if !force, old.header.knowsRecording, new.header.knowsRecording, old.header.recordingDigest != new.header.recordingDigest {
             throw RegressionError.otherRecording(old: old.path, new: new.path, oldRecording: old.header.recordingFile,
                                                  newRecording: new.header.recordingFile, oldDigest: old.header.recordingDigest,
-                                                 newDigest: new.header.recordingDigest)
+                                                 newDigest: new.header.recordingDigest,
+                                                 oldTimescale: old.header.timescale, newTimescale: new.header.timescale)
         }
         self.tolerances = tolerances
         settingChanges = Self.settingChanges(old.header, new.header)

@@ -20,7 +20,10 @@ public enum RegressionError: Error, Equatable, Sendable, CustomStringConvertible
     /// A setting names an analyzer that no golden log of the run has.
     case settingForAbsentAnalyzer(String)
     /// Two logs compared are of different recordings.
-    case otherRecording(old: String, new: String, oldRecording: String, newRecording: String, oldDigest: String, newDigest: String)
+    /// The timescales are the recordings': when they differ, the digest (which counts time in
+    /// ticks) differs even for the same frames recorded twice from one source.
+    case otherRecording(old: String, new: String, oldRecording: String, newRecording: String, oldDigest: String, newDigest: String,
+                        oldTimescale: Int64, newTimescale: Int64)
     /// A golden log could not be replaced by its new log.
     case cannotReplace(path: String, reason: String)
     /// A file given as a shard's part is not one.
@@ -50,9 +53,14 @@ public enum RegressionError: Error, Equatable, Sendable, CustomStringConvertible
             return "\(folder) holds no golden logs (*.events.jsonl)"
         case .settingForAbsentAnalyzer(let name):
             return "\(name).…: no golden log in the folder runs analyzer '\(name)'"
-        case .otherRecording(let old, let new, let oldRecording, let newRecording, let oldDigest, let newDigest):
-            return "\(new):1: is a log of another recording (\(newRecording), frames digest \(newDigest.prefix(12))…) "
+        case .otherRecording(let old, let new, let oldRecording, let newRecording, let oldDigest, let newDigest, let oldTimescale, let newTimescale):
+            var text = "\(new):1: is a log of another recording (\(newRecording), frames digest \(newDigest.prefix(12))…) "
                 + "than \(old) (\(oldRecording), \(oldDigest.prefix(12))…)"
+            if oldTimescale != newTimescale {
+                text += " (the recordings count time at \(oldTimescale)/s and \(newTimescale)/s, and the digest covers ticks: "
+                    + "the same frames recorded twice from one source can differ so; checked against that recording, both are compared)"
+            }
+            return text
         case .part(let path, let reason):
             return "\(path): \(reason)"
         case .staging(let path, let reason):

@@ -211,6 +211,41 @@ public final class RecordingReader: @unchecked Sendable {
         return digest.finalize()
     }
 
+    /// The frames digest the same frames would have had if they were recorded at `timescale`:
+    /// every timestamp re-expressed there exactly. `nil` when some timestamp has no exact value at
+    /// that timescale (then no recording at it holds these times).
+    ///
+    /// The digest covers times as ticks of the file's timescale, so one video recorded from the
+    /// file (its stream's timescale) and from a Y4M pipe (the frame rate's) gets two digests; a log
+    /// records its recording's timescale, so a tool given a log and a recording compares what
+    /// matters, the frames and their exact times, with this.
+    public func framesDigest(atTimescale timescale: Int64) throws(LumaFormatError) -> [UInt8]? {
+        let own = header.timescale
+        if timescale == own { return try framesDigest() }
+        guard timescale > 0 else { return nil }
+        func rescaled(_ ticks: Int64) -> Int64? {
+            let product = ticks.multipliedFullWidth(by: timescale)
+            guard own > 0, product.high.magnitude < UInt64(own) else { return nil }
+            let (quotient, remainder) = own.dividingFullWidth(product)
+            return remainder == 0 ? quotient : nil
+        }
+        // The times first (only the chunks' frame tables): most recordings fail here, undecoded.
+        for c in chunks {
+            guard try chunkFields(c).timestamps.allSatisfy({ rescaled($0) != nil }) else { return nil }
+        }
+        var digest = FramesDigest()
+        let decoder = makeDecoder()
+        for c in chunks {
+            let frames = try decoder.decode(c)
+            for k in 0..<frames.count {
+                guard let ticks = rescaled(frames.timestamps[k]) else { return nil }
+                frames.withFrame(k) { digest.add(ticks: ticks, pixels: $0) }
+            }
+            decoder.recycle(frames)
+        }
+        return digest.finalize()
+    }
+
     /// Decodes every chunk and returns all damage: found while opening, and payloads that fail
     /// their checksum.
     public func verify() -> [RecordingDamage] {

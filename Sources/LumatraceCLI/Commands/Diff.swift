@@ -3,6 +3,7 @@ import Foundation
 import LumaAnalysis
 import LumaBase
 import LumaEngine
+import LumaFormat
 import LumaRegression
 
 struct Diff: ParsableCommand {
@@ -39,6 +40,10 @@ struct Diff: ParsableCommand {
     @Flag(help: "Compare logs of different recordings anyway.")
     var force = false
 
+    @Option(help: ArgumentHelp("The recording both logs were made from: each log is checked against its frames and exact times, so logs of one source recorded at two timescales (a file and a Y4M pipe) compare.",
+                               valueName: "rec"))
+    var recording: String?
+
     @OptionGroup var tolerance: ToleranceOptions
 
     func run() throws {
@@ -48,7 +53,15 @@ struct Diff: ParsableCommand {
     private func compare() throws {
         let (a, b) = (try EventLog.read(old), try EventLog.read(new))
         let logs = [a, b], header = b.header
-        let diff = try LogDiff(old: a, new: b, tolerances: tolerance.tolerances, force: force)
+        var sameRecording = force
+        if let recording {
+            let reader = try RecordingReader(path: recording)
+            for log in logs where try reader.framesDigest(atTimescale: log.header.timescale)?.hexString != log.header.recordingDigest {
+                throw CLIError("\(log.path) is not a log of \(recording): its frames digest \(log.header.recordingDigest.prefix(12))… is not the recording's frames at \(log.header.timescale)/s")
+            }
+            sameRecording = true
+        }
+        let diff = try LogDiff(old: a, new: b, tolerances: tolerance.tolerances, force: sameRecording)
         if report.isJSON {
             var members = diff.json.objectValue ?? []
             members.insert(contentsOf: [.init("old", .string(old)), .init("new", .string(new))], at: 0)

@@ -11,6 +11,12 @@ enum OutputChecks {
     @discardableResult
     static func requireSameRecording(_ log: EventLog, reader: RecordingReader, recording: String, force: Bool) throws -> String {
         let digest = try reader.framesDigest().hexString
+        // The digest covers times in ticks of the recording's timescale: the same frames at the
+        // same times recorded at another timescale are the same recording, and are compared so.
+        if !force, digest != log.header.recordingDigest, log.header.timescale != reader.header.timescale,
+           try reader.framesDigest(atTimescale: log.header.timescale)?.hexString == log.header.recordingDigest {
+            return digest
+        }
         if !force, digest != log.header.recordingDigest {
             throw CLIError("\(log.path) is a log of another recording (\(log.header.recordingFile), frames digest \(log.header.recordingDigest.prefix(12))…), "
                 + "not of \(recording) (\(digest.prefix(12))…); pass --force to use it anyway")
