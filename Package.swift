@@ -59,6 +59,8 @@ let package = Package(
 
         // The codec's two inner loops (mask + non-zero bytes ⇄ frame), in C for SSSE3's byte shuffle.
         .target(name: "CResidualKernels", path: "Sources/CResidualKernels"),
+        // The reaper external analyzer programs run under (a child subreaper), so nothing they start outlives them.
+        .target(name: "CProgramReaper", path: "Sources/CProgramReaper"),
 
         // MARK: - Core
         // Recording time (Timestamp), digests, fixed decimals and JSON strings as text: what the file format,
@@ -105,7 +107,8 @@ let package = Package(
         analyzerPlugin("TrackingAnalyzer", folder: "Tracking"),
         analyzerPlugin("RectanglesAnalyzer", folder: "Rectangles"),
         // Analyzers in any language: a subprocess speaking a small protocol over stdin/stdout.
-        analyzerPlugin("ExternalAnalyzer", folder: "External", imaging: false),
+        // The one plugin that starts programs: it also runs them under a reaper (CProgramReaper).
+        .target(name: "ExternalAnalyzer", dependencies: ["LumaAnalysis", "CProgramReaper"], path: "Plugins/External"),
 
         // MARK: - Command line
         .target(

@@ -7,7 +7,8 @@ import Synchronization
 /// at least one program runs, the first signal sends TERM to every program's group at once, and
 /// each program's next step fails with a message naming the signal (after ending its group: KILL
 /// follows TERM after the grace period), so the replay stops like on any analyzer failure, with a
-/// valid log. A second signal does not wait: it KILLs the groups and ends Lumatrace by that signal.
+/// valid log. A second signal does not wait: each program's reaper KILLs everything of the
+/// program at once (SIGUSR1, see `lumatrace_spawn_reaped`), and Lumatrace ends by that signal.
 /// When no program runs, a signal does what it did before (by default, end Lumatrace).
 ///
 /// Installed when the first program starts, and only for signals whose handling is still the
@@ -80,7 +81,9 @@ enum ExternalInterruption {
             if signals == 1 {
                 for group in groups { kill(-group, SIGTERM) }
             } else {
-                for group in groups { kill(-group, SIGKILL) }
+                // Each reaper KILLs its program and everything it started at once (a KILL of the
+                // reaper itself would leave a descendant that left the group running).
+                for reaper in groups { kill(reaper, SIGUSR1) }
                 _ = signal(Int32(byte), SIG_DFL)
                 _ = raise(Int32(byte))
             }

@@ -1,17 +1,26 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CProgramReaper
 
 /// A running external analyzer program: Lumatrace writes to its stdin and reads its stdout line by
 /// line, each step with a deadline, so a program that hangs (or stops reading) cannot hang the
 /// replay. Its stderr is passed through to Lumatrace's.
 ///
-/// The command runs with `/bin/sh -c` as the leader of a new process group, and everything it
-/// starts stays in that group. Ending the program ends the whole group: TERM, then KILL after
-/// ``gracePeriod``, then the leader is reaped. That happens on a timeout, on any failure, on
-/// SIGINT or SIGTERM (see ``ExternalInterruption``), when the program is released, and for
-/// anything its processes left behind after a clean exit; so no process of the program outlives
-/// the replay, and Lumatrace leaves no zombie.
+/// The command runs with `/bin/sh -c` as the leader of a new process group, under a reaper
+/// (`lumatrace_spawn_reaped`, CProgramReaper): a process of its own that is a child subreaper, so
+/// everything the program starts stays its descendant, even a daemon that calls `setsid()` and
+/// leaves the group. Ending the program is TERM to the reaper, which ends the group and every
+/// descendant (TERM, then KILL after ``reaperGracePeriod``) and exits as the program did; KILL
+/// follows for the reaper after ``gracePeriod``, and it is reaped. That happens on a timeout, on
+/// any failure, on SIGINT or SIGTERM (see ``ExternalInterruption``), when the program is
+/// released, and, by the reaper itself, for anything left behind after a clean exit; so no
+/// process of the program outlives the replay, and Lumatrace leaves no zombie.
+///
+/// Why a reaper and not a cgroup or Lumatrace as subreaper: a cgroup needs a delegated cgroup
+/// tree that an unprivileged user often does not have, and Lumatrace as its own subreaper would
+/// adopt orphans of every child (ffmpeg too) with no way to tell whose they are; a reaper per
+/// program knows that every descendant it has is that program's.
 ///
 /// Deadlines read the monotonic clock; they only ever decide whether to give up, never what is
 /// logged.
@@ -19,8 +28,11 @@ final class ExternalProcess: @unchecked Sendable {
     let command: String
     /// The shell's pid, which is also the id of the program's process group.
     let pid: pid_t
-    /// Seconds a program has to exit after TERM before its group gets KILL.
+    /// Seconds the reaper has to end the program and exit after TERM before it gets KILL.
     static let gracePeriod = 2.0
+    /// Seconds the program and its descendants have to exit after TERM before the reaper KILLs
+    /// them: shorter than ``gracePeriod``, so the reaper always outlives them.
+    static let reaperGracePeriod = 1.0
 
     private let input: Int32   // our end of the program's stdin
     private let output: Int32  // our end of the program's stdout
@@ -54,39 +66,23 @@ final class ExternalProcess: @unchecked Sendable {
         // Not inherited by any other program: each sees the end of its input when we close ours.
         for fd in toProgram + fromProgram { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toProgram[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromProgram[1], 1)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setpgroup(&attributes, 0)  // a group of its own, led by the shell
-        // Lumatrace ignores SIGPIPE and may handle SIGINT and SIGTERM: the program starts with every
-        // signal at its default and none blocked, so TERM ends it.
-        var everySignal = sigset_t(), noSignal = sigset_t()
-        sigfillset(&everySignal)
-        sigemptyset(&noSignal)
-        posix_spawnattr_setsigdefault(&attributes, &everySignal)
-        posix_spawnattr_setsigmask(&attributes, &noSignal)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
         // The shell changes to the folder, then becomes the command's shell (same process, same group):
-        // folder and command are arguments, never spliced into shell text.
+        // folder and command are arguments, never spliced into shell text. It runs under a reaper
+        // (CProgramReaper), which is the pid kept here: everything the program starts stays the
+        // reaper's descendant, even after setsid(), and ends with it.
         let script = "cd -- \"$1\" && exec /bin/sh -c \"$2\""
         let arguments: [UnsafeMutablePointer<CChar>?] = (["/bin/sh", "-c", script, "sh", folder, command] as [String]).map { strdup($0) } + [nil]
         defer { for a in arguments { free(a) } }
-        var child = pid_t()
         ExternalInterruption.liveCount.add(1, ordering: .sequentiallyConsistent)
-        let spawned = posix_spawn(&child, "/bin/sh", &actions, &attributes, arguments, environ)
+        let child = arguments.withUnsafeBufferPointer { argv in
+            lumatrace_spawn_reaped("/bin/sh", argv.baseAddress, environ, toProgram[0], fromProgram[1], Int32(Self.reaperGracePeriod * 1000))
+        }
         close(toProgram[0])
         close(fromProgram[1])
-        guard spawned == 0 else {
+        guard child > 0 else {
             ExternalInterruption.liveCount.subtract(1, ordering: .sequentiallyConsistent)
             close(toProgram[1]); close(fromProgram[0])
-            throw ExternalAnalyzerError("cannot start `\(command)`: /bin/sh: \(String(cString: strerror(spawned)))")
+            throw ExternalAnalyzerError("cannot start `\(command)`: /bin/sh: \(String(cString: strerror(-child)))")
         }
         pid = child
         input = toProgram[1]
@@ -173,6 +169,12 @@ final class ExternalProcess: @unchecked Sendable {
         guard !ended else { return }
         ended = true
         closeInput()
+        // The reaper exits only once nothing of the program runs: once reaped, all is ended.
+        if reapLeader() {
+            ExternalInterruption.liveGroups.withLock { _ = $0.remove(pid) }
+            ExternalInterruption.liveCount.subtract(1, ordering: .sequentiallyConsistent)
+            return
+        }
         kill(-pid, SIGTERM)
         let grace = Deadline(seconds: Self.gracePeriod)
         // Until the leader has exited and nothing else in its group runs.

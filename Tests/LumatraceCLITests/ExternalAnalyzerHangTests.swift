@@ -52,6 +52,9 @@ struct ExternalAnalyzerHangTests {
                 if mode in ("hangs-at-frame", "ignores-term"): time.sleep(60)
                 if mode == "long-line":
                     sys.stdout.write("x" * 20_000_000 + "\\n"); sys.stdout.flush(); time.sleep(60)
+                if mode == "daemon":
+                    # A daemon: its own session (out of the program's group), TERM ignored, our stderr held.
+                    note(subprocess.Popen(["sh", "-c", "trap '' TERM; exec sleep 600"], start_new_session=True).pid)
                 if mode == "leaves-child":
                     note(subprocess.Popen(["sleep", "60"]).pid)  # keeps our stdout and stderr open
                     os._exit(0)
@@ -68,7 +71,8 @@ struct ExternalAnalyzerHangTests {
               ("hangs-at-frame", "failed at frame 3: ", "did not answer at frame 3 within the timeout of 2 s (external.timeout)"),
               ("ignores-term", "failed at frame 3: ", "did not answer at frame 3 within the timeout of 2 s (external.timeout)"),
               ("long-line", "failed at frame 3: ", "wrote a line over 1048576 bytes at frame 3; if its events are really that large, raise external.maximumLineBytes"),
-              ("leaves-child", "failed at frame 3: ", "ended at frame 3 without answering: it exited with status 0"),
+              // The child it left holding stdout is ended by the reaper as the program exits, so the output ends.
+              ("leaves-child", "failed at frame 3: ", "ended its output at frame 3: it exited with status 0"),
               ("hangs-at-end", "in finish: ", "did not answer at the end within the timeout of 3 s (external.startTimeout)"),
               ("lingers", "in finish: ", "did not exit within 3 s (external.startTimeout) after its last answer; it was stopped"),
           ])
@@ -86,6 +90,17 @@ struct ExternalAnalyzerHangTests {
         #expect(run.stderr.hasPrefix("lumatrace: error: analyzer external "), "\(run.stderr)")
         #expect(run.stderr.contains(failure) && run.stderr.contains(message), "\(run.stderr)")
         try Self.expectGone(pids, expected: mode == "leaves-child" ? 2 : 1)
+    }
+
+    @Test("a process the program starts in a session of its own, ignoring TERM, ends with the replay (a program exits cleanly)")
+    func daemonEndsWithTheReplay() throws {
+        let dir = Scratch.folder("cli")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let pids = "\(dir)/pids"
+        let run = try Self.replay(mode: "daemon", pids: pids, in: dir, options: Self.limits)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.seconds < 20, "the replay took \(run.seconds) s")
+        try Self.expectGone(pids, expected: 2)
     }
 
     @Test("SIGINT or SIGTERM to lumatrace stops its programs, even one that ignores TERM, and the replay fails naming the signal",

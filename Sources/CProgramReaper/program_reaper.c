@@ -1,0 +1,158 @@
+// The reaper of external analyzer programs (see program_reaper.h).
+//
+// Everything after fork() runs in a child of a multi-threaded process, so it calls only
+// async-signal-safe functions: system calls, no malloc, no stdio.
+#define _GNU_SOURCE
+#include "program_reaper.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t stop_requested = 0;
+static volatile sig_atomic_t grace_over = 0;
+
+static void on_term(int signal_number) { (void)signal_number; stop_requested = 1; }
+static void on_alarm(int signal_number) { (void)signal_number; grace_over = 1; }
+static void on_kill_now(int signal_number) { (void)signal_number; stop_requested = 1; grace_over = 1; }
+
+/// Closes every descriptor from `first` on.
+static void close_from(int first) {
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, (unsigned)first, ~0U, 0) == 0) return;
+#endif
+    struct rlimit limit;
+    int last = 4096;
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur < 65536) last = (int)limit.rlim_cur;
+    for (int fd = first; fd < last; fd++) close(fd);
+}
+
+/// Every signal at its default disposition and none blocked, as a freshly started program expects.
+static void default_signals(void) {
+    struct sigaction action = {0};
+    action.sa_handler = SIG_DFL;
+    sigemptyset(&action.sa_mask);
+    for (int s = 1; s < NSIG; s++) {
+        if (s == SIGKILL || s == SIGSTOP) continue;
+        sigaction(s, &action, 0);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, 0);
+}
+
+static void handle(int signal_number, void (*handler)(int)) {
+    struct sigaction action = {0};
+    action.sa_handler = handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;  // no SA_RESTART: the signal interrupts waitpid
+    sigaction(signal_number, &action, 0);
+}
+
+/// Sends `signal_number` to the program's group and to each child of the reaper (the program and
+/// every descendant adopted since its parent ended), read from /proc.
+static void signal_all(int signal_number, pid_t program_group) {
+    kill(-program_group, signal_number);
+    int fd = open("/proc/thread-self/children", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    char buffer[4096];
+    long value = 0;
+    int in_number = 0;
+    for (;;) {
+        ssize_t n = read(fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        for (ssize_t i = 0; i < n; i++) {
+            char c = buffer[i];
+            if (c >= '0' && c <= '9') {
+                value = value * 10 + (c - '0');
+                in_number = 1;
+            } else if (in_number) {
+                kill((pid_t)value, signal_number);
+                value = 0;
+                in_number = 0;
+            }
+        }
+    }
+    if (in_number) kill((pid_t)value, signal_number);
+    close(fd);
+}
+
+/// Waits for the program and all descendants; returns the program's wait status.
+static int reap(pid_t program, int grace_ms) {
+    int program_status = 0;
+    int stopping = 0;
+    for (;;) {
+        if (stop_requested && !stopping) {
+            stopping = 1;
+            struct itimerval timer = {{0, 0}, {grace_ms / 1000, (grace_ms % 1000) * 1000}};
+            setitimer(ITIMER_REAL, &timer, 0);
+        }
+        // While stopping, every pass signals what runs now: descendants adopted since the last
+        // pass (their parent just ended) get the same treatment.
+        if (stopping) signal_all(grace_over ? SIGKILL : SIGTERM, program);
+        int status = 0;
+        pid_t ended = waitpid(-1, &status, 0);
+        if (ended == program) {
+            program_status = status;
+            stop_requested = 1;  // what it left running is ended now
+        } else if (ended < 0) {
+            if (errno == EINTR) continue;
+            break;  // ECHILD: nothing left
+        }
+    }
+    return program_status;
+}
+
+pid_t lumatrace_spawn_reaped(const char *path, char *const argv[], char *const envp[], int input, int output, int grace_ms) {
+    // No handler of the caller's may run in the child before its signals are reset.
+    sigset_t all, previous;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &previous);
+    pid_t reaper = fork();
+    if (reaper != 0) {
+        int error = errno;
+        pthread_sigmask(SIG_SETMASK, &previous, 0);
+        return reaper < 0 ? -error : reaper;
+    }
+
+    // The reaper.
+    setpgid(0, 0);
+    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    pid_t program = fork();
+    if (program == 0) {
+        setpgid(0, 0);
+        if (dup2(input, 0) < 0 || dup2(output, 1) < 0) _exit(127);
+        close_from(3);
+        default_signals();
+        execve(path, argv, envp);
+        _exit(127);
+    }
+    if (program < 0) _exit(127);
+    setpgid(program, program);  // also here, so the group exists whichever process runs first
+    // The reaper holds nothing of the caller's: no pipe of this or another program stays open
+    // because of it, and a consumer of the caller's stdout is not kept waiting by it.
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null >= 0) { dup2(null, 0); dup2(null, 1); }
+    close_from(3);
+    default_signals();
+    handle(SIGTERM, on_term);
+    handle(SIGALRM, on_alarm);
+    handle(SIGUSR1, on_kill_now);
+    int status = reap(program, grace_ms);
+    if (WIFEXITED(status)) _exit(WEXITSTATUS(status));
+    if (WIFSIGNALED(status)) {
+        int s = WTERMSIG(status);
+        signal(s, SIG_DFL);
+        kill(getpid(), s);
+        _exit(128 + s);
+    }
+    _exit(127);
+}
