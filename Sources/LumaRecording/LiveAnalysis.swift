@@ -116,7 +116,8 @@ public final class LiveAnalysis: @unchecked Sendable {
         }
         for var setup in setups { try setup.validate(with: registry.descriptor(named: setup.analyzer)) }
         if logPath != "-" {
-            try OutputFile.check(logPath, replacingExisting: options.replaceExistingLog, inputs: [recordingPath] + options.otherInputs, kind: .eventLog)
+            try OutputFile.check(logPath, replacingExisting: options.replaceExistingLog, inputs: [recordingPath] + options.otherInputs, kind: .eventLog,
+                                 streamsAllowed: true)
         }
         (self.setups, self.registry, self.logPath, self.recordingPath, self.options) = (setups, registry, logPath, recordingPath, options)
         shared = Shared(freeSlots: Array((0..<max(1, options.queueFrames)).reversed()), file: recordingPath)

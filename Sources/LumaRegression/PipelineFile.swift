@@ -11,7 +11,10 @@ public enum PipelineFile {
     /// `play` hold the same file to. Only this much (and one byte) is ever read.
     public static let maximumBytes = EventLog.maximumLineBytes
 
-    public static func read(_ path: String, registry: AnalyzerRegistry) throws -> [AnalyzerSetup] {
+    /// Reads the analyzers of a pipeline file (or a log's header). Entries for which `validating`
+    /// says false are read but not yet checked: the caller applies `--set` values to them first.
+    public static func read(_ path: String, registry: AnalyzerRegistry,
+                            validating: (String) -> Bool = { _ in true }) throws -> [AnalyzerSetup] {
         let (data, cut) = try head(of: path)
         let firstLine = data.split(separator: 10, maxSplits: 1, omittingEmptySubsequences: false).first.map(Array.init) ?? []
         let json: JSONValue
@@ -30,7 +33,9 @@ public enum PipelineFile {
             throw RegressionError.pipeline(path: path, reason: "a pipeline needs an \"analyzers\" array, e.g. {\"analyzers\":[{\"name\":\"differencing\"}]}")
         }
         try AnalyzerSetup.checkInstanceCount(list.count, source: path)
-        return try list.map { item throws(OptionError) in try AnalyzerSetup.parse(item, registry: registry, source: path) }
+        return try list.map { item throws(OptionError) in
+            try AnalyzerSetup.parse(item, registry: registry, source: path, validating: validating(item["name"]?.stringValue ?? ""))
+        }
     }
 
     /// The first ``maximumBytes`` of the file (a regular file or a pipe), and whether it holds more.

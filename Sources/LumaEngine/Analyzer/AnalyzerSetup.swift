@@ -166,8 +166,39 @@ public struct AnalyzerSetup: Equatable, Sendable {
             configuration = try descriptor.decodeAndValidate(.object(merged))
         } catch let e as OptionError {
             throw OptionError(option: e.option.hasPrefix("\(name).") ? e.option : "\(name).\(e.option)", message: e.message)
+        } catch let error as DecodingError {
+            let (path, message) = Self.describe(error)
+            throw OptionError(option: path.isEmpty ? name : "\(name).\(path)", message: message)
         } catch {
             throw OptionError(option: name, message: "configuration does not fit the analyzer: \(error)")
+        }
+    }
+
+    /// A decoding failure in the words of options: the option's path and what its value should be.
+    static func describe(_ error: DecodingError) -> (path: String, message: String) {
+        func path(_ context: DecodingError.Context) -> String {
+            context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+        }
+        func expected(_ type: Any.Type) -> String {
+            switch type {
+            case is String.Type: "a string"
+            case is Bool.Type: "true or false"
+            case is Int.Type, is Int64.Type, is Int32.Type, is UInt.Type: "a whole number"
+            case is Double.Type, is Float.Type: "a number"
+            default: String(describing: type).hasPrefix("Array") ? "an array" : "a value of type \(type)"
+            }
+        }
+        func found(_ context: DecodingError.Context) -> String {
+            guard let range = context.debugDescription.range(of: "found ") else { return "" }
+            let rest = context.debugDescription[range.upperBound...].split(separator: " ").prefix(2).joined(separator: " ")
+            return " (found \(rest.hasSuffix("instead.") ? String(rest.dropLast(" instead.".count)) : rest))"
+        }
+        switch error {
+        case .typeMismatch(let type, let context): return (path(context), "must be \(expected(type))\(found(context))")
+        case .valueNotFound(let type, let context): return (path(context), "must be \(expected(type)), not null")
+        case .keyNotFound(let key, let context): return ((path(context).isEmpty ? "" : path(context) + ".") + key.stringValue, "is missing")
+        case .dataCorrupted(let context): return (path(context), "is not a valid value: \(context.debugDescription)")
+        @unknown default: return ("", "does not fit the analyzer")
         }
     }
 
@@ -197,7 +228,11 @@ public struct AnalyzerSetup: Equatable, Sendable {
 
     /// Reads a setup from its JSON form (a log header entry or a pipeline file entry): `name`, and
     /// `analyzer` when the instance runs under a name of its own.
-    public static func parse(_ json: JSONValue, registry: AnalyzerRegistry, source: String) throws(OptionError) -> AnalyzerSetup {
+    ///
+    /// With `validating` false the entry is only read, not checked against the analyzer: for an
+    /// entry that `--set` values complete, validated once they are applied.
+    public static func parse(_ json: JSONValue, registry: AnalyzerRegistry, source: String,
+                             validating: Bool = true) throws(OptionError) -> AnalyzerSetup {
         guard let name = json["name"]?.stringValue else {
             throw OptionError(option: source, message: "an analyzer entry has no \"name\"")
         }
@@ -224,7 +259,7 @@ public struct AnalyzerSetup: Equatable, Sendable {
         guard case .object = configuration else { throw OptionError(option: "\(name).configuration", message: "must be an object") }
         var setup = AnalyzerSetup(name: name, analyzer: analyzer, version: descriptor.version, frameAnalysisSpacing: spacing,
                                   regionOfInterest: roi, configuration: configuration)
-        try setup.validate(with: descriptor)
+        if validating { try setup.validate(with: descriptor) }
         return setup
     }
 }

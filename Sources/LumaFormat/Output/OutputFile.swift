@@ -75,11 +75,13 @@ public final class OutputFile {
 
     /// Checks that `path` could receive a file result, without claiming it or creating anything
     /// (for commands that check their output before a long wait for input).
+    /// With `streamsAllowed`, a device or FIFO passes too (a live log may go to `/dev/null`).
     public static func check(_ path: String, replacingExisting: Bool, inputs: [String] = [], kind: ResultKind? = nil,
-                             why: String = "this result needs a file") throws(OutputError) {
-        if path == "-" { throw OutputError.notAFile(path: path, found: "standard output", why: why) }
+                             streamsAllowed: Bool = false, why: String = "this result needs a file") throws(OutputError) {
+        if path == "-" && !streamsAllowed { throw OutputError.notAFile(path: path, found: "standard output", why: why) }
+        if path == "-" { return }
         let status = try checkDestination(path, replacingExisting: replacingExisting, inputs: inputs, wanted: "a file", kind: kind)
-        if status.isStream { throw OutputError.notAFile(path: path, found: status.noun, why: why) }
+        if status.isStream && !streamsAllowed { throw OutputError.notAFile(path: path, found: status.noun, why: why) }
     }
 
     /// Whether something is at ``path`` now (a result this one would replace).
@@ -146,7 +148,7 @@ public final class OutputFile {
         let folder = PathParts(path).folder
         guard PathStatus.of(folder).kind == .folder else { throw OutputError.folderMissing(path: path, folder: folder) }
         let status = PathStatus.of(path)
-        for input in inputs where input != "-" && status.isSameFile(as: PathStatus.of(input)) {
+        for input in inputs where input != "-" && (status.isSameFile(as: PathStatus.of(input)) || sameName(path, input)) {
             throw OutputError.isInput(path: path, input: input)
         }
         switch status.kind {
@@ -170,6 +172,21 @@ public final class OutputFile {
             throw OutputError.notAFile(path: path, found: status.noun, why: "lumatrace writes results only to files")
         }
         return status
+    }
+
+    /// Whether two paths name the same entry of the same folder (the folders compared with their
+    /// links resolved): true also for a file that does not exist yet, such as a recording about to
+    /// be written that another output of the same command names.
+    public static func sameName(_ a: String, _ b: String) -> Bool {
+        let (x, y) = (PathParts(a), PathParts(b))
+        guard x.name == y.name else { return false }
+        func real(_ folder: String) -> [UInt8]? {
+            guard let resolved = realpath(SystemPath.bytes(folder), nil) else { return nil }
+            defer { free(resolved) }
+            return Array(UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved)))
+        }
+        guard let f = real(x.folder), let g = real(y.folder) else { return false }
+        return f == g
     }
 
     // MARK: - Writing

@@ -62,8 +62,9 @@ struct AnalyzerChoiceOptions: ParsableArguments {
         let overrides = try OptionOverrides(settings)
         var setups: [AnalyzerSetup] = []
         if let pipeline {
-            setups = try PipelineFile.read(pipeline, registry: registry)
-            try ProgramPermission.require(setups, from: pipeline, registry: registry, allowed: allowExternal)
+            // An entry that --set completes (external's command) is checked once the values are in.
+            setups = try PipelineFile.read(pipeline, registry: registry, validating: { overrides.settings(for: $0).isEmpty })
+            let asFiled = setups
             for i in setups.indices {
                 if spacing != nil { setups[i].frameAnalysisSpacing = defaultSpacing }
                 if roi != nil { setups[i].regionOfInterest = defaultROI }
@@ -75,6 +76,12 @@ struct AnalyzerChoiceOptions: ParsableArguments {
                     try ConfigurationFolder.rebase(&setups[i], registry: registry, from: ConfigurationFolder.of(pipeline), to: logFolder)
                 }
             }
+            // A program the file names runs only when allowed; one given with --set is the user's own.
+            let fileDecides = zip(asFiled, setups).filter { filed, run in
+                let descriptor = try? registry.descriptor(named: run.analyzer)
+                return descriptor?.program(in: filed.configuration) == descriptor?.program(in: run.configuration)
+            }.map(\.1)
+            try ProgramPermission.require(fileDecides, from: pipeline, registry: registry, allowed: allowExternal)
         }
         let everyAnalyzer = registry.descriptors.filter(\.runsWithDefaults).map(\.name)
         let choices = try (analyzers.isEmpty && pipeline == nil ? everyAnalyzer : analyzers).map { text in
