@@ -12,6 +12,9 @@ import LumaBase
 /// version 1 again, so old goldens verify byte for byte.
 public struct EventLogHeader: Equatable, Sendable {
     public static let format = "lumatrace.events"
+    /// The most frames a log may say a recording has (and the largest frame index it may name):
+    /// 2^40, a thousand frames a second for 34 years.
+    public static let maximumFrames = 1 << 40
     /// The format version written by default.
     public static let version = 2
     /// The format versions this build reads (and writes).
@@ -104,7 +107,8 @@ public struct EventLogHeader: Equatable, Sendable {
         /// Read from a footer's `end` object; `nil` when they are not there.
         init?(end: JSONValue) {
             guard let r = end["recording"], let bytes = r["bytes"]?.intValue, bytes >= 0, let digest = r["sha256"]?.stringValue,
-                  let frames = r["frames"]?.intValue, frames >= 0, let last = end["lastFrame"]?.intValue
+                  let frames = r["frames"]?.intValue, (0...EventLogHeader.maximumFrames).contains(frames),
+                  let last = end["lastFrame"]?.intValue, (0...EventLogHeader.maximumFrames).contains(last)
             else { return nil }
             self.init(recordingBytes: UInt64(bytes), recordingDigest: digest, frameCount: frames, lastFrame: last)
         }
@@ -136,9 +140,12 @@ public struct EventLogHeader: Equatable, Sendable {
             return v
         }
         /// An integer field that no recording can have below `minimum` (a size, a count).
-        func need(_ v: Int?, _ what: String, atLeast minimum: Int) throws(EventLogError) -> Int {
+        /// ... and none above `maximum` (frame indices and counts: ``maximumFrames``), so sums and
+        /// spans of them never overflow.
+        func need(_ v: Int?, _ what: String, atLeast minimum: Int, atMost maximum: Int = EventLogHeader.maximumFrames) throws(EventLogError) -> Int {
             let v = try need(v, what)
             guard v >= minimum else { throw EventLogError(path: source, line: 1, reason: "header has \(what) \(v), expected at least \(minimum)") }
+            guard v <= maximum else { throw EventLogError(path: source, line: 1, reason: "header has \(what) \(v), more than any recording holds (at most \(maximum))") }
             return v
         }
         guard json["format"]?.stringValue == EventLogHeader.format else {
@@ -152,16 +159,22 @@ public struct EventLogHeader: Equatable, Sendable {
         formatVersion = version
         let rec = try need(json["recording"], "recording")
         recordingFile = try need(rec["file"]?.stringValue, "recording.file")
+        // The rule for every command: the recording a log names is a file beside the log (or the
+        // one the user names), so a name is a file name, never a path that leads elsewhere.
+        guard !recordingFile.isEmpty, !recordingFile.contains("/"), recordingFile != ".", recordingFile != "..",
+              !recordingFile.utf8.contains(0) else {
+            throw EventLogError(path: source, line: 1, reason: "recording.file \(JSONString.quoted(recordingFile)) is not a file name: a log names its recording by a file name beside the log, never a path")
+        }
         if version == 1 {
-            recordingBytes = UInt64(try need(rec["bytes"]?.intValue, "recording.bytes", atLeast: 0))
+            recordingBytes = UInt64(try need(rec["bytes"]?.intValue, "recording.bytes", atLeast: 0, atMost: .max))
             recordingDigest = try need(rec["sha256"]?.stringValue, "recording.sha256")
             frameCount = try need(rec["frames"]?.intValue, "recording.frames", atLeast: 0)
         } else {
             (recordingBytes, recordingDigest, frameCount) = (0, "", 0)
         }
-        width = try need(rec["width"]?.intValue, "recording.width", atLeast: 1)
-        height = try need(rec["height"]?.intValue, "recording.height", atLeast: 1)
-        timescale = Int64(try need(rec["timescale"]?.intValue, "recording.timescale", atLeast: 1))
+        width = try need(rec["width"]?.intValue, "recording.width", atLeast: 1, atMost: 65536)
+        height = try need(rec["height"]?.intValue, "recording.height", atLeast: 1, atMost: 65536)
+        timescale = Int64(try need(rec["timescale"]?.intValue, "recording.timescale", atLeast: 1, atMost: .max))
         engineVersion = try need(json["engine"]?["version"]?.stringValue, "engine.version")
         let replay = try need(json["replay"], "replay")
         firstFrame = try need(replay["from"]?.intValue, "replay.from", atLeast: 0)

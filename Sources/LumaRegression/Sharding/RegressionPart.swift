@@ -10,8 +10,13 @@ import LumaEngine
 public struct RegressionPart: Sendable, Equatable {
     public static let format = "lumatrace.regress-part"
     public static let formatVersion = 1
-    /// Part files larger than this are refused before they are read.
-    public static let maximumFileBytes = 1 << 30
+    /// Part files larger than this are refused before they are read (a part's JSON costs up to
+    /// about 30 times its size to parse; a real part of a thousand goldens is a few megabytes).
+    public static let maximumFileBytes = 64 << 20
+    /// The most goldens a part may say its corpus has (the merge holds one slot per golden).
+    public static let maximumGoldens = 1_000_000
+    /// The most shards a run may have, as `--shard` allows.
+    public static let maximumShards = 100_000
 
     /// 0-based shard index, and the shard count.
     public var shard: Int
@@ -70,10 +75,12 @@ public struct RegressionPart: Sendable, Equatable {
             throw fail("a regress part of format version \(value["version"]?.serialized ?? "?"); this lumatrace reads version \(formatVersion)")
         }
         guard let engine = value["engine"]?.stringValue, let folder = value["folder"]?.stringValue,
-              let goldens = value["corpus"]?["goldens"]?.intValue, goldens >= 0, let digest = value["corpus"]?["digest"]?.stringValue,
+              let goldens = value["corpus"]?["goldens"]?.intValue, (0...maximumGoldens).contains(goldens),
+              let digest = value["corpus"]?["digest"]?.stringValue,
               let options = value["options"], let shard = value["shard"]?.intValue, let shards = value["shards"]?.intValue,
-              shards >= 1, (0..<shards).contains(shard), let items = value["outcomes"]?.arrayValue
-        else { throw fail("a regress part with missing or impossible fields") }
+              (1...maximumShards).contains(shards), (0..<shards).contains(shard), let items = value["outcomes"]?.arrayValue,
+              items.count <= goldens
+        else { throw fail("a regress part with missing or impossible fields (at most \(maximumShards) shards and \(maximumGoldens) goldens)") }
         var outcomes: [(Int, RegressionOutcome)] = []
         for item in items {
             guard let index = item["index"]?.intValue, (0..<goldens).contains(index),
