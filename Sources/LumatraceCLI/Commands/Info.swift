@@ -32,7 +32,9 @@ struct Info: ParsableCommand {
             let first = reader.chunks.first?.firstTicks ?? 0
             let last = reader.chunks.last?.lastTicks ?? 0
             let frames = reader.frameCount
-            let readable = reader.readableFrameCount
+            // Readable: in a chunk that decodes (checked unless --quick, which trusts the index).
+            let undecodable = reader.chunks.filter { c in damage.contains { $0.chunk == c.number && $0.frames == c.frames } }
+            let readable = reader.readableFrameCount - undecodable.reduce(0) { $0 + $1.frameCount }
             // Duration: the span of timestamps plus one mean frame interval.
             let span = Double(last - first) / Double(h.timescale)
             let duration = readable > 1 ? span * Double(readable) / Double(readable - 1) : (h.nominalFrameRate > 0 ? 1 / h.nominalFrameRate : 0)
