@@ -16,13 +16,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t stop_requested = 0;
-static volatile sig_atomic_t grace_over = 0;
-
-static void on_term(int signal_number) { (void)signal_number; stop_requested = 1; }
-static void on_alarm(int signal_number) { (void)signal_number; grace_over = 1; }
-static void on_kill_now(int signal_number) { (void)signal_number; stop_requested = 1; grace_over = 1; }
-
 /// Closes every descriptor from `first` on.
 static void close_from(int first) {
 #ifdef SYS_close_range
@@ -34,8 +27,8 @@ static void close_from(int first) {
     for (int fd = first; fd < last; fd++) close(fd);
 }
 
-/// Every signal at its default disposition and none blocked, as a freshly started program expects.
-static void default_signals(void) {
+/// Every signal at its default disposition (the caller may ignore SIGPIPE or handle SIGINT).
+static void default_dispositions(void) {
     struct sigaction action = {0};
     action.sa_handler = SIG_DFL;
     sigemptyset(&action.sa_mask);
@@ -43,17 +36,12 @@ static void default_signals(void) {
         if (s == SIGKILL || s == SIGSTOP) continue;
         sigaction(s, &action, 0);
     }
+}
+
+static void unblock_all(void) {
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, 0);
-}
-
-static void handle(int signal_number, void (*handler)(int)) {
-    struct sigaction action = {0};
-    action.sa_handler = handler;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = 0;  // no SA_RESTART: the signal interrupts waitpid
-    sigaction(signal_number, &action, 0);
 }
 
 /// Sends `signal_number` to the program's group and to each child of the reaper (the program and
@@ -85,28 +73,44 @@ static void signal_all(int signal_number, pid_t program_group) {
     close(fd);
 }
 
+/// The signals the reaper acts on, kept blocked and taken with sigwaitinfo, so none can arrive
+/// between a check and the wait and be missed: a child's end, TERM (end the program), ALRM (the
+/// grace period is over), USR1 (KILL at once).
+static void reaper_signals(sigset_t *set) {
+    sigemptyset(set);
+    sigaddset(set, SIGCHLD);
+    sigaddset(set, SIGTERM);
+    sigaddset(set, SIGALRM);
+    sigaddset(set, SIGUSR1);
+}
+
 /// Waits for the program and all descendants; returns the program's wait status.
-static int reap(pid_t program, int grace_ms) {
+static int reap(pid_t program, int grace_ms, const sigset_t *signals) {
     int program_status = 0;
-    int stopping = 0;
+    int stopping = 0, killing = 0, timer_set = 0;
     for (;;) {
-        if (stop_requested && !stopping) {
-            stopping = 1;
+        // Every child that has ended, without blocking.
+        int status = 0;
+        pid_t ended;
+        while ((ended = waitpid(-1, &status, WNOHANG)) > 0) {
+            if (ended == program) {
+                program_status = status;
+                stopping = 1;  // what it left running is ended now
+            }
+        }
+        if (ended < 0 && errno == ECHILD) break;  // nothing left
+        if (ended < 0 && errno != EINTR) break;
+        if (stopping && !timer_set) {
+            timer_set = 1;
             struct itimerval timer = {{0, 0}, {grace_ms / 1000, (grace_ms % 1000) * 1000}};
             setitimer(ITIMER_REAL, &timer, 0);
         }
         // While stopping, every pass signals what runs now: descendants adopted since the last
         // pass (their parent just ended) get the same treatment.
-        if (stopping) signal_all(grace_over ? SIGKILL : SIGTERM, program);
-        int status = 0;
-        pid_t ended = waitpid(-1, &status, 0);
-        if (ended == program) {
-            program_status = status;
-            stop_requested = 1;  // what it left running is ended now
-        } else if (ended < 0) {
-            if (errno == EINTR) continue;
-            break;  // ECHILD: nothing left
-        }
+        if (stopping) signal_all(killing ? SIGKILL : SIGTERM, program);
+        int received = sigwaitinfo(signals, 0);
+        if (received == SIGTERM || received == SIGUSR1) stopping = 1;
+        if (received == SIGALRM || received == SIGUSR1) killing = 1;
     }
     return program_status;
 }
@@ -123,7 +127,9 @@ pid_t lumatrace_spawn_reaped(const char *path, char *const argv[], char *const e
         return reaper < 0 ? -error : reaper;
     }
 
-    // The reaper.
+    // The reaper. Every signal stays blocked (as the caller blocked them above) until the reaper
+    // takes its own with sigwaitinfo: a TERM sent this early waits for it, and is not lost.
+    default_dispositions();
     setpgid(0, 0);
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     pid_t program = fork();
@@ -131,7 +137,7 @@ pid_t lumatrace_spawn_reaped(const char *path, char *const argv[], char *const e
         setpgid(0, 0);
         if (dup2(input, 0) < 0 || dup2(output, 1) < 0) _exit(127);
         close_from(3);
-        default_signals();
+        unblock_all();  // a freshly started program: every signal at its default, none blocked
         execve(path, argv, envp);
         _exit(127);
     }
@@ -142,14 +148,14 @@ pid_t lumatrace_spawn_reaped(const char *path, char *const argv[], char *const e
     int null = open("/dev/null", O_RDWR | O_CLOEXEC);
     if (null >= 0) { dup2(null, 0); dup2(null, 1); }
     close_from(3);
-    default_signals();
-    handle(SIGTERM, on_term);
-    handle(SIGALRM, on_alarm);
-    handle(SIGUSR1, on_kill_now);
-    int status = reap(program, grace_ms);
+    sigset_t signals;
+    reaper_signals(&signals);
+    sigprocmask(SIG_SETMASK, &signals, 0);
+    int status = reap(program, grace_ms, &signals);
     if (WIFEXITED(status)) _exit(WEXITSTATUS(status));
     if (WIFSIGNALED(status)) {
         int s = WTERMSIG(status);
+        unblock_all();
         signal(s, SIG_DFL);
         kill(getpid(), s);
         _exit(128 + s);
