@@ -329,6 +329,16 @@ struct FileClaimTests {
         }
     }
 
+    @Test("a stream that fails at its first frame gets one line, its error (the note that colour is not kept waits for a frame)")
+    func failedFirstFrameIsOneLine() throws {
+        let dir = Scratch.folder("claims")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let cut = PackageLayout.root.appendingPathComponent("Fuzz/Corpus/FuzzY4M/cut-frame.y4m").path
+        let r = try CLI.run(["record", cut, "-o", "\(dir)/c.luma"])
+        #expect(r.status == 2)
+        #expect(r.stderr.split(separator: "\n").count == 1 && r.stderr.contains("frame 0: frame is shorter than declared"), "\(r.stderr)")
+    }
+
     @Test("a log names its recording by a file name beside it: a path in recording.file is refused by every command that reads it")
     func recordingNameIsAFileName() throws {
         let dir = Scratch.folder("claims")

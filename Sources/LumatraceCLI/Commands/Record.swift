@@ -168,14 +168,14 @@ struct Record: ParsableCommand {
                 if stop.isSet { throw RecordingInputError.stoppedBeforeAnyFrame(input) }
                 throw error
             }
-            if !source.leftOut.isEmpty {
-                warn("note: \(source.name): a recording keeps luma only; \(Self.list(source.leftOut)) \(source.leftOut.count == 1 ? "is" : "are") not recorded")
-            }
-            try record(&source, stop: stop, analysis: analysis)
+            // Said once the first frame is in: a source that fails at its first frame gets one line, its error.
+            let note = source.leftOut.isEmpty ? nil
+                : "note: \(source.name): a recording keeps luma only; \(Self.list(source.leftOut)) \(source.leftOut.count == 1 ? "is" : "are") not recorded"
+            try record(&source, stop: stop, analysis: analysis, firstFrameNote: note)
         }
     }
 
-    private func record(_ source: inout any FrameSource, stop: StopFlag, analysis: LiveAnalysis?) throws {
+    private func record(_ source: inout any FrameSource, stop: StopFlag, analysis: LiveAnalysis?, firstFrameNote: String?) throws {
         var meta: [String: String] = [:]
         for m in metadata {
             let parts = m.split(separator: "=", maxSplits: 1)
@@ -191,8 +191,15 @@ struct Record: ParsableCommand {
         options.formatVersion = formatVersion
         let progress = ProgressBar("recording")
         defer { progress.finish() }
+        var note = firstFrameNote
         let (header, summary) = try Recorder.record(&source, to: output, replacingExisting: force, inputs: [input], options: options,
-                                                    metadata: meta, stop: stop, analysis: analysis, progress: { progress.update($0, $1 ?? 0) })
+                                                    metadata: meta, stop: stop, analysis: analysis, progress: { frames, expected in
+            if let said = note {
+                note = nil
+                warn(said)
+            }
+            progress.update(frames, expected ?? 0)
+        })
         progress.finish()
         // With the events on standard output, what record says goes to stderr so the stream stays JSON Lines.
         let print: (String) -> Void = events == "-" ? { FileHandle.standardError.write(Data(($0 + "\n").utf8)) } : { Swift.print($0) }
