@@ -16,9 +16,9 @@ public struct Disc: Equatable, Sendable {
     /// Mean luma inside ÷ mean of the ring around it (a shadow is below 1).
     public var ratio: Double
     /// How abruptly the edge rises: 0.6 ÷ the distance, in pixels, over which luma crosses from
-    /// 20 % to 80 % of the way between the ring around the disc and its inside (so an edge ramping
-    /// over `w` pixels gives 1/`w`), the median over the rays: near 1 for a ball's edge, a third
-    /// or less for the soft edge of a shadow.
+    /// 20 % to 80 % of the way between the levels half a radius outside and inside the edge on
+    /// the same ray (so an edge ramping over `w` pixels gives 1/`w`), the median over the rays:
+    /// near 1 for a ball's edge, a third or less for the soft edge of a shadow.
     public var sharpness: Double
     /// 1 − the RMS distance of the edge points from the fitted circle ÷ the radius.
     public var roundness: Double
@@ -64,8 +64,14 @@ public struct DiscFinder: Sendable {
         guard var best = search(image, window: window, radius: radius) else { return nil }
         var edges: EdgePoints?
         for _ in 0..<2 {
-            guard let found = edgePoints(image, x: best.x, y: best.y, radius: best.radius, polarity: best.polarity),
-                  let circle = found.fitCircle(), radius.lowerBound * 0.5...radius.upperBound * 1.5 ~= circle.radius else { return nil }
+            guard var found = edgePoints(image, x: best.x, y: best.y, radius: best.radius, polarity: best.polarity),
+                  var circle = found.fitCircle() else { return nil }
+            // Rays that ran on into something else of the same polarity (a shadow beside the ball)
+            // end far from the circle: fitted again without them.
+            if let trimmed = found.trimmed(around: circle, keepingAtLeast: (rays + 1) / 2), let refit = trimmed.fitCircle() {
+                (found, circle) = (trimmed, refit)
+            }
+            guard radius.lowerBound * 0.5...radius.upperBound * 1.5 ~= circle.radius else { return nil }
             edges = found
             (best.x, best.y, best.radius) = (circle.x, circle.y, circle.radius)
         }
@@ -174,8 +180,14 @@ public struct DiscFinder: Sendable {
             let t = (dx * dx + dy * dy).squareRoot()
             distances += (t - radius) * (t - radius)
             guard t > 0 else { continue }
-            sharpness.append(0.6 / riseWidth(image, x: x, y: y, direction: (dx / t, dy / t), edge: t, radius: radius,
-                                             inside: meanInside, outside: meanOutside))
+            // The levels on either side are this ray's own, half a radius in and out: a shaded ball
+            // is brighter on one side than the other, and its edge is judged against each.
+            let d = (x: dx / t, y: dy / t)
+            let rayInside = image.bilinear(x + (t - 0.5 * radius) * d.x, y + (t - 0.5 * radius) * d.y)
+            let rayOutside = image.bilinear(x + (t + 0.5 * radius) * d.x, y + (t + 0.5 * radius) * d.y)
+            guard (rayInside - rayOutside) * (meanInside - meanOutside) > 0 else { continue }
+            sharpness.append(0.6 / riseWidth(image, x: x, y: y, direction: d, edge: t, radius: radius,
+                                             inside: rayInside, outside: rayOutside))
         }
         let rms = (distances / Double(edges.count)).squareRoot()
         sharpness.sort()
@@ -218,6 +230,17 @@ private struct EdgePoints {
     var count: Int { points.count }
 
     mutating func append(x: Double, y: Double) { points.append((x, y)) }
+
+    /// The points within max(1 px, 2.5 × the median distance) of `circle`, or `nil` when that
+    /// drops none or leaves fewer than `minimum`.
+    func trimmed(around circle: (x: Double, y: Double, radius: Double), keepingAtLeast minimum: Int) -> EdgePoints? {
+        let residuals = points.map { p in abs(((p.x - circle.x) * (p.x - circle.x) + (p.y - circle.y) * (p.y - circle.y)).squareRoot() - circle.radius) }
+        let sorted = residuals.sorted()
+        let limit = max(1, 2.5 * sorted[sorted.count / 2])
+        var kept = EdgePoints()
+        for (p, residual) in zip(points, residuals) where residual <= limit { kept.append(x: p.x, y: p.y) }
+        return kept.count < points.count && kept.count >= minimum ? kept : nil
+    }
 
     /// The circle through the points in the least-squares sense of `x² + y² + D·x + E·y + F = 0`
     /// (Kåsa's fit), about the points' mean for precision; `nil` when they are degenerate.
