@@ -64,7 +64,10 @@ public struct DiscFinder: Sendable {
         guard var best = search(image, window: window, radius: radius) else { return nil }
         var edges: EdgePoints?
         for _ in 0..<2 {
-            guard var found = edgePoints(image, x: best.x, y: best.y, radius: best.radius, polarity: best.polarity),
+            // A ray's edge must be a real step: at least a third of the search's, per pixel (its
+            // score is the mean step across two pixels), not the wall's texture.
+            guard var found = edgePoints(image, x: best.x, y: best.y, radius: best.radius, polarity: best.polarity,
+                                         minimumStep: best.score / 6),
                   var circle = found.fitCircle() else { return nil }
             // Rays that ran on into something else of the same polarity (a shadow beside the ball)
             // end far from the circle: fitted again without them.
@@ -119,9 +122,10 @@ public struct DiscFinder: Sendable {
 
     // MARK: - Refine
 
-    /// Edge points along the rays from (`x`, `y`): on each ray, the steepest step of `polarity`
-    /// between 0.4 and 1.8 radii, to a fraction of a pixel.
-    private func edgePoints(_ image: Image, x: Double, y: Double, radius: Double, polarity: Double) -> EdgePoints? {
+    /// Edge points along the rays from (`x`, `y`): on each ray, the first step of `polarity`
+    /// between 0.4 and 1.8 radii that is a local peak, at least half the ray's steepest and at
+    /// least `minimumStep` per pixel, to a fraction of a pixel.
+    private func edgePoints(_ image: Image, x: Double, y: Double, radius: Double, polarity: Double, minimumStep: Double) -> EdgePoints? {
         var points = EdgePoints()
         let step = 0.25
         let first = 0.4 * radius, last = 1.8 * radius
@@ -139,13 +143,18 @@ public struct DiscFinder: Sendable {
                 derivatives[i - 1] = (previous - value) * polarity / step
                 previous = value
             }
-            for i in derivatives.indices where derivatives[i] > bestValue {
-                bestValue = derivatives[i]
+            for i in derivatives.indices where derivatives[i] > bestValue { bestValue = derivatives[i] }
+            guard bestValue > 0, bestValue >= minimumStep else { continue }
+            // The first step from the inside that is a local peak and at least half the steepest:
+            // the disc's own edge, before whatever of the same polarity lies beyond it (a shadow).
+            for i in 1..<(derivatives.count - 1)
+            where derivatives[i] >= 0.5 * bestValue && derivatives[i] >= derivatives[i - 1] && derivatives[i] >= derivatives[i + 1] {
                 bestIndex = i
+                break
             }
             guard bestIndex > 0, bestIndex < derivatives.count - 1 else { continue }
             let values = (derivatives[bestIndex - 1], derivatives[bestIndex], derivatives[bestIndex + 1])
-            // The peak of a parabola through the three derivatives around the largest.
+            // The peak of a parabola through the three derivatives around that step.
             let curvature = values.0 - 2 * values.1 + values.2
             let offset = curvature < 0 ? 0.5 * (values.0 - values.2) / curvature : 0
             // Derivative i lies between samples i and i + 1.

@@ -98,11 +98,12 @@ struct DiscFinderTests {
         #expect(s.ratio > 0.6 && s.ratio < 0.9, "a shadow is a darker copy of the wall: \(s)")
     }
 
-    @Test("a hand or a body (a rectangle) is not round: low roundness or coverage")
+    @Test("a hand or a body (a rectangle) is not round: where a disc fits its end, rays into the body find no edge")
     func boxIsNotADisc() {
         let pixels = Self.scene([.box(x0: 30, y0: 28, x1: 66, y1: 44, luma: 190)])
+        // A ball has an edge on (nearly) every ray: the balls above have coverage 0.9 or more.
         if let found = Self.find(pixels) {
-            #expect(found.roundness < 0.85 || found.coverage < 0.75, "\(found)")
+            #expect(found.roundness < 0.85 || found.coverage < 0.85, "\(found)")
         }
     }
 

@@ -10,7 +10,10 @@ import LumaTruth
 @Suite("The appearance stage on crowded scenes: balls read as balls, their shadows do not")
 struct AppearanceStageTests {
     /// The measures that make a disc a ball here: a sharp edge (a shadow's ramps over 0.6–0.9
-    /// radii), round, an edge on most rays.
+    /// radii), round, an edge on most rays. Most rays, not nearly all: a ball beside its own
+    /// shadow loses the rays that run into it (with 0.85, 345 of the 481 balls found pass, not
+    /// 454), so the end of a hand or a body (coverage about 0.75, `DiscFinderTests`) passes too:
+    /// telling a hand from a ball is left to the association, where a hand does not fly.
     static func looksLikeBall(_ d: Disc) -> Bool { d.sharpness >= 0.4 && d.roundness >= 0.8 && d.coverage >= 0.7 }
 
     struct Figures: CustomStringConvertible {
@@ -66,18 +69,17 @@ struct AppearanceStageTests {
         return figures
     }
 
-    /// Floors at the values measured when they were set (2026-11-26: 389 of 584 balls found within
-    /// 1 px, 381 read as balls; 4 of the 352 shadows found read as balls), less a small margin. The
-    /// misses are balls beside their own shadow, where rays run on into it: the median offset of
-    /// all finds is 0.21 px, 79 % lie within 2 px. Issue 32's target needs the rest.
-    @Test("on the crowded scenes of the quality sweep, two in three balls are found within 1 px and read as balls; of the shadows found, at most 3 % do")
+    /// Floors at the values measured when they were set (2026-11-26: 481 of 584 balls found within
+    /// 1 px, 454 read as balls; 6 of the 345 shadows found read as balls), less a small margin. The
+    /// misses are mostly balls beside their own shadow. Issue 32's target needs the rest.
+    @Test("on the crowded scenes of the quality sweep, four in five balls are found within 1 px and three in four read as balls; of the shadows found, at most 3 % do")
     func crowded() throws {
         let seeds = (1...20 as ClosedRange<UInt64>).filter { QualitySweep.settings(seed: $0).kind == .crowded }
         let f = try Self.measure(seeds: seeds)
         print("appearance stage, crowded scenes \(seeds): \(f)")
         #expect(f.balls > 500 && f.shadowsOnShadow > 300, "too few in-flight points to say anything: \(f)")
-        #expect(Double(f.ballsFound) >= 0.64 * Double(f.balls), "\(f)")
-        #expect(Double(f.ballsLikeBalls) >= 0.62 * Double(f.balls), "\(f)")
+        #expect(Double(f.ballsFound) >= 0.8 * Double(f.balls), "\(f)")
+        #expect(Double(f.ballsLikeBalls) >= 0.75 * Double(f.balls), "\(f)")
         #expect(Double(f.shadowsLikeBalls) <= 0.03 * Double(f.shadowsOnShadow), "\(f)")
     }
 }
