@@ -123,3 +123,36 @@ struct DiscFinderTests {
         #expect(Self.find(pixels) == Self.find(pixels))
     }
 }
+
+/// `MotionProposals`: where something moved, at reduced resolution, as boxes in frame pixels.
+@Suite("MotionProposals: boxes around what moved, from shrunk frames")
+struct MotionProposalsTests {
+    @Test("the shrink factor keeps the smallest object over whole blocks")
+    func factor() {
+        #expect(MotionProposals.factor(minimumRadius: 6.4) == 4)
+        #expect(MotionProposals.factor(minimumRadius: 2) == 1)
+        #expect(MotionProposals.factor(minimumRadius: 40) == 8)
+        #expect(MotionProposals.factor(minimumRadius: 0) == 1)
+    }
+
+    @Test("a ball that moves is inside a box (grown by the margin) in every frame after the first; a still frame gives none")
+    func movingBall() {
+        let (w, h) = (96, 80)
+        var motion = MotionProposals(region: PixelRect(width: w, height: h), factor: MotionProposals.factor(minimumRadius: 5))
+        for frame in 0..<6 {
+            let (x, y) = (20.0 + 9 * Double(frame), 50.0 - 4 * Double(frame))
+            let pixels = DiscFinderTests.scene(width: w, height: h, [.disc(x: x, y: y, radius: 5, luma: 200, edge: 0)], noise: 2, seed: UInt64(frame + 1))
+            let boxes = pixels.withUnsafeBufferPointer { motion.propose($0, frameWidth: w, threshold: 8, margin: 7) }
+            if frame == 0 {
+                #expect(boxes.isEmpty)
+            } else {
+                #expect(boxes.contains { Double($0.x0) <= x - 5 && x + 5 <= Double($0.x1) && Double($0.y0) <= y - 5 && y + 5 <= Double($0.y1) },
+                        "frame \(frame): ball at (\(x), \(y)), boxes \(boxes)")
+            }
+        }
+        let still = DiscFinderTests.scene(width: w, height: h, [.disc(x: 65, y: 30, radius: 5, luma: 200, edge: 0)], noise: 2, seed: 9)
+        _ = still.withUnsafeBufferPointer { motion.propose($0, frameWidth: w, threshold: 8, margin: 7) }
+        let again = DiscFinderTests.scene(width: w, height: h, [.disc(x: 65, y: 30, radius: 5, luma: 200, edge: 0)], noise: 2, seed: 10)
+        #expect(again.withUnsafeBufferPointer { motion.propose($0, frameWidth: w, threshold: 8, margin: 7) }.isEmpty, "sensor noise alone is not motion")
+    }
+}
