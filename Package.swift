@@ -34,8 +34,8 @@ let package = Package(
         .library(name: "ExternalAnalyzer", targets: ["ExternalAnalyzer"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
     ],
     targets: [
         // MARK: - System libraries (Debian packages; `.ci/run` installs them)
