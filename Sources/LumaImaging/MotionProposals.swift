@@ -36,6 +36,27 @@ public struct MotionProposals {
         (current, previous, mask) = (plane, plane, plane)
     }
 
+    /// The fraction of the blocks under a disc (centre and radius in frame pixels) that changed in
+    /// the last ``propose(_:frameWidth:threshold:margin:)``: how much motion supports it. A ball in
+    /// flight changes most of the blocks it covers; a stretch of still wall none.
+    public func motionSupport(x: Double, y: Double, radius: Double) -> Double {
+        guard width > 0, height > 0, radius > 0 else { return 0 }
+        let f = Double(factor)
+        let (bx0, bx1) = (Int(((x - radius) - Double(region.x0)) / f), Int(((x + radius) - Double(region.x0)) / f))
+        let (by0, by1) = (Int(((y - radius) - Double(region.y0)) / f), Int(((y + radius) - Double(region.y0)) / f))
+        var inside = 0, changed = 0
+        for by in max(0, by0)...min(height - 1, max(0, by1)) {
+            for bx in max(0, bx0)...min(width - 1, max(0, bx1)) {
+                // The block's centre, in frame pixels, inside the disc.
+                let (cx, cy) = (Double(region.x0) + (Double(bx) + 0.5) * f, Double(region.y0) + (Double(by) + 0.5) * f)
+                guard (cx - x) * (cx - x) + (cy - y) * (cy - y) <= radius * radius else { continue }
+                inside += 1
+                if mask[by * width + bx] != 0 { changed += 1 }
+            }
+        }
+        return inside == 0 ? 0 : Double(changed) / Double(inside)
+    }
+
     /// The shrink factor for objects of at least `minimumRadius` pixels: blocks no wider than
     /// two thirds of that radius (so the object covers whole blocks), at most 8.
     public static func factor(minimumRadius: Double) -> Int {

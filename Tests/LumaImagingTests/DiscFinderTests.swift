@@ -135,7 +135,7 @@ struct MotionProposalsTests {
         #expect(MotionProposals.factor(minimumRadius: 0) == 1)
     }
 
-    @Test("a ball that moves is inside a box (grown by the margin) in every frame after the first; a still frame gives none")
+    @Test("a ball that moves is inside a box (grown by the margin) and over changed blocks in every frame after the first; a still frame gives none")
     func movingBall() {
         let (w, h) = (96, 80)
         var motion = MotionProposals(region: PixelRect(width: w, height: h), factor: MotionProposals.factor(minimumRadius: 5))
@@ -148,11 +148,13 @@ struct MotionProposalsTests {
             } else {
                 #expect(boxes.contains { Double($0.x0) <= x - 5 && x + 5 <= Double($0.x1) && Double($0.y0) <= y - 5 && y + 5 <= Double($0.y1) },
                         "frame \(frame): ball at (\(x), \(y)), boxes \(boxes)")
+                #expect(motion.motionSupport(x: x, y: y, radius: 5) >= 0.5, "frame \(frame): \(motion.motionSupport(x: x, y: y, radius: 5))")
             }
         }
         let still = DiscFinderTests.scene(width: w, height: h, [.disc(x: 65, y: 30, radius: 5, luma: 200, edge: 0)], noise: 2, seed: 9)
         _ = still.withUnsafeBufferPointer { motion.propose($0, frameWidth: w, threshold: 8, margin: 7) }
         let again = DiscFinderTests.scene(width: w, height: h, [.disc(x: 65, y: 30, radius: 5, luma: 200, edge: 0)], noise: 2, seed: 10)
         #expect(again.withUnsafeBufferPointer { motion.propose($0, frameWidth: w, threshold: 8, margin: 7) }.isEmpty, "sensor noise alone is not motion")
+        #expect(motion.motionSupport(x: 65, y: 30, radius: 5) == 0, "a ball at rest has no motion under it")
     }
 }
