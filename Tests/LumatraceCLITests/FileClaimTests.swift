@@ -75,7 +75,8 @@ struct FileClaimTests {
         let outsideBytes = try Data(contentsOf: URL(fileURLWithPath: outside))
         let merged = try CLI.run(["regress", "merge"] + parts)
         #expect(merged.status == 2, "\(merged.stderr)")
-        #expect(merged.stderr.contains("no golden log was replaced") && merged.stderr.contains(outside), "\(merged.stderr)")
+        #expect(merged.stderr.contains("no golden log was replaced: \(tampered!): its outcome of golden") && merged.stderr.contains(outside),
+                "\(merged.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: outside)) == outsideBytes, "the file outside the corpus was replaced")
         #expect(try ShardedUpdateTests.goldens(corpus) == before)
     }

@@ -131,16 +131,19 @@ public struct RegressionPart: Sendable, Equatable {
                 + "wrote no part among those given (did \(missing.count == 1 ? "its job" : "their jobs") fail? see the job's log)")
         }
         var outcomes = [RegressionOutcome?](repeating: nil, count: first.goldenCount)
+        var sources = [String](repeating: "", count: first.goldenCount)
         for (path, part) in parts {
             for (index, outcome) in part.outcomes {
                 guard outcomes[index] == nil else { throw .mergeRefused("\(path): golden \(index + 1) is in two parts") }
                 outcomes[index] = outcome
+                sources[index] = path
             }
         }
         if let hole = outcomes.firstIndex(where: { $0 == nil }) {
             throw .mergeRefused("golden \(hole + 1) of \(first.goldenCount) is in no part: the parts do not cover the corpus")
         }
-        return MergedRun(folder: first.folder, corpusPath: first.corpusPath, corpusDigest: first.corpusDigest, outcomes: outcomes.map { $0! })
+        return MergedRun(folder: first.folder, corpusPath: first.corpusPath, corpusDigest: first.corpusDigest, outcomes: outcomes.map { $0! },
+                         parts: sources)
     }
 
     /// Every shard's outcomes joined in corpus order, with the corpus they were made for.
@@ -152,6 +155,8 @@ public struct RegressionPart: Sendable, Equatable {
         /// The digest of the corpus listing every shard saw (``CorpusListing``).
         public var corpusDigest: String
         public var outcomes: [RegressionOutcome]
+        /// The part file each outcome came from, by golden index (what a refusal names).
+        public var parts: [String]
 
         /// The staged logs of an `--update` run, each with its golden's index in the corpus.
         public var staged: [(index: Int, staged: StagedGolden)] {

@@ -102,7 +102,7 @@ public struct StagedGolden: Sendable, Equatable {
         let corpusFolder = real(corpus)
         for (index, s) in staged {
             let refuse = { (what: String) in
-                RegressionError.mergeRefused("no golden log was replaced: the part's outcome of golden \(index + 1) names \(what); a part names only goldens of its corpus \(corpus)")
+                RegressionError.mergeRefused("no golden log was replaced: \(run.parts[index]): its outcome of golden \(index + 1) names \(what); a part names only goldens of its corpus \(corpus)")
             }
             guard index < goldens.count else { throw refuse("a golden the corpus does not hold") }
             let name = URL(fileURLWithPath: goldens[index]).lastPathComponent
