@@ -99,20 +99,17 @@ public struct StagedGolden: Sendable, Equatable {
         do { goldens = try RegressionRun.goldenLogs(in: corpus) } catch {
             throw .mergeRefused("no golden log was replaced: the corpus the parts were made for, \(corpus), cannot be listed here (\(error))")
         }
-        let corpusFolder = real(corpus)
         for (index, s) in staged {
             let refuse = { (what: String) in
                 RegressionError.mergeRefused("no golden log was replaced: \(run.parts[index]): its outcome of golden \(index + 1) names \(what); a part names only goldens of its corpus \(corpus)")
             }
             guard index < goldens.count else { throw refuse("a golden the corpus does not hold") }
             let name = URL(fileURLWithPath: goldens[index]).lastPathComponent
-            let goldenURL = URL(fileURLWithPath: s.golden)
-            guard goldenURL.lastPathComponent == name, real(goldenURL.deletingLastPathComponent().path) == corpusFolder,
-                  !isLink(s.golden), run.outcomes[index].name == name else {
+            guard OutputFile.sameName(s.golden, goldens[index]), !isLink(s.golden), run.outcomes[index].name == name else {
                 throw refuse("\(s.golden) as its golden, which is not \(goldens[index])")
             }
-            let stagedURL = URL(fileURLWithPath: s.staged)
-            guard stagedURL.lastPathComponent == name, real(stagedURL.deletingLastPathComponent().path) != corpusFolder, !isLink(s.staged) else {
+            // Named like the golden, in a folder of its own (the stage), never the corpus.
+            guard URL(fileURLWithPath: s.staged).lastPathComponent == name, !OutputFile.sameName(s.staged, goldens[index]), !isLink(s.staged) else {
                 throw refuse("\(s.staged) as its staged log, which is not a log named \(name) in a staging folder")
             }
         }
@@ -132,10 +129,6 @@ public struct StagedGolden: Sendable, Equatable {
         guard CorpusListing.digest(of: goldens) == run.corpusDigest else {
             throw .mergeRefused("no golden log was replaced: the corpus \(run.corpusPath) is not the one the shards listed (a golden was added, removed or edited since)")
         }
-    }
-
-    private static func real(_ path: String) -> String {
-        URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
     }
 
     private static func isLink(_ path: String) -> Bool {
