@@ -68,9 +68,13 @@ struct Detection: Sendable, Equatable {
 ///    blobs the detector thresholds the *three-frame difference* (the smaller of this frame's
 ///    differences from the two before), which keeps what moves fast and drops what drifts: the
 ///    ball at its place in this frame, not the slowly swaying body around it.
-/// 7. **Update the background** everywhere except under the blobs.
+/// 7. **Look at each blob at full resolution** (``AppearanceCheck``): a blob that holds a smaller,
+///    round, sharp-edged disc on moving pixels (a ball merged with its shadow, the hand that threw
+///    it or the body behind it) is measured as that disc, to a fraction of a pixel.
+/// 8. **Update the background** everywhere except under the blobs.
 ///
-/// All buffers are allocated once; a frame costs a few passes over the shrunk plane.
+/// All buffers are allocated once; a frame costs a few passes over the shrunk plane, and a disc
+/// search inside each blob.
 struct MotionDetector {
     let geometry: ProcessingGeometry
     /// Fixed threshold (grey levels, mean over 3×3), or 0 for automatic.
@@ -91,6 +95,7 @@ struct MotionDetector {
     /// Smoothed noise σ in processing pixels, grey levels; nil before two frames were seen.
     private(set) var noise: Double?
     private(set) var detections: [Detection] = []
+    private let appearance = AppearanceCheck()
 
     /// Noise σ in the shrunk frames (2 grey levels until measured).
     var noiseLevel: Double { noise ?? 2 }
@@ -134,9 +139,31 @@ struct MotionDetector {
             for c in segmentation.components(of: mask) where !measure(c, threshold: t, difference: difference, mask: mask) { crowded.append(c) }
         }
         if !crowded.isEmpty { lookInsideCrowds(threshold: t) }
+        let allowed = max(1.5, 0.7 * minimumRadius)...max(2, maximumRadius * 1.3)
+        for i in detections.indices { detections[i] = appearance.refine(detections[i], in: frame, radius: allowed, support: support) }
 
         segmentation.end(stillness: UInt8(clamping: Int((max(3, 4.5 * (noise ?? 2))).rounded())))
         return detections
+    }
+
+    /// The fraction of the processing pixels under the disc (within 0.8 of its radius) that
+    /// differ from the background in the frame being analyzed.
+    func support(_ disc: Disc) -> Double {
+        let g = geometry, k = Double(g.factor)
+        let (cx, cy, r) = ((disc.x - Double(g.region.x0)) / k, (disc.y - Double(g.region.y0)) / k, 0.8 * disc.radius / k)
+        let x0 = max(0, Int(cx - r)), x1 = min(g.width - 1, Int(cx + r)), y0 = max(0, Int(cy - r)), y1 = min(g.height - 1, Int(cy + r))
+        guard x0 <= x1, y0 <= y1 else { return 0 }
+        var inside = 0, moving = 0
+        let mask = segmentation.mask
+        for y in y0...y1 {
+            for x in x0...x1 {
+                let (dx, dy) = (Double(x) + 0.5 - cx, Double(y) + 0.5 - cy)
+                guard dx * dx + dy * dy <= r * r else { continue }
+                inside += 1
+                if mask[y * g.width + x] != 0 { moving += 1 }
+            }
+        }
+        return inside == 0 ? 1 : Double(moving) / Double(inside)
     }
 
     // MARK: - Finding a known ball without differencing

@@ -7,7 +7,8 @@ import LumaImaging
 /// Stateful: the engine creates one per replay and feeds it every analyzed frame in order.
 /// Each frame goes through three stages:
 /// 1. ``MotionDetector`` finds compact moving blobs against a background model, on a shrunk copy
-///    of the region of interest.
+///    of the region of interest, and looks inside each at full resolution for the disc of a ball
+///    (``AppearanceCheck``): motion proposes, appearance decides where the ball is.
 /// 2. ``TrajectoryTracker`` links them into tracks, one parabola each, several at once; a bounce
 ///    or a ball leaving and coming back starts a new one.
 /// 3. A track with `trajectoryLength` points that falls under plausible gravity is reported: a
@@ -18,7 +19,7 @@ import LumaImaging
 /// velocity, angle, apex and landing, and `filter=throw` applies Apple's sample-app logic.
 public struct TrajectoryAnalyzer: Analyzer {
     public static let name = "trajectory"
-    public static let version = "1"
+    public static let version = "2"
     public static let summary = "parabolic trajectories of thrown objects (Vision's VNDetectTrajectoriesRequest, and beyond)"
     public static let eventTypes: [any EventPayload.Type] = [TrajectoryObservation.self, TrajectoryEnd.self]
 

@@ -61,7 +61,33 @@ public struct DiscFinder: Sendable {
         precondition(frame.count >= width * height && width > 0 && height > 0, "the frame holds width × height bytes")
         guard radius.lowerBound >= 1, window.width > 0, window.height > 0 else { return nil }
         let image = Image(pixels: frame, width: width, height: height)
-        guard var best = search(image, window: window, radius: radius) else { return nil }
+        return search(image, window: window, radius: radius).max { $0.score < $1.score }.flatMap { refine(image, $0, radius: radius) }
+    }
+
+    /// Every disc that stands out most at one of the radii searched (the best centre of each
+    /// radius, refined), strongest first, without repeats: where a ball lies beside something of
+    /// the same polarity (its own shadow), the disc of both together may stand out more than the
+    /// ball alone, and the caller chooses by what each disc looks like.
+    public func findAll(in frame: UnsafeBufferPointer<UInt8>, width: Int, height: Int, window: PixelRect,
+                        radius: ClosedRange<Double>) -> [Disc] {
+        precondition(frame.count >= width * height && width > 0 && height > 0, "the frame holds width × height bytes")
+        guard radius.lowerBound >= 1, window.width > 0, window.height > 0 else { return [] }
+        let image = Image(pixels: frame, width: width, height: height)
+        var found: [Disc] = []
+        for candidate in search(image, window: window, radius: radius).sorted(by: { ($0.score, $1.radius) > ($1.score, $0.radius) }) {
+            guard let disc = refine(image, candidate, radius: radius) else { continue }
+            let repeated = found.contains { d in
+                (d.x - disc.x) * (d.x - disc.x) + (d.y - disc.y) * (d.y - disc.y) < 0.0625 * d.radius * d.radius
+                    && abs(d.radius - disc.radius) < 0.25 * d.radius
+            }
+            if !repeated { found.append(disc) }
+        }
+        return found
+    }
+
+    /// The search's candidate, refined into a measured disc.
+    private func refine(_ image: Image, _ candidate: Candidate, radius: ClosedRange<Double>) -> Disc? {
+        var best = candidate
         var edges: EdgePoints?
         for _ in 0..<2 {
             // A ray's edge must be a real step: at least a third of the search's, per pixel (its
@@ -91,12 +117,13 @@ public struct DiscFinder: Sendable {
         var polarity: Double
     }
 
-    /// Radii a fifth apart (half a pixel at least), each searched on a grid of a third of it: a
-    /// wide range of radii costs little more than its smallest.
-    private func search(_ image: Image, window: PixelRect, radius: ClosedRange<Double>) -> Candidate? {
-        var best: Candidate?
+    /// The best centre of each radius: radii a fifth apart (half a pixel at least), each searched
+    /// on a grid of a third of it, so a wide range of radii costs little more than its smallest.
+    private func search(_ image: Image, window: PixelRect, radius: ClosedRange<Double>) -> [Candidate] {
+        var bests: [Candidate] = []
         var r = radius.lowerBound
         while r <= radius.upperBound + 1e-9 {
+            var best: Candidate?
             let grid = max(1, Int(r / 3))
             var cy = window.y0 + (window.height % grid) / 2
             while cy < window.y1 {
@@ -116,9 +143,10 @@ public struct DiscFinder: Sendable {
                 }
                 cy += grid
             }
+            if let best { bests.append(best) }
             r += max(0.5, 0.2 * r)
         }
-        return best
+        return bests
     }
 
     // MARK: - Refine

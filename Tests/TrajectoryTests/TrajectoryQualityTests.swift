@@ -4,23 +4,38 @@ import LumaTruth
 import Testing
 import TrajectoryAnalyzer
 
-/// Quality floors that run with every `swift test`: a fixed handful of the sweep's scenes of plain
-/// throws (`balls` and `mixed`; the `crowded` ones are measured, not yet floored: see
-/// `TrajectoryQualityTests`), so a change that costs throws or adds false ones fails a test, not
-/// only the README's table.
-@Suite("Trajectory quality floors (8 synthetic scenes, every run)")
+/// Quality floors that run with every `swift test`: a fixed handful of the sweep's scenes, plain
+/// throws (`balls` and `mixed`) and `crowded` ones (each ball with its shadow and the hand that
+/// throws it), so a change that costs throws or adds false ones fails a test, not only the
+/// README's table.
+@Suite("Trajectory quality floors (10 synthetic scenes, every run)")
 struct TrajectoryQualityFloorTests {
-    @Test("8 fixed synthetic scenes: recall, precision and point error at least today's")
-    func floors() throws {
+    @Test("8 fixed scenes of plain throws: recall, precision and point error at least today's")
+    func plainThrows() throws {
         let seeds = QualitySweep.uncrowdedSeeds(10)
         try #require(seeds == [1, 3, 4, 5, 6, 8, 9, 10])
         let result = try QualitySweep.run(seeds: seeds)
-        // Measured 2026-11-25 on these 8 scenes: 68 of 69 throws found, 68 of 68 trajectories
-        // correct, median point error 0.15 px. Floors: at most two throws lost or false, 0.2 px.
-        #expect(result.total.recall >= 0.97, "\(result.table)")
+        // Measured 2026-11-26 (analyzer version 2) on these 8 scenes: 66 of 69 throws found, 67
+        // of 67 trajectories correct, median point error 0.15 px (version 1: 68 of 69, 68 of 68,
+        // 0.15 px: the disc search costs two throws of the `mixed` scenes 4 and 9 here, and gains
+        // 64 crowded ones). Floors: at most one more throw lost, two false, 0.2 px.
+        #expect(result.total.recall >= 0.94, "\(result.table)")
         #expect(result.total.precision >= 0.97, "\(result.table)")
         #expect(result.total.medianError <= 0.2, "\(result.table)")
-        print("trajectory floors: \(result.total)")
+        print("trajectory floors, plain throws: \(result.total)")
+    }
+
+    @Test("2 fixed crowded scenes: the ball is followed, not its shadow or the hand")
+    func crowdedThrows() throws {
+        let seeds = (1...10 as ClosedRange<UInt64>).filter { QualitySweep.settings(seed: $0).kind == .crowded }
+        try #require(seeds == [2, 7])
+        let result = try QualitySweep.run(seeds: seeds)
+        // Measured 2026-11-26 (version 2): 14 of 16 throws found, 14 of 14 trajectories correct,
+        // median point error 0.10 px (version 1 found none of them). Floors: at most two more lost, one false.
+        #expect(result.total.recall >= 0.75, "\(result.table)")
+        #expect(result.total.precision >= 0.93, "\(result.table)")
+        #expect(result.total.medianError <= 0.2, "\(result.table)")
+        print("trajectory floors, crowded: \(result.total)")
     }
 }
 
@@ -30,23 +45,32 @@ struct TrajectoryQualityFloorTests {
 ///
 ///     scripts/trajectory-quality            # = TRAJECTORY_QUALITY=1 swift test -c release --filter TrajectoryQuality
 ///
-/// `TRAJECTORY_SEEDS=N` sets the number of synthetic scenes (default 50).
 @Suite("Trajectory quality (measurement; run with scripts/trajectory-quality)",
        .enabled(if: ProcessInfo.processInfo.environment["TRAJECTORY_QUALITY"] != nil, "set TRAJECTORY_QUALITY=1 (scripts/trajectory-quality)"))
 struct TrajectoryQualityTests {
-    @Test("synthetic sweep: recall, precision and point error over fixed seeds, at least today's figures")
+    @Test("synthetic sweep: recall, precision and point error over 50 fixed scenes, at least today's figures")
     func syntheticSweep() throws {
-        let n = UInt64(ProcessInfo.processInfo.environment["TRAJECTORY_SEEDS"] ?? "50") ?? 50
-        let result = try QualitySweep.run(seeds: Array(1...n))
+        let seeds = Array(1...50 as ClosedRange<UInt64>)
+        let result = try QualitySweep.run(seeds: seeds)
         print(result.table)
-        // Floors on the 40 scenes of plain throws (`balls` and `mixed`): the figures measured
-        // 2026-11-25 (recall 0.943, precision 0.995, median 0.17 px, README table) less a small
-        // margin, so a regression fails here, not only in a table. The 10 `crowded` scenes (added
-        // 2026-11-25, every fifth from seed 2; 3 of 78 throws found) are measured, not floored.
-        guard n == 50 else { return }
-        #expect(result.uncrowded.recall >= 0.93, "\(result.uncrowded)")
+        var stages = StageFigures()
+        for seed in seeds where QualitySweep.settings(seed: seed).kind == .crowded {
+            let scene = try SyntheticScene(kind: .crowded, settings: QualitySweep.settings(seed: seed).settings)
+            let s = scene.settings
+            stages = stages + (try StageFigures.measure(truth: scene.truth, width: s.width, height: s.height, frameCount: s.frameCount,
+                                                        framesPerSecond: Double(s.framesPerSecond)) { i, buffer in scene.render(frame: i, into: buffer) })
+        }
+        print("stages, crowded scenes: \(stages)")
+        // Floors: the figures measured 2026-11-26 (analyzer version 2, README table) less a small
+        // margin, so a regression fails here, not only in a table. Plain throws (`balls` and
+        // `mixed`, 40 scenes): recall 0.938, precision 0.997, median 0.16 px (version 1: 0.943,
+        // 0.995, 0.17). `crowded` (10 scenes): 0.859, 0.958, 0.12 px (version 1: 0.038, 0.041).
+        #expect(result.uncrowded.recall >= 0.92, "\(result.uncrowded)")
         #expect(result.uncrowded.precision >= 0.98, "\(result.uncrowded)")
         #expect(result.uncrowded.medianError <= 0.25, "\(result.uncrowded)")
+        #expect(result.crowded.recall >= 0.83, "\(result.crowded)")
+        #expect(result.crowded.precision >= 0.93, "\(result.crowded)")
+        #expect(result.crowded.medianError <= 0.2, "\(result.crowded)")
     }
 
     @Test("real clips: throws in the truth, trajectories found, matched, point error")
@@ -56,11 +80,17 @@ struct TrajectoryQualityTests {
         // Throws of at least `trajectoryLength` (10) frames are counted, as in the sweep: shorter ones
         // (a drop off the rim, a short bounce pass) cannot be reported at the default settings.
         var lines = ["clip                         frames  throws  found  trajectories  correct  median px  p90 px  (shorter throws)"]
+        var stageLines = ["stages (the detector's, against the truth):"]
         let names = try FileManager.default.contentsOfDirectory(atPath: truthFolder).filter { $0.hasSuffix(".truth.json") }.sorted()
         for name in names {
             let clip = String(name.dropLast(".truth.json".count))
             let truth = try JSONDecoder().decode(GroundTruth.self, from: Data(contentsOf: URL(fileURLWithPath: truthFolder + "/" + name)))
             let run = try RealClip.run(folder: data + "/" + clip)
+            let stages = try RealClip.decode(folder: data + "/" + clip) { c, render in
+                try StageFigures.measure(truth: truth, width: c.width, height: c.height, frameCount: c.frameCount,
+                                         framesPerSecond: c.framesPerSecond, render: render)
+            }
+            stageLines.append("\(clip): \(stages)")
             let score = TruthMatcher(minimumVisible: 10).score(run.ends, truth: truth)
             let shorter = truth.ballSegments.filter { $0.points.count < 10 }.count
             let sorted = score.errors.sorted()
@@ -72,6 +102,7 @@ struct TrajectoryQualityTests {
                          + (score.wrong.isEmpty ? "" : "\n    not in the truth: " + score.wrong.joined(separator: ", ")))
         }
         print(lines.joined(separator: "\n"))
+        print(stageLines.joined(separator: "\n"))
     }
 
     private func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }

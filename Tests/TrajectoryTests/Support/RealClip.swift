@@ -19,6 +19,18 @@ enum RealClip {
     /// `lumatrace record` keeps (the coded Y plane, `extractplanes=y`: no range stretch), and runs
     /// the analyzer over it at the clip's average frame rate.
     static func run(folder: String, configuration: TrajectoryConfiguration = TrajectoryConfiguration()) throws -> TrajectoryRun {
+        try decode(folder: folder) { clip, render in
+            try TrajectoryRunner.run(width: clip.width, height: clip.height, frameCount: clip.frameCount,
+                                     framesPerSecond: Int(clip.framesPerSecond.rounded()), configuration: configuration, render: render)
+        }
+    }
+
+    /// The size, length and average frame rate of a clip.
+    struct Clip { var width: Int, height: Int, frameCount: Int, framesPerSecond: Double }
+
+    /// Starts ffmpeg decoding the clip in `folder` to luma and hands `body` the clip and a
+    /// function that reads frame after frame into a buffer (in order, each once).
+    static func decode<T>(folder: String, _ body: (Clip, (Int, UnsafeMutableBufferPointer<UInt8>) throws -> Void) throws -> T) throws -> T {
         let files = try FileManager.default.contentsOfDirectory(atPath: folder)
         guard let video = files.sorted().first(where: { [".mp4", ".avi", ".mov", ".mkv"].contains(where: $0.hasSuffix) }) else {
             throw Failure(description: "\(folder): no video file")
@@ -41,8 +53,7 @@ enum RealClip {
         try ffmpeg.run()
         defer { ffmpeg.terminate() }
         let reader = pipe.fileHandleForReading
-        let run = try TrajectoryRunner.run(width: width, height: height, frameCount: frameCount, framesPerSecond: Int(fps.rounded()),
-                                          configuration: configuration) { index, pixels in
+        return try body(Clip(width: width, height: height, frameCount: frameCount, framesPerSecond: fps)) { index, pixels in
             var filled = 0
             while filled < pixels.count {
                 let chunk = reader.readData(ofLength: pixels.count - filled)
@@ -51,7 +62,6 @@ enum RealClip {
                 filled += chunk.count
             }
         }
-        return run
     }
 
     private static func output(_ arguments: [String]) throws -> String {
