@@ -10,6 +10,10 @@ public enum PackageLayout {
     /// `Recordings/`: the bundled sample recordings and their golden logs.
     public static var recordings: URL { root.appendingPathComponent("Recordings") }
 
+    /// `Tests/Conformance/`: the corpus of recordings and logs, each with what a reader must make
+    /// of it, that the Swift and Python readers both walk.
+    public static var conformance: URL { root.appendingPathComponent("Tests/Conformance") }
+
     /// `../shared/data` beside the checkout (CI always has it), or `LUMATRACE_SHARED_DATA`; `nil`
     /// when neither exists.
     public static let sharedData: URL? = {

@@ -1,0 +1,25 @@
+"""Lumatrace from Python: recordings as numpy frames, event logs as pandas tables, analyzers in a
+few lines.
+
+    import lumatrace
+    rec = lumatrace.open("clip.luma")          # frames: rec[i], rec[a:b], iteration, rec.times
+    events = lumatrace.read_events("clip.events.jsonl")   # one pandas DataFrame
+
+Pure Python and numpy (zstandard for the chunks' compression); no Swift toolchain needed.
+"""
+from .errors import (DamagedChunkError, EventLogError, InvalidHeaderError, LumatraceError, MissingFramesError,
+                     NoFramesError, NotARecordingError, UnsupportedVersionError)
+from .recording import Damage, FrameTimes, Recording, RecordingInfo, open
+
+__version__ = "0.1.0"
+
+
+def read_events(path, by_kind: bool = False):
+    """Reads an event log into pandas (see `lumatrace.events.read_events`)."""
+    from .events import read_events as _read
+    return _read(path, by_kind=by_kind)
+
+
+__all__ = ["open", "Recording", "RecordingInfo", "FrameTimes", "Damage", "read_events",
+           "LumatraceError", "NotARecordingError", "UnsupportedVersionError", "InvalidHeaderError",
+           "DamagedChunkError", "MissingFramesError", "NoFramesError", "EventLogError"]
