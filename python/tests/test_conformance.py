@@ -78,3 +78,28 @@ def test_version_3_cases_use_every_block_mode_and_version_2_stores_busy_frames_w
                     modes |= set(raw[:mode_size * chunk.frame_count])
     assert modes == {0, 1, 2}
     assert whole > 0
+
+
+LOG_CASES = sorted(p.name[:-len(".expected.json")] for p in (CONFORMANCE / "logs").glob("*.expected.json"))
+
+
+@pytest.mark.parametrize("case", LOG_CASES)
+def test_log_case(case):
+    expected = json.loads((CONFORMANCE / "logs" / f"{case}.expected.json").read_text())
+    path = CONFORMANCE / "logs" / f"{case}.events.jsonl"
+    if expected["read"] != "ok":
+        with pytest.raises(lumatrace.EventLogError) as raised:
+            lumatrace.read_events(path)
+        assert raised.value.line == expected["read"]["line"], str(raised.value)
+        assert str(path) in str(raised.value)
+        return
+    events = lumatrace.read_events(path)
+    log = events.attrs["log"]
+    assert log.header["version"] == expected["formatVersion"]
+    assert len(events) == expected["events"]
+    assert bool(log.footer and log.footer.get("complete")) == expected["complete"]
+    counts = events.groupby(["analyzer", "kind"], observed=True).size()
+    assert {a: {k: int(counts[(a, k)]) for k in ks} for a, ks in expected["counts"].items()} == expected["counts"]
+    assert int(counts.sum()) == expected["events"]
+    tables = lumatrace.read_events(path, by_kind=True)
+    assert {name: len(table) for name, table in tables.items()} == expected["rows"]

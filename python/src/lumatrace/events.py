@@ -47,17 +47,21 @@ class EventLog:
     shapes: dict
 
 
-def read_events(path, by_kind: bool = False):
+def read_events(path, by_kind: bool = False, partial: bool = False):
     """Reads an event log into pandas.
 
     Returns one long DataFrame (`frame`, `time`, `analyzer`, `kind`, `id`, then every field as
     typed columns), or with `by_kind=True` a dict of one DataFrame per event kind, plus for kinds
     of shape `pathEnd` a `KIND.points` table (one row per path point) and for `blobs` a
     `KIND.blobs` table (one row per blob). The log itself (header, footer, shapes) is in
-    `DataFrame.attrs["log"]` of each table."""
+    `DataFrame.attrs["log"]` of each table; `log.footer` is None for a replay that did not finish.
+
+    The log is checked as `lumatrace` checks it (events in frame order, the footer's digest and
+    count): a damaged or edited log raises `EventLogError` naming the line. A log whose last line
+    a crash cut off is an error too; `partial=True` reads the lines before it (with a warning)."""
     import pandas as pd
 
-    log, rows, nested = _parse(str(path))
+    log, rows, nested = _parse(str(path), partial=partial)
     if not by_kind:
         frame = _frame(pd, rows)
         frame.attrs["log"] = log
@@ -75,42 +79,74 @@ def read_events(path, by_kind: bool = False):
     return tables
 
 
-def _parse(path: str):
+#: The longest line a log may have (as the Swift reader): a longer one is not an event log line.
+MAXIMUM_LINE_BYTES = 4 << 20
+
+
+def _parse(path: str, partial: bool = False):
+    """Reads and checks a log as the Swift reader does: the header, events in frame order, and a
+    footer (if any) whose digest and count match the event lines. A line cut off by a crash is an
+    error, or with `partial` is left out with a warning."""
+    import hashlib
+    import warnings
+
     try:
         f = open(path, "rb")
     except OSError as e:
         raise EventLogError(path, None, e.strerror or str(e)) from None
     with f:
-        first = f.readline()
+        first = f.readline(MAXIMUM_LINE_BYTES + 1)
+        if not first:
+            raise EventLogError(path, None, "empty file: not an event log")
         try:
             header = json.loads(first)
         except ValueError:
-            raise EventLogError(path, 1, "not a Lumatrace event log (the first line is not JSON)") from None
+            raise EventLogError(path, 1, "not valid JSON: not a Lumatrace event log") from None
         if not isinstance(header, dict) or header.get("format") != "lumatrace.events":
             raise EventLogError(path, 1, 'not a Lumatrace event log (the header has no "format":"lumatrace.events")')
-        if header.get("version") != 1:
-            raise EventLogError(path, 1, f"event log version {header.get('version')!r} is not supported (this reader reads version 1)")
+        if header.get("version") not in (1, 2):
+            raise EventLogError(path, 1, f"event log format version {header.get('version')!r} is not supported (this reader reads versions 1...2)")
         shapes = {}
         for analyzer in header.get("analyzers") or []:
             for declared in analyzer.get("events") or []:
                 shapes[(analyzer.get("name"), declared.get("kind"))] = declared.get("shape")
-        rows, nested, footer = [], {}, None
-        for number, line in enumerate(f, start=2):
-            if not line.strip():
-                continue
+        rows, nested, footer, footer_line = [], {}, None, None
+        digest = hashlib.sha256()
+        last_frame = None
+        number = 1
+        while True:
+            line = f.readline(MAXIMUM_LINE_BYTES + 1)
+            if not line:
+                break
+            number += 1
+            if len(line) > MAXIMUM_LINE_BYTES:
+                raise EventLogError(path, number, f"line is longer than {MAXIMUM_LINE_BYTES >> 20} MiB: not an event log line")
+            if not line.endswith(b"\n"):
+                if partial:
+                    warnings.warn(f"{path}: line {number} is cut off (no newline): left out", stacklevel=3)
+                    break
+                raise EventLogError(path, number, "last line is cut off (no newline): the log is truncated")
+            if footer is not None:
+                raise EventLogError(path, footer_line, "footer line is not the last line")
             try:
                 event = json.loads(line)
             except ValueError:
-                raise EventLogError(path, number, "line is not JSON (a log cut short by a crash? `lumatrace verify` tells)") from None
-            if "end" in event and "frame" not in event:
-                footer = event["end"]
+                raise EventLogError(path, number, "not valid JSON") from None
+            if isinstance(event, dict) and "end" in event:
+                footer, footer_line = event["end"], number
                 continue
             try:
-                frame, time, analyzer, kind, data = event["frame"], event["t"], event["analyzer"], event["kind"], event.get("data", {})
+                frame, time, analyzer, kind, data = event["frame"], event["t"], event["analyzer"], event["kind"], event["data"]
             except (KeyError, TypeError):
-                raise EventLogError(path, number, "an event needs frame, t, analyzer and kind") from None
+                raise EventLogError(path, number, "not an event line (needs frame, t, analyzer, kind, data)") from None
+            if not isinstance(frame, int) or not isinstance(time, (int, float)) or not isinstance(analyzer, str) or not isinstance(kind, str):
+                raise EventLogError(path, number, "not an event line (frame is an integer, t a number, analyzer and kind strings)")
+            if last_frame is not None and frame < last_frame:
+                raise EventLogError(path, number, f"events are out of frame order ({frame} after {last_frame})")
+            last_frame = frame
+            digest.update(line)
             shape = shapes.get((analyzer, kind))
-            row = {"frame": frame, "time": time, "analyzer": analyzer, "kind": kind}
+            row = {"frame": frame, "time": float(time), "analyzer": analyzer, "kind": kind}
             if isinstance(data, dict):
                 for key, value in data.items():
                     if key == _NESTED.get(shape) and isinstance(value, list):
@@ -121,6 +157,11 @@ def _parse(path: str):
             else:
                 row["data"] = data
             rows.append(row)
+        if footer is not None:
+            if not isinstance(footer, dict) or footer.get("sha256") != digest.hexdigest():
+                raise EventLogError(path, footer_line, "footer digest does not match the event lines: the log was edited or damaged")
+            if footer.get("events") != len(rows):
+                raise EventLogError(path, footer_line, f"footer counts {footer.get('events')} events, the log has {len(rows)}")
     return EventLog(path, header, footer, shapes), rows, nested
 
 
