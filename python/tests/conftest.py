@@ -20,7 +20,7 @@ def lumatrace_binary() -> str:
 
 
 @pytest.fixture(scope="session")
-def lumatrace():
+def lumatrace_bin():
     return lumatrace_binary()
 
 

@@ -1,0 +1,84 @@
+"""Event logs as pandas tables, specified on the bundled goldens and the conformance logs."""
+import json
+import warnings
+
+import pandas as pd
+import pytest
+
+import lumatrace
+from conftest import CONFORMANCE, RECORDINGS
+
+LOGS = CONFORMANCE / "logs"
+
+
+def test_one_long_table_with_an_event_per_row():
+    events = lumatrace.read_events(RECORDINGS / "tracking-synth.events.jsonl")
+    footer = events.attrs["log"].footer
+    assert len(events) == footer["events"]
+    assert list(events.columns[:5]) == ["frame", "time", "analyzer", "kind", "id"]
+    assert events.frame.dtype == "int64" and events.time.dtype == "float64"
+    assert isinstance(events.kind.dtype, pd.CategoricalDtype)
+    counts = events.groupby(["analyzer", "kind"], observed=True).size()
+    assert {(a, k): n for (a, k), n in counts.items()} == {
+        (a, k): n for a, kinds in footer["counts"].items() for k, n in kinds.items()}
+
+
+def test_box_events_have_their_bounding_box_as_columns():
+    events = lumatrace.read_events(RECORDINGS / "tracking-synth.events.jsonl")
+    first = events[(events.kind == "track") & (events.label == "object1")].iloc[0]
+    line = next(json.loads(l) for l in open(RECORDINGS / "tracking-synth.events.jsonl")
+                if '"kind":"track"' in l and '"object1"' in l)
+    assert [first.x, first.y, first.width, first.height] == line["data"]["boundingBox"]
+    assert first.id == line["data"]["id"] and first.frame == line["frame"]
+
+
+def test_by_kind_splits_paths_into_fits_and_points_and_blobs_into_rows():
+    tables = lumatrace.read_events(RECORDINGS / "balls-synth.events.jsonl", by_kind=True)
+    assert set(tables) == {"diff", "diff.blobs", "trajectory", "trajectory.end", "trajectory.end.points"}
+    ends, points = tables["trajectory.end"], tables["trajectory.end.points"]
+    assert ends.pointsCount.sum() == len(points)
+    assert set(points.id) == set(ends.id)
+    assert list(points.columns) == ["frame", "analyzer", "kind", "id", "endFrame", "x", "y", "radius"]
+    one = ends.iloc[0]
+    path = points[points.id == one.id]
+    assert path.frame.is_monotonic_increasing and path.endFrame.eq(one.frame).all()
+    assert {"launch.angle", "apex.x", "apex.time", "landing.x", "equationCoefficients"} <= set(ends.columns)
+    assert tables["diff"].blobsCount.sum() == len(tables["diff.blobs"])
+    assert {"x", "y", "width", "height", "centroidX", "centroidY", "area"} <= set(tables["diff.blobs"].columns)
+
+
+def test_a_plugins_own_kinds_load_without_code_changes():
+    tables = lumatrace.read_events(LOGS / "plugin-kinds-no-footer.events.jsonl", by_kind=True)
+    brightness, spot = tables["brightness"], tables["spot"]
+    assert brightness["mean"].dtype == "float64" and list(brightness["exposure.value"]) == list(range(6))
+    assert brightness["exposure.auto"].all()
+    assert spot.width.eq(0.05).all() and spot.id.dtype == "string"
+
+
+def test_an_unfinished_replay_reads_with_no_footer():
+    events = lumatrace.read_events(LOGS / "plugin-kinds-no-footer.events.jsonl")
+    assert events.attrs["log"].footer is None and len(events) == 18
+
+
+def test_a_log_cut_mid_line_is_refused_or_read_up_to_the_cut():
+    with pytest.raises(lumatrace.EventLogError, match="cut off"):
+        lumatrace.read_events(LOGS / "cut-mid-line.events.jsonl")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        events = lumatrace.read_events(LOGS / "cut-mid-line.events.jsonl", partial=True)
+    lines = (LOGS / "cut-mid-line.events.jsonl").read_text().splitlines()
+    assert len(events) == len(lines) - 2  # the header and the cut line
+    assert "left out" in str(caught[0].message)
+
+
+def test_errors_name_the_file_and_line(tmp_path):
+    with pytest.raises(lumatrace.EventLogError) as raised:
+        lumatrace.read_events(LOGS / "edited-event.events.jsonl")
+    assert "footer digest does not match" in str(raised.value)
+    with pytest.raises(lumatrace.EventLogError, match="empty file"):
+        (tmp_path / "empty.jsonl").write_text("")
+        lumatrace.read_events(tmp_path / "empty.jsonl")
+    with pytest.raises(lumatrace.EventLogError, match="No such file"):
+        lumatrace.read_events(tmp_path / "missing.jsonl")
+    with pytest.raises(lumatrace.EventLogError, match="line 1: not valid JSON"):
+        lumatrace.read_events(RECORDINGS / "toss-real.luma")

@@ -1,0 +1,244 @@
+"""The Python reader, specified: frames as `lumatrace export` gives them, exact times, random access
+at the cost of one chunk, damage named or skipped on request, hostile files refused cheaply."""
+import hashlib
+import json
+import struct
+import subprocess
+import tracemalloc
+import warnings
+
+import numpy as np
+import pytest
+
+import lumatrace
+from conftest import CONFORMANCE, RECORDINGS, SHARED_DATA
+
+
+def exported_frames(lumatrace_bin, path, rec):
+    """Every frame through the Swift tool: `lumatrace export --format y4m` (mono)."""
+    stream = subprocess.run([lumatrace_bin, "export", str(path), "--format", "y4m"], check=True, capture_output=True).stdout
+    body = stream[stream.index(b"\n") + 1:]
+    h, w = rec.info.height, rec.info.width
+    frames = np.frombuffer(body, dtype=np.uint8).reshape(-1, 6 + w * h)
+    assert (frames[:, :6] == np.frombuffer(b"FRAME\n", dtype=np.uint8)).all()
+    return frames[:, 6:].reshape(-1, h, w)
+
+
+def swift_frames_digest(lumatrace_bin, path):
+    info = subprocess.run([lumatrace_bin, "info", str(path), "--json"], check=True, capture_output=True, text=True).stdout
+    return json.loads(info)["sha256"]
+
+
+def assert_same_as_swift(lumatrace_bin, path):
+    """Frames byte for byte as `lumatrace export` writes them, and timestamps exactly: the frames
+    digest hashes every frame's ticks with its pixels, so the Python one (computed from what this
+    reader decoded) equals the one the Swift writer stored only if every tick is exact."""
+    with lumatrace.open(path) as rec:
+        ours = np.stack(list(rec))
+        assert np.array_equal(ours, exported_frames(lumatrace_bin, path, rec)), f"{path}: frames differ from lumatrace export"
+        assert rec.computed_frames_digest() == swift_frames_digest(lumatrace_bin, path), f"{path}: times or frames differ"
+        return rec.info
+
+
+@pytest.mark.parametrize("name", ["balls-synth", "toss-real", "tracking-synth"])
+def test_bundled_recordings_read_as_lumatrace_exports_them(lumatrace_bin, name):
+    assert_same_as_swift(lumatrace_bin, RECORDINGS / f"{name}.luma")
+
+
+@pytest.mark.parametrize("case", sorted(p.stem for p in (CONFORMANCE / "recordings").glob("v*-*.luma")
+                                        if json.loads((p.parent / f"{p.stem}.expected.json").read_text())["about"].endswith("intact")))
+def test_intact_corpus_recordings_read_as_lumatrace_exports_them(lumatrace_bin, case):
+    assert_same_as_swift(lumatrace_bin, CONFORMANCE / "recordings" / f"{case}.luma")
+
+
+def clips():
+    if not SHARED_DATA.exists():
+        return []
+    found = []
+    for folder in sorted(SHARED_DATA.iterdir()):
+        if not folder.is_dir():
+            continue
+        media = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".mp4", ".avi", ".gif"))
+        images = [p for p in (folder / "img", folder / "imgs") if p.is_dir()]
+        if media or images:
+            found.append(pytest.param((media + images)[0], id=folder.name))
+    return found
+
+
+def test_the_shared_clips_are_beside_the_checkout():
+    assert SHARED_DATA.exists(), f"{SHARED_DATA} is missing: CI always has ../shared/data beside the checkout"
+    assert len(clips()) >= 10
+
+
+@pytest.mark.parametrize("source", clips())
+def test_every_shared_clip_recorded_reads_as_lumatrace_exports_it(lumatrace_bin, tmp_path, source):
+    out = tmp_path / "clip.luma"
+    subprocess.run([lumatrace_bin, "record", str(source), "-o", str(out)], check=True, capture_output=True)
+    info = assert_same_as_swift(lumatrace_bin, out)
+    assert info.format_version == 3 and info.frame_count > 0
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_real_clip_in_the_older_versions(lumatrace_bin, tmp_path, version):
+    source = SHARED_DATA / "basketball-court-shots" / "three_score_two_miss.mp4"
+    out = tmp_path / "clip.luma"
+    subprocess.run([lumatrace_bin, "record", str(source), "-o", str(out), "--format-version", str(version)], check=True, capture_output=True)
+    assert assert_same_as_swift(lumatrace_bin, out).format_version == version
+
+
+# MARK: - Access
+
+@pytest.fixture
+def balls():
+    with lumatrace.open(RECORDINGS / "balls-synth.luma") as rec:
+        yield rec
+
+
+def test_frames_by_index_slice_and_from_the_end(balls):
+    everything = np.stack(list(balls))
+    assert everything.shape == (len(balls), balls.info.height, balls.info.width) and everything.dtype == np.uint8
+    assert np.array_equal(balls[5], everything[5])
+    assert np.array_equal(balls[-1], everything[-1])
+    assert np.array_equal(balls[10:40:3], everything[10:40:3])
+    assert balls[3:3].shape == (0, balls.info.height, balls.info.width)
+    with pytest.raises(IndexError, match="out of range"):
+        balls[len(balls)]
+    with pytest.raises(TypeError):
+        balls[1.5]
+
+
+def test_frames_are_read_only_so_the_cached_chunk_cannot_be_changed_by_accident(balls):
+    with pytest.raises(ValueError):
+        balls[0][0, 0] = 1
+
+
+def test_times_are_exact_ticks_and_seconds(balls):
+    times = balls.times
+    assert times.timescale == balls.info.timescale == 30
+    assert times.ticks.dtype == np.int64 and list(times.ticks[:3]) == [0, 1, 2]
+    assert np.allclose(times.seconds, times.ticks / 30)
+    assert list(times.frames) == list(range(len(balls)))
+    ticks = [t for _, t, _ in balls.frames()]
+    assert ticks == list(times.ticks)
+
+
+def test_frame_at_is_the_frame_on_screen_at_that_time(balls):
+    assert balls.index_at(0.0) == 0
+    assert balls.index_at(1.0) == 30           # exactly on frame 30's time
+    assert balls.index_at(1.0 + 1 / 60) == 30  # between frames 30 and 31
+    assert balls.index_at(ticks=31) == 31
+    assert balls.index_at(1e6) == len(balls) - 1
+    assert np.array_equal(balls.frame_at(1.5), balls[45])
+    with pytest.raises(IndexError, match="no frame is on screen"):
+        balls.index_at(-0.5)
+
+
+def recorded(lumatrace_bin, folder, width, height, count, rate=10):
+    """A recording of `count` noisy moving-gradient frames, in chunks of one second (`rate` frames)."""
+    rng = np.random.default_rng(7)
+    source = folder / "source.y4m"
+    with open(source, "wb") as f:
+        f.write(f"YUV4MPEG2 W{width} H{height} F{rate}:1 Ip A1:1 Cmono\n".encode())
+        ramp = np.add.outer(np.arange(height), np.arange(width)).astype(np.int64)
+        for k in range(count):
+            frame = ((ramp + 3 * k) % 200 + rng.integers(0, 8, (height, width))).astype(np.uint8)
+            f.write(b"FRAME\n" + frame.tobytes())
+    out = folder / "clip.luma"
+    subprocess.run([lumatrace_bin, "record", str(source), "-o", str(out), "--chunk-seconds", "1", "--max-chunk-seconds", "1"],
+                   check=True, capture_output=True)
+    return out
+
+
+def test_random_access_decodes_one_chunk(monkeypatch, tmp_path, lumatrace_bin):
+    with lumatrace.open(recorded(lumatrace_bin, tmp_path, 64, 48, 60)) as rec:
+        assert len(rec.info.chunks) == 6
+        decompressed = []
+        original = rec._decompress
+        monkeypatch.setattr(rec, "_decompress", lambda payload, size: decompressed.append(size) or original(payload, size))
+        assert np.array_equal(rec[45], rec[46 - 1])
+        rec[46]
+        assert len(decompressed) == 1, "frames 45 and 46 share chunk 4: one decoding"
+        rec[12]
+        assert len(decompressed) == 2 and rec._cached[0] == 1
+
+
+def test_iteration_holds_one_chunk_at_a_time(tmp_path, lumatrace_bin):
+    with lumatrace.open(recorded(lumatrace_bin, tmp_path, 320, 180, 80)) as rec:
+        largest = max(c.frame_count for c in rec.info.chunks) * rec.info.frame_size
+        total = len(rec) * rec.info.frame_size
+        assert total >= 8 * largest
+        tracemalloc.start()
+        count = sum(1 for _ in rec)
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        assert count == 80
+        assert peak < 4 * largest, f"iterating peaked at {peak} bytes; one chunk is {largest}, all frames {total}"
+
+
+def test_info_describes_the_file_without_decoding(balls):
+    info = balls.info
+    assert (info.width, info.height, info.format_version, info.frame_count) == (320, 180, 1, 90)
+    assert info.has_index and info.damage == ()
+    assert sum(c.frame_count for c in info.chunks) == 90
+    assert float(info.nominal_frame_rate) == 30
+    assert repr(balls).startswith("<lumatrace.Recording")
+
+
+# MARK: - Damage
+
+def corpus(name):
+    return CONFORMANCE / "recordings" / f"{name}.luma"
+
+
+def test_a_damaged_chunk_is_an_error_naming_the_chunk_and_its_frames():
+    with lumatrace.open(corpus("v3-payload-flipped")) as rec:
+        with pytest.raises(lumatrace.DamagedChunkError) as raised:
+            list(rec)
+        assert raised.value.chunk == 1 and raised.value.frames == range(10, 20)
+        assert "chunk 1 (frames 10...19) is damaged" in str(raised.value)
+        assert str(corpus("v3-payload-flipped")) in str(raised.value)
+
+
+def test_skip_damaged_reports_the_gap_and_reads_the_rest():
+    with lumatrace.open(corpus("v3-payload-flipped"), skip_damaged=True) as rec:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            indices = [i for i, _, _ in rec.frames()]
+        assert indices == list(range(10)) + list(range(20, 25))
+        assert [(d.chunk, d.frames) for d in rec.skipped] == [(1, range(10, 20))]
+        assert any("skipped chunk 1" in str(w.message) for w in caught)
+
+
+def test_verify_lists_payload_damage():
+    with lumatrace.open(corpus("v2-payload-flipped")) as rec:
+        found = rec.verify()
+        assert [d.chunk for d in found] == [1]
+
+
+def test_a_file_cut_by_a_crash_keeps_every_complete_chunk():
+    with lumatrace.open(corpus("v3-truncated")) as rec:
+        assert not rec.info.has_index and len(rec) == 20
+        assert any("interrupted" in d.reason for d in rec.info.damage)
+        assert len(list(rec)) == 20
+
+
+def test_hostile_claims_cost_no_large_allocation():
+    tracemalloc.start()
+    with lumatrace.open(corpus("giant-frames-v1")) as rec:
+        assert len(rec) == 0 and (rec.info.width, rec.info.height) == (16384, 16384)
+        assert list(rec) == []
+    with lumatrace.open(corpus("v3-chunk-claims-65536-frames")) as rec:
+        with pytest.raises(lumatrace.DamagedChunkError):
+            rec[12]
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 8 << 20, f"peak {peak} bytes"
+
+
+def test_not_a_recording_says_what_the_file_looks_like(tmp_path):
+    video = tmp_path / "clip.mp4"
+    video.write_bytes(b"\x00\x00\x00\x18ftypmp42" + bytes(32))
+    with pytest.raises(lumatrace.NotARecordingError, match="MP4/MOV video: record it first"):
+        lumatrace.open(video)
+    with pytest.raises(FileNotFoundError):
+        lumatrace.open(tmp_path / "missing.luma")
