@@ -10,8 +10,10 @@ import LumaBase
 public struct RegressionOutcome: Sendable, Equatable {
     /// The golden log's file name.
     public var name: String
-    /// Cells of the summary table.
+    /// Cells of the summary table, under ``columns``.
     public var row: [String]
+    /// The summary table's headings, one per cell of ``row``.
+    public static let columns = ["recording", "events", "result", "trajectory F1", "point error", "tracking AUC", "P@20px"]
     /// Lines printed after the table: an error, notes, the differences, worse scores.
     public var details: [String]
     /// The recording's object in the JSON report.

@@ -66,8 +66,7 @@ public enum RegressionRun {
     /// The report of `outcomes`, from one machine or merged from the parts of shards: the same
     /// outcomes print the same lines.
     public static func report(_ outcomes: [RegressionOutcome], update: Bool) -> [String] {
-        let header = ["recording", "events", "result", "trajectory F1", "point error", "tracking AUC", "P@20px"]
-        var out = alignedRows([header] + outcomes.map(\.row))
+        var out = alignedRows([RegressionOutcome.columns] + outcomes.map(\.row))
         for o in outcomes { out += o.details }
         let changed = outcomes.filter(\.changed).count, failed = outcomes.filter(\.failed).count
         let worse = outcomes.filter(\.worse).count

@@ -12,6 +12,8 @@ import Darwin
 /// image, is refused naming what it is.
 public enum ResultKind: String, Sendable, Equatable, CaseIterable {
     case recording, eventLog, truth, regressPart, media, page
+    /// A JUnit XML report (`regress --junit`), ours or another tool's.
+    case junitReport
     /// Text of no kind above (a timestamps file): replaces only files whose first bytes say nothing.
     case text
 
@@ -24,6 +26,7 @@ public enum ResultKind: String, Sendable, Equatable, CaseIterable {
         case .regressPart: "a regress part file"
         case .media: "a video or image"
         case .page: "an HTML page"
+        case .junitReport: "a JUnit report"
         case .text: "a text file"
         }
     }
@@ -44,6 +47,7 @@ public enum ResultKind: String, Sendable, Equatable, CaseIterable {
         }
         let lowered = text.prefix(64).lowercased()
         if lowered.hasPrefix("<!doctype html") || lowered.hasPrefix("<html") { return .page }
+        if lowered.hasPrefix("<?xml") || lowered.hasPrefix("<testsuite"), text.contains("<testsuite") { return .junitReport }
         if let described = FileKindSniffer.kind(head: head),
            ["video", "image", "GIF"].contains(where: { described.contains($0) }) {
             return .media

@@ -23,6 +23,7 @@ struct Regress: ParsableCommand {
               lumatrace regress Recordings/ --set trajectory.trajectoryLength=15
               lumatrace regress Recordings/ --tolerance f1=0.01 --tolerance point-error=0.5
               lumatrace regress Recordings/ --update      # bless the new logs
+              lumatrace regress Recordings/ --junit regress.xml   # and a report for CI
 
             Which change fails: without --tolerance, any difference beyond the diff
             tolerances (--point-tolerance, …). With --tolerance METRIC=DROP, a
@@ -36,6 +37,10 @@ struct Regress: ParsableCommand {
 
             Ids in the differences: "golden" is the observation's id in the golden
             log, "new" in the new log; a changed observation shows both.
+
+            --junit FILE also writes the results as JUnit XML, which CI systems show
+            as test results: one test case per golden log, failing with what regress
+            prints for it (docs/ci.md has a complete GitHub Actions workflow).
 
             Recordings run in parallel (--jobs); the output does not depend on it.
             Exit status: 0 every log passes, 1 some differ or score worse (with
@@ -61,6 +66,23 @@ struct Regress: ParsableCommand {
             """,
         subcommands: [Corpus.self, Merge.self], defaultSubcommand: Corpus.self)
 
+    /// The help of `--junit`, shared by a whole run and a merge.
+    static let junitHelp = ArgumentHelp(
+        "Also write the results as a JUnit XML report to FILE, the format CI systems (GitHub Actions, GitLab, Jenkins) show test results in: one test case per golden log, failing with the differences and scores regress prints for it. An existing FILE is replaced only with --force; - writes the report to standard output and the table to standard error.",
+        valueName: "file")
+
+    /// Refuses `--junit -` with `--json`: both would be standard output.
+    static func validateJUnit(_ junit: String?, json: Bool) throws {
+        if junit == "-", json {
+            throw ValidationError("--junit - and --json would both write to standard output: write the JUnit report to a file (--junit regress.xml)")
+        }
+    }
+
+    /// Claims the JUnit report's path before anything runs, so a refusal (it exists, it is an
+    /// input) comes before the wait; it is written once the outcomes are known.
+    static func claimJUnit(_ junit: String?, force: Bool, inputs: [String]) throws -> OutputFile? {
+        try junit.map { try OutputFile.create($0, replacingExisting: force, inputs: inputs, kind: .junitReport, streams: .allowed) }
+    }
 }
 
 extension Regress {
@@ -105,11 +127,15 @@ extension Regress {
                                    valueName: "dir"))
         var stage: String?
 
-        @Flag(help: "With --shard: replace an existing part file, and staged logs of an earlier run (only once the new ones are complete).")
+        @Option(help: Regress.junitHelp)
+        var junit: String?
+
+        @Flag(help: "With --shard: replace an existing part file, and staged logs of an earlier run (only once the new ones are complete). With --junit: replace an existing report.")
         var force = false
 
         func validate() throws {
             guard (1...256).contains(jobs) else { throw ValidationError("--jobs \(jobs) is outside 1...256") }
+            try Regress.validateJUnit(junit, json: report.isJSON)
             if acceptWorse, !update { throw ValidationError("--accept-worse only applies with --update") }
             if let shard {
                 _ = try ShardSelection(parsing: shard)
@@ -118,8 +144,11 @@ extension Regress {
                     throw ValidationError("--update with --shard needs --stage DIR: shards stage the new logs there, and `regress merge` moves them into place")
                 }
                 if stage != nil, !update { throw ValidationError("--stage applies with --update (it is where a shard's new logs wait for the merge)") }
-            } else if output != nil || force || stage != nil {
-                throw ValidationError("-o, --stage and --force apply with --shard (a whole run prints its report, and --update replaces goldens in place)")
+                if junit != nil { throw ValidationError("--junit writes the report of a whole run: give it to `regress merge`, which joins the shards' parts") }
+            } else if output != nil || stage != nil {
+                throw ValidationError("-o and --stage apply with --shard (a whole run prints its report, and --update replaces goldens in place)")
+            } else if force, junit == nil {
+                throw ValidationError("--force applies with --shard (to replace a part file) or --junit (to replace a report)")
             }
         }
 
@@ -131,10 +160,16 @@ extension Regress {
             let overrides = try OptionOverrides(settings)
             let goldens = try RegressionRun.goldenLogs(in: folder)
             let registry = Lumatrace.registry
+            // What a run reads, which no report may replace: the goldens, their recordings and truth.
+            var inputs: [String] = []
             // A bad value (from --set or @FILE) is refused before anything runs, naming the file it came from.
             for golden in goldens {
-                var setups = try EventLog.read(golden).header.analyzers.filter { registry.names.contains($0.analyzer) }
+                let header = try EventLog.read(golden).header
+                var setups = header.analyzers.filter { registry.names.contains($0.analyzer) }
                 try overrides.apply(to: &setups, registry: registry)
+                let beside = URL(fileURLWithPath: golden).deletingLastPathComponent()
+                let stem = URL(fileURLWithPath: header.recordingFile).deletingPathExtension().lastPathComponent
+                inputs += [golden, beside.appendingPathComponent(header.recordingFile).path, beside.appendingPathComponent(stem + ".truth.json").path]
             }
             let judge = RegressionJudge(scoreTolerances: try scoreTolerance.tolerances, byScores: scoreTolerance.judgeByScores,
                                         update: update, acceptWorse: acceptWorse)
@@ -142,20 +177,30 @@ extension Regress {
                 try writePart(ShardSelection(parsing: shard), to: output, goldens: goldens, overrides: overrides, judge: judge, registry: registry)
                 return
             }
+            let junitFile = try Regress.claimJUnit(junit, force: force, inputs: inputs)
             let results = try RegressionRun.run(goldens, overrides: overrides.settings, jobs: jobs, tolerances: tolerance.tolerances,
                                                 judge: judge, allowPrograms: allowExternal, registry: registry)
             let outcomes = results.map { RegressionOutcome($0, keptWorseHint: Self.keptWorseHint) }
-            try Self.printReport(outcomes, folder: folder, update: update, json: report.isJSON)
+            try Self.printReport(outcomes, folder: folder, update: update, json: report.isJSON, junit: junitFile)
         }
 
         static let keptWorseHint = "; --accept-worse replaces the golden anyway"
 
-        /// Prints the report of `outcomes` (from this machine or merged) and ends with its exit status.
-        static func printReport(_ outcomes: [RegressionOutcome], folder: String, update: Bool, json: Bool) throws {
+        /// Prints the report of `outcomes` (from this machine or merged), writes the JUnit report to
+        /// `junit` when asked, and ends with the exit status. A JUnit report on standard output
+        /// sends the table to standard error.
+        static func printReport(_ outcomes: [RegressionOutcome], folder: String, update: Bool, json: Bool, junit: OutputFile? = nil) throws {
             if json {
                 print(RegressionRun.json(folder: folder, outcomes).serialized)
+            } else if junit?.path == "-" {
+                let table = RegressionRun.report(outcomes, update: update).map { $0 + "\n" }.joined()
+                FileHandle.standardError.write(Data(table.utf8))
             } else {
                 for line in RegressionRun.report(outcomes, update: update) { print(line) }
+            }
+            if let junit {
+                try junit.write(JUnitReport.xml(folder: folder, outcomes))
+                try junit.commit()
             }
             if outcomes.contains(where: \.failed) { throw ExitCode(2) }
             if outcomes.contains(where: { !$0.passed }) { throw ExitCode(1) }
@@ -216,6 +261,7 @@ extension Regress {
 
                   lumatrace regress merge part-*.json
                   lumatrace regress merge parts/part-0.json parts/part-1.json --json
+                  lumatrace regress merge part-*.json --junit regress.xml
                 """)
 
         @Argument(help: "The part files, one per shard.")
@@ -223,12 +269,25 @@ extension Regress {
 
         @OptionGroup var report: ReportFormatOption
 
+        @Option(help: Regress.junitHelp)
+        var junit: String?
+
+        @Flag(help: "With --junit: replace an existing report.")
+        var force = false
+
+        func validate() throws {
+            try Regress.validateJUnit(junit, json: report.isJSON)
+            if force, junit == nil { throw ValidationError("--force applies with --junit (to replace a report)") }
+        }
+
         func run() throws {
             try reportingErrors(in: .regress) {
                 let read = try parts.map { (path: $0, part: try RegressionPart.read($0)) }
                 let run = try RegressionPart.merge(read)
                 let (folder, outcomes) = (run.folder, run.outcomes)
                 let update = read.first?.part.options["update"]?.boolValue ?? false
+                let goldens = outcomes.map { URL(fileURLWithPath: folder).appendingPathComponent($0.name).path }
+                let junitFile = try Regress.claimJUnit(junit, force: force, inputs: parts + goldens)
                 let staged = run.staged
                 if !staged.isEmpty {
                     let moved = try StagedGolden.moveIntoPlace(run)
@@ -238,7 +297,7 @@ extension Regress {
                     }
                     FileHandle.standardError.write(Data((said + "\n").utf8))
                 }
-                try Regress.Corpus.printReport(outcomes, folder: folder, update: update, json: report.isJSON)
+                try Regress.Corpus.printReport(outcomes, folder: folder, update: update, json: report.isJSON, junit: junitFile)
             }
         }
     }
