@@ -1,0 +1,124 @@
+"""The Python package's command line: `python -m lumatrace COMMAND ...` (or `lumatrace-py`).
+
+    python -m lumatrace export-mcap clip.luma clip.events.jsonl -o clip.mcap
+    python -m lumatrace export-rrd  clip.luma clip.events.jsonl -o clip.rrd
+
+Each command is one entry of `COMMANDS`: a name, a function that adds its arguments to a parser,
+and a function that runs it. Errors are printed here, in one place: the library raises errors
+that name the file and know nothing of flags; this module words them as one line and exits 1
+(2 for a command line argparse cannot parse).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import textwrap
+
+from .errors import LumatraceError
+
+_EXPORT_EPILOG = {
+    "mcap": """\
+        Opens in Foxglove (app.foxglove.dev, or the desktop app: File > Open local file).
+        Add an Image panel on /camera/image and tick /camera/annotations in its
+        annotations list: every frame, with what the events drew on it.
+
+        example:
+          python -m lumatrace export-mcap Recordings/balls-synth.luma \\
+              Recordings/balls-synth.events.jsonl -o balls-synth.mcap
+        """,
+    "rrd": """\
+        Opens in Rerun: `rerun clip.rrd` (the viewer installed with rerun-sdk), or drop the
+        file on the web viewer. One 2D view of /camera: the frame, and under
+        camera/annotations/ANALYZER/LAYER what each analyzer drew; scrub with the `time`
+        or `frame` timeline.
+
+        example:
+          python -m lumatrace export-rrd Recordings/tracking-synth.luma \\
+              Recordings/tracking-synth.events.jsonl -o tracking-synth.rrd
+        """,
+}
+
+
+def _add_export_arguments(parser: argparse.ArgumentParser, suffix: str) -> None:
+    parser.add_argument("recording", help="the .luma recording")
+    parser.add_argument("events", help="its event log (.events.jsonl), from `lumatrace replay`")
+    parser.add_argument("-o", "--output", required=True, metavar=f"OUT.{suffix}",
+                        help=f"the .{suffix} file to write; it appears only when complete")
+    parser.add_argument("--force", action="store_true",
+                        help=f"replace OUT.{suffix} if it exists (only a .{suffix} file is ever replaced), and "
+                             f"draw a log made from another recording of the same size")
+
+
+def _export_mcap(args) -> str:
+    from .foxglove import to_mcap
+    return str(to_mcap(args.recording, args.events, args.output, force=args.force, other_recording=args.force))
+
+
+def _export_rrd(args) -> str:
+    from .rerun import to_rrd
+    return str(to_rrd(args.recording, args.events, args.output, force=args.force, other_recording=args.force))
+
+
+#: name, one-line summary, epilog, add arguments, run (returns the line printed on success).
+COMMANDS = [
+    ("export-mcap", "write a recording and its events as an MCAP file for Foxglove", _EXPORT_EPILOG["mcap"],
+     lambda p: _add_export_arguments(p, "mcap"), _export_mcap),
+    ("export-rrd", "write a recording and its events as a Rerun .rrd file", _EXPORT_EPILOG["rrd"],
+     lambda p: _add_export_arguments(p, "rrd"), _export_rrd),
+]
+
+
+def parser(prog: str | None = None) -> argparse.ArgumentParser:
+    # The commands are listed in the description: argparse (3.11) wraps a subcommand list badly.
+    listing = "\n".join(f"  {name:<13} {summary}" for name, summary, *_ in COMMANDS)
+    top = argparse.ArgumentParser(
+        prog=prog or _prog(), usage="%(prog)s [-h] COMMAND ...",
+        description=f"Lumatrace recordings and event logs from Python: exports for viewers.\n\ncommands:\n{listing}",
+        epilog="`COMMAND --help` tells more. Recording and replaying are the Swift `lumatrace` tool's.",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = top.add_subparsers(dest="command", metavar="COMMAND", help=argparse.SUPPRESS, required=True)
+    for name, summary, epilog, add_arguments, run in COMMANDS:
+        sub = commands.add_parser(name, help=summary, description=summary[0].upper() + summary[1:] + ".",
+                                  epilog=textwrap.dedent(epilog), formatter_class=argparse.RawDescriptionHelpFormatter)
+        add_arguments(sub)
+        sub.set_defaults(run=run)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Runs one command; returns the exit status (0, or 1 when it failed)."""
+    prog = _prog()
+    args = parser(prog).parse_args(argv)
+    try:
+        print(args.run(args))
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:  # noqa: BLE001 - every failure becomes one line; the kinds are worded below
+        print(f"{prog}: error: {_describe(e)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _describe(error: Exception) -> str:
+    """One line that says what went wrong, where, and (when there is one) what to do."""
+    from ._export import MissingSDKError, OtherRecordingError
+    from ._output import OutputError
+    if isinstance(error, OutputError) and error.code == "exists":
+        return f"{error} (--force replaces it)"
+    if isinstance(error, OtherRecordingError):
+        return f"{error}; pass --force to use it anyway"
+    if isinstance(error, (LumatraceError, MissingSDKError)):
+        return str(error)
+    if isinstance(error, OSError) and error.filename is not None:
+        return f"{error.filename}: {error.strerror or error}"
+    return f"{type(error).__name__}: {error}"
+
+
+def _prog() -> str:
+    name = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    return "python -m lumatrace" if name in ("", "__main__.py", "-c") else name
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,141 @@
+"""A result file being written, kept safe the way the Swift `OutputFile` keeps it.
+
+    with OutputFile("clip.mcap", force=False, inputs=["clip.luma", "clip.events.jsonl"], kind="mcap") as out:
+        write_everything_to(out.writing_path)
+    # only now is there a clip.mcap, and it is complete
+
+The rules, the same as the command line's:
+- the output is never one of the inputs (the same file, through a link, or the same name);
+- the bytes go to a temporary sibling (`.NAME.PID-N.partial`) and reach the final name by a rename
+  when everything was written: a failure never leaves half a file under the name the user gave;
+- an existing file is replaced only with `force`, and only by a result of its own kind: `force`
+  never turns a recording or an event log into an export.
+"""
+from __future__ import annotations
+
+import itertools
+import os
+
+from .errors import LumatraceError
+
+#: The first bytes of each kind of file an output may meet, for the own-kind rule.
+_MAGIC = {
+    "recording": (b"LUMA",),
+    "event log": (b'{"format":"lumatrace.events"',),
+    "mcap": (b"\x89MCAP",),
+    "rrd": (b"RRF",),
+}
+_NOUN = {"recording": "a Lumatrace recording", "event log": "a Lumatrace event log",
+         "mcap": "an MCAP file", "rrd": "a Rerun .rrd file"}
+_counter = itertools.count()
+
+
+class OutputError(LumatraceError):
+    """A result cannot be written where asked. `code` says why, as the Swift `OutputError` case
+    does: `exists`, `isInput`, `wrongKind`, `otherKind`, `folderMissing`, `io`."""
+
+    def __init__(self, path: str, code: str, message: str):
+        super().__init__(path, message)
+        self.code = code
+
+
+class OutputFile:
+    """Claims `path` for a result of `kind` ("mcap", "rrd"): checks it, and hands out a temporary
+    sibling to write (`writing_path`) that a clean exit from the `with` block renames into place.
+    An exception inside the block removes the temporary file and leaves `path` as it was."""
+
+    def __init__(self, path, *, force: bool, inputs, kind: str):
+        self.path = os.fspath(path)
+        self.force = force
+        self.kind = kind
+        self.inputs = [os.fspath(p) for p in inputs]
+        check(self.path, force=force, inputs=self.inputs, kind=kind)
+        folder, name = os.path.split(self.path)
+        self.writing_path = os.path.join(folder, f".{name}.{os.getpid()}-{next(_counter)}.partial")
+
+    def __enter__(self) -> "OutputFile":
+        return self
+
+    def __exit__(self, kind, error, traceback) -> None:
+        if kind is not None:
+            self._remove_temporary()
+            return
+        try:
+            self._commit()
+        except BaseException:
+            self._remove_temporary()
+            raise
+
+    def _commit(self) -> None:
+        if not os.path.exists(self.writing_path):
+            raise OutputError(self.path, "io", "nothing was written")
+        # Checked again: the inputs were read meanwhile, and something may have appeared.
+        check(self.path, force=self.force, inputs=self.inputs, kind=self.kind)
+        if self.force:
+            os.replace(self.writing_path, self.path)
+            return
+        try:
+            # A hard link never replaces what got there first; the rename would.
+            os.link(self.writing_path, self.path)
+        except FileExistsError:
+            raise OutputError(self.path, "exists", "already exists") from None
+        except OSError:
+            os.replace(self.writing_path, self.path)  # a file system without hard links
+            return
+        os.unlink(self.writing_path)
+
+    def _remove_temporary(self) -> None:
+        try:
+            os.unlink(self.writing_path)
+        except FileNotFoundError:
+            pass
+
+
+def check(path: str, *, force: bool, inputs, kind: str) -> None:
+    """Raises `OutputError` unless a result of `kind` may be written at `path`."""
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise OutputError(path, "folderMissing", f"the folder {folder} does not exist")
+    for given in inputs:
+        if _same_file(path, given) or _same_name(path, given):
+            message = ("is this command's input; write the result somewhere else" if given == path
+                       else f"is the same file as the input {given}; write the result somewhere else")
+            raise OutputError(path, "isInput", message)
+    if os.path.isdir(path):
+        raise OutputError(path, "wrongKind", "is a folder; the output here is a file")
+    if not os.path.lexists(path):
+        return
+    if not os.path.isfile(path):
+        raise OutputError(path, "wrongKind", "is not a regular file; the output here is a file")
+    if not force:
+        raise OutputError(path, "exists", "already exists")
+    found = _kind_of(path)
+    if found is not None and found != kind:
+        raise OutputError(path, "otherKind", f"is {_NOUN[found]}, not {_NOUN[kind]}; a result replaces only "
+                                             f"a file of its own kind: remove it first or choose another name")
+
+
+def _kind_of(path: str) -> str | None:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(32)
+    except OSError as e:
+        raise OutputError(path, "io", e.strerror or str(e)) from None
+    for kind, prefixes in _MAGIC.items():
+        if any(head.startswith(p) for p in prefixes):
+            return kind
+    return None
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _same_name(a: str, b: str) -> bool:
+    """The same entry of the same folder (folders compared with links resolved), whether or not
+    the file exists yet."""
+    return (os.path.basename(a) == os.path.basename(b)
+            and os.path.realpath(os.path.dirname(a) or ".") == os.path.realpath(os.path.dirname(b) or "."))

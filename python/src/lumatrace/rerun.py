@@ -1,0 +1,146 @@
+"""A recording and its event log as a Rerun `.rrd` file.
+
+    lumatrace.rerun.to_rrd("clip.luma", "clip.events.jsonl", "clip.rrd")
+
+Open the file with `rerun clip.rrd` (the viewer that `pip install rerun-sdk` installs) or drop it
+on the web viewer: one 2D view of `/camera` shows each frame with what the events drew on it, and
+the time panel scrubs through two timelines, `time` (the frame's own time since the recording
+started, to the nanosecond) and `frame` (its index). The entities, written with the official
+Rerun SDK:
+
+- `camera/image`: the frame, an `Image` of 8-bit grey (L8);
+- `camera/annotations/ANALYZER/LAYER`: what one analyzer's events drew, by the layers of
+  `lumatrace.overlays` (`paths`, `ended` and `quads` as `LineStrips2D`, a quadrilateral closed
+  back to its first corner; `positions` and `projected` as `Points2D`, a trajectory's current
+  position with the object's radius; `boxes`, `recovered`, `lost` and `blobs` as `Boxes2D`, with
+  labels). Each entity can be hidden on its own in the viewer.
+
+Rerun shows an entity's latest value at any time, so an entity drawn on a frame and not on the
+next is logged empty on that next frame: the viewer never keeps a box past its event.
+
+No viewer is started and nothing goes over the network. The recording id is derived from the
+inputs (the recording's frames digest and the log's bytes), so exporting again gives the same
+recording, and `log_time` (the wall clock) is not recorded; the file's bytes still differ from run
+to run, because Rerun stamps every row with a time-based id.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import uuid
+
+import numpy as np
+
+from ._export import Export, Pairing, import_sdk
+from ._output import OutputFile
+from .errors import LumatraceError
+from .overlays import Box, Dots, Polyline
+
+__all__ = ["to_rrd", "APPLICATION_ID", "IMAGE_ENTITY", "ANNOTATIONS_ENTITY"]
+
+APPLICATION_ID = "lumatrace"
+IMAGE_ENTITY = "camera/image"
+ANNOTATIONS_ENTITY = "camera/annotations"
+
+# Points without a size of their own: negative radii are UI points in Rerun, not scene pixels.
+_DEFAULT_DOT_RADIUS = -3.0
+# uuid5 namespace of Lumatrace's Rerun recording ids.
+_NAMESPACE = uuid.UUID("6c0a3f8e-2b61-5d7a-9a43-1f3c8e5b7d20")
+
+
+def to_rrd(recording_path, events_path, output_path, *, force: bool = False,
+           other_recording: bool = False) -> Export:
+    """Writes `output_path` (an `.rrd`) with every frame of the recording and what its event log
+    draws on each. Returns what was written (`Export`).
+
+    The file appears only when complete (written to a temporary sibling, then renamed). An existing
+    file is replaced only with `force`, and only if it is a Rerun file; the output is never one of
+    the inputs. The log must have been made from the recording's frames (its frames digest says),
+    unless `other_recording`.
+
+    Raises `OutputError` for the output, the reading errors of `lumatrace.open`, `EventLogError` and
+    `OtherRecordingError` for the inputs (each naming its file), and `MissingSDKError` without
+    `rerun-sdk`."""
+    rr = import_sdk("rerun", what="Rerun", package="rerun-sdk", extra="rerun")
+    import rerun.blueprint as rrb
+
+    output_path = os.fspath(output_path)
+    with OutputFile(output_path, force=force, inputs=[recording_path, events_path], kind="rrd") as out, \
+            Pairing(recording_path, events_path, other_recording=other_recording) as pairing:
+        stream = rr.RecordingStream(APPLICATION_ID, recording_id=recording_id(pairing), send_properties=False)
+        if not stream.is_enabled():
+            raise LumatraceError(output_path, "Rerun logging is switched off in this environment (RERUN=off); "
+                                              "unset RERUN to export")
+        stream.save(out.writing_path, default_blueprint=rrb.Blueprint(
+            rrb.Spatial2DView(origin="/camera", name=os.path.basename(pairing.recording_path))))
+        frames = 0
+        try:
+            stream.set_log_time_enabled(False)
+            stream.send_recording_name(os.path.basename(pairing.recording_path))
+            kinds: dict = {}            # entity -> the shape class it draws
+            drawn_before: set = set()   # entities with something on screen
+            for frame in pairing.frames():
+                stream.set_time("frame", sequence=frame.index)
+                stream.set_time("time", duration=np.timedelta64(frame.nanoseconds, "ns"))
+                stream.log(IMAGE_ENTITY, rr.Image(frame.pixels, color_model="L"))
+                layers = _by_layer(rr, frame.shapes)
+                for entity in drawn_before - layers.keys():
+                    layers[entity] = []
+                for entity in sorted(layers):
+                    shapes = layers[entity]
+                    kind = kinds.setdefault(entity, type(shapes[0]) if shapes else None)
+                    stream.log(entity, _archetype(rr, kind, shapes))
+                drawn_before = {entity for entity, shapes in layers.items() if shapes}
+                frames += 1
+        finally:
+            stream.flush()
+            stream.disconnect()
+        return pairing.summary(output_path, frames)
+
+
+def recording_id(pairing: Pairing) -> str:
+    """The Rerun recording id of an export: a UUID derived from the recording's frames digest and
+    the event log's SHA-256, so the same inputs are the same Rerun recording (and two logs of one
+    recording are two recordings, which a viewer does not merge)."""
+    digest = hashlib.sha256()
+    with open(pairing.events_path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return str(uuid.uuid5(_NAMESPACE, f"{pairing.recording_digest}/{digest.hexdigest()}"))
+
+
+def _by_layer(rr, shapes: list) -> dict:
+    """The frame's shapes by entity path, each list in the log's order."""
+    out: dict = {}
+    for shape in shapes:
+        entity = f"{ANNOTATIONS_ENTITY}/{rr.escape_entity_path_part(shape.source.analyzer)}/{shape.layer}"
+        out.setdefault(entity, []).append(shape)
+    return out
+
+
+def _archetype(rr, kind: type, shapes: list):
+    """Shapes of one `kind` (`Box`, `Polyline` or `Dots`) as one archetype; unset fields are
+    cleared, so nothing of the previous frame (a label, a color) lingers. An empty list gives an
+    empty archetype, which clears the entity."""
+    colors = [s.color for s in shapes]
+    if kind is Box:
+        halves = np.array([(s.width / 2, s.height / 2) for s in shapes], dtype=np.float64).reshape(-1, 2)
+        corners = np.array([(s.left, s.top) for s in shapes], dtype=np.float64).reshape(-1, 2)
+        return rr.Boxes2D.from_fields(clear_unset=True, centers=corners + halves, half_sizes=halves,
+                                      colors=colors, labels=_labels(shapes))
+    if kind is Polyline:
+        strips = [np.array(s.points + (s.points[0],) if s.closed else s.points, dtype=np.float64) for s in shapes]
+        return rr.LineStrips2D.from_fields(clear_unset=True, strips=strips, colors=colors, labels=_labels(shapes))
+    assert kind is Dots, kind
+    positions = [p for s in shapes for p in s.points]
+    return rr.Points2D.from_fields(
+        clear_unset=True,
+        positions=np.array(positions, dtype=np.float64).reshape(-1, 2),
+        radii=[_DEFAULT_DOT_RADIUS if s.radius is None else s.radius for s in shapes for _ in s.points],
+        colors=[s.color for s in shapes for _ in s.points],
+        labels=[s.label or "" for s in shapes for _ in s.points] if any(s.label for s in shapes) else None)
+
+
+def _labels(shapes: list):
+    return [s.label or "" for s in shapes] if any(s.label for s in shapes) else None
+
