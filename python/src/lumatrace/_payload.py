@@ -156,16 +156,24 @@ def _rebuild_blocks(modes: np.ndarray, residual: np.ndarray, predictor: np.ndarr
     sums = r3.copy()
     for y in range(1, BLOCK):
         np.add(sums[:, y], sums[:, y - 1], out=sums[:, y])
-    # The row above each block row and its change from the predictor: a short scan down the frame.
+    # The row above each block row (`above`) and its change from the predictor (`change`): a short
+    # scan down the frame. A block's last row is its predictor plus residual (mode 0), or the row
+    # above the block plus the block column's sum (mode 1), or that plus the predictor's own change
+    # down the block (mode 2: predictor + change above + sum = above + Δpredictor + sum).
+    last_p = p3[:, BLOCK - 1]
+    temporal = (last_p + r3[:, BLOCK - 1]) & is0
+    below = np.zeros_like(last_p)
+    below[1:] = last_p[1:] - last_p[:-1]
+    below[0] = last_p[0]
+    carried = (below & is2) + sums[:, BLOCK - 1]
+    not0 = ~is0
     above = np.zeros((rows, width), dtype=np.uint8)
-    change = np.zeros((rows, width), dtype=np.uint8)
     for b in range(1, rows):
-        last_p = p3[b - 1, BLOCK - 1]
-        temporal = last_p + r3[b - 1, BLOCK - 1]
-        spatial = above[b - 1] + sums[b - 1, BLOCK - 1]
-        both = last_p + change[b - 1] + sums[b - 1, BLOCK - 1]
-        above[b] = (temporal & is0[b - 1]) | (spatial & is1[b - 1]) | (both & is2[b - 1])
-        change[b] = above[b] - last_p
+        np.add(above[b - 1], carried[b - 1], out=above[b])
+        np.bitwise_and(above[b], not0[b - 1], out=above[b])
+        np.bitwise_or(above[b], temporal[b - 1], out=above[b])
+    change = np.zeros((rows, width), dtype=np.uint8)
+    change[1:] = above[1:] - last_p[:-1]
     # Modes 1 and 2: sums + (above | predictor + change); mode 0: predictor + residual.
     offsets = ((above & is1) + (change & is2))[:, None, :]
     later = sums + (p3 & ~is1[:, None, :]) + offsets
