@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import warnings
 
 from .errors import EventLogError
 
@@ -30,8 +31,10 @@ class EventLines:
     """A log's header on opening (raising `EventLogError` for a file that is not an event log),
     then its events by iteration (raising `EventLogError` naming the line that breaks a rule)."""
 
-    def __init__(self, path):
+    def __init__(self, path, partial: bool = False):
         self.path = str(path)
+        #: Read up to a last line a crash cut off (with a warning) instead of refusing the log.
+        self.partial = partial
         self.footer: dict | None = None
         try:
             self._file = open(self.path, "rb")
@@ -80,6 +83,9 @@ class EventLines:
                     raise EventLogError(path, number, f"line is longer than {MAXIMUM_LINE_BYTES >> 20} MiB: "
                                                       f"not an event log line")
                 if not line.endswith(b"\n"):
+                    if self.partial:
+                        warnings.warn(f"{path}: line {number} is cut off (no newline): left out", stacklevel=2)
+                        break
                     raise EventLogError(path, number, "last line is cut off (no newline): the log is truncated")
                 if footer_line is not None:
                     raise EventLogError(path, footer_line, "footer line is not the last line")

@@ -16,10 +16,9 @@ normalized to the frame, lower-left origin.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
-from .errors import EventLogError
+from ._event_lines import EventLines
 
 #: Fields of a shape read into named columns: field -> column names (lists of numbers split).
 _SPLIT = {
@@ -79,90 +78,26 @@ def read_events(path, by_kind: bool = False, partial: bool = False):
     return tables
 
 
-#: The longest line a log may have (as the Swift reader): a longer one is not an event log line.
-MAXIMUM_LINE_BYTES = 4 << 20
-
-
 def _parse(path: str, partial: bool = False):
-    """Reads and checks a log as the Swift reader does: the header, events in frame order, and a
-    footer (if any) whose digest and count match the event lines. A line cut off by a crash is an
-    error, or with `partial` is left out with a warning."""
-    import hashlib
-    import warnings
-
-    try:
-        f = open(path, "rb")
-    except OSError as e:
-        raise EventLogError(path, None, e.strerror or str(e)) from None
-    with f:
-        first = f.readline(MAXIMUM_LINE_BYTES + 1)
-        if not first:
-            raise EventLogError(path, None, "empty file: not an event log")
-        try:
-            header = json.loads(first)
-        except ValueError:
-            raise EventLogError(path, 1, "not valid JSON: not a Lumatrace event log") from None
-        if not isinstance(header, dict) or header.get("format") != "lumatrace.events":
-            raise EventLogError(path, 1, 'not a Lumatrace event log (the header has no "format":"lumatrace.events")')
-        if header.get("version") not in (1, 2):
-            raise EventLogError(path, 1, f"event log format version {header.get('version')!r} is not supported (this reader reads versions 1...2)")
-        shapes = {}
-        for analyzer in header.get("analyzers") or []:
-            for declared in analyzer.get("events") or []:
-                shapes[(analyzer.get("name"), declared.get("kind"))] = declared.get("shape")
-        rows, nested, footer, footer_line = [], {}, None, None
-        digest = hashlib.sha256()
-        last_frame = None
-        number = 1
-        while True:
-            line = f.readline(MAXIMUM_LINE_BYTES + 1)
-            if not line:
-                break
-            number += 1
-            if len(line) > MAXIMUM_LINE_BYTES:
-                raise EventLogError(path, number, f"line is longer than {MAXIMUM_LINE_BYTES >> 20} MiB: not an event log line")
-            if not line.endswith(b"\n"):
-                if partial:
-                    warnings.warn(f"{path}: line {number} is cut off (no newline): left out", stacklevel=3)
-                    break
-                raise EventLogError(path, number, "last line is cut off (no newline): the log is truncated")
-            if footer is not None:
-                raise EventLogError(path, footer_line, "footer line is not the last line")
-            try:
-                event = json.loads(line)
-            except ValueError:
-                raise EventLogError(path, number, "not valid JSON") from None
-            if isinstance(event, dict) and "end" in event:
-                footer, footer_line = event["end"], number
-                continue
-            try:
-                frame, time, analyzer, kind, data = event["frame"], event["t"], event["analyzer"], event["kind"], event["data"]
-            except (KeyError, TypeError):
-                raise EventLogError(path, number, "not an event line (needs frame, t, analyzer, kind, data)") from None
-            if not isinstance(frame, int) or not isinstance(time, (int, float)) or not isinstance(analyzer, str) or not isinstance(kind, str):
-                raise EventLogError(path, number, "not an event line (frame is an integer, t a number, analyzer and kind strings)")
-            if last_frame is not None and frame < last_frame:
-                raise EventLogError(path, number, f"events are out of frame order ({frame} after {last_frame})")
-            last_frame = frame
-            digest.update(line)
-            shape = shapes.get((analyzer, kind))
-            row = {"frame": frame, "time": float(time), "analyzer": analyzer, "kind": kind}
-            if isinstance(data, dict):
-                for key, value in data.items():
-                    if key == _NESTED.get(shape) and isinstance(value, list):
-                        _nest(nested, kind, key, value, row, data.get("id"), shape)
-                        row[f"{key}Count"] = len(value)
-                    else:
-                        _flatten(row, key, value)
-            else:
-                row["data"] = data
-            rows.append(row)
-        if footer is not None:
-            if not isinstance(footer, dict) or footer.get("sha256") != digest.hexdigest():
-                raise EventLogError(path, footer_line, "footer digest does not match the event lines: the log was edited or damaged")
-            if footer.get("events") != len(rows):
-                raise EventLogError(path, footer_line, f"footer counts {footer.get('events')} events, the log has {len(rows)}")
-    return EventLog(path, header, footer, shapes), rows, nested
+    """The log's rows, checked line by line as the Swift reader checks it (`EventLines`)."""
+    lines = EventLines(path, partial=partial)
+    shapes = lines.shapes()
+    rows, nested = [], {}
+    for _, event in lines:
+        frame, analyzer, kind, data = event["frame"], event["analyzer"], event["kind"], event["data"]
+        shape = shapes.get((analyzer, kind))
+        row = {"frame": frame, "time": float(event["t"]), "analyzer": analyzer, "kind": kind}
+        if isinstance(data, dict):
+            for key, value in data.items():
+                if key == _NESTED.get(shape) and isinstance(value, list):
+                    _nest(nested, kind, key, value, row, data.get("id"), shape)
+                    row[f"{key}Count"] = len(value)
+                else:
+                    _flatten(row, key, value)
+        else:
+            row["data"] = data
+        rows.append(row)
+    return EventLog(path, lines.header, lines.footer, shapes), rows, nested
 
 
 def _nest(nested, kind, key, items, row, event_id, shape):
