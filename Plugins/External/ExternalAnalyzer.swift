@@ -6,7 +6,7 @@ import LumaAnalysis
 /// frame; the program answers each frame with its events and a done line.
 ///
 ///     lumatrace replay clip.luma --analyzer external \
-///       --set external.command="python3 Plugins/BrightnessHistogram/brightness_histogram.py" \
+///       --set external.command=".venv/bin/python Plugins/BrightnessHistogram/brightness_histogram.py" \
 ///       --set external.options='{"every":10}'
 ///
 /// The program's events go into the log like any analyzer's, in the same order. The program must

@@ -5,7 +5,7 @@ import LumaAnalysis
 /// much it may answer.
 public struct ExternalConfiguration: AnalyzerConfiguration {
     /// The program, run with `/bin/sh -c` in ``folder``, e.g.
-    /// `python3 Plugins/BrightnessHistogram/brightness_histogram.py`.
+    /// `.venv/bin/python Plugins/BrightnessHistogram/brightness_histogram.py`.
     public var command = ""
     /// The folder the program runs in, relative to the folder of the file this configuration is
     /// written in (see ``AnalyzerContext/configurationFolder``): on the command line the current

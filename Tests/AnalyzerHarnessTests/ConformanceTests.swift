@@ -34,7 +34,7 @@ struct ConformanceTests {
 
     @Test("external, running the Python example") func external() throws {
         var configuration = ExternalConfiguration()
-        configuration.command = try ExternalTool.python3.require() + " "
+        configuration.command = try ProjectPython.require() + " "
             + PackageLayout.root.appendingPathComponent("Plugins/BrightnessHistogram/brightness_histogram.py").path
         configuration.options = .object([.init("every", .int(5))])
         try AnalyzerHarness(ExternalAnalyzer.self, configuration: configuration)

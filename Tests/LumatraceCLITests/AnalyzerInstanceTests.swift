@@ -10,7 +10,9 @@ import LumaTestSupport
 struct AnalyzerInstanceTests {
     static let balls = PackageLayout.root.appendingPathComponent("Recordings/balls-synth.luma").path
     static let toss = PackageLayout.root.appendingPathComponent("Recordings/toss-real.luma").path
-    static let example = "python3 " + PackageLayout.root.appendingPathComponent("Plugins/BrightnessHistogram/brightness_histogram.py").path
+    static func example() throws -> String {
+        try ProjectPython.require() + " " + PackageLayout.root.appendingPathComponent("Plugins/BrightnessHistogram/brightness_histogram.py").path
+    }
 
     /// Trajectory ends of `analyzer` in `log`: (first frame, point count) per trajectory, and the ids.
     func ends(_ log: EventLog, _ analyzer: String) -> (paths: [[Int]], ids: Set<String>) {
@@ -64,8 +66,8 @@ struct AnalyzerInstanceTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let out = dir + "/two.events.jsonl"
         let r = try CLI.run(["replay", Self.toss, "--analyzer", "coarse=external", "--analyzer", "fine=external",
-                             "--set", "coarse.command=\(Self.example)", "--set", "coarse.options={\"every\":20,\"bins\":4}",
-                             "--set", "fine.command=\(Self.example)", "--set", "fine.options={\"every\":10,\"bins\":16}", "-o", out])
+                             "--set", "coarse.command=\(try Self.example())", "--set", "coarse.options={\"every\":20,\"bins\":4}",
+                             "--set", "fine.command=\(try Self.example())", "--set", "fine.options={\"every\":10,\"bins\":16}", "-o", out])
         #expect(r.status == 0, "\(r.stderr)")
         let log = try EventLog.read(out)
         let coarse = log.events.filter { $0.analyzer == "coarse" }, fine = log.events.filter { $0.analyzer == "fine" }
@@ -80,7 +82,7 @@ struct AnalyzerInstanceTests {
         let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let twice = try CLI.run(["replay", Self.toss, "--analyzer", "external", "--analyzer", "external",
-                                 "--set", "external.command=\(Self.example)", "-o", dir + "/x.events.jsonl"])
+                                 "--set", "external.command=\(try Self.example())", "-o", dir + "/x.events.jsonl"])
         #expect(twice.status == 64)
         #expect(twice.stderr.contains("external is given twice") && twice.stderr.contains("--analyzer external2=external"), "\(twice.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/x.events.jsonl"))

@@ -8,7 +8,10 @@ import LumaTestSupport
 @Suite("The external analyzer: plugins in any language")
 struct ExternalAnalyzerTests {
     static let recording = PackageLayout.root.appendingPathComponent("Recordings/toss-real.luma").path
-    static let example = "python3 " + PackageLayout.root.appendingPathComponent("Plugins/BrightnessHistogram/brightness_histogram.py").path
+    /// The bundled Python example, run with the project's Python (it has `lumatrace.analyzer`).
+    static func example() throws -> String {
+        try ProjectPython.require() + " " + PackageLayout.root.appendingPathComponent("Plugins/BrightnessHistogram/brightness_histogram.py").path
+    }
 
     /// A Python program speaking the protocol that misbehaves at frame 3 in the way `fault` says
     /// (`crash`, `hang`, `garbage`, `wrong-done`), and otherwise emits one `tick` event per frame.
@@ -31,7 +34,7 @@ struct ExternalAnalyzerTests {
         for jobs in ["1", "4"] {
             let log = "\(dir)/b\(jobs).events.jsonl"
             let r = try CLI.run(["replay", Self.recording, "--analyzer", "differencing", "--analyzer", "external",
-                                 "--set", "external.command=\(Self.example)", "--set", "external.options={\"every\":10,\"bins\":8}",
+                                 "--set", "external.command=\(try Self.example())", "--set", "external.options={\"every\":10,\"bins\":8}",
                                  "--jobs", jobs, "-o", log])
             #expect(r.status == 0, "\(r.stderr)")
             logs.append(try String(contentsOfFile: log, encoding: .utf8))
@@ -40,6 +43,8 @@ struct ExternalAnalyzerTests {
         let log = try EventLog.read("\(dir)/b1.events.jsonl")
         let brightness = log.events.filter { $0.analyzer == "external" }
         #expect(brightness.map(\.frame) == [0, 10, 20, 30, 40, 50])
+        // Declared once, in the program's ready line (`events` of its lumatrace.analyzer class).
+        #expect(log.header.analyzers.first { $0.name == "external" }?.events == [EventSchema(kind: "brightness", version: 1, shape: nil)])
         for event in brightness {
             #expect(event.kind == "brightness")
             let histogram = try #require(event.data["histogram"]?.arrayValue?.compactMap { $0.doubleValue })
@@ -50,7 +55,7 @@ struct ExternalAnalyzerTests {
         }
         let refused = try CLI.run(["verify", "\(dir)/b1.events.jsonl", "--recording", Self.recording])
         #expect(refused.status == 2)
-        #expect(refused.stderr.contains("would run a program: `python3 "), "\(refused.stderr)")
+        #expect(refused.stderr.contains("would run a program: `\(ProjectPython.path) "), "\(refused.stderr)")
         let verify = try CLI.run(["verify", "\(dir)/b1.events.jsonl", "--recording", Self.recording, "--allow-external"])
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
     }
@@ -78,7 +83,7 @@ struct ExternalAnalyzerTests {
 
     @Test("a program that refuses its options, one that does not exist, and a missing command are clear errors")
     func startFailures() throws {
-        let refusing = try CLI.run(["replay", Self.recording, "--analyzer", "external", "--set", "external.command=\(Self.example)",
+        let refusing = try CLI.run(["replay", Self.recording, "--analyzer", "external", "--set", "external.command=\(try Self.example())",
                                     "--set", "external.options={\"every\":0}", "-o", "/dev/null"])
         #expect(refusing.status != 0)
         #expect(refusing.stderr.contains("refused to start: options: every must be an integer >= 1"), "\(refusing.stderr)")
@@ -110,6 +115,10 @@ struct PortablePluginGoldenTests {
     static let example = PackageLayout.root.appendingPathComponent("Plugins/BrightnessHistogram/brightness_histogram.py").path
     static let toss = PackageLayout.root.appendingPathComponent("Recordings/toss-real.luma").path
 
+    /// The bundled example imports `lumatrace.analyzer`: these commands name `python3`, as a user
+    /// in a shell with the project's venv activated does.
+    static func python3() throws -> [String: String] { try ProjectPython.activatedEnvironment() }
+
     /// A project folder: `plugin/b.py` (the bundled example), `goldens/toss-real.luma`.
     func project() throws -> String {
         let dir = Scratch.folder("cli")
@@ -123,10 +132,10 @@ struct PortablePluginGoldenTests {
 
     @Test("a golden written with `python3 plugin/b.py` verifies and regresses from any folder, and says when b.py changed")
     func goldenFromAnyFolder() throws {
-        let dir = try project()
+        let dir = try project(), env = try Self.python3()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let written = try CLI.run(["replay", "goldens/toss-real.luma", "--analyzer", "external", "--set", "external.command=python3 plugin/b.py",
-                                   "--set", "external.options={\"every\":10}", "-o", "goldens/toss.events.jsonl"], cwd: dir)
+                                   "--set", "external.options={\"every\":10}", "-o", "goldens/toss.events.jsonl"], cwd: dir, environment: env)
         #expect(written.status == 0, "\(written.stderr)")
         let golden = "\(dir)/goldens/toss.events.jsonl"
         let header = try EventLog.read(golden).header.analyzers[0]
@@ -135,9 +144,9 @@ struct PortablePluginGoldenTests {
         #expect(header.programFiles == [ProgramFile(path: "plugin/b.py", sha256: String(sum))])
 
         for cwd in ["/", "\(dir)/goldens", "\(dir)/plugin"] {
-            let verify = try CLI.run(["verify", golden, "--allow-external"], cwd: cwd)
+            let verify = try CLI.run(["verify", golden, "--allow-external"], cwd: cwd, environment: env)
             #expect(verify.status == 0, "from \(cwd): \(verify.stdout)\(verify.stderr)")
-            let regress = try CLI.run(["regress", "\(dir)/goldens", "--allow-external"], cwd: cwd)
+            let regress = try CLI.run(["regress", "\(dir)/goldens", "--allow-external"], cwd: cwd, environment: env)
             #expect(regress.status == 0 && regress.stdout.contains("identical"), "from \(cwd): \(regress.stdout)\(regress.stderr)")
         }
 
@@ -146,35 +155,35 @@ struct PortablePluginGoldenTests {
         handle.seekToEndOfFile()
         handle.write(Data("# tuned\n".utf8))
         try handle.close()
-        let verify = try CLI.run(["verify", golden, "--allow-external"], cwd: "/")
+        let verify = try CLI.run(["verify", golden, "--allow-external"], cwd: "/", environment: env)
         #expect(verify.status == 1)
         #expect(verify.stdout.contains("the plugin changed: external.program: plugin/b.py changed (sha256 \(sum.prefix(12))…"), "\(verify.stdout)")
-        let regress = try CLI.run(["regress", "\(dir)/goldens", "--allow-external"], cwd: "/")
+        let regress = try CLI.run(["regress", "\(dir)/goldens", "--allow-external"], cwd: "/", environment: env)
         #expect(regress.status == 0, "\(regress.stdout)")
         #expect(regress.stdout.contains("note: toss.events.jsonl: the plugin changed: external.program: plugin/b.py changed"), "\(regress.stdout)")
 
         // A folder that is gone is named.
         try FileManager.default.moveItem(atPath: "\(dir)/goldens", toPath: "\(dir)/../\(URL(fileURLWithPath: dir).lastPathComponent)-moved")
         defer { try? FileManager.default.removeItem(atPath: "\(dir)-moved") }
-        let lost = try CLI.run(["verify", "\(dir)-moved/toss.events.jsonl", "--allow-external"], cwd: "/")
+        let lost = try CLI.run(["verify", "\(dir)-moved/toss.events.jsonl", "--allow-external"], cwd: "/", environment: env)
         #expect(lost.status == 2, "\(lost.stdout)")
         #expect(lost.stderr.contains("was not started") || lost.stderr.contains("not a folder") || lost.stderr.contains("plugin/b.py"), "\(lost.stderr)")
     }
 
     @Test("paths in a pipeline file are relative to its folder, wherever replay runs")
     func pipelineFromAnyFolder() throws {
-        let dir = try project()
+        let dir = try project(), env = try Self.python3()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try #"{"analyzers":[{"name":"external","configuration":{"command":"python3 ../plugin/b.py","options":{"every":20}}}]}"#
             .write(toFile: "\(dir)/pipelines/hist.json", atomically: true, encoding: .utf8)
         let r = try CLI.run(["replay", "\(dir)/goldens/toss-real.luma", "--pipeline", "\(dir)/pipelines/hist.json", "--allow-external",
-                             "-o", "\(dir)/out/hist.events.jsonl"], cwd: "/")
+                             "-o", "\(dir)/out/hist.events.jsonl"], cwd: "/", environment: env)
         #expect(r.status == 0, "\(r.stderr)")
         let log = try EventLog.read("\(dir)/out/hist.events.jsonl")
         #expect(log.header.analyzers[0].configuration["folder"]?.stringValue == "../pipelines")
         #expect(log.events.filter { $0.analyzer == "external" }.map(\.frame) == [0, 20, 40])
         let verify = try CLI.run(["verify", "\(dir)/out/hist.events.jsonl", "--recording", "\(dir)/goldens/toss-real.luma", "--allow-external"],
-                                 cwd: "\(dir)/plugin")
+                                 cwd: "\(dir)/plugin", environment: env)
         #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
     }
 }

@@ -25,7 +25,7 @@ struct LiveAnalysisTests {
         Case(analyzer: "rectangles", recording: "tracking-synth", options: ["--analyzer", "rectangles"]),
         Case(analyzer: "external", recording: "toss-real",
              options: ["--analyzer", "external", "--allow-external",
-                       "--set", "external.command=python3 \(PackageLayout.root.path)/Plugins/BrightnessHistogram/brightness_histogram.py"]),
+                       "--set", "external.command=\(ProjectPython.path) \(PackageLayout.root.path)/Plugins/BrightnessHistogram/brightness_histogram.py"]),
     ]
 
     /// The frames of a bundled recording as a Y4M stream, as a camera pipe would deliver them
@@ -41,7 +41,7 @@ struct LiveAnalysisTests {
     func liveEqualsReplay(_ c: Case) throws {
         let dir = Scratch.folder("live")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        if c.analyzer == "external" { _ = try ExternalTool.python3.require() }
+        if c.analyzer == "external" { _ = try ProjectPython.require() }
         let input = try Self.stream(of: c.recording, in: dir)
         let live = try CLI.run(["record", "-", "--live", "--timestamps", "rate", "-o", "rec.luma", "--events", "rec.events.jsonl"] + c.options, stdin: input, cwd: dir)
         #expect(live.status == 0, "\(live.stderr)")

@@ -4,7 +4,7 @@ import Foundation
 struct NewAnalyzer: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "new-analyzer",
-        abstract: "Create a Swift package with a working example analyzer plugin, its tests, and its own lumatrace.",
+        abstract: "Create a working example analyzer plugin and its tests: a Swift package with its own lumatrace, or a Python script.",
         discussion: """
               lumatrace new-analyzer Glare                 # ./Glare: analyzer `glare`
               cd Glare && swift build && swift test
@@ -15,16 +15,34 @@ struct NewAnalyzer: ParsableCommand {
             memory, and the one-line conformance check), and an executable that is
             lumatrace with the built-in analyzers plus yours. It depends on this
             Lumatrace checkout by path (--lumatrace to use another).
+
+              lumatrace new-analyzer --language python Glare   # ./Glare/glare.py
+              cd Glare && CHECKOUT/.venv/bin/python -m pytest
+              lumatrace replay clip.luma --analyzer external \\
+                --set external.command="CHECKOUT/.venv/bin/python glare.py"
+
+            In Python: the same example as a script written with lumatrace.analyzer
+            (the external analyzer runs it), its pytest tests (run_on: frames made in
+            memory, no Lumatrace needed) and a README with the commands. It runs with
+            the checkout's .venv/bin/python, which scripts/install-dependencies makes.
             See docs/writing-an-analyzer.md in the Lumatrace repository.
             """)
+
+    /// What the analyzer is written in.
+    enum Language: String, ExpressibleByArgument, CaseIterable {
+        case swift, python
+    }
 
     @Argument(help: "The analyzer's type name, e.g. Glare (letters and digits, starting with a capital).")
     var name: String
 
+    @Option(help: "swift (a package with its own lumatrace) or python (a script the external analyzer runs).")
+    var language: Language = .swift
+
     @Option(help: "The folder to create the package in (default: ./NAME).")
     var path: String?
 
-    @Option(help: "The Lumatrace package to depend on: a checkout's path (default: the one this lumatrace was built from).")
+    @Option(help: "The Lumatrace checkout to use: a Swift package depends on it, a Python analyzer runs with its .venv (default: the one this lumatrace was built from).")
     var lumatrace: String?
 
     /// The checkout this binary was built from: the package root, three levels above this file.
@@ -47,14 +65,30 @@ struct NewAnalyzer: ParsableCommand {
                 throw CLIError("\(checkout) is not a Lumatrace checkout (no Package.swift); pass --lumatrace PATH")
             }
             if FileManager.default.fileExists(atPath: folder) { throw CLIError("\(folder) already exists; choose another --path") }
-            let template = AnalyzerTemplate(typeName: name, checkout: URL(fileURLWithPath: checkout).standardizedFileURL.path)
-            for (file, text) in template.files {
-                let url = URL(fileURLWithPath: folder).appendingPathComponent(file)
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                try text.write(to: url, atomically: true, encoding: .utf8)
+            let root = URL(fileURLWithPath: checkout).standardizedFileURL.path
+            switch language {
+            case .swift:
+                let template = AnalyzerTemplate(typeName: name, checkout: root)
+                try write(template.files, into: folder)
+                print("created \(folder): analyzer `\(template.analyzerName)` (\(template.typeName)Analyzer), its tests, and lumatrace-\(template.analyzerName)")
+                print("next: cd \(folder) && swift build && swift test")
+            case .python:
+                let template = PythonAnalyzerTemplate(typeName: name, checkout: root)
+                try write(template.files, into: folder)
+                print("created \(folder): \(template.moduleName).py (\(name), for the external analyzer), test_\(template.moduleName).py and a README")
+                if !FileManager.default.isExecutableFile(atPath: template.python) {
+                    print("note: \(template.python) does not exist yet: run scripts/install-dependencies in \(root) to make it")
+                }
+                print("next: cd \(folder) && \(template.python) -m pytest")
             }
-            print("created \(folder): analyzer `\(template.analyzerName)` (\(template.typeName)Analyzer), its tests, and lumatrace-\(template.analyzerName)")
-            print("next: cd \(folder) && swift build && swift test")
+        }
+    }
+
+    private func write(_ files: [(String, String)], into folder: String) throws {
+        for (file, text) in files {
+            let url = URL(fileURLWithPath: folder).appendingPathComponent(file)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
         }
     }
 }

@@ -40,6 +40,11 @@ enum ExternalBench {
         try writer.close()
         let reader = try RecordingReader(path: path)
         let example = BenchSettings.packageRoot.appendingPathComponent("Plugins/BrightnessHistogram/brightness_histogram.py").path
+        // The example is written with lumatrace.analyzer: it runs with the checkout's venv, which has the package.
+        let python = BenchSettings.packageRoot.appendingPathComponent(".venv/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw InputError("\(python) is missing: run scripts/install-dependencies (it makes .venv with numpy and the lumatrace package)")
+        }
         let null = scratch + "/null_analyzer.py"
         try """
             import sys
@@ -70,7 +75,7 @@ enum ExternalBench {
                                   configuration: .object([]))
         try swift.validate(with: swiftDescriptor)
         var rates: [(name: String, fps: Double)] = []
-        for (name, setup) in [(ExternalResult.swift, swift), (ExternalResult.python, try external("python3 \(example)")),
+        for (name, setup) in [(ExternalResult.swift, swift), (ExternalResult.python, try external("\(python) \(example)")),
                               (ExternalResult.protocolOnly, try external("python3 \(null)"))] {
             var times: [Double] = []
             for run in 1...settings.runs {
