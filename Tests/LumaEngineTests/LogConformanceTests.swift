@@ -29,8 +29,7 @@ struct LogConformanceTests {
     }
 
     static let folder = PackageLayout.conformance.appendingPathComponent("logs")
-    static let cases: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
-        .filter { $0.hasSuffix(".expected.json") }.map { String($0.dropLast(".expected.json".count)) }.sorted()
+    static let cases = PackageLayout.conformanceCases("logs")
 
     @Test("the corpus holds logs of both versions, a plugin's own kinds and damaged logs")
     func corpusIsThere() {

@@ -39,8 +39,7 @@ struct ConformanceCorpusTests {
     }
 
     static let folder = PackageLayout.conformance.appendingPathComponent("recordings")
-    static let cases: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
-        .filter { $0.hasSuffix(".expected.json") }.map { String($0.dropLast(".expected.json".count)) }.sorted()
+    static let cases = PackageLayout.conformanceCases("recordings")
 
     /// The error case's name as the corpus spells it.
     static func name(of error: LumaFormatError) -> String {

@@ -117,8 +117,9 @@ class Recording:
     # MARK: - Opening
 
     def _open(self) -> None:
+        """Reads the header (or its copy), and when the one at byte 0 and its copy disagree,
+        believes the one whose size and version decode the first chunk (as the Swift reader)."""
         primary = self._read_header()
-        header, version_fields = primary
         disagreement = None
         if primary[1]["copy"] is None:
             copy = self._disagreeing_copy(primary)
@@ -162,16 +163,8 @@ class Recording:
         found = {}
 
         def accept(r):
-            if r.payload_length != 0:
-                return False
-            try:
-                h = rec_.parse_header(r.fields)
-            except HeaderProblem:
-                return False
-            if h.version < 2:
-                return False
-            found["header"] = h
-            return True
+            found["header"] = _header_copy(r)
+            return found["header"] is not None
 
         copy = rec_.search_next(src, 0, (rec_.HEADER,), before=rec_.HEADER_COPY_SEARCH_LIMIT, accept=accept)
         if copy is None:
@@ -187,15 +180,10 @@ class Recording:
         if chunk is None or chunk.kind != rec_.CHUNK:
             return None
         copy = rec_.try_record(src, chunk.end)
-        if copy is None or copy.kind != rec_.HEADER or copy.payload_length != 0 or copy.fields == meta["fields"]:
+        if copy is None or copy.kind != rec_.HEADER or copy.fields == meta["fields"]:
             return None
-        try:
-            parsed = rec_.parse_header(copy.fields)
-        except HeaderProblem:
-            return None
-        if parsed.version < 2:
-            return None
-        return parsed, {"fields": copy.fields, "end": meta["end"], "copy": copy.offset}
+        parsed = _header_copy(copy)
+        return None if parsed is None else (parsed, {"fields": copy.fields, "end": meta["end"], "copy": copy.offset})
 
     def _load(self, chosen, disagreement) -> None:
         header, meta = chosen
@@ -584,6 +572,18 @@ class Recording:
 def open(path, skip_damaged: bool = False) -> Recording:  # noqa: A001 - the natural name, as in io.open
     """Opens a `.luma` recording for reading (see `Recording`)."""
     return Recording(path, skip_damaged=skip_damaged)
+
+
+def _header_copy(r) -> Header | None:
+    """The header a record holds if it can be a copy of one: no payload, intact fields, and a
+    version that writes copies (2 and later)."""
+    if r.kind != rec_.HEADER or r.payload_length != 0:
+        return None
+    try:
+        header = rec_.parse_header(r.fields)
+    except HeaderProblem:
+        return None
+    return header if header.version >= 2 else None
 
 
 def _sniff(head: bytes) -> str | None:
