@@ -61,6 +61,11 @@ let package = Package(
         .target(name: "CResidualKernels", path: "Sources/CResidualKernels"),
         // The reaper external analyzer programs run under (a child subreaper), so nothing they start outlives them.
         .target(name: "CProgramReaper", path: "Sources/CProgramReaper"),
+        // Recordings over HTTP(S): range requests through libcurl (Debian libcurl4-openssl-dev), whose
+        // variadic setopt Swift cannot call, so each request is one C call.
+        .target(
+            name: "CHTTPRange", path: "Sources/CHTTPRange",
+            linkerSettings: [.linkedLibrary("curl")]),
 
         // MARK: - Core
         // Recording time (Timestamp), digests, fixed decimals and JSON strings as text: what the file format,
@@ -73,7 +78,7 @@ let package = Package(
             path: "Sources/LumaAnalysis"),
         .target(
             name: "LumaFormat",
-            dependencies: ["LumaBase", "CZstd", "CZlib", "CImageGlue", "CResidualKernels", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["LumaBase", "CZstd", "CZlib", "CImageGlue", "CResidualKernels", "CHTTPRange", .product(name: "Crypto", package: "swift-crypto")],
             path: "Sources/LumaFormat"),
         .target(name: "LumaImaging", dependencies: ["CKissFFT"], path: "Sources/LumaImaging", swiftSettings: kernelSettings()),
         // Ground truth: the truth file format and importers from OTB, VOT and TrackNet labels.
@@ -84,7 +89,7 @@ let package = Package(
                 swiftSettings: kernelSettings()),
         .target(
             name: "LumaEngine",
-            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat"],
+            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", .product(name: "Crypto", package: "swift-crypto")],
             path: "Sources/LumaEngine"),
         // Regression: golden replays, pipeline files, diff, score and the regress runner, with their
         // text and JSON reports; for the CLI, the benchmarks and any Swift program.
@@ -128,31 +133,35 @@ let package = Package(
             dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaRecording", .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/LumaTestSupport"),
         .testTarget(
-            name: "LumaFormatTests", dependencies: ["LumaTestSupport", "LumaFormat"], path: "Tests/LumaFormatTests",
+            name: "LumaFormatTests", dependencies: ["LumaTestSupport", "LumaBase", "LumaFormat"], path: "Tests/LumaFormatTests",
             // JPEGs ffmpeg cannot write, read from the source tree.
             exclude: ["ImageFiles/JPEGs"]),
         .testTarget(
             name: "AnalyzerHarnessTests",
-            dependencies: ["LumaTestSupport", "AnalyzerHarness", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer", "RectanglesAnalyzer", "ExternalAnalyzer"],
+            dependencies: ["LumaTestSupport", "LumaAnalysis", "LumaEngine", "AnalyzerHarness", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer",
+                           "RectanglesAnalyzer", "ExternalAnalyzer"],
             path: "Tests/AnalyzerHarnessTests"),
         .testTarget(name: "LumaTruthTests", dependencies: ["LumaTestSupport", "LumaTruth"], path: "Tests/LumaTruthTests"),
-        .testTarget(name: "LumaSynthTests", dependencies: ["LumaTestSupport", "LumaAnalysis", "LumaSynth"], path: "Tests/LumaSynthTests"),
+        .testTarget(name: "LumaSynthTests", dependencies: ["LumaTestSupport", "LumaAnalysis", "LumaTruth", "LumaSynth"], path: "Tests/LumaSynthTests"),
         .testTarget(name: "LumaImagingTests", dependencies: ["LumaTestSupport", "LumaImaging"], path: "Tests/LumaImagingTests"),
         .testTarget(
-            name: "LumaEngineTests", dependencies: ["LumaTestSupport", "LumaEngine", "LumaRegression", "LumaTruth", "DifferencingAnalyzer"],
+            name: "LumaEngineTests",
+            dependencies: ["LumaTestSupport", "LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaRegression", "LumaTruth", "DifferencingAnalyzer"],
             path: "Tests/LumaEngineTests"),
         .testTarget(
-            name: "TrajectoryTests", dependencies: ["LumaTestSupport", "AnalyzerHarness", "TrajectoryAnalyzer", "LumaEngine", "LumaRegression", "LumaImaging", "LumaSynth"],
+            name: "TrajectoryTests", dependencies: ["LumaTestSupport", "LumaBase", "LumaAnalysis", "AnalyzerHarness", "TrajectoryAnalyzer", "LumaEngine", "LumaRegression",
+                           "LumaImaging", "LumaSynth", "LumaTruth"],
             path: "Tests/TrajectoryTests",
             // Ball truth for the real clips, read from the source tree by the quality measurement.
             exclude: ["RealTruth"]),
         .testTarget(
             name: "TrackingTests",
-            dependencies: ["LumaTestSupport", "AnalyzerHarness", "TrackingAnalyzer", "RectanglesAnalyzer", "LumaEngine", "LumaRegression", "LumaSynth",
-                           "LumaFormat", "LumaTruth"],
+            dependencies: ["LumaTestSupport", "LumaAnalysis", "AnalyzerHarness", "TrackingAnalyzer", "RectanglesAnalyzer", "LumaEngine", "LumaRegression",
+                           "LumaSynth", "LumaFormat", "LumaTruth"],
             path: "Tests/TrackingTests"),
         .testTarget(
-            name: "LumatraceCLITests", dependencies: ["LumaTestSupport", "lumatrace", "LumaFormat", "LumaEngine", "LumaRegression", "LumaRender"],
+            name: "LumatraceCLITests",
+            dependencies: ["LumaTestSupport", "lumatrace", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaRegression", "LumaRender"],
             path: "Tests/LumatraceCLITests"),
     ],
     swiftLanguageModes: [.v6]

@@ -59,7 +59,7 @@ public final class ChunkDecoder {
         var failure: LumaFormatError?
         payload.withUnsafeMutableBytes { buffer in
             do throws(LumaFormatError) {
-                try reader.file.read(at: entry.payloadOffset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<payloadLength]))
+                try reader.source.read(at: entry.payloadOffset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<payloadLength]))
             } catch { failure = error }
         }
         if let failure { throw failure }

@@ -7,7 +7,7 @@
 enum RecordSearch {
     /// The first record of one of `kinds` starting after `position` and before `limit` whose
     /// envelope is intact and for which `accept` holds, or `nil`.
-    static func next(in file: FileHandleIO, fileSize: UInt64, after position: UInt64, kinds: Set<RecordKind>,
+    static func next(in file: any ByteSource, fileSize: UInt64, after position: UInt64, kinds: Set<RecordKind>,
                      before limit: UInt64? = nil, accept: (RecordLocation) -> Bool = { _ in true }) -> RecordLocation? {
         let end = min(fileSize, limit ?? fileSize)
         let magics = kinds.map(\.magic)

@@ -40,7 +40,8 @@ public final class RecordingReader: @unchecked Sendable {
     /// How this file's chunk payloads are laid out (its version and frame size decide).
     let payloadLayout: PayloadLayout
 
-    let file: FileHandleIO
+    /// The recording's bytes: a file, memory, a web resource.
+    public let source: any ByteSource
     let reference: [UInt8]?
     /// The intact reference-frame record that `reference` was decoded from.
     let referenceRecord: RecordLocation?
@@ -57,31 +58,41 @@ public final class RecordingReader: @unchecked Sendable {
     /// Frames that can actually be decoded.
     public var readableFrameCount: Int { chunks.reduce(0) { $0 + $1.frameCount } }
 
-    /// Opens the recording at `path`.
+    /// Opens the recording file at `path`.
+    public convenience init(path: String) throws(LumaFormatError) {
+        try self.init(source: FileByteSource(path: path))
+    }
+
+    /// Opens the recording `location` names: a file's path, or an `http://` or `https://` URL
+    /// read with range requests (``HTTPByteSource``). `report` hears of every retried web request.
+    public convenience init(location: String, report: (@Sendable (HTTPByteSource.Retry) -> Void)? = nil) throws(LumaFormatError) {
+        try self.init(source: ByteSources.open(location, report: report))
+    }
+
+    /// Opens the recording held by `source`: a file, bytes in memory, a web resource.
     ///
     /// The header is the record at byte 0, or (version 2 and later) its copy after the first
     /// chunk when that record is damaged. When both are intact but disagree (a size or version
     /// written over one of them), the one whose size and version decode the first chunk is
     /// believed, and the other is reported as damage for `lumatrace recover` to write back.
-    public convenience init(path: String) throws(LumaFormatError) {
-        let file = try FileHandleIO.openForReading(path)
-        let fileSize = try file.size()
-        let primary = try RecordingReader.readHeader(file, fileSize: fileSize, path: path)
+    public convenience init(source: any ByteSource) throws(LumaFormatError) {
+        let (path, fileSize) = (source.name, source.size)
+        let primary = try RecordingReader.readHeader(source, fileSize: fileSize, path: path)
         guard primary.copyOffset == nil,
-              let copy = RecordingReader.disagreeingHeaderCopy(file, fileSize: fileSize, path: path, primary: primary) else {
-            try self.init(path: path, file: file, fileSize: fileSize, header: primary, disagreement: nil)
+              let copy = RecordingReader.disagreeingHeaderCopy(source, fileSize: fileSize, path: path, primary: primary) else {
+            try self.init(source: source, header: primary, disagreement: nil)
             return
         }
-        let trial = try RecordingReader(path: path, file: file, fileSize: fileSize, header: primary, disagreement: nil)
+        let trial = try RecordingReader(source: source, header: primary, disagreement: nil)
         if trial.firstChunkDecodes {
-            try self.init(path: path, file: file, fileSize: fileSize, header: primary, disagreement: copy.copyOffset)
+            try self.init(source: source, header: primary, disagreement: copy.copyOffset)
             return
         }
-        let other = try? RecordingReader(path: path, file: file, fileSize: fileSize, header: copy, disagreement: copy.copyOffset)
+        let other = try? RecordingReader(source: source, header: copy, disagreement: copy.copyOffset)
         if other?.firstChunkDecodes == true {
-            try self.init(path: path, file: file, fileSize: fileSize, header: copy, disagreement: copy.copyOffset)
+            try self.init(source: source, header: copy, disagreement: copy.copyOffset)
         } else {
-            try self.init(path: path, file: file, fileSize: fileSize, header: primary, disagreement: copy.copyOffset)
+            try self.init(source: source, header: primary, disagreement: copy.copyOffset)
         }
     }
 
@@ -94,12 +105,12 @@ public final class RecordingReader: @unchecked Sendable {
         return true
     }
 
-    private init(path: String, file: FileHandleIO, fileSize: UInt64,
+    private init(source: any ByteSource,
                  header: (header: RecordingHeader, version: Int, fields: [UInt8], end: UInt64, copyOffset: UInt64?),
                  disagreement: UInt64?) throws(LumaFormatError) {
-        self.path = path
-        self.file = file
-        self.fileSize = fileSize
+        path = source.name
+        self.source = source
+        fileSize = source.size
         let frameSize = header.header.frameSize
         self.header = header.header
         formatVersion = header.version
@@ -120,7 +131,7 @@ public final class RecordingReader: @unchecked Sendable {
         // The index, if the trailer points at an intact one that matches the chunks it lists. It
         // bounds the reference copies: a copy cut short by a crash must not seem to run on into the
         // index that `recover` appended after it.
-        let (file, fileSize) = (self.file, self.fileSize)
+        let (file, fileSize) = (source, self.fileSize)
         let index = RecordingReader.trailerIndexOffset(file, fileSize: fileSize).flatMap { offset in
             RecordingReader.readIndex(file, fileSize: fileSize, at: offset, after: header.end, layout: layout).map { (offset, $0) }
         }
@@ -266,7 +277,7 @@ public final class RecordingReader: @unchecked Sendable {
 
     func chunkFields(_ entry: ChunkEntry) throws(LumaFormatError) -> ChunkFields {
         let r: RecordLocation
-        switch RecordingReader.readRecord(file, at: entry.offset, fileSize: fileSize) {
+        switch RecordingReader.readRecord(source, at: entry.offset, fileSize: fileSize) {
         case .success(let found): r = found
         case .failure(let problem): throw damaged(entry, problem.description)
         }
@@ -305,7 +316,7 @@ public final class RecordingReader: @unchecked Sendable {
 
     /// Reads and checks the envelope of the record at `offset`, never allocating more than the
     /// file can hold.
-    static func readRecord(_ file: FileHandleIO, at offset: UInt64, fileSize: UInt64) -> Result<RecordLocation, RecordProblem> {
+    static func readRecord(_ file: any ByteSource, at offset: UInt64, fileSize: UInt64) -> Result<RecordLocation, RecordProblem> {
         let prefixSize = UInt64(RecordLayout.prefixSize)
         guard offset <= fileSize, fileSize - offset >= prefixSize else {
             return .failure(.endOfFile(needed: prefixSize - (fileSize - min(offset, fileSize))))
@@ -347,7 +358,7 @@ public final class RecordingReader: @unchecked Sendable {
     }
 
     /// Where the trailer says the index starts, or `nil` without an intact trailer.
-    private static func trailerIndexOffset(_ file: FileHandleIO, fileSize: UInt64) -> UInt64? {
+    private static func trailerIndexOffset(_ file: any ByteSource, fileSize: UInt64) -> UInt64? {
         guard fileSize >= UInt64(Trailer.size),
               let trailer = try? file.read(at: fileSize - UInt64(Trailer.size), count: Trailer.size) else { return nil }
         return Trailer.indexOffset(from: trailer)
@@ -356,7 +367,7 @@ public final class RecordingReader: @unchecked Sendable {
     /// The index at `indexOffset` if it is intact, ends just before the trailer, and its first and
     /// last entries point at the chunks they describe: an index that is intact but wrong (shifted,
     /// or left over from an earlier layout) is not believed, and the reader scans instead.
-    private static func readIndex(_ file: FileHandleIO, fileSize: UInt64, at indexOffset: UInt64, after start: UInt64,
+    private static func readIndex(_ file: any ByteSource, fileSize: UInt64, at indexOffset: UInt64, after start: UInt64,
                                   layout: PayloadLayout) -> RecordingIndex? {
         guard fileSize >= start + UInt64(Trailer.size), indexOffset >= start,
               case .success(let r) = readRecord(file, at: indexOffset, fileSize: fileSize), r.kind == .index,
@@ -378,7 +389,7 @@ public final class RecordingReader: @unchecked Sendable {
     /// The header, from the record at byte 0 or, when that one is damaged, from the first intact
     /// copy after it (version 2 writes one after the first chunk). `end` is where the record at
     /// byte 0 ends (copies have the same length); `copyOffset` says a copy was used.
-    static func readHeader(_ file: FileHandleIO, fileSize: UInt64, path: String) throws(LumaFormatError)
+    static func readHeader(_ file: any ByteSource, fileSize: UInt64, path: String) throws(LumaFormatError)
         -> (header: RecordingHeader, version: Int, fields: [UInt8], end: UInt64, copyOffset: UInt64?) {
         let head = try file.read(at: 0, count: Int(min(fileSize, 64)))
         let primaryFailure: LumaFormatError
@@ -414,7 +425,7 @@ public final class RecordingReader: @unchecked Sendable {
     /// chunk), when it is intact too and says something else; `nil` when it agrees or is not there.
     /// The copy is returned as a header whose `copyOffset` says where it lies and whose `end` is
     /// the record at byte 0's (where the reference frames begin).
-    static func disagreeingHeaderCopy(_ file: FileHandleIO, fileSize: UInt64, path: String,
+    static func disagreeingHeaderCopy(_ file: any ByteSource, fileSize: UInt64, path: String,
                                       primary: (header: RecordingHeader, version: Int, fields: [UInt8], end: UInt64, copyOffset: UInt64?))
         -> (header: RecordingHeader, version: Int, fields: [UInt8], end: UInt64, copyOffset: UInt64?)? {
         let run = readReferences(file, fileSize: fileSize, at: primary.end, before: fileSize, frameSize: 0)
@@ -429,7 +440,7 @@ public final class RecordingReader: @unchecked Sendable {
     /// Reads the run of header and reference-frame records starting at `offset` (each ending
     /// before `limit`), and decodes the first intact reference frame among them. Returns it, with
     /// its record, and the offset just past the run.
-    static func readReferences(_ file: FileHandleIO, fileSize: UInt64, at offset: UInt64, before limit: UInt64,
+    static func readReferences(_ file: any ByteSource, fileSize: UInt64, at offset: UInt64, before limit: UInt64,
                                frameSize: Int) -> (frame: [UInt8]?, record: RecordLocation?, end: UInt64) {
         var position = offset
         var found: (frame: [UInt8], record: RecordLocation)?
@@ -444,7 +455,7 @@ public final class RecordingReader: @unchecked Sendable {
         return (found?.frame, found?.record, position)
     }
 
-    private static func decodeReference(_ r: RecordLocation, file: FileHandleIO, frameSize: Int, decoder: inout ZstdDecompressor) -> [UInt8]? {
+    private static func decodeReference(_ r: RecordLocation, file: any ByteSource, frameSize: Int, decoder: inout ZstdDecompressor) -> [UInt8]? {
         var fr = ByteReader(r.fields)
         guard (try? fr.u32()) != nil, let size = try? fr.u64(), size == UInt64(frameSize),
               r.payloadLength <= UInt64(Int.max),

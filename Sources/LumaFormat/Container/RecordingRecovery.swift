@@ -58,7 +58,7 @@ public enum RecordingRecovery {
         let report = Report(wasIntact: false, formatVersion: reader.formatVersion, framesBefore: survey.framesBefore,
                             framesKept: plan.frames, chunksKept: plan.chunks, damage: reader.verify(),
                             restoredHeader: reader.headerFromCopy, originalSize: reader.fileSize, fileSize: plan.size)
-        if output == nil, survey.allDecode, try plan.matches(reader.file, size: reader.fileSize) {
+        if output == nil, survey.allDecode, try plan.matches(reader.source, size: reader.fileSize) {
             return Report(wasIntact: true, formatVersion: report.formatVersion, framesBefore: survey.framesBefore,
                           framesKept: survey.framesBefore, chunksKept: reader.chunks.count, damage: [], restoredHeader: false,
                           originalSize: reader.fileSize, fileSize: reader.fileSize)
@@ -74,7 +74,7 @@ public enum RecordingRecovery {
         } catch { throw .output(error) }
         if output == nil, let mode = FileIdentity.of(path)?.mode { _ = fchmod(file.fileDescriptor, mode) }
         let handle = FileHandleIO.borrowing(file)
-        try plan.write(from: reader.file, to: handle)
+        try plan.write(from: reader.source, to: handle)
         try handle.sync()
         // Believe the result only once it reads back with at least what the recording held.
         let check = try? ChunkSurvey(RecordingReader(path: file.writingPath))
@@ -128,7 +128,7 @@ struct ChunkSurvey {
         // An index can be intact and still wrong: scan too, and take every intact chunk either finds.
         var candidates = reader.chunks
         if reader.hasIndex {
-            let scan = RecordingScanner(file: reader.file, fileSize: reader.fileSize, layout: reader.payloadLayout).scan(from: reader.chunksStart)
+            let scan = RecordingScanner(file: reader.source, fileSize: reader.fileSize, layout: reader.payloadLayout).scan(from: reader.chunksStart)
             let listed = Set(reader.chunks.map(\.offset))
             let extra = scan.chunks.filter { !listed.contains($0.offset) }
             if !extra.isEmpty { allDecode = false }
@@ -138,7 +138,7 @@ struct ChunkSurvey {
         if chunkRecords == 0 {
             // No chunk fits the header: count the chunk records there are all the same, so that a
             // header whose size or version fits none of them is not taken for an empty recording.
-            chunkRecords = RecordingScanner(file: reader.file, fileSize: reader.fileSize, layout: reader.payloadLayout)
+            chunkRecords = RecordingScanner(file: reader.source, fileSize: reader.fileSize, layout: reader.payloadLayout)
                 .scan(from: reader.chunksStart).chunkRecords
         }
         var nextFrame = 0
@@ -229,7 +229,7 @@ struct RecoveryPlan {
     }
 
     /// Whether `file` already holds exactly these bytes, so there is nothing to rewrite.
-    func matches(_ file: FileHandleIO, size fileSize: UInt64) throws(LumaFormatError) -> Bool {
+    func matches(_ file: any ByteSource, size fileSize: UInt64) throws(LumaFormatError) -> Bool {
         guard size == fileSize else { return false }
         var position: UInt64 = 0
         for piece in pieces {
@@ -253,7 +253,7 @@ struct RecoveryPlan {
     }
 
     /// Writes the pieces, copying ranges of `source` in blocks of at most 8 MiB.
-    func write(from source: FileHandleIO, to target: FileHandleIO) throws(LumaFormatError) {
+    func write(from source: any ByteSource, to target: FileHandleIO) throws(LumaFormatError) {
         for piece in pieces {
             switch piece {
             case .bytes(let b): try target.write(b)

@@ -5,7 +5,7 @@
 /// forward for the next record magic whose envelope checks out, so one bad chunk costs only its own
 /// frames.
 struct RecordingScanner {
-    let file: FileHandleIO
+    let file: any ByteSource
     let fileSize: UInt64
     let layout: PayloadLayout
 

@@ -55,7 +55,7 @@ struct Diff: ParsableCommand {
         let logs = [a, b], header = b.header
         var sameRecording = force
         if let recording {
-            let reader = try RecordingReader(path: recording)
+            let reader = try openRecording(recording)
             for log in logs where try reader.framesDigest(atTimescale: log.header.timescale)?.hexString != log.header.recordingDigest {
                 throw CLIError("\(log.path) is not a log of \(recording): its frames digest \(log.header.recordingDigest.prefix(12))… is not the recording's frames at \(log.header.timescale)/s")
             }

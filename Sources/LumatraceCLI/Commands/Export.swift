@@ -47,7 +47,7 @@ struct Export: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let reader = try RecordingReader(path: recording)
+            let reader = try openRecording(recording)
             let range = try frames.range(in: reader)
             let h = reader.header
             let decoder = reader.makeDecoder()

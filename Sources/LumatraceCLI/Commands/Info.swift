@@ -26,7 +26,7 @@ struct Info: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let reader = try RecordingReader(path: recording)
+            let reader = try openRecording(recording)
             let h = reader.header
             let damage = quick ? reader.damage : reader.verify()
             let first = reader.chunks.first?.firstTicks ?? 0

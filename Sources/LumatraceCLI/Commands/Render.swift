@@ -82,7 +82,7 @@ struct Render: ParsableCommand {
                 : try OutputFile.create(output, replacingExisting: force, inputs: inputs, kind: .media,
                                         streams: kind == .sheet ? .allowed : .refused(why: "ffmpeg writes GIF and MP4 to a file"))
             let log = try EventLog.read(events)
-            let reader = try RecordingReader(path: recording)
+            let reader = try openRecording(recording)
             try OutputChecks.requireSameRecording(log, reader: reader, recording: recording, force: force)
             let range = try frames.range(in: reader)
             let overlay = try EventOverlay(log: log)

@@ -61,7 +61,7 @@ struct Replay: ParsableCommand {
             let registry = Lumatrace.registry
             let logPath = output ?? URL(fileURLWithPath: recording).deletingPathExtension().lastPathComponent + ".events.jsonl"
             let setups = try choice.resolveSetups(registry: registry, logFolder: ConfigurationFolder.of(logPath))
-            let reader = try RecordingReader(path: recording)
+            let reader = try openRecording(recording)
             let range = try frames.range(in: reader)
             if let dump { try FileManager.default.createDirectory(atPath: dump, withIntermediateDirectories: true) }
             let progress = ProgressBar("replaying")

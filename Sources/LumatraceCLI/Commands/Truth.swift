@@ -80,7 +80,7 @@ struct Truth: ParsableCommand {
                                                  kind: .truth, streams: .allowed)
                 var geometry: TruthImport.Geometry
                 if let recording {
-                    let reader = try RecordingReader(path: recording)
+                    let reader = try openRecording(recording)
                     geometry = TruthImport.Geometry(width: reader.header.width, height: reader.header.height, frames: reader.frameCount)
                 } else {
                     let parts = size!.lowercased().split(separator: "x").map { Int($0) }
@@ -121,7 +121,7 @@ struct Truth: ParsableCommand {
             try reportingErrors {
                 let t = try GroundTruth.read(truth)
                 if let recording {
-                    let reader = try RecordingReader(path: recording)
+                    let reader = try openRecording(recording)
                     try t.check(againstFrames: reader.frameCount, width: reader.header.width, height: reader.header.height, path: truth)
                 }
                 print("\(truth): \(t.width)x\(t.height), \(Plural.count(t.frames, "frame")), \(Plural.count(t.ballSegments.count, "ball segment")), \(Plural.count(t.objectTracks.count, "object track"))"

@@ -1,0 +1,221 @@
+import CHTTPRange
+import LumaBase
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A recording on a web server or in an object store (a presigned URL is one), read with HTTP
+/// range requests through libcurl: only the bytes a command needs are fetched — the trailer and
+/// the index first, then the chunks asked for.
+///
+/// libcurl is the HTTP client because it is the most widely deployed and maintained one, speaks
+/// HTTP/1.1 and 2 over TLS with the system's certificates and proxies, and has a synchronous API
+/// that fits the reader's synchronous reads (the reader decodes on the thread that reads; an
+/// event-loop client would add threads and hops for nothing here).
+///
+/// - Small reads (record envelopes, chunk tables) are served from blocks of ``blockSize`` bytes,
+///   fetched once and kept (the last ``cachedBlocks``); a read of a block or more (a chunk's
+///   payload) is fetched exactly, so the bytes fetched stay close to those of the chunks read.
+/// - A request that fails on the way (connection refused, reset or cut, a timeout, HTTP 5xx or
+///   429) is retried up to ``maximumAttempts`` times, waiting 0.25 s, then twice as long each time.
+/// - The length and the ETag the server gives on the first answer are checked on every answer:
+///   a resource replaced while being read is an error, never frames of two versions.
+/// - Only `http` and `https` are followed, redirects included; requests are serialized (one
+///   connection, kept alive), so one source may be shared by several decoders.
+public final class HTTPByteSource: ByteSource {
+    /// One retry of a failed request: which, why, and how long until the next attempt.
+    public struct Retry: Sendable, CustomStringConvertible {
+        public var url: String
+        public var attempt: Int
+        public var of: Int
+        public var reason: String
+        public var waitSeconds: Double
+        public var description: String {
+            "\(url): \(reason); retry \(attempt) of \(of) in \(FixedDecimal.text(waitSeconds, decimals: 2, below: 1e12) ?? "?") s"
+        }
+    }
+
+    public static let blockSize = 64 << 10
+    static let cachedBlocks = 16
+    public static let maximumAttempts = 5
+
+    public let name: String
+    public let size: UInt64
+    /// Body bytes received so far, over every request (what a benchmark or a test compares with
+    /// the chunks read).
+    public var bytesFetched: UInt64 { connection.state.withLock { $0.fetched } }
+
+    private let report: (@Sendable (Retry) -> Void)?
+    private let etag: String
+    private let connection: Connection
+
+    /// The libcurl handle (one connection, kept alive) and what came through it; every use is
+    /// under its lock, so requests are serialized.
+    private final class Connection: Sendable {
+        struct State: @unchecked Sendable {
+            var handle: OpaquePointer?
+            var fetched: UInt64 = 0
+            var blocks: [(index: UInt64, bytes: [UInt8])] = []
+        }
+        let state: Mutex<State>
+        init(_ handle: OpaquePointer) { state = Mutex(State(handle: handle)) }
+        deinit { state.withLock { lt_http_close($0.handle) } }
+    }
+
+    /// Opens `url` with a first request for its first block, which gives the length and ETag.
+    public init(url: String, report: (@Sendable (Retry) -> Void)? = nil) throws(LumaFormatError) {
+        name = HTTPByteSource.withoutQuery(url)
+        self.report = report
+        guard let handle = lt_http_open(url) else { throw LumaFormatError.io(path: name, reason: "cannot set up an HTTP client (libcurl)") }
+        connection = Connection(handle)
+        let first = try HTTPByteSource.fetch(connection, name: name, offset: 0, count: HTTPByteSource.blockSize, expected: nil, report: report)
+        size = first.total
+        etag = first.etag
+        connection.state.withLock { $0.blocks = [(0, first.bytes)] }
+    }
+
+    public func read(at offset: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws(LumaFormatError) {
+        guard offset <= size, UInt64(buffer.count) <= size - offset else { throw pastTheEnd(offset, count: buffer.count) }
+        if buffer.isEmpty { return }
+        if buffer.count >= HTTPByteSource.blockSize {
+            let answer = try fetch(offset: offset, count: buffer.count)
+            answer.bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
+            return
+        }
+        // Small reads from whole blocks, each fetched once.
+        let block = UInt64(HTTPByteSource.blockSize)
+        var done = 0
+        while done < buffer.count {
+            let at = offset + UInt64(done)
+            let index = at / block
+            let bytes = try cachedBlock(index)
+            let start = Int(at - index * block)
+            let n = min(buffer.count - done, bytes.count - start)
+            guard n > 0 else { throw pastTheEnd(offset, count: buffer.count) }
+            bytes.withUnsafeBytes { all in
+                UnsafeMutableRawBufferPointer(rebasing: buffer[done..<done + n]).copyMemory(from: UnsafeRawBufferPointer(rebasing: all[start..<start + n]))
+            }
+            done += n
+        }
+    }
+
+    private func cachedBlock(_ index: UInt64) throws(LumaFormatError) -> [UInt8] {
+        if let hit = connection.state.withLock({ s in s.blocks.first { $0.index == index }?.bytes }) { return hit }
+        let start = index * UInt64(HTTPByteSource.blockSize)
+        let answer = try fetch(offset: start, count: Int(min(UInt64(HTTPByteSource.blockSize), size - start)))
+        connection.state.withLock { s in
+            s.blocks.append((index, answer.bytes))
+            if s.blocks.count > HTTPByteSource.cachedBlocks { s.blocks.removeFirst() }
+        }
+        return answer.bytes
+    }
+
+    private func fetch(offset: UInt64, count: Int) throws(LumaFormatError) -> Answer {
+        try HTTPByteSource.fetch(connection, name: name, offset: offset, count: count, expected: (size, etag), report: report)
+    }
+
+    private struct Answer {
+        var bytes: [UInt8]
+        var total: UInt64
+        var etag: String
+    }
+
+    private enum Failure: Error {
+        case transient(String)
+        case final(String)
+    }
+
+    /// GETs `count` bytes at `offset` (fewer at the end of the resource, on the first request),
+    /// retrying what is worth retrying. `expected` is the length and ETag every later answer must
+    /// have.
+    private static func fetch(_ connection: Connection, name: String, offset: UInt64, count: Int, expected: (size: UInt64, etag: String)?,
+                              report: (@Sendable (Retry) -> Void)?) throws(LumaFormatError) -> Answer {
+        var attempt = 0
+        while true {
+            attempt += 1
+            switch request(connection, offset: offset, count: count, expected: expected) {
+            case .success(let answer): return answer
+            case .failure(.final(let reason)):
+                throw LumaFormatError.io(path: name, reason: reason)
+            case .failure(.transient(let reason)):
+                guard attempt < maximumAttempts else {
+                    throw LumaFormatError.io(path: name, reason: "\(reason) (gave up after \(attempt) attempts)")
+                }
+                let wait = 0.25 * Double(1 << (attempt - 1))
+                report?(Retry(url: name, attempt: attempt, of: maximumAttempts - 1, reason: reason, waitSeconds: wait))
+                var pause = timespec(tv_sec: Int(wait), tv_nsec: Int((wait - wait.rounded(.down)) * 1e9))
+                var left = timespec()
+                while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
+            }
+        }
+    }
+
+    private static func request(_ connection: Connection, offset: UInt64, count: Int, expected: (size: UInt64, etag: String)?) -> Result<Answer, Failure> {
+        var response = lt_http_response()
+        var bytes = [UInt8](repeating: 0, count: count)
+        let code = connection.state.withLock { s in
+            let code = bytes.withUnsafeMutableBufferPointer { lt_http_get_range(s.handle, offset, count, $0.baseAddress, &response) }
+            s.fetched += UInt64(response.received)
+            return code
+        }
+        let etag = text(of: &response.etag)
+        if code != 0 {
+            let reason = text(of: &response.error)
+            return .failure(response.transient != 0 ? .transient(reason) : .final(reason))
+        }
+        switch response.status {
+        case 206: break
+        case 200:
+            return .failure(.final("the server answered a range request with the whole resource (HTTP 200): it does not serve byte ranges"))
+        case 416 where expected == nil:
+            return .failure(.final("is empty (0 bytes): not a recording"))
+        case 429, 500...599:
+            return .failure(.transient("HTTP \(response.status)"))
+        default:
+            return .failure(.final("HTTP \(response.status)\(statusText(response.status))"))
+        }
+        guard response.total >= 0, response.first == Int64(offset) else {
+            return .failure(.final("the server's answer does not say which bytes it holds (no Content-Range for bytes \(offset)...)"))
+        }
+        let total = UInt64(response.total)
+        if let expected {
+            guard total == expected.size else {
+                return .failure(.final("changed while being read: it was \(expected.size) bytes, now \(total)"))
+            }
+            guard etag == expected.etag else {
+                return .failure(.final("changed while being read: its ETag was \(expected.etag.isEmpty ? "none" : expected.etag), now \(etag.isEmpty ? "none" : etag)"))
+            }
+        }
+        let wanted = Int(min(UInt64(count), total > offset ? total - offset : 0))
+        guard response.overflow == 0, response.received == wanted else {
+            return .failure(.transient("the answer held \(response.received) bytes of the \(wanted) asked for"))
+        }
+        bytes.removeLast(count - wanted)
+        return .success(Answer(bytes: bytes, total: total, etag: etag))
+    }
+
+    private static func text<T>(of tuple: inout T) -> String {
+        withUnsafeBytes(of: &tuple) { raw in
+            let bytes = raw.prefix { $0 != 0 }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    private static func statusText(_ status: Int) -> String {
+        switch status {
+        case 401: return " Unauthorized"
+        case 403: return " Forbidden (an expired presigned URL says so too)"
+        case 404: return " Not Found"
+        case 410: return " Gone"
+        default: return ""
+        }
+    }
+
+    /// The URL without its query and fragment: a presigned URL's query holds a signature, which
+    /// does not belong in messages and logs.
+    static func withoutQuery(_ url: String) -> String {
+        String(url.prefix { $0 != "?" && $0 != "#" })
+    }
+}
