@@ -149,7 +149,8 @@ let package = Package(
             dependencies: ["LumaTestSupport", "LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaRegression", "LumaTruth", "DifferencingAnalyzer"],
             path: "Tests/LumaEngineTests"),
         .testTarget(
-            name: "TrajectoryTests", dependencies: ["LumaTestSupport", "LumaBase", "LumaAnalysis", "AnalyzerHarness", "TrajectoryAnalyzer", "LumaEngine", "LumaRegression",
+            name: "TrajectoryTests",
+            dependencies: ["LumaTestSupport", "LumaBase", "LumaAnalysis", "AnalyzerHarness", "TrajectoryAnalyzer", "LumaEngine", "LumaRegression",
                            "LumaImaging", "LumaSynth", "LumaTruth"],
             path: "Tests/TrajectoryTests",
             // Ball truth for the real clips, read from the source tree by the quality measurement.
