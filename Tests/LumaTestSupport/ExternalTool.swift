@@ -25,6 +25,8 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
     public static let chromium = ExternalTool("chromium", debianPackage: "chromium")
     public static let python3 = ExternalTool("python3", debianPackage: "python3")
     public static let script = ExternalTool("script", debianPackage: "util-linux")
+    /// The web server that serves recordings over loopback HTTP (``WebServer``).
+    public static let nginx = ExternalTool("nginx", debianPackage: "nginx")
     /// The toolchain that builds the packages `lumatrace new-analyzer` generates.
     public static let swift = ExternalTool("swift", install: "put the Swift toolchain's bin folder on PATH")
 
@@ -32,7 +34,7 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
     /// folders.
     public var path: String? {
         let path = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map(String.init) ?? []
-        return (path + ["/usr/bin", "/usr/local/bin", "/bin"]).map { "\($0)/\(name)" }
+        return (path + ["/usr/bin", "/usr/local/bin", "/bin", "/usr/sbin"]).map { "\($0)/\(name)" }
             .first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 

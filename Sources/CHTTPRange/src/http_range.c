@@ -55,6 +55,10 @@ static size_t on_header(char *line, size_t size, size_t n, void *context) {
         } else if (sscanf(text + 14, " bytes */%" SCNd64, &total) == 1) {
             r->total = total;
         }
+    } else if (strncasecmp(text, "content-length:", 15) == 0 && r->first < 0) {
+        // A whole answer (HTTP 200) says its length here; a range answer's Content-Range wins.
+        int64_t length = -1;
+        if (sscanf(text + 15, " %" SCNd64, &length) == 1 && r->total < 0) r->total = length;
     } else if (strncasecmp(text, "etag:", 5) == 0) {
         const char *value = text + 5;
         while (*value == ' ' || *value == '\t') value++;

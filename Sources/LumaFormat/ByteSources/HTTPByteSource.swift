@@ -17,7 +17,8 @@ import Glibc
 ///
 /// - Small reads (record envelopes, chunk tables) are served from blocks of ``blockSize`` bytes,
 ///   fetched once and kept (the last ``cachedBlocks``); a read of a block or more (a chunk's
-///   payload) is fetched exactly, so the bytes fetched stay close to those of the chunks read.
+///   payload) is fetched exactly, so the bytes fetched stay close to those of the chunks read
+///   (a block is 4 KiB: a chunk's table costs one block beside its payload).
 /// - A request that fails on the way (connection refused, reset or cut, a timeout, HTTP 5xx or
 ///   429) is retried up to ``maximumAttempts`` times, waiting 0.25 s, then twice as long each time.
 /// - The length and the ETag the server gives on the first answer are checked on every answer:
@@ -37,8 +38,8 @@ public final class HTTPByteSource: ByteSource {
         }
     }
 
-    public static let blockSize = 64 << 10
-    static let cachedBlocks = 16
+    public static let blockSize = 4 << 10
+    static let cachedBlocks = 64
     public static let maximumAttempts = 5
 
     public let name: String
@@ -167,6 +168,8 @@ public final class HTTPByteSource: ByteSource {
         }
         switch response.status {
         case 206: break
+        case 200 where expected == nil && response.total == 0:
+            return .failure(.final("is empty (0 bytes): not a recording"))
         case 200:
             return .failure(.final("the server answered a range request with the whole resource (HTTP 200): it does not serve byte ranges"))
         case 416 where expected == nil:
