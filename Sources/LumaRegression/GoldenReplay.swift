@@ -14,7 +14,8 @@ public struct GoldenReplay {
     /// Analyzers whose version differs from the one that wrote the golden log.
     public let versionNotes: [String]
 
-    /// Finds the recording (`recording`, or the header's file name next to the log), checks that
+    /// Finds the recording (`recording`, a path or an http(s) URL, or the header's file name next to
+    /// the log), checks that
     /// its frames are the ones the log was made from, and resolves the header's analyzers.
     /// A header that starts a program (an `external` analyzer's command) is refused unless
     /// `allowPrograms`.
@@ -22,11 +23,12 @@ public struct GoldenReplay {
         self.golden = golden
         let header = golden.header
         let path = recording ?? URL(fileURLWithPath: golden.path).deletingLastPathComponent().appendingPathComponent(header.recordingFile).path
-        guard access(SystemPath.bytes(path), F_OK) == 0 else {
+        // A URL is checked by asking for it (a 404 names it); a path first by whether it is there.
+        guard ByteSources.isURL(path) || access(SystemPath.bytes(path), F_OK) == 0 else {
             throw RegressionError.recordingMissing(log: golden.path, recordingFile: header.recordingFile, lookedFor: path)
         }
         recordingPath = path
-        reader = try RecordingReader(path: path)
+        reader = try RecordingReader(location: path)
         let digest = try reader.framesDigest().hexString
         guard digest == header.recordingDigest else {
             throw RegressionError.wrongRecording(path: path, log: golden.path, digest: digest, expected: header.recordingDigest)

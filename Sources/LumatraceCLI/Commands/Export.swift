@@ -28,7 +28,7 @@ struct Export: ParsableCommand {
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case y4m, pgm }
 
-    @Argument(help: "The .luma recording.")
+    @Argument(help: "The .luma recording: a path, or an http(s):// URL read with range requests.")
     var recording: String
 
     @Option(help: "y4m (one stream) or pgm (one file per frame).")

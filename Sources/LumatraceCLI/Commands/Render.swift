@@ -25,7 +25,7 @@ struct Render: ParsableCommand {
             (default: at most 24 tiles) with its frame number.
             """)
 
-    @Argument(help: "The .luma recording.")
+    @Argument(help: "The .luma recording: a path, or an http(s):// URL read with range requests.")
     var recording: String
 
     @Option(help: "The event log to draw (made from this recording).")

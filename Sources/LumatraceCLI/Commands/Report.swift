@@ -23,7 +23,7 @@ struct Report: ParsableCommand {
             `lumatrace score`, and misses (orange) and false alarms (magenta) on the still.
             """)
 
-    @Argument(help: "The .luma recording.")
+    @Argument(help: "The .luma recording: a path, or an http(s):// URL read with range requests.")
     var recording: String
 
     @Option(help: "The event log (made from this recording).")

@@ -20,7 +20,7 @@ struct Verify: ParsableCommand {
     @Argument(help: "The event log to verify.")
     var log: String
 
-    @Option(help: "The recording, when it is not next to the log under its header name.")
+    @Option(help: "The recording (a path or an http(s):// URL), when it is not next to the log under its header name.")
     var recording: String?
 
     @Flag(help: ArgumentHelp(stringLiteral: FlagHints.allowExternalHelp))
