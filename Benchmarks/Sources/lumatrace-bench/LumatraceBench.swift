@@ -12,7 +12,7 @@ struct LumatraceBench: ParsableCommand {
             Benchmarks/run trajectory|tracking|external [<options>]
             Benchmarks/run sharding [--recordings <n>]
             Benchmarks/run live [--seconds <n>]
-            Benchmarks/run tables <result.json>… [--readme README.md]
+            Benchmarks/run tables <result.json>… [--readme docs/speed.md]
             """,
         discussion: """
             Each area prints, per input, a table of medians, the ratios against baselines measured in \
@@ -22,7 +22,7 @@ struct LumatraceBench: ParsableCommand {
 
             `Benchmarks/run` builds this program in release and passes its arguments on; without a \
             subcommand it measures `codec`. scripts/benchmark-tables runs every area with --json and \
-            writes the README's tables with `tables`.
+            writes the tables of docs/speed.md with `tables`.
 
             Needs ffmpeg and ffprobe with libx264 (`sudo apt-get install ffmpeg`); the OpenCV peers \
             live in Benchmarks/opencv-peer (set up on first use). Scratch files go to /dev/shm when \

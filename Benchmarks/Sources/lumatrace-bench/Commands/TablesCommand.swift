@@ -5,7 +5,7 @@ import Foundation
 struct TablesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tables",
-        abstract: "Makes the README's benchmark tables from the JSON lines of `--json` runs, and writes them into the README.",
+        abstract: "Makes the benchmark tables of docs/speed.md from the JSON lines of `--json` runs, and writes them into that page.",
         discussion: """
             Reads the files written by `Benchmarks/run AREA --json > FILE` (one run per area; the \
             areas are codec, trajectory, tracking, external and live) and makes each area's Markdown \
@@ -19,7 +19,7 @@ struct TablesCommand: ParsableCommand {
 
             Examples:
               Benchmarks/run codec --json > codec.json
-              Benchmarks/run tables codec.json --readme README.md
+              Benchmarks/run tables codec.json --readme docs/speed.md
               Benchmarks/run tables codec.json trajectory.json    # print the tables
             """)
 
