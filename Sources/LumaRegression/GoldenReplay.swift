@@ -52,6 +52,14 @@ public struct GoldenReplay {
         versionNotes = notes
     }
 
+    /// Where the recording `file` (a log header's file name) is under `location`: a folder, or an
+    /// http(s) URL that the file name, percent-encoded, is appended to.
+    public static func recording(named file: String, under location: String) -> String {
+        guard ByteSources.isURL(location) else { return URL(fileURLWithPath: location).appendingPathComponent(file).path }
+        let name = file.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? file
+        return (location.hasSuffix("/") ? location : location + "/") + name
+    }
+
     /// Replays into `logPath`. A golden log that itself records an analyzer failure must fail the
     /// same way (the caller's comparison checks how); any other failure is an error.
     public func run(to logPath: String, jobs: Int, registry: AnalyzerRegistry, progress: (@Sendable (Int, Int) -> Void)? = nil,

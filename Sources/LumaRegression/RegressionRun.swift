@@ -31,9 +31,12 @@ public enum RegressionRun {
     /// the system's temporary folder, and beside their goldens only when they may replace them.
     /// With a `stage` (a shard's update), a new log that would replace its golden is copied into
     /// the stage instead, for `regress merge` to move into place.
+    ///
+    /// Each golden's recording is the file its header names, beside the golden, or under
+    /// `recordings` when given (a folder, or an http(s) URL that the file name is appended to).
     public static func run(_ goldens: [String], selection: [Int]? = nil, overrides: SettingOverrides, jobs: Int,
                            tolerances: LogDiff.Tolerances, judge: RegressionJudge, stage: GoldenStage? = nil, allowPrograms: Bool,
-                           registry: AnalyzerRegistry) throws -> [RegressionResult] {
+                           recordings: String? = nil, registry: AnalyzerRegistry) throws -> [RegressionResult] {
         // Each override must name an analyzer some golden runs, or it is a typo.
         let headers = try goldens.map { try EventLog.read($0).header }
         // Every golden that would start a program is refused before anything runs.
@@ -50,7 +53,7 @@ public enum RegressionRun {
             while let k = next.take(below: chosen.count) {
                 let i = chosen[k]
                 slots.store(RegressionResult.measure(goldens[i], ordinal: i, overrides: overrides, tolerances: tolerances, judge: judge,
-                                                     stage: stage, allowPrograms: allowPrograms, registry: registry), at: k)
+                                                     stage: stage, allowPrograms: allowPrograms, recordings: recordings, registry: registry), at: k)
             }
         }
         return slots.results
@@ -137,7 +140,8 @@ public struct RegressionResult: Sendable {
     }
 
     static func measure(_ goldenPath: String, ordinal: Int, overrides: SettingOverrides, tolerances: LogDiff.Tolerances,
-                        judge: RegressionJudge, stage: GoldenStage?, allowPrograms: Bool, registry: AnalyzerRegistry) -> RegressionResult {
+                        judge: RegressionJudge, stage: GoldenStage?, allowPrograms: Bool, recordings: String?,
+                        registry: AnalyzerRegistry) -> RegressionResult {
         let url = URL(fileURLWithPath: goldenPath)
         var result = RegressionResult(name: url.lastPathComponent)
         // The new log's bytes do not depend on where it is written (its header names the recording
@@ -147,7 +151,8 @@ public struct RegressionResult: Sendable {
         defer { try? FileManager.default.removeItem(atPath: newPath) }
         do {
             let golden = try EventLog.read(goldenPath)
-            var replay = try GoldenReplay(golden: golden, registry: registry, allowPrograms: allowPrograms)
+            let recording = recordings.map { GoldenReplay.recording(named: golden.header.recordingFile, under: $0) }
+            var replay = try GoldenReplay(golden: golden, recording: recording, registry: registry, allowPrograms: allowPrograms)
             try overrides.apply(to: &replay.setups, registry: registry)
             result.notes = replay.versionNotes
             try replay.run(to: newPath, jobs: 1, registry: registry)

@@ -33,6 +33,24 @@ struct HTTPRecordingCommandTests {
         #expect(verified.stdout.contains("verified, 223 events byte-identical"))
     }
 
+    @Test("regress finds the goldens' recordings under a URL: a corpus of logs here, recordings on a server")
+    func regressOverHTTP() throws {
+        let served = Scratch.folder("served"), corpus = Scratch.folder("corpus")
+        let bundled = try FileManager.default.contentsOfDirectory(atPath: PackageLayout.recordings.path)
+        for name in bundled {
+            let destination = name.hasSuffix(".luma") ? served : corpus
+            guard name.hasSuffix(".luma") || name.hasSuffix(".events.jsonl") || name.hasSuffix(".truth.json") else { continue }
+            try FileManager.default.copyItem(atPath: PackageLayout.recordings.appendingPathComponent(name).path, toPath: destination + "/" + name)
+        }
+        let server = try WebServer(serving: served)
+        let result = try CLI.run(["regress", corpus, "--recordings", server.url(""), "--jobs", "1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("3 recordings: 3 unchanged"), "\(result.stdout)")
+        // Without it, the recordings are looked for beside the goldens, and are not there.
+        let local = try CLI.run(["regress", corpus, "--jobs", "1"])
+        #expect(local.status != 0)
+    }
+
     @Test("a missing URL is one line naming it, and a non-zero exit")
     func missing() throws {
         let server = try WebServer(serving: Scratch.folder("served"))

@@ -104,6 +104,10 @@ extension Regress {
         @Option(name: .customLong("set"), help: "Analyzer option NAME.KEY=VALUE to change in every golden that runs NAME (repeatable).")
         var settings: [String] = []
 
+        @Option(help: ArgumentHelp("Where the goldens' recordings are, when not beside them: a folder, or an http(s):// URL (a web server, an object store) that each golden's recording file name is appended to; read with range requests.",
+                                   valueName: "location"))
+        var recordings: String?
+
         @Option(help: "Recordings replayed at once (1...256).")
         var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
@@ -179,7 +183,7 @@ extension Regress {
             }
             let junitFile = try Regress.claimJUnit(junit, force: force, inputs: inputs)
             let results = try RegressionRun.run(goldens, overrides: overrides.settings, jobs: jobs, tolerances: tolerance.tolerances,
-                                                judge: judge, allowPrograms: allowExternal, registry: registry)
+                                                judge: judge, allowPrograms: allowExternal, recordings: recordings, registry: registry)
             let outcomes = results.map { RegressionOutcome($0, keptWorseHint: Self.keptWorseHint) }
             try Self.printReport(outcomes, folder: folder, update: update, json: report.isJSON, junit: junitFile)
         }
@@ -230,7 +234,7 @@ extension Regress {
                 try GoldenStage(folder: $0, corpus: folder, goldens: mine.map { goldens[$0] }, replacingExisting: force)
             }
             let results = try RegressionRun.run(goldens, selection: mine, overrides: overrides.settings, jobs: jobs, tolerances: tolerance.tolerances,
-                                                judge: judge, stage: staging, allowPrograms: allowExternal, registry: registry)
+                                                judge: judge, stage: staging, allowPrograms: allowExternal, recordings: recordings, registry: registry)
             let outcomes = zip(mine, results).map { (index: $0, outcome: RegressionOutcome($1, keptWorseHint: Self.keptWorseHint)) }
             let part = RegressionPart(shard: shard.index, shards: shard.count, folder: folder, listing: listing, options: canonicalOptions,
                                       outcomes: outcomes)
