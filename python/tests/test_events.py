@@ -82,3 +82,18 @@ def test_errors_name_the_file_and_line(tmp_path):
         lumatrace.read_events(tmp_path / "missing.jsonl")
     with pytest.raises(lumatrace.EventLogError, match="line 1: not valid JSON"):
         lumatrace.read_events(RECORDINGS / "toss-real.luma")
+
+
+@pytest.mark.parametrize("line, reason", [
+    (b'{"frame":1,"t":0.1,"analyzer":"a","kind":"k","data":' + b"[" * 100000 + b"]" * 100000 + b"}\n", "not valid JSON"),
+    (b'{"frame":1,"t":NaN,"analyzer":"a","kind":"k","data":{}}\n', "not a recording time"),
+    (b'{"frame":' + b"9" * 5000 + b',"t":0.1,"analyzer":"a","kind":"k","data":{}}\n', "not valid JSON"),
+    (b'{"frame":1,"t":0.1,"analyzer":"\xff\xfe","kind":"k","data":{}}\n', "not valid JSON"),
+], ids=["nested-100000-deep", "nan-time", "5000-digit-frame", "invalid-utf8"])
+def test_hostile_event_lines_are_refused_naming_the_line(tmp_path, line, reason):
+    header = (LOGS / "v2-tracking.events.jsonl").read_bytes().split(b"\n")[0] + b"\n"
+    path = tmp_path / "hostile.events.jsonl"
+    path.write_bytes(header + line)
+    with pytest.raises(lumatrace.EventLogError) as raised:
+        lumatrace.read_events(path)
+    assert raised.value.line == 2 and reason in str(raised.value)

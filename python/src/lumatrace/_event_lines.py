@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import warnings
 
 from .errors import EventLogError
@@ -61,7 +62,7 @@ class EventLines:
             raise EventLogError(path, None, "empty file: not an event log")
         try:
             header = json.loads(first)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise EventLogError(path, 1, "not valid JSON: not a Lumatrace event log") from None
         if not isinstance(header, dict) or header.get("format") != "lumatrace.events":
             raise EventLogError(path, 1, 'not a Lumatrace event log (the header has no "format":"lumatrace.events")')
@@ -91,7 +92,7 @@ class EventLines:
                     raise EventLogError(path, footer_line, "footer line is not the last line")
                 try:
                     event = json.loads(line)
-                except ValueError:
+                except (ValueError, RecursionError):  # RecursionError: nesting deeper than any log's
                     raise EventLogError(path, number, "not valid JSON") from None
                 if isinstance(event, dict) and "end" in event:
                     self.footer, footer_line = event["end"], number
@@ -107,6 +108,8 @@ class EventLines:
                         or not isinstance(analyzer, str) or not isinstance(kind, str)):
                     raise EventLogError(path, number, "not an event line (frame is an integer, t a number, "
                                                       "analyzer and kind strings)")
+                if not math.isfinite(time):
+                    raise EventLogError(path, number, f"event time {time} is not a recording time")
                 if last_frame is not None and frame < last_frame:
                     raise EventLogError(path, number, f"events are out of frame order ({frame} after {last_frame})")
                 last_frame = frame

@@ -366,7 +366,10 @@ class Recording:
             raise ValueError("payload is not a zstd frame")
         if not payload[4] & 0x04:
             raise ValueError("payload has no content checksum")
-        params = zstandard.get_frame_parameters(payload)
+        try:
+            params = zstandard.get_frame_parameters(payload)
+        except zstandard.ZstdError as e:
+            raise ValueError(str(e)) from None
         if params.content_size != expected:
             unknown = params.content_size in (zstandard.CONTENTSIZE_UNKNOWN, zstandard.CONTENTSIZE_ERROR)
             raise ValueError("payload does not declare its size" if unknown else f"payload declares {params.content_size} bytes, expected {expected}")
