@@ -379,10 +379,8 @@ public enum LiveAnalysisError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .stoppedByInterrupt(let analyzed, let recorded, let log, let recording):
-            let pipeline = log == "-" ? "" : " --pipeline \(log)"
             return "the analysis was stopped by a second interrupt after \(Plural.count(analyzed, "frame")) of \(recorded); "
-                + "\(recording) is complete, and \(log == "-" ? "the log on standard output" : log) is a valid prefix without its end "
-                + "(`lumatrace replay \(recording)\(pipeline) -o LOG` analyzes every frame)"
+                + "\(recording) is complete, and \(log == "-" ? "the log on standard output" : log) is a valid prefix without its end"
         case .failed(let error, let analyzed, let recording):
             return "\(error) — the analysis stopped after \(Plural.count(analyzed, "frame")); \(recording) is complete "
                 + "(`lumatrace replay` analyzes it later)"

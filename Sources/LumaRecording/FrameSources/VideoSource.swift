@@ -116,7 +116,7 @@ public struct VideoSource: FrameSource {
                          matrix: stream["color_space"]?.stringValue ?? "unknown", origin: "Y plane of \(pixelFormat)")
         var meta = ["source": URL(fileURLWithPath: path).lastPathComponent, "source.format": "video", "source.codec": codec,
                     "source.pixel_format": pixelFormat,
-                    "source.timing": fps == nil ? "container timestamps (time base \(timeBase.numerator)/\(timeBase.denominator))" : "evenly spaced at --fps"]
+                    "source.timing": fps.map { "evenly spaced at \($0.numerator)/\($0.denominator) fps" } ?? "container timestamps (time base \(timeBase.numerator)/\(timeBase.denominator))"]
         if extrapolated > 0 { meta["source.timing.extrapolated"] = "\(Plural.count(extrapolated, "frame")) had no timestamp; each got the previous frame interval" }
         metadata = meta.merging(signal.metadata) { $1 }
 

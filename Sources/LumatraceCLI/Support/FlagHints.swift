@@ -73,6 +73,10 @@ enum FlagHints {
             case .inputFailed(let inner, let frames, let path):
                 return "\(message(for: inner, in: command)) — the \(Plural.count(frames, "frame")) before the error are saved in \(path)"
             }
+        case let e as LiveAnalysisError:
+            guard case .stoppedByInterrupt(_, _, let log, let recording) = e else { return e.description }
+            let pipeline = log == "-" ? "" : " --pipeline \(log)"
+            return e.description + " (`lumatrace replay \(recording)\(pipeline) -o LOG` analyzes every frame)"
         default:
             return "\(error)"
         }
