@@ -2,6 +2,7 @@ import Foundation
 import LumaAnalysis
 import LumaEngine
 import LumaFormat
+import Synchronization
 import Testing
 import LumaTestSupport
 
@@ -185,26 +186,31 @@ struct CommandLineTests {
         let source = Process()
         source.executableURL = URL(fileURLWithPath: ffmpeg)
         source.arguments = ["-v", "error", "-re", "-f", "lavfi", "-i", "testsrc=size=96x64:rate=30", "-pix_fmt", "gray", "-f", "yuv4mpegpipe", "-"]
-        let pipe = Pipe()
-        source.standardOutput = pipe
+        let fromFFmpeg = Pipe(), toRecorder = Pipe()
+        source.standardOutput = fromFFmpeg
         source.standardError = FileHandle.nullDevice
         let recorder = Process()
         recorder.executableURL = URL(fileURLWithPath: CLI.binary)
         recorder.arguments = ["record", "-", "--live", "-o", "\(dir)/live.luma", "--chunk-seconds", "0.5"]
-        recorder.standardInput = pipe
+        recorder.standardInput = toRecorder
         recorder.standardOutput = FileHandle.nullDevice
         recorder.standardError = FileHandle.nullDevice
         try source.run()
         try recorder.run()
-        Thread.sleep(forTimeInterval: 2.0)
+        // The frames pass through the test, on their way from ffmpeg, into a pipe smaller than one
+        // frame: with 26 passed on, the recorder has read at least 24 whole, so Ctrl-C comes once
+        // there are frames to keep, not after a time a busy machine may not give it.
+        let passer = FramePasser(from: fromFFmpeg, to: toRecorder, frameBytes: 96 * 64)
+        let took = AwaitedEvent.wait(while: { recorder.isRunning && source.isRunning }) { passer.framesPassed >= 26 }
         recorder.interrupt()  // SIGINT, as Ctrl-C
         recorder.waitUntilExit()
         source.terminate()
         source.waitUntilExit()
+        #expect(took, "the stream ended after \(passer.framesPassed) frames")
         #expect(recorder.terminationStatus == 0)
         let reader = try RecordingReader(path: "\(dir)/live.luma")
         #expect(reader.hasIndex)
-        #expect(reader.frameCount >= 20, "\(reader.frameCount) frames in 2 s of a 30 fps live stream")
+        #expect(reader.frameCount >= 20, "\(reader.frameCount) frames recorded of the 24 or more the recorder had read")
         #expect(reader.verify().isEmpty)
         // A Y4M pipe has no timestamps: each frame's is its arrival, in microseconds, and the
         // header says so. ffmpeg -re sends 30 frames a second, so they arrive 33 ms apart on average.
@@ -213,6 +219,67 @@ struct CommandLineTests {
         let (first, last) = (try #require(reader.chunks.first?.firstTicks), try #require(reader.chunks.last?.lastTicks))
         let interval = Double(last - first) / Double(reader.frameCount - 1)
         #expect((26_000...42_000).contains(interval), "mean interval \(interval) µs, expected about 33,333")
+    }
+}
+
+/// Passes a Y4M stream of luma frames from one pipe to another, frame by frame as it comes, on a
+/// thread of its own, into a pipe buffer of one page (less than a frame): once a frame is written
+/// whole, the reader has read the one before it whole. Ends with the input, or when the reader has gone.
+final class FramePasser: @unchecked Sendable {  // Pipe is not Sendable
+    private let input: Pipe, output: Pipe
+    private let frameBytes: Int
+    private let passed = Mutex(0)
+
+    /// Frames written to `output` whole.
+    var framesPassed: Int { passed.withLock { $0 } }
+
+    init(from input: Pipe, to output: Pipe, frameBytes: Int) {
+        (self.input, self.output, self.frameBytes) = (input, output, frameBytes)
+        signal(SIGPIPE, SIG_IGN)  // a write after the reader exited must fail, not kill the test
+        let setPipeSize: Int32 = 1024 + 7  // F_SETPIPE_SZ (Linux; Glibc shows it to C with _GNU_SOURCE only)
+        let size = fcntl(output.fileHandleForWriting.fileDescriptor, setPipeSize, 4096)
+        if size < 0 || size >= frameBytes {
+            Issue.record("the pipe holds \(size) bytes, not less than a frame: frames passed on no longer say what the reader took")
+        }
+        Thread.detachNewThread { [self] in
+            defer {  // the writer then sees its reader gone, and the reader its end of stream
+                try? input.fileHandleForReading.close()
+                try? output.fileHandleForWriting.close()
+            }
+            guard let header = line(), write(header) else { return }
+            while let frame = line(), let pixels = read(frameBytes), write(frame + pixels) {
+                passed.withLock { $0 += 1 }
+            }
+        }
+    }
+
+    private func line() -> [UInt8]? {
+        var bytes: [UInt8] = []
+        while bytes.last != 10 {
+            guard let byte = read(1) else { return nil }
+            bytes += byte
+        }
+        return bytes
+    }
+
+    private func read(_ count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count), done = 0
+        while done < count {
+            let n = bytes[done...].withUnsafeMutableBytes { Glibc.read(input.fileHandleForReading.fileDescriptor, $0.baseAddress, $0.count) }
+            guard n > 0 else { return nil }
+            done += n
+        }
+        return bytes
+    }
+
+    private func write(_ bytes: [UInt8]) -> Bool {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes[done...].withUnsafeBytes { Glibc.write(output.fileHandleForWriting.fileDescriptor, $0.baseAddress, $0.count) }
+            guard n > 0 else { return false }
+            done += n
+        }
+        return true
     }
 }
 

@@ -93,20 +93,24 @@ struct CrashSafetyTests {
     /// Kills in the quick run (CI); `LUMATRACE_KILLS=50 swift test --filter CrashSafety` for the long one.
     static let kills = Int(ProcessInfo.processInfo.environment["LUMATRACE_KILLS"] ?? "") ?? 4
 
-    @Test("a recorder killed with SIGKILL at random moments keeps every frame up to the last complete chunk, byte-identical")
+    @Test("a recorder killed with SIGKILL at seeded points of its stream keeps every frame up to the last complete chunk, byte-identical")
     func killedRecorder() throws {
         let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        var schedule = SeededGenerator(seed: 20261123)  // the kill times are random but the same on every run
+        var schedule = SeededGenerator(seed: 20261123)  // the kill points are random but the same on every run
         var worstLost = 0, worstChunk = 0, recoveredTotal = 0
         for k in 0..<Self.kills {
             let output = "\(dir)/killed-\(k).luma"
             let feed = try LiveFeed(output: output, arguments: ["--chunk-seconds", "0.2"])
-            Thread.sleep(forTimeInterval: schedule.uniform(in: 0.4...2.5))
+            // Killed once the recorder has taken a seeded number of frames (a frame is larger than
+            // the pipe, so a frame sent is one the recorder has read), whatever the machine's speed.
+            let target = Int(schedule.uniform(in: 100...600))
+            let reached = AwaitedEvent.wait(while: { feed.recorder.isRunning }) { feed.framesSent >= target }
             kill(feed.recorder.processIdentifier, SIGKILL)
             feed.recorder.waitUntilExit()
             let sent = feed.framesSent
             feed.stop()
+            try #require(reached, "kill \(k): the recorder ended before taking \(target) frames: \(feed.errorText)")
             // A killed recorder leaves no index: `recover` rewrites it, keeping every complete chunk.
             let recover = try CLI.run(["recover", output])
             #expect(recover.status == 0, "kill \(k): \(recover.stderr)")
@@ -129,11 +133,13 @@ struct CrashSafetyTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let output = "\(dir)/terminated.luma"
         let feed = try LiveFeed(output: output, arguments: ["--chunk-seconds", "0.2"])
-        Thread.sleep(forTimeInterval: 1.0)
+        // Signalled once frames have arrived (and so once its signal handling is set up).
+        let reached = AwaitedEvent.wait(while: { feed.recorder.isRunning }) { feed.framesSent >= 30 }
         kill(feed.recorder.processIdentifier, signal)
         feed.recorder.waitUntilExit()
         let sent = feed.framesSent
         feed.stop()
+        try #require(reached, "the recorder ended before taking 30 frames: \(feed.errorText)")
         #expect(feed.recorder.terminationStatus == 0)
         let reader = try RecordingReader(path: output)
         #expect(reader.hasIndex)
@@ -175,21 +181,21 @@ struct CrashSafetyTests {
     /// Replays killed in the quick run; `LUMATRACE_REPLAY_KILLS=50 swift test --filter CrashSafety` for the long one.
     static let replayKills = Int(ProcessInfo.processInfo.environment["LUMATRACE_REPLAY_KILLS"] ?? "") ?? 2
 
-    @Test("replays killed at random moments leave a valid partial log (no footer) and never replace the good log, nor leave a lock")
+    @Test("replays killed at seeded points of their log leave a valid partial log (no footer) and never replace the good log, nor leave a lock")
     func killedReplays() throws {
         let dir = Scratch.folder("cli")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let recording = "\(dir)/long.luma"
-        #expect(try CLI.run(["synth", "tracking", "--size", "320x180", "--frames", "300", "--seed", "3", "-o", recording]).status == 0)
+        #expect(try CLI.run(["synth", "tracking", "--size", "320x180", "--frames", "600", "--seed", "3", "-o", recording]).status == 0)
         let log = "\(dir)/long.events.jsonl"
         #expect(try CLI.run(["replay", recording, "--analyzer", "differencing", "-o", log]).status == 0)
         let good = try #require(FileManager.default.contents(atPath: log))
-        // How long the replay that gets killed takes whole, so the kills land inside it on any machine.
+        // How large the log of the replay that gets killed grows, so that the kills land inside it.
         let arguments = ["replay", recording, "--analyzer", "differencing", "--analyzer", "trajectory", "--jobs", "1"]
-        let started = Date()
-        #expect(try CLI.run(arguments + ["-o", "\(dir)/timed.events.jsonl"]).status == 0)
-        let whole = Date().timeIntervalSince(started)
-        var schedule = SeededGenerator(seed: 77)
+        #expect(try CLI.run(arguments + ["-o", "\(dir)/whole.events.jsonl"]).status == 0)
+        let whole = AwaitedEvent.fileSize("\(dir)/whole.events.jsonl")
+        try #require(whole > 1 << 20, "the whole log is \(whole) bytes: too few 64 KiB flushes to kill a replay between")
+        var schedule = SeededGenerator(seed: 77)  // the kill points are random but the same on every run
         var survived = 0, partialEvents = 0
         for round in 0..<Self.replayKills {
             let replay = Process()
@@ -198,16 +204,18 @@ struct CrashSafetyTests {
             replay.standardOutput = FileHandle.nullDevice
             replay.standardError = FileHandle.nullDevice
             try replay.run()
-            // The log is written to a temporary sibling named by the writer's process id.
+            // The log is written to a temporary sibling named by the writer's process id, 64 KiB at a time.
             let partial = "\(dir)/.long.events.jsonl.\(replay.processIdentifier)-1.partial"
-            // Kill at a seeded moment once the first events are on disk.
-            let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline, ((try? FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int) ?? 0) < 2_000 {
-                Thread.sleep(forTimeInterval: 0.01)
-            }
-            Thread.sleep(forTimeInterval: schedule.uniform(in: 0...(0.5 * whole)))
+            // Killed once that file has grown past a seeded size, at most 60% of the whole log: the
+            // replay then has 40% of its frames still to analyze, and cannot finish between the
+            // look and the kill however busy the machine is.
+            let point = Int(schedule.uniform(in: 2_000...(0.6 * Double(whole))))
+            let reached = AwaitedEvent.wait(while: { replay.isRunning }) { AwaitedEvent.fileSize(partial) >= point }
             kill(replay.processIdentifier, SIGKILL)
             replay.waitUntilExit()
+            try #require(reached, "round \(round): the replay ended before its log reached \(point) of \(whole) bytes")
+            #expect(replay.terminationReason == .uncaughtSignal && replay.terminationStatus == SIGKILL,
+                    "round \(round): the replay ended on its own, not by the kill")
 
             #expect(FileManager.default.contents(atPath: log) == good, "round \(round): the good log was replaced")
             let bytes = try #require(FileManager.default.contents(atPath: partial))

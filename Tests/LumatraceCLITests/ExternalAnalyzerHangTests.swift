@@ -33,7 +33,8 @@ struct ExternalAnalyzerHangTests {
                 data += more
             return data
         note(os.getpid())
-        if mode == "ignores-term": signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        if mode == "ignores-term":  # carries on after TERM, saying it came (the test waits for that)
+            signal.signal(signal.SIGTERM, lambda *_: open(pids + ".term", "w").close())
         if mode == "silent": time.sleep(60)
         if mode == "never-reads":
             send({"ready": True})
@@ -49,7 +50,9 @@ struct ExternalAnalyzerHangTests {
                 break
             read_exactly(w * h)
             if index == 3:
-                if mode in ("hangs-at-frame", "ignores-term"): time.sleep(60)
+                if mode in ("hangs-at-frame", "ignores-term"):
+                    open(pids + ".at-frame-3", "w").close()
+                    time.sleep(60)
                 if mode == "long-line":
                     sys.stdout.write("x" * 20_000_000 + "\\n"); sys.stdout.flush(); time.sleep(60)
                 if mode == "daemon":
@@ -208,9 +211,10 @@ struct ExternalAnalyzerHangTests {
     }
 
     /// Runs `lumatrace replay` over the misbehaving ``program`` with output to files (so nothing a
-    /// stray process holds open can block the test). `signals` are sent to lumatrace, 0.3 s apart,
-    /// once the program has been running for a second (it then hangs at frame 3); `programGroup`
-    /// learns the program's process group just before. `asFromAShell` starts lumatrace with
+    /// stray process holds open can block the test). `signals` are sent to lumatrace on events,
+    /// never after a time: the first once the program hangs at frame 3, each next one once the
+    /// program has received TERM (lumatrace acted on the one before); `programGroup` learns the
+    /// program's process group as it starts. `asFromAShell` starts lumatrace with
     /// SIGINT and SIGTERM unblocked and at their defaults, as a shell would (the test runner's
     /// threads block them, and a child inherits that).
     static func replay(mode: String, pids: String, in dir: String, log: String? = nil, options: [String], asFromAShell: Bool = false,
@@ -231,18 +235,18 @@ struct ExternalAnalyzerHangTests {
         p.standardOutput = FileHandle.nullDevice
         p.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
         let started = Clock()
-        var started1s: Clock?
+        var programStarted = false
         var signalledAt: Double?
         var toSend = signals
         try p.run()
         while p.isRunning, started.secondsSince < patience {
             if !toSend.isEmpty {
-                if started1s == nil, let first = try? String(contentsOfFile: pids, encoding: .utf8).split(separator: "\n").first,
+                if !programStarted, let first = try? String(contentsOfFile: pids, encoding: .utf8).split(separator: "\n").first,
                    let pid = pid_t(first) {
-                    started1s = Clock()
+                    programStarted = true
                     programGroup(getpgid(pid))
                 }
-                if let since = started1s, since.secondsSince > 1 + 0.3 * Double(signals.count - toSend.count) {
+                if FileManager.default.fileExists(atPath: pids + (toSend.count == signals.count ? ".at-frame-3" : ".term")) {
                     kill(p.processIdentifier, toSend.removeFirst())
                     signalledAt = signalledAt ?? started.secondsSince
                 }

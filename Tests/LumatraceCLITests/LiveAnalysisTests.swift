@@ -1,4 +1,5 @@
 import Foundation
+import LumaFormat
 import Testing
 import LumaTestSupport
 
@@ -216,8 +217,11 @@ struct LiveAnalysisTests {
                                                            "--events", log, "--queue-frames", "4", "--chunk-seconds", "0.2"])
         while feed.framesSent < 100 { Thread.sleep(forTimeInterval: 0.01) }
         kill(feed.recorder.processIdentifier, SIGINT)
-        // The recording closes at once; the analysis, 50 ms a frame, is seconds behind.
-        Thread.sleep(forTimeInterval: 1)
+        // The recording closes at once (its index written: the first interrupt was handled); the
+        // analysis, 50 ms a frame, is seconds behind. The second interrupt comes then, not after a
+        // time: sooner, it could merge with the first; later, the analysis could have caught up.
+        let closed = AwaitedEvent.wait(while: { feed.recorder.isRunning }) { (try? RecordingReader(path: output))?.hasIndex == true }
+        #expect(closed, "the recorder ended before its recording was closed")
         kill(feed.recorder.processIdentifier, SIGINT)
         let stopped = Date()
         feed.recorder.waitUntilExit()

@@ -54,12 +54,18 @@ struct PlayTests {
         p.arguments = ["play", Self.log, "--rate", "200", "--loop"]
         p.standardOutput = FileHandle(forWritingAtPath: out)
         try p.run()
-        Thread.sleep(forTimeInterval: 1.5)
+        // Stopped once the first event has come out a second time (the loop came round), not
+        // after a time that a busy machine may not give it.
+        let events = try String(contentsOfFile: Self.log, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix(#"{"frame""#) }
+        let cameRound = AwaitedEvent.wait(while: { p.isRunning }) {
+            let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").filter { $0 == events[0] }.count >= 2
+        }
         // SIGKILL: a child of the test runner may inherit an ignored SIGTERM.
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
+        #expect(cameRound, "play --loop ended (status \(p.terminationStatus)) before playing the first event again")
         let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
-        let events = try String(contentsOfFile: Self.log, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix(#"{"frame""#) }
         #expect(lines.filter { $0.hasPrefix(#"{"format""#) }.count == 1)
         #expect(lines.filter { $0 == events[0] }.count >= 2, "the first event came out \(lines.filter { $0 == events[0] }.count) times")
     }

@@ -41,7 +41,10 @@ struct StreamInputTests {
         for name in ["cam.y4m", "cam"] {
             let input = try fifo(in: dir, named: name)
             let p = try start(["record", input, "-o", dir + "/\(name).luma"], dir: dir)
-            Thread.sleep(forTimeInterval: 0.5)
+            // Signalled once record holds the FIFO open, waiting for a writer: its signal handling
+            // is set up before it opens its input. A signal sent sooner could find it unprepared.
+            let waiting = AwaitedEvent.wait(while: { p.isRunning }) { AwaitedEvent.process(p.processIdentifier, hasOpen: input) }
+            #expect(waiting, "record \(name) did not open the FIFO: \((try? String(contentsOfFile: dir + "/err.txt", encoding: .utf8)) ?? "")")
             kill(p.processIdentifier, signal)
             #expect(exits(p, within: 5), "record \(name) ignored signal \(signal)")
             #expect(p.terminationStatus == 2)
