@@ -43,7 +43,7 @@ extension AnalyzerHarness {
                 }
                 last = e.frame
             }
-            guard log.isComplete, log.footer?["end"]?["frames"]?.intValue == frames.count else {
+            guard log.isComplete, log.end?.framesReplayed == frames.count else {
                 throw HarnessFailure("\(A.name): the replay did not complete over all \(frames.count) frames")
             }
         }

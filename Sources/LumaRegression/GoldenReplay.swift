@@ -75,7 +75,7 @@ public struct GoldenReplay {
         do {
             _ = try LumaEngine.Replay.run(reader, setups: setups, registry: registry, options: options, logPath: logPath)
         } catch {
-            guard case .analyzerFailed = error, golden.footer?["end"]?["failure"] != nil else { throw error }
+            guard case .analyzerFailed = error, golden.end?.failure != nil else { throw error }
         }
     }
 }

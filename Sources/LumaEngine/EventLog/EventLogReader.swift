@@ -13,7 +13,10 @@ public struct EventLog: Sendable {
     /// `nil` when the log is incomplete (the replay was killed before it finished).
     public var footer: JSONValue?
 
-    public var isComplete: Bool { footer?["end"]?["complete"]?.boolValue == true }
+    /// The footer, read (``EventLogFooter``): `nil` when the log is incomplete.
+    public var end: EventLogFooter? { footer.flatMap(EventLogFooter.init(json:)) }
+
+    public var isComplete: Bool { end?.complete == true }
 
     /// The longest line a log may have: 4 MiB. The longest lines Lumatrace writes (a trajectory's
     /// points, a header with many analyzers) are a few kilobytes. A longer line is refused as soon
@@ -163,12 +166,14 @@ struct EventLogParser {
             }
         }
         if let footer {
-            let digest = Array(hasher.finalize()).hexString
-            guard footer.value["end"]?["sha256"]?.stringValue == digest else {
+            guard let end = EventLogFooter(json: footer.value) else {
+                throw EventLogError(path: path, line: footer.line, reason: "footer lacks what a footer holds (complete, frames, events, counts, sha256)")
+            }
+            guard end.eventsDigest == Array(hasher.finalize()).hexString else {
                 throw EventLogError(path: path, line: footer.line, reason: "footer digest does not match the event lines: the log was edited or damaged")
             }
-            guard footer.value["end"]?["events"]?.intValue == events.count else {
-                throw EventLogError(path: path, line: footer.line, reason: "footer counts \(footer.value["end"]?["events"]?.intValue ?? -1) events, the log has \(events.count)")
+            guard end.eventCount == events.count else {
+                throw EventLogError(path: path, line: footer.line, reason: "footer counts \(end.eventCount) events, the log has \(events.count)")
             }
         }
         return EventLog(path: path, header: header.value, headerJSON: header.json, events: events, footer: footer?.value)

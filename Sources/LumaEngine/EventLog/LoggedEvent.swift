@@ -57,6 +57,7 @@ public struct EventLogFooter: Equatable, Sendable {
 
     public static func == (a: EventLogFooter, b: EventLogFooter) -> Bool { a.json == b.json }
 
+
     public var json: JSONValue {
         var groups: [JSONValue.Member] = []
         for c in counts {
@@ -77,5 +78,26 @@ public struct EventLogFooter: Equatable, Sendable {
         if let failure { members.append(.init("failure", failure)) }
         if let ending { members += ending.members }
         return .object([.init("end", .object(members))])
+    }
+}
+
+extension EventLogFooter {
+    /// Reads a footer line (`{"end":{…}}`) as ``json`` writes it; `nil` when the line lacks what
+    /// every footer has (`complete`, `frames`, `events`, `counts`, `sha256`). The version-2
+    /// recording facts are read when present (``ending``).
+    public init?(json: JSONValue) {
+        guard let end = json["end"], let complete = end["complete"]?.boolValue, let frames = end["frames"]?.intValue,
+              let events = end["events"]?.intValue, let digest = end["sha256"]?.stringValue,
+              case .object(let groups)? = end["counts"] else { return nil }
+        var counts: [(analyzer: String, kind: String, count: Int)] = []
+        for group in groups {
+            guard case .object(let kinds) = group.value else { return nil }
+            for kind in kinds {
+                guard let n = kind.value.intValue else { return nil }
+                counts.append((group.key, kind.key, n))
+            }
+        }
+        self.init(complete: complete, framesReplayed: frames, eventCount: events, counts: counts, eventsDigest: digest,
+                  failure: end["failure"], ending: EventLogHeader.Ending(end: end))
     }
 }

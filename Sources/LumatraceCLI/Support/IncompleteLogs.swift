@@ -6,10 +6,10 @@ extension EventLog {
     /// replay was killed, or is still running), or a footer that records an analyzer's failure.
     var incompleteness: String? {
         if isComplete { return nil }
-        guard let end = footer?["end"] else {
+        guard let end else {
             return "\(path) has no footer: its replay was killed or has not finished, so it holds only the events up to frame \(events.last?.frame ?? header.firstFrame)"
         }
-        if let failure = end["failure"] {
+        if let failure = end.failure {
             let analyzer = failure["analyzer"]?.stringValue ?? "?", frame = failure["frame"]?.intValue.map(String.init) ?? "?"
             let message = failure["message"]?.stringValue ?? ""
             return "\(path) is incomplete: its replay stopped when analyzer \(analyzer) failed at frame \(frame) (\(message))"

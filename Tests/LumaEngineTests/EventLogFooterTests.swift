@@ -1,0 +1,40 @@
+import Foundation
+import LumaEngine
+import LumaTestSupport
+import Testing
+
+/// A log's footer is written and read by one type, ``EventLogFooter``: what the writer puts in it
+/// is what every reader gets back.
+@Suite("The event log footer: one type writes it and reads it")
+struct EventLogFooterTests {
+    @Test("each bundled golden's footer reads back as the value that writes the same line", arguments: ["balls-synth", "toss-real", "tracking-synth"])
+    func roundTrip(_ name: String) throws {
+        let log = try EventLog.read(PackageLayout.recordings.appendingPathComponent("\(name).events.jsonl").path)
+        let end = try #require(log.end)
+        #expect(end.json == log.footer)
+        #expect(EventLogFooter(json: end.json) == end)
+        #expect(end.complete && log.isComplete && end.eventCount == log.events.count)
+        var counts: [String: Int] = [:]
+        for e in log.events { counts["\(e.analyzer)/\(e.kind)", default: 0] += 1 }
+        #expect(Dictionary(uniqueKeysWithValues: end.counts.map { ("\($0.analyzer)/\($0.kind)", $0.count) }) == counts)
+    }
+
+    @Test("a footer that lacks a footer's fields is refused at its line")
+    func incompleteFooter() throws {
+        let path = PackageLayout.recordings.appendingPathComponent("toss-real.events.jsonl").path
+        var lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines.removeLast()  // the empty string after the last newline
+        let footer = lines.removeLast()
+        let withoutCounts = footer.replacingOccurrences(of: "\"counts\":", with: "\"tallies\":")
+        #expect(withoutCounts != footer)
+        let copy = Scratch.path("no-counts.events.jsonl")
+        try (lines + [withoutCounts, ""]).joined(separator: "\n").write(toFile: copy, atomically: true, encoding: .utf8)
+        do {
+            _ = try EventLog.read(copy)
+            Issue.record("a footer without counts was read")
+        } catch {
+            #expect(error.line == lines.count + 1)
+            #expect(error.reason.contains("footer lacks"))
+        }
+    }
+}
