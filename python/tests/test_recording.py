@@ -1,8 +1,6 @@
 """The Python reader, specified: frames as `lumatrace export` gives them, exact times, random access
 at the cost of one chunk, damage named or skipped on request, hostile files refused cheaply."""
-import hashlib
 import json
-import struct
 import subprocess
 import tracemalloc
 import warnings

@@ -8,7 +8,7 @@ few lines.
 Pure Python and numpy (zstandard for the chunks' compression); no Swift toolchain needed.
 """
 from .errors import (DamagedChunkError, EventLogError, InvalidHeaderError, LumatraceError, MissingFramesError,
-                     NoFramesError, NotARecordingError, UnsupportedVersionError)
+                     NotARecordingError, UnsupportedVersionError)
 from .recording import Damage, FrameTimes, Recording, RecordingInfo, open
 
 __version__ = "0.1.0"
@@ -22,4 +22,4 @@ def read_events(path, by_kind: bool = False, partial: bool = False):
 
 __all__ = ["open", "Recording", "RecordingInfo", "FrameTimes", "Damage", "read_events",
            "LumatraceError", "NotARecordingError", "UnsupportedVersionError", "InvalidHeaderError",
-           "DamagedChunkError", "MissingFramesError", "NoFramesError", "EventLogError"]
+           "DamagedChunkError", "MissingFramesError", "EventLogError"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._records import FROM_PREVIOUS, FROM_REFERENCE, INTRA, payload_sizes
+from ._records import FROM_PREVIOUS, FROM_REFERENCE, payload_sizes
 
 BLOCK = 16
 

@@ -61,13 +61,6 @@ class MissingFramesError(LumatraceError):
         self.reason = reason
 
 
-class NoFramesError(LumatraceError):
-    """The recording holds no readable frames."""
-
-    def __init__(self, path: str):
-        super().__init__(path, "the recording holds no readable frames")
-
-
 class EventLogError(LumatraceError):
     """An event log line is not what the log format says; `line` is 1-based."""
 

@@ -27,7 +27,7 @@ import zstandard
 from . import _records as rec_
 from ._payload import PayloadDamage, decode_frames
 from ._records import ByteSource, ChunkInfo, Header, HeaderProblem, RecordProblem
-from .errors import (DamagedChunkError, InvalidHeaderError, MissingFramesError, NoFramesError,
+from .errors import (DamagedChunkError, InvalidHeaderError, MissingFramesError,
                      NotARecordingError, UnsupportedVersionError)
 
 __all__ = ["Recording", "RecordingInfo", "Damage", "FrameTimes", "open"]
