@@ -70,14 +70,10 @@ public final class WebServer: @unchecked Sendable {
         p.standardError = FileHandle.nullDevice
         try p.run()
         process = p
-        // Ready when it accepts a connection: poll the port (each try is a connect, not a sleep
-        // that guesses how long nginx takes); give up only if nginx exits.
-        while !WebServer.accepts(port) {
-            guard p.isRunning else {
-                let log = (try? String(contentsOfFile: home + "/error.log", encoding: .utf8)) ?? ""
-                throw ServerFailed(description: "nginx exited with status \(p.terminationStatus): \(log.suffix(600))")
-            }
-            usleep(20_000)
+        // Ready when it accepts a connection, unless nginx exits first.
+        guard AwaitedEvent.wait(while: { p.isRunning }, until: { WebServer.accepts(port) }) else {
+            let log = (try? String(contentsOfFile: home + "/error.log", encoding: .utf8)) ?? ""
+            throw ServerFailed(description: "nginx did not start listening (running: \(p.isRunning)): \(log.suffix(600))")
         }
     }
 

@@ -26,7 +26,8 @@ public struct RecordingDamage: Equatable, Sendable, CustomStringConvertible {
 public final class RecordingReader: @unchecked Sendable {
     public let path: String
     public let header: RecordingHeader
-    public let fileSize: UInt64
+    /// Bytes in the recording (its source's size, fixed when opened).
+    public var fileSize: UInt64 { source.size }
     /// Every intact chunk, in file order.
     public let chunks: [ChunkEntry]
     /// `true` when the file was closed properly and its index was used.
@@ -110,7 +111,6 @@ public final class RecordingReader: @unchecked Sendable {
                  disagreement: UInt64?) throws(LumaFormatError) {
         path = source.name
         self.source = source
-        fileSize = source.size
         let frameSize = header.header.frameSize
         self.header = header.header
         formatVersion = header.version
@@ -131,7 +131,7 @@ public final class RecordingReader: @unchecked Sendable {
         // The index, if the trailer points at an intact one that matches the chunks it lists. It
         // bounds the reference copies: a copy cut short by a crash must not seem to run on into the
         // index that `recover` appended after it.
-        let (file, fileSize) = (source, self.fileSize)
+        let (file, fileSize) = (source, source.size)
         let index = RecordingReader.trailerIndexOffset(file, fileSize: fileSize).flatMap { offset in
             RecordingReader.readIndex(file, fileSize: fileSize, at: offset, after: header.end, layout: layout).map { (offset, $0) }
         }
