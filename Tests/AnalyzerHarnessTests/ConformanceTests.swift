@@ -63,7 +63,10 @@ struct ConformanceTests {
 
 /// Emits a different value on every run: what the determinism rule catches.
 struct CoinFlip: Analyzer {
-    struct Configuration: AnalyzerConfiguration { init() {} }
+    struct Configuration: AnalyzerConfiguration {
+        init() {}
+        static let options: [AnalyzerOption<Self>] = []
+    }
     static let name = "coin-flip"
     static let version = "1"
     nonisolated(unsafe) static var runs = 0
