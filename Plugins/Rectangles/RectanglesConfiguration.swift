@@ -1,21 +1,25 @@
 import LumaAnalysis
+import LumaImaging
 
 /// Options of the ``RectanglesAnalyzer``, with Vision's `VNDetectRectanglesRequest` names, meanings
-/// and defaults; set one with `--set rectangles.KEY=VALUE`, and see them all with
-/// `lumatrace analyzers rectangles`.
+/// and defaults (the detector's, ``RectangleDetector/Settings``); set one with
+/// `--set rectangles.KEY=VALUE`, and see them all with `lumatrace analyzers rectangles`.
 public struct RectanglesConfiguration: AnalyzerConfiguration {
     /// Shorter side ÷ longer side, at least.
-    public var minimumAspectRatio = 0.5
+    public var minimumAspectRatio = Self.vision.minimumAspectRatio
     /// Shorter side ÷ longer side, at most.
-    public var maximumAspectRatio = 1.0
+    public var maximumAspectRatio = Self.vision.maximumAspectRatio
     /// Shorter side at least this fraction of the frame's smaller dimension.
     public var minimumSize = 0.2
     /// Lowest confidence reported.
-    public var minimumConfidence = 0.0
+    public var minimumConfidence = Self.vision.minimumConfidence
     /// Largest deviation of a corner from 90°, degrees.
-    public var quadratureTolerance = 30.0
+    public var quadratureTolerance = Self.vision.quadratureTolerance
     /// Most rectangles per frame, best first; 0 = all (Vision's default is 1).
     public var maximumObservations = 1
+
+    /// Vision's defaults, as the detector holds them.
+    private static let vision = RectangleDetector.Settings()
 
     public init() {}
 
