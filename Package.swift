@@ -162,7 +162,9 @@ let package = Package(
             path: "Tests/TrackingTests"),
         .testTarget(
             name: "LumatraceCLITests",
-            dependencies: ["LumaTestSupport", "lumatrace", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaRegression", "LumaRender"],
+            // The analyzers too: `lumatrace analyzers` is checked against their option declarations.
+            dependencies: ["LumaTestSupport", "lumatrace", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaRegression", "LumaRender",
+                           "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer", "RectanglesAnalyzer", "ExternalAnalyzer"],
             path: "Tests/LumatraceCLITests"),
     ],
     swiftLanguageModes: [.v6]

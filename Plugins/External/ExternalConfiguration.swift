@@ -27,54 +27,31 @@ public struct ExternalConfiguration: AnalyzerConfiguration {
     /// 1000 × 1 MiB of JSON text, and 1 MiB for any one event.
     public var maximumEventsPerFrame = 1000
 
+    /// The seconds ``timeout`` and ``startTimeout`` allow.
     static let timeoutRange = 0.1...3600.0
+    /// The bytes ``maximumLineBytes`` allows.
     static let lineBytesRange = 1024...(256 << 20)
+    /// The events ``maximumEventsPerFrame`` allows.
     static let eventsPerFrameRange = 1...1_000_000
 
     public init() {}
 
-    public static var optionHelp: KeyValuePairs<String, String> {
-        [
-            "command": "the program to run with /bin/sh -c (required), e.g. \"python3 my_analyzer.py\"",
-            "folder": "the folder it runs in, relative to the log's (or pipeline file's) folder; replay sets it to the current folder (default .)",
-            "options": "a JSON object passed to the program in its hello line (default {})",
-            "timeout": "seconds allowed per frame, 0.1...3600 (default 30)",
-            "startTimeout": "seconds allowed to start (answer the hello) and to finish (answer the end and exit), at least timeout, 0.1...3600 (default 10)",
-            "maximumLineBytes": "longest line the program may write, bytes, 1024...268435456 (default 1048576)",
-            "maximumEventsPerFrame": "most events the program may write for one frame, 1...1000000 (default 1000)",
-        ]
-    }
-
-    public func validate() throws(OptionError) {
-        guard !command.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw OptionError(option: "command", message: "is empty: give the program to run, e.g. external.command=\"python3 my_analyzer.py\"")
-        }
-        guard !folder.isEmpty, !folder.utf8.contains(0) else {
-            throw OptionError(option: "folder", message: "is empty: give a folder, e.g. . for the log's own folder")
-        }
-        guard case .object = options else {
-            throw OptionError(option: "options", message: "must be a JSON object, e.g. {\"every\":10}")
-        }
-        guard timeout.isFinite, Self.timeoutRange.contains(timeout) else { throw .outOfRange("timeout", timeout, allowed: "0.1...3600") }
-        guard startTimeout.isFinite, Self.timeoutRange.contains(startTimeout) else {
-            throw .outOfRange("startTimeout", startTimeout, allowed: "0.1...3600")
-        }
-        guard Self.lineBytesRange.contains(maximumLineBytes) else {
-            throw .outOfRange("maximumLineBytes", maximumLineBytes, allowed: "1024...268435456")
-        }
-        guard Self.eventsPerFrameRange.contains(maximumEventsPerFrame) else {
-            throw .outOfRange("maximumEventsPerFrame", maximumEventsPerFrame, allowed: "1...1000000")
-        }
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        command = try c.decode(String.self, forKey: .command)
-        folder = try c.decode(String.self, forKey: .folder)
-        timeout = try c.decode(Double.self, forKey: .timeout)
-        options = try c.decode(JSONValue.self, forKey: .options)
-        startTimeout = try c.decode(Double.self, forKey: .startTimeout)
-        maximumLineBytes = try c.decode(Int.self, forKey: .maximumLineBytes)
-        maximumEventsPerFrame = try c.decode(Int.self, forKey: .maximumEventsPerFrame)
-    }
+    public static let options: [AnalyzerOption<Self>] = [
+        AnalyzerOption("command", \.command, help: "the program to run with /bin/sh -c (required), e.g. \"python3 my_analyzer.py\"") {
+            $0.trimmingCharacters(in: .whitespaces).isEmpty ? "is empty: give the program to run, e.g. external.command=\"python3 my_analyzer.py\"" : nil
+        },
+        AnalyzerOption("folder", \.folder,
+                       help: "the folder it runs in, relative to the log's (or pipeline file's) folder; replay sets it to the current folder") {
+            $0.isEmpty || $0.utf8.contains(0) ? "is empty: give a folder, e.g. . for the log's own folder" : nil
+        },
+        AnalyzerOption("options", \.options, help: "a JSON object passed to the program in its hello line") {
+            if case .object = $0 { nil } else { "must be a JSON object, e.g. {\"every\":10}" }
+        },
+        AnalyzerOption("timeout", \.timeout, in: timeoutRange, help: "seconds allowed per frame"),
+        AnalyzerOption("startTimeout", \.startTimeout, in: timeoutRange,
+                       help: "seconds allowed to start (answer the hello) and to finish (answer the end and exit), never less than timeout"),
+        AnalyzerOption("maximumLineBytes", \.maximumLineBytes, in: lineBytesRange, help: "longest line the program may write, bytes"),
+        AnalyzerOption("maximumEventsPerFrame", \.maximumEventsPerFrame, in: eventsPerFrameRange,
+                       help: "most events the program may write for one frame"),
+    ]
 }

@@ -1,50 +1,35 @@
 import LumaAnalysis
+import LumaImaging
 
 /// Options of the ``RectanglesAnalyzer``, with Vision's `VNDetectRectanglesRequest` names, meanings
-/// and defaults; set one with `--set rectangles.KEY=VALUE`.
+/// and defaults (the detector's, ``RectangleDetector/Settings``); set one with
+/// `--set rectangles.KEY=VALUE`, and see them all with `lumatrace analyzers rectangles`.
 public struct RectanglesConfiguration: AnalyzerConfiguration {
-    /// Shorter side ÷ longer side, at least (0...1).
-    public var minimumAspectRatio = 0.5
-    /// Shorter side ÷ longer side, at most (minimumAspectRatio...1).
-    public var maximumAspectRatio = 1.0
-    /// Shorter side at least this fraction of the frame's smaller dimension (0...1).
+    /// Shorter side ÷ longer side, at least.
+    public var minimumAspectRatio = Self.vision.minimumAspectRatio
+    /// Shorter side ÷ longer side, at most.
+    public var maximumAspectRatio = Self.vision.maximumAspectRatio
+    /// Shorter side at least this fraction of the frame's smaller dimension.
     public var minimumSize = 0.2
-    /// Lowest confidence reported (0...1).
-    public var minimumConfidence = 0.0
-    /// Largest deviation of a corner from 90°, degrees (0...45).
-    public var quadratureTolerance = 30.0
+    /// Lowest confidence reported.
+    public var minimumConfidence = Self.vision.minimumConfidence
+    /// Largest deviation of a corner from 90°, degrees.
+    public var quadratureTolerance = Self.vision.quadratureTolerance
     /// Most rectangles per frame, best first; 0 = all (Vision's default is 1).
     public var maximumObservations = 1
 
+    /// Vision's defaults, as the detector holds them.
+    private static let vision = RectangleDetector.Settings()
+
     public init() {}
 
-    public static var optionHelp: KeyValuePairs<String, String> {
-        [
-            "minimumAspectRatio": "shorter ÷ longer side, at least, 0...1 (default 0.5)",
-            "maximumAspectRatio": "shorter ÷ longer side, at most, minimumAspectRatio...1 (default 1)",
-            "minimumSize": "shorter side, fraction of the frame's smaller dimension, 0...1 (default 0.2)",
-            "minimumConfidence": "lowest confidence reported, 0...1 (default 0)",
-            "quadratureTolerance": "largest deviation of a corner from 90°, degrees, 0...45 (default 30)",
-            "maximumObservations": "most rectangles per frame, best first, 0 = all, 0...1000 (default 1)",
-        ]
-    }
-
-    public func validate() throws(OptionError) {
-        guard minimumAspectRatio.isFinite, (0...1).contains(minimumAspectRatio) else {
-            throw .outOfRange("minimumAspectRatio", minimumAspectRatio, allowed: "0...1")
-        }
-        guard maximumAspectRatio.isFinite, maximumAspectRatio >= minimumAspectRatio, maximumAspectRatio <= 1 else {
-            throw .outOfRange("maximumAspectRatio", maximumAspectRatio, allowed: "minimumAspectRatio...1 (\(minimumAspectRatio)...1)")
-        }
-        guard minimumSize.isFinite, (0...1).contains(minimumSize) else { throw .outOfRange("minimumSize", minimumSize, allowed: "0...1") }
-        guard minimumConfidence.isFinite, (0...1).contains(minimumConfidence) else {
-            throw .outOfRange("minimumConfidence", minimumConfidence, allowed: "0...1")
-        }
-        guard quadratureTolerance.isFinite, (0...45).contains(quadratureTolerance) else {
-            throw .outOfRange("quadratureTolerance", quadratureTolerance, allowed: "0...45")
-        }
-        guard (0...1000).contains(maximumObservations) else {
-            throw .outOfRange("maximumObservations", maximumObservations, allowed: "0...1000")
-        }
-    }
+    public static let options: [AnalyzerOption<Self>] = [
+        AnalyzerOption("minimumAspectRatio", \.minimumAspectRatio, in: 0...1, help: "shorter ÷ longer side, at least"),
+        AnalyzerOption("maximumAspectRatio", \.maximumAspectRatio, in: .atLeast(\.minimumAspectRatio, atMost: 1),
+                       help: "shorter ÷ longer side, at most"),
+        AnalyzerOption("minimumSize", \.minimumSize, in: 0...1, help: "shorter side, fraction of the frame's smaller dimension"),
+        AnalyzerOption("minimumConfidence", \.minimumConfidence, in: 0...1, help: "lowest confidence reported"),
+        AnalyzerOption("quadratureTolerance", \.quadratureTolerance, in: 0...45, help: "largest deviation of a corner from 90°, degrees"),
+        AnalyzerOption("maximumObservations", \.maximumObservations, in: 0...1000, help: "most rectangles per frame, best first, 0 = all"),
+    ]
 }

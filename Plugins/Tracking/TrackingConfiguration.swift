@@ -1,10 +1,11 @@
 import Foundation
 import LumaAnalysis
 
-/// Options of the ``TrackingAnalyzer``; set one with `--set tracking.KEY=VALUE`.
+/// Options of the ``TrackingAnalyzer``; set one with `--set tracking.KEY=VALUE`, and see them all with
+/// `lumatrace analyzers tracking`.
 public struct TrackingConfiguration: AnalyzerConfiguration {
     /// How hard the tracker works for each object (Vision's `VNRequestTrackingLevel`).
-    public enum Level: String, Codable, Sendable, CaseIterable {
+    public enum Level: String, OptionChoice {
         /// A kernelized correlation filter on oriented gradients, three scales.
         case fast
         /// The same with a finer patch, five scales and a slower-learning model.
@@ -19,7 +20,7 @@ public struct TrackingConfiguration: AnalyzerConfiguration {
     /// `frame` starts it at that frame (default: the first analyzed frame).
     public var seeds = ""
     public var trackingLevel = Level.accurate
-    /// Confidence below which a frame counts as a miss (0...1, exclusive).
+    /// Confidence below which a frame counts as a miss.
     public var lostThreshold = 0.3
     /// Misses in a row after which the track is reported lost.
     public var lostFrames = 5
@@ -36,7 +37,7 @@ public struct TrackingConfiguration: AnalyzerConfiguration {
     public var maximumTracks = 64
 
     /// Sources of tracks besides the seeds.
-    public enum Nomination: String, Codable, Sendable, CaseIterable {
+    public enum Nomination: String, OptionChoice {
         /// Only the seeds.
         case none
         /// Moving regions against a background model, every `renominateEvery` frames: each one that
@@ -49,53 +50,22 @@ public struct TrackingConfiguration: AnalyzerConfiguration {
 
     public init() {}
 
-    private enum CodingKeys: String, CodingKey {
-        case seeds, trackingLevel, lostThreshold, lostFrames, recoverFrames
-        case nominate, renominateEvery, nominationMinimumSize, maximumTracks
-    }
-
-    public static var optionHelp: KeyValuePairs<String, String> {
-        [
-            "seeds": "objects to follow: [label=]x,y,w,h[@frame] separated by ';' (normalized, lower-left origin; or px:x,y,w,h in pixels from the top-left corner), or a JSON array of {box, label, frame} (default none)",
-            "trackingLevel": "fast or accurate (default accurate)",
-            "lostThreshold": "confidence below which a frame is a miss, 0 < t < 1 (default 0.3)",
-            "lostFrames": "misses in a row before track.lost, 1...10000 (default 5)",
-            "recoverFrames": "frames a lost target is looked for, 0...100000 (default 30)",
-            "nominate": "none, motion or rectangles: moving regions or rectangles that overlap no live track start tracks (default none)",
-            "renominateEvery": "analyzed frames between nominations, 1...100000 (default 10)",
-            "nominationMinimumSize": "smallest nominated box side, fraction of the frame's shorter side, 0 < s ≤ 1 (default 0.05)",
-            "maximumTracks": "most live tracks, 1...4096 (default 64)",
-        ]
-    }
-
-    public func validate() throws(OptionError) {
-        _ = try TrackingSeed.parse(seeds)
-        guard lostThreshold.isFinite, lostThreshold > 0, lostThreshold < 1 else {
-            throw .outOfRange("lostThreshold", lostThreshold, allowed: "greater than 0 and less than 1")
-        }
-        guard (1...10_000).contains(lostFrames) else { throw .outOfRange("lostFrames", lostFrames, allowed: "1...10000") }
-        guard (0...100_000).contains(recoverFrames) else { throw .outOfRange("recoverFrames", recoverFrames, allowed: "0...100000") }
-        guard (1...100_000).contains(renominateEvery) else {
-            throw .outOfRange("renominateEvery", renominateEvery, allowed: "1...100000")
-        }
-        guard nominationMinimumSize.isFinite, nominationMinimumSize > 0, nominationMinimumSize <= 1 else {
-            throw .outOfRange("nominationMinimumSize", nominationMinimumSize, allowed: "greater than 0, at most 1")
-        }
-        guard (1...4096).contains(maximumTracks) else { throw .outOfRange("maximumTracks", maximumTracks, allowed: "1...4096") }
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        seeds = try c.decode(String.self, forKey: .seeds)
-        trackingLevel = try c.decodeChoice(Level.self, forKey: .trackingLevel)
-        lostThreshold = try c.decode(Double.self, forKey: .lostThreshold)
-        lostFrames = try c.decode(Int.self, forKey: .lostFrames)
-        recoverFrames = try c.decode(Int.self, forKey: .recoverFrames)
-        nominate = try c.decodeChoice(Nomination.self, forKey: .nominate)
-        renominateEvery = try c.decode(Int.self, forKey: .renominateEvery)
-        nominationMinimumSize = try c.decode(Double.self, forKey: .nominationMinimumSize)
-        maximumTracks = try c.decode(Int.self, forKey: .maximumTracks)
-    }
+    public static let options: [AnalyzerOption<Self>] = [
+        AnalyzerOption("seeds", \.seeds, help: """
+            objects to follow: [label=]x,y,w,h[@frame] separated by ';' (normalized, lower-left origin; or px:x,y,w,h \
+            in pixels from the top-left corner), or a JSON array of {box, label, frame}
+            """, check: TrackingSeed.problem(in:)),
+        AnalyzerOption("trackingLevel", \.trackingLevel, help: "how hard the tracker works for each object"),
+        AnalyzerOption("lostThreshold", \.lostThreshold, in: .above(0, below: 1), help: "confidence below which a frame is a miss"),
+        AnalyzerOption("lostFrames", \.lostFrames, in: 1...10_000, help: "misses in a row before track.lost"),
+        AnalyzerOption("recoverFrames", \.recoverFrames, in: 0...100_000, help: "frames a lost target is looked for"),
+        AnalyzerOption("nominate", \.nominate,
+                       help: "what else starts tracks besides the seeds (moving regions or rectangles that overlap no live track)"),
+        AnalyzerOption("renominateEvery", \.renominateEvery, in: 1...100_000, help: "analyzed frames between nominations"),
+        AnalyzerOption("nominationMinimumSize", \.nominationMinimumSize, in: .above(0, atMost: 1),
+                       help: "smallest nominated box side, fraction of the frame's shorter side"),
+        AnalyzerOption("maximumTracks", \.maximumTracks, in: 1...4096, help: "most live tracks"),
+    ]
 }
 
 /// One object to follow, as given in ``TrackingConfiguration/seeds``.
@@ -156,6 +126,12 @@ public struct TrackingSeed: Equatable, Sendable {
             seeds.append(TrackingSeed(label: label, box: box, frame: frame))
         }
         return seeds
+    }
+
+    /// What is wrong with `text` as seeds, checked without a frame size, or `nil`.
+    static func problem(in text: String) -> String? {
+        do { _ = try parse(text) } catch { return error.message }
+        return nil
     }
 
     /// `x,y,w,h` in pixels, top-left origin, as a normalized lower-left box in a frame of `frameSize`.

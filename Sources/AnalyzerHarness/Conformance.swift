@@ -7,8 +7,11 @@ extension AnalyzerHarness {
     /// one broken:
     /// 1. **Deterministic**: the same frames give byte-identical logs twice in a row, and with one
     ///    thread or four.
-    /// 2. **Configuration round-trips**: encoding the configuration to JSON and decoding it gives
-    ///    the same JSON, so a log header re-runs the same analyzer (`lumatrace verify`).
+    /// 2. **Options declared once, configuration round-trips**: the configuration's
+    ///    ``AnalyzerConfiguration/options`` are its stored properties, in their order and under
+    ///    their names (a property left out would be neither settable nor in the log header), and
+    ///    encoding the configuration to JSON and decoding it gives the same JSON, so a log header
+    ///    re-runs the same analyzer (`lumatrace verify`).
     /// 3. **Invalid options are refused**: each `(key, value)` in `invalidOptions` (as `--set`
     ///    would give it), and a value of the wrong type for every number or flag option, must be
     ///    refused with an error naming the option.
@@ -47,7 +50,13 @@ extension AnalyzerHarness {
                 throw HarnessFailure("\(A.name): the replay did not complete over all \(frames.count) frames")
             }
         }
-        // 2. Round trip.
+        // 2. Declarations, then the round trip.
+        let properties = Mirror(reflecting: A.Configuration()).children.compactMap(\.label)
+        let keys = A.Configuration.options.map(\.key)
+        guard keys == properties else {
+            throw HarnessFailure("\(A.name)'s options [\(keys.joined(separator: ", "))] are not its configuration's properties "
+                + "[\(properties.joined(separator: ", "))]: declare each property once in `options`, in order, under its name")
+        }
         let json = try JSONValueEncoder.encode(configuration)
         let again = try JSONValueEncoder.encode(try json.decode(A.Configuration.self))
         guard json == again else {

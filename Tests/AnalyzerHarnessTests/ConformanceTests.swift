@@ -59,11 +59,35 @@ struct ConformanceTests {
             try AnalyzerHarness(CoinFlip.self).checkConformance()
         } throws: { "\($0)".contains("coin-flip is not deterministic") }
     }
+
+    @Test("a configuration property its options do not declare fails the check, naming the properties")
+    func catchesUndeclaredProperty() throws {
+        #expect {
+            try AnalyzerHarness(Undeclared.self).checkConformance()
+        } throws: { "\($0)".contains("undeclared's options [level] are not its configuration's properties [level, gain]") }
+    }
+}
+
+/// Declares `level` but not `gain`: `gain` would be missing from every log header.
+struct Undeclared: Analyzer {
+    struct Configuration: AnalyzerConfiguration {
+        var level = 1
+        var gain = 2.0
+        init() {}
+        static let options: [AnalyzerOption<Self>] = [AnalyzerOption("level", \.level, in: 0...9, help: "a level")]
+    }
+    static let name = "undeclared"
+    static let version = "1"
+    init(configuration: Configuration, context: AnalyzerContext) throws {}
+    mutating func analyze(_ frame: Frame, into events: inout EventSink) throws {}
 }
 
 /// Emits a different value on every run: what the determinism rule catches.
 struct CoinFlip: Analyzer {
-    struct Configuration: AnalyzerConfiguration { init() {} }
+    struct Configuration: AnalyzerConfiguration {
+        init() {}
+        static let options: [AnalyzerOption<Self>] = []
+    }
     static let name = "coin-flip"
     static let version = "1"
     nonisolated(unsafe) static var runs = 0

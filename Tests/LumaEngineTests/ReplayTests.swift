@@ -26,9 +26,9 @@ struct BrightnessProbe: Analyzer {
     struct Configuration: AnalyzerConfiguration {
         var failAtFrame = -1
         init() {}
-        func validate() throws(OptionError) {
-            guard failAtFrame >= -1 else { throw .outOfRange("failAtFrame", failAtFrame, allowed: "-1 or a frame index") }
-        }
+        static let options: [AnalyzerOption<Self>] = [
+            AnalyzerOption("failAtFrame", \.failAtFrame, in: -1...Int.max, help: "the frame it fails at on purpose, -1 for none"),
+        ]
     }
     static let name = "brightness"
     static let version = "1"

@@ -28,7 +28,10 @@ struct TypedEventTests {
                 public var boxes: [[Double]] = []
                 public var shift = 0.0
                 public init() {}
-                public func validate() throws(OptionError) {}
+                public static let options: [AnalyzerOption<Self>] = [
+                    AnalyzerOption("boxes", \\.boxes, help: "the boxes it reports, [[frame, x, y, w, h], …]"),
+                    AnalyzerOption("shift", \\.shift, help: "how far right each box is moved"),
+                ]
             }
 
             public struct Spot: EventPayload {

@@ -7,8 +7,8 @@ public struct AnalyzerDescriptor: Sendable {
     public let summary: String
     /// The default configuration, as it appears in a log header.
     public let defaultConfiguration: JSONValue
-    /// One line of help per option key, in declaration order.
-    public let optionHelp: [(key: String, help: String)]
+    /// Each option as `lumatrace analyzers` lists it, in declaration order.
+    public let options: [OptionHelp]
     /// Whether the defaults alone are a valid configuration. Analyzers that need an option first
     /// (e.g. `external`, which needs a command) do not run when `replay` runs "every analyzer".
     public let runsWithDefaults: Bool
@@ -38,17 +38,24 @@ public struct AnalyzerDescriptor: Sendable {
         return .object(merged)
     }
 
+    /// The JSON value `--set NAME.KEY=TEXT` gives option `key`, read as the option's type, or `nil`
+    /// when the analyzer has no such option.
+    public func value(ofSetting key: String, text: String) throws(OptionError) -> JSONValue? {
+        try readSetting(key, text)
+    }
+
     let findProgram: @Sendable (JSONValue) -> String?
     let findIdleReason: @Sendable (JSONValue) -> String?
     let decodeAndValidate: @Sendable (JSONValue) throws -> JSONValue
     let instantiate: @Sendable (JSONValue, AnalyzerContext) throws -> AnalyzerInstance
+    let readSetting: @Sendable (String, String) throws(OptionError) -> JSONValue?
 
     public init<A: Analyzer>(_ type: A.Type) where A.Configuration: Sendable {
         name = A.name
         version = A.version
         summary = A.summary
         defaultConfiguration = (try? JSONValueEncoder.encode(A.Configuration())) ?? .object([])
-        optionHelp = A.Configuration.optionHelp.map { (key: $0.key, help: $0.value) }
+        options = A.Configuration.optionHelp
         runsWithDefaults = (try? A.Configuration().validate()) != nil
         pathOptions = A.pathOptions
         eventSchemas = A.eventTypes.map(EventSchema.init)
@@ -63,6 +70,9 @@ public struct AnalyzerDescriptor: Sendable {
             let configuration = try json.decode(A.Configuration.self)
             try configuration.validate()
             return AnalyzerInstance(try A(configuration: configuration, context: context))
+        }
+        readSetting = { key, text throws(OptionError) in
+            try A.Configuration.options.first { $0.key == key }?.json(forSetting: text)
         }
     }
 }

@@ -106,7 +106,8 @@ public struct AnalyzerSetup: Equatable, Sendable {
     }
 
     /// Resolves `overrides` (option key → value text, as given to `--set`) over the analyzer's
-    /// defaults, converting each value to the type of its default and validating the result.
+    /// defaults, reading each value as its option declares (``AnalyzerDescriptor/value(ofSetting:text:)``)
+    /// and validating the result.
     /// The setup runs under `instance` when given (see ``name``).
     public static func resolve(_ descriptor: AnalyzerDescriptor, instance: String? = nil, overrides: [(key: String, value: String)],
                                spacing: Double = 0, roi: NormalizedRect = .full) throws(OptionError) -> AnalyzerSetup {
@@ -132,13 +133,15 @@ public struct AnalyzerSetup: Equatable, Sendable {
                 }
                 regionOfInterest = r
             default:
-                let defaults = descriptor.defaultConfiguration.objectValue ?? []
-                guard let example = defaults.first(where: { $0.key == key })?.value else {
-                    let known = defaults.map(\.key) + AnalyzerSetup.engineOptions
+                let value: JSONValue?
+                do throws(OptionError) { value = try descriptor.value(ofSetting: key, text: text) } catch {
+                    throw OptionError(option: option, message: error.message)
+                }
+                guard let value else {
+                    let known = descriptor.options.map(\.key) + AnalyzerSetup.engineOptions
                     throw OptionError(option: option, message: "unknown option; \(descriptor.name) has: \(known.joined(separator: ", "))")
                 }
                 var members = configuration.objectValue ?? []
-                let value = try AnalyzerSetup.convert(text, like: example, option: option)
                 if let i = members.firstIndex(where: { $0.key == key }) { members[i].value = value } else { members.append(.init(key, value)) }
                 configuration = .object(members)
             }
@@ -199,30 +202,6 @@ public struct AnalyzerSetup: Equatable, Sendable {
         case .keyNotFound(let key, let context): return ((path(context).isEmpty ? "" : path(context) + ".") + key.stringValue, "is missing")
         case .dataCorrupted(let context): return (path(context), "is not a valid value: \(context.debugDescription)")
         @unknown default: return ("", "does not fit the analyzer")
-        }
-    }
-
-    static func convert(_ text: String, like example: JSONValue, option: String) throws(OptionError) -> JSONValue {
-        switch example {
-        case .int:
-            guard let v = Int64(text) else { throw OptionError(option: option, message: "'\(text)' is not an integer") }
-            return .int(v)
-        case .double, .number:
-            guard let v = Double(text), v.isFinite else { throw OptionError(option: option, message: "'\(text)' is not a number") }
-            return .double(v)
-        case .bool:
-            switch text.lowercased() {
-            case "true", "yes", "1", "on": return .bool(true)
-            case "false", "no", "0", "off": return .bool(false)
-            default: throw OptionError(option: option, message: "'\(text)' is not true or false")
-            }
-        case .string, .null:
-            return .string(text)
-        case .array, .object:
-            let candidate = text.hasPrefix("[") || text.hasPrefix("{") || text.hasPrefix("\"") ? text : "[\(text)]"
-            do { return try JSONParser.parse(candidate) } catch {
-                throw OptionError(option: option, message: "'\(text)' is not valid here: \(error.description)")
-            }
         }
     }
 

@@ -164,18 +164,16 @@ struct AnalyzerTemplate {
 
             /// The options, each with a default; set them with `--set \(analyzerName).KEY=VALUE`.
             public struct Configuration: AnalyzerConfiguration {
-                /// Grey levels the mean must move to count as a change (0.1...255).
+                /// Grey levels the mean must move to count as a change.
                 public var threshold = 8.0
 
                 public init() {}
 
-                public static var optionHelp: KeyValuePairs<String, String> {
-                    ["threshold": "grey levels the mean must move between analyzed frames, 0.1...255 (default 8)"]
-                }
-
-                public func validate() throws(OptionError) {
-                    guard threshold.isFinite, (0.1...255).contains(threshold) else { throw .outOfRange("threshold", threshold, allowed: "0.1...255") }
-                }
+                /// Each option once: its key, what it does and what it allows. `lumatrace analyzers
+                /// \(analyzerName)` prints them, and `--set`, validation and the log header follow them.
+                public static let options: [AnalyzerOption<Self>] = [
+                    AnalyzerOption("threshold", \\.threshold, in: 0.1...255, help: "grey levels the mean must move between analyzed frames"),
+                ]
             }
 
             /// What a `brightness.change` event holds. An event with a `shape` (e.g. `.box` with

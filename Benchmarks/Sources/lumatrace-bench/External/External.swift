@@ -146,7 +146,10 @@ extension ExternalResult: BenchResult {
 /// The brightness histogram of Plugins/BrightnessHistogram, in Swift: mean, standard deviation
 /// and a 16-bin histogram of every frame.
 struct SwiftBrightnessHistogram: Analyzer {
-    struct Configuration: AnalyzerConfiguration { init() {} }
+    struct Configuration: AnalyzerConfiguration {
+        init() {}
+        static let options: [AnalyzerOption<Self>] = []
+    }
     static let name = "swift-histogram"
     static let version = "1"
 
