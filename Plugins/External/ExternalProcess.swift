@@ -67,8 +67,8 @@ final class ExternalProcess: @unchecked Sendable {
         } catch {
             ExternalInterruption.liveCount.subtract(1, ordering: .sequentiallyConsistent)
             chunk.deallocate()
-            guard case .systemCall(_, let call, let errno) = error else { throw ExternalAnalyzerError("cannot start `\(command)`: \(error)") }
-            throw ExternalAnalyzerError("cannot start `\(command)`: \(call == .spawn ? "/bin/sh" : "\(call)"): \(String(cString: strerror(errno)))")
+            guard case .systemCall(_, let call, _) = error else { throw ExternalAnalyzerError("cannot start `\(command)`: \(error)") }
+            throw ExternalAnalyzerError("cannot start `\(command)`: \(call == .spawn ? "/bin/sh" : "\(call)"): \(error.reason)")
         }
         input = program.standardInput!
         output = program.standardOutput!
@@ -114,7 +114,7 @@ final class ExternalProcess: @unchecked Sendable {
             let exitedBefore = reapLeader()
             let count: Int?
             do { count = try output.read(into: chunk) } catch {
-                throw fail("cannot read from `\(command)` \(step): \(String(cString: strerror(error.errno ?? EIO)))")
+                throw fail("cannot read from `\(command)` \(step): \(error.reason)")
             }
             switch count {
             case 0?:

@@ -46,6 +46,15 @@ public enum ProgramError: Error, Equatable, Sendable, CustomStringConvertible {
         return errno
     }
 
+    /// What the system said (`No such file or directory`) for a failed call; for a missing tool,
+    /// the whole message.
+    public var reason: String {
+        switch self {
+        case .toolMissing(let tool): tool.missingDescription
+        case .systemCall(_, _, let errno): String(cString: strerror(errno))
+        }
+    }
+
     public var description: String {
         switch self {
         case .toolMissing(let tool):
