@@ -24,8 +24,6 @@ final class ExternalProcess: @unchecked Sendable {
     let command: String
     /// The reaper, which leads a process group of its own (the program leads another, below it).
     let program: RunningProgram
-    /// The reaper's pid, which is also the id of its process group.
-    var pid: pid_t { program.pid }
     /// Seconds the reaper has to end the program and exit after TERM before it gets KILL.
     static let gracePeriod = 2.0
     /// Seconds the program and its descendants have to exit after TERM before the reaper KILLs
@@ -35,7 +33,8 @@ final class ExternalProcess: @unchecked Sendable {
     private let input: ProgramPipe   // our end of the program's stdin
     private let output: ProgramPipe  // our end of the program's stdout
     private var lines: LineBuffer
-    private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+    /// What each read of the program's stdout reads into.
+    private let chunk: UnsafeMutableRawBufferPointer
     /// How the reaper ended (as the program did), once it has exited and been reaped.
     private var status: Termination? { program.termination }
     /// Whether the group has been ended (or has exited and been cleaned up).
@@ -66,12 +65,12 @@ final class ExternalProcess: @unchecked Sendable {
             program = try shell.start()
         } catch {
             ExternalInterruption.liveCount.subtract(1, ordering: .sequentiallyConsistent)
-            chunk.deallocate()
             guard case .systemCall(_, let call, _) = error else { throw ExternalAnalyzerError("cannot start `\(command)`: \(error)") }
             throw ExternalAnalyzerError("cannot start `\(command)`: \(call == .spawn ? "/bin/sh" : "\(call)"): \(error.reason)")
         }
         input = program.standardInput!
         output = program.standardOutput!
+        chunk = .allocate(byteCount: 1 << 16, alignment: 1)
         ExternalInterruption.live.withLock { $0[program.pid] = program }
         input.setNonBlocking()
         output.setNonBlocking()
@@ -163,9 +162,10 @@ final class ExternalProcess: @unchecked Sendable {
         }
         program.terminate()
         let grace = Deadline(seconds: Self.gracePeriod)
-        // Until the leader has exited and nothing else in its group runs.
-        while !(reapLeader() && !Self.isRunning(group: pid)), !grace.hasPassed { usleep(5000) }
-        if status == nil || Self.isRunning(group: pid) { program.signal(SIGKILL, toGroup: true) }
+        // Until the reaper has exited, which it does once nothing of the program runs (its group
+        // holds the reaper alone: the program leads a group of its own).
+        while !reapLeader(), !grace.hasPassed { usleep(5000) }
+        if status == nil { program.signal(SIGKILL, toGroup: true) }
         _ = try? program.wait()
         ExternalInterruption.ended(program)
     }
@@ -200,31 +200,6 @@ final class ExternalProcess: @unchecked Sendable {
     @discardableResult
     private func reapLeader() -> Bool {
         (try? program.poll()) != nil || status != nil
-    }
-
-    /// Whether a process of `group` still runs. Zombies do not count: they have ended, and those
-    /// whose parent ended too wait for init to reap them, which can take a second or two.
-    private static func isRunning(group: pid_t) -> Bool {
-        guard kill(-group, 0) == 0 else { return false }
-        guard let proc = opendir("/proc") else { return true }
-        defer { closedir(proc) }
-        var stat = [UInt8](repeating: 0, count: 512)
-        while let entry = readdir(proc) {
-            let pid = withUnsafeBytes(of: entry.pointee.d_name) { name in
-                Int32(String(decoding: name.prefix { $0 != 0 }, as: UTF8.self))
-            }
-            guard let pid else { continue }
-            let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { continue }
-            let n = stat.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            close(fd)
-            // "pid (name) state ppid pgrp …"; the name may hold spaces and parentheses.
-            guard n > 0, let nameEnd = stat[..<n].lastIndex(of: UInt8(ascii: ")")) else { continue }
-            let fields = stat[(nameEnd + 1)..<n].split(separator: UInt8(ascii: " "))
-            guard fields.count > 2, let pgrp = Int32(String(decoding: fields[2], as: UTF8.self)) else { continue }
-            if pgrp == group && fields[0].first != UInt8(ascii: "Z") { return true }
-        }
-        return false
     }
 
     /// How the program ended, for messages (it may take a moment to exit after closing stdout).
