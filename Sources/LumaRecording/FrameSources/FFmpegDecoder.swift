@@ -41,9 +41,12 @@ final class FFmpegDecoder: @unchecked Sendable {  // ByteStream is read by one t
 
     /// Reads the frame stream's header with `read`. When there is none, waits for ffmpeg to exit
     /// and refuses the input with ffmpeg's own reason (which says more than an empty pipe does),
-    /// after `failure` (`ffmpeg cannot decode it`).
+    /// after `failure` (`ffmpeg cannot decode it`). When the read ended because a stop was asked
+    /// for (Ctrl-C while ffmpeg still tries to open a stream), ffmpeg is stopped rather than
+    /// waited for.
     func header<Reader>(_ read: (ByteStream) throws -> Reader, failure: String) throws -> Reader {
         do { return try read(frames) } catch {
+            if frames.stopRequested?.isSet == true { stop() }
             _ = try? program.wait()
             throw RecordingInputError.unreadableVideo(path: input, reason: "\(failure): \(messages.lastMessage() ?? "\(error)")")
         }
@@ -60,11 +63,7 @@ final class FFmpegDecoder: @unchecked Sendable {  // ByteStream is read by one t
     func finish(failureAllowed: Bool = false) throws {
         let end = try program.wait()
         guard end.succeeded || failureAllowed else {
-            let how = switch end {
-            case .exited(let status): "status \(status)"
-            case .signalled(let signal): "killed by signal \(signal)"
-            }
-            throw RecordingInputError.unreadableVideo(path: input, reason: "ffmpeg failed (\(how)): \(messages.lastMessage() ?? "")")
+            throw RecordingInputError.unreadableVideo(path: input, reason: "ffmpeg failed (it \(end)): \(messages.lastMessage() ?? "")")
         }
     }
 }

@@ -212,13 +212,7 @@ final class VideoPipe {
     func finish() throws {
         ffmpeg.standardInput!.close()
         let end = try ffmpeg.wait()
-        guard end.succeeded else {
-            let how = switch end {
-            case .exited(let status): "status \(status)"
-            case .signalled(let signal): "killed by signal \(signal)"
-            }
-            throw CLIError("\(output): ffmpeg failed (\(how)): \(message())")
-        }
+        guard end.succeeded else { throw CLIError("\(output): ffmpeg failed (it \(end)): \(message())") }
     }
 
     func abandon() {
