@@ -293,7 +293,7 @@ public final class LiveAnalysis: @unchecked Sendable {
         do {
             guard let (reader, decoder) = try openForReadBack(file, frame: first) else { return 0 }
             guard let entry = reader.chunk(containing: first) else {
-                throw LumaFormatError.io(path: file, reason: "frame \(first) was written but its chunk cannot be read back")
+                throw LumaFormatError.missingFrames(path: file, frames: first...first, cause: .writtenButUnreadable)
             }
             let chunk = try decoder.decode(entry)
             var count = 0

@@ -13,8 +13,8 @@ import LumaEngine
 /// - every other event (no shape, or a `quadrilateral` without an id) is kept per frame as raw
 ///   payloads and compared as JSON.
 ///
-/// Logs written before event kinds were declared have no shapes in their header; their built-in
-/// kinds are read by name (``EventShape/ofUndeclaredKind(_:)``).
+/// Logs written before event kinds were declared have no shapes in their header: read them with
+/// ``EventLog/declaringKinds(from:)`` to take the kinds from the analyzers of this build.
 public struct LoggedObservations: Sendable {
     public var trajectories: [LoggedTrajectory] = []
     public var tracks: [LoggedTrack] = []

@@ -1,5 +1,6 @@
 import Foundation
 import LumaAnalysis
+import LumaBase
 import LumaEngine
 import LumaFormat
 
@@ -23,14 +24,14 @@ public enum PipelineFile {
             json = header
         } else {
             guard !cut else {
-                throw RegressionError.pipeline(path: path, reason: "is larger than \(maximumBytes >> 20) MiB, and a pipeline (or the log header it is read from) is at most that")
+                throw RegressionError.pipeline(path: path, problem: .tooLarge(limitMiB: maximumBytes >> 20))
             }
             do { json = try JSONParser.parse(data) } catch {
-                throw RegressionError.pipeline(path: path, reason: "not valid JSON: \(error.description)")
+                throw RegressionError.pipeline(path: path, problem: .notJSON(error))
             }
         }
         guard let list = json["analyzers"]?.arrayValue else {
-            throw RegressionError.pipeline(path: path, reason: "a pipeline needs an \"analyzers\" array, e.g. {\"analyzers\":[{\"name\":\"differencing\"}]}")
+            throw RegressionError.pipeline(path: path, problem: .noAnalyzers)
         }
         try AnalyzerSetup.checkInstanceCount(list.count, source: path)
         return try list.map { item throws(OptionError) in
@@ -41,19 +42,19 @@ public enum PipelineFile {
     /// The first ``maximumBytes`` of the file (a regular file or a pipe), and whether it holds more.
     private static func head(of path: String) throws(RegressionError) -> (bytes: [UInt8], cut: Bool) {
         let fd = open(SystemPath.bytes(path), O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .pipeline(path: path, reason: "cannot read the pipeline file: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw .pipeline(path: path, problem: .unreadable(SystemCallError(.open))) }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw .pipeline(path: path, reason: "cannot read the pipeline file: \(String(cString: strerror(errno)))") }
+        guard fstat(fd, &st) == 0 else { throw .pipeline(path: path, problem: .unreadable(SystemCallError(.stat))) }
         let kind = st.st_mode & S_IFMT
-        guard kind == S_IFREG || kind == S_IFIFO else { throw .pipeline(path: path, reason: "is \(FileKind.describe(kind)), not a pipeline file") }
+        guard kind == S_IFREG || kind == S_IFIFO else { throw .pipeline(path: path, problem: .notAFile(kind: FileKind.describe(kind))) }
         var bytes = [UInt8](repeating: 0, count: maximumBytes + 1)
         var count = 0
         while count < bytes.count {
             let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw .pipeline(path: path, reason: "cannot read the pipeline file: \(String(cString: strerror(errno)))")
+                throw .pipeline(path: path, problem: .unreadable(SystemCallError(.read())))
             }
             if n == 0 { break }
             count += n

@@ -158,7 +158,9 @@ public struct RegressionResult: Sendable {
             try replay.run(to: newPath, jobs: 1, registry: registry)
             let new = try EventLog.read(newPath)
             result.eventCounts = (golden.events.count, new.events.count)
-            let diff = try LogDiff(old: golden, new: new, tolerances: tolerances)
+            // A golden from before headers declared event kinds is read with this build's kinds.
+            let shapedGolden = golden.declaringKinds(from: registry)
+            let diff = try LogDiff(old: shapedGolden, new: new, tolerances: tolerances)
             result.diff = diff
             // A changed plugin shows among the settings of a diff that is printed; with the same
             // events it is said in a note, or it would go unsaid.
@@ -172,7 +174,7 @@ public struct RegressionResult: Sendable {
             let truthPath = url.deletingLastPathComponent().appendingPathComponent(stem + ".truth.json").path
             if FileManager.default.fileExists(atPath: truthPath) {
                 let truth = try GroundTruth.read(truthPath, for: golden)
-                let (a, b) = (try LogScore(log: golden, truth: truth), try LogScore(log: new, truth: truth))
+                let (a, b) = (try LogScore(log: shapedGolden, truth: truth), try LogScore(log: new, truth: truth))
                 result.goldenScore = a
                 result.newScore = b
                 result.drops = ScoreDrop.drops(golden: a, new: b, tolerances: judge.scoreTolerances)
@@ -184,7 +186,7 @@ public struct RegressionResult: Sendable {
                     result.updated = true
                 } else if !result.identical, !result.keptWorse {
                     guard rename(newPath, goldenPath) == 0 else {
-                        throw RegressionError.cannotReplace(path: goldenPath, reason: String(cString: strerror(errno)))
+                        throw RegressionError.cannotReplace(path: goldenPath, problem: .rename(SystemCallError(.moveIntoPlace)))
                     }
                     result.updated = true
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import LumaBase
 import LumaFormat
 import Testing
 import LumaTestSupport
@@ -15,7 +16,7 @@ struct HostileFileTests {
     func impossibleSizes() throws {
         for (w, h) in [(UInt32(0), UInt32(10)), (16385, 10), (10, 100_000), (UInt32.max, UInt32.max)] {
             let path = try Self.write(CraftedBytes.header(width: w, height: h))
-            #expect(throws: LumaFormatError.invalidHeader(path: path, reason: "frame size \(w)x\(h) is outside 1...16384 in each dimension")) {
+            #expect(throws: LumaFormatError.invalidHeader(path: path, problem: .frameSize(width: Int(w), height: Int(h), limit: 16384))) {
                 _ = try RecordingReader(path: path)
             }
         }
@@ -84,7 +85,7 @@ struct HostileFileTests {
 
     @Test("a missing file names the file")
     func missing() {
-        #expect(throws: LumaFormatError.io(path: "/nonexistent/x.luma", reason: "cannot open: No such file or directory")) {
+        #expect(throws: LumaFormatError.io(path: "/nonexistent/x.luma", SystemCallError(.open, errno: ENOENT))) {
             _ = try RecordingReader(path: "/nonexistent/x.luma")
         }
     }

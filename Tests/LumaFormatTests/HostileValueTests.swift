@@ -49,16 +49,16 @@ struct HostileValueTests {
         let path = Scratch.path("wide.y4m")
         try "YUV4MPEG2 W99999999999999999999 H10 F30:1\n".write(toFile: path, atomically: false, encoding: .utf8)
         let e = formatError { _ = try Y4MReader(stream: try ByteStream.open(path)) }
-        #expect(e == .invalidInput(source: path, frame: nil, reason: "frame size W99999999999999999999 H10 is missing or outside 1...16384"))
+        #expect(e == .invalidInput(source: path, frame: nil, problem: .frameSize(shown: "W99999999999999999999 H10", limit: 16384)))
         let missing = Scratch.path("nosize.y4m")
         try "YUV4MPEG2 H10 F30:1\n".write(toFile: missing, atomically: false, encoding: .utf8)
         #expect(formatError { _ = try Y4MReader(stream: try ByteStream.open(missing)) }
-            == .invalidInput(source: missing, frame: nil, reason: "frame size no W tag H10 is missing or outside 1...16384"))
+            == .invalidInput(source: missing, frame: nil, problem: .frameSize(shown: "no W tag H10", limit: 16384)))
     }
 
     @Test("a device is named for what it is, not read as an empty recording")
     func device() {
-        #expect(throws: LumaFormatError.io(path: "/dev/zero", reason: "is a character device, not a recording")) {
+        #expect(throws: LumaFormatError.notARegularFile(path: "/dev/zero", kind: "a character device")) {
             _ = try RecordingReader(path: "/dev/zero")
         }
     }

@@ -117,10 +117,12 @@ struct RoundTripTests {
         let path = Scratch.path("bad.luma")
         let writer = try RecordingWriter(path: path, header: RecordingHeader(width: 4, height: 4, timescale: 1000, rateNumerator: 10))
         try writer.append([UInt8](repeating: 1, count: 16), ticks: 100)
-        #expect(throws: LumaFormatError.invalidFrame(path: path, frame: 1, reason: "timestamp 100 does not increase (previous frame: 100 ticks)")) {
+        #expect(throws: LumaFormatError.invalidFrame(path: path, frame: 1, problem: .timestampNotIncreasing(ticks: 100, previous: 100))) {
             try writer.append([UInt8](repeating: 1, count: 16), ticks: 100)
         }
-        #expect(throws: LumaFormatError.self) { try writer.append([UInt8](repeating: 1, count: 15), ticks: 200) }
+        #expect(throws: LumaFormatError.invalidFrame(path: path, frame: 1, problem: .size(bytes: 15, expected: 16, width: 4, height: 4))) {
+            try writer.append([UInt8](repeating: 1, count: 15), ticks: 200)
+        }
         #expect(throws: LumaFormatError.output(.exists(path: path))) {
             _ = try RecordingWriter(path: path, header: RecordingHeader(width: 4, height: 4, timescale: 1000, rateNumerator: 10))
         }

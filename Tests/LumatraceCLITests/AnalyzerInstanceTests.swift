@@ -84,7 +84,7 @@ struct AnalyzerInstanceTests {
         let twice = try CLI.run(["replay", Self.toss, "--analyzer", "external", "--analyzer", "external",
                                  "--set", "external.command=\(try Self.example())", "-o", dir + "/x.events.jsonl"])
         #expect(twice.status == 64)
-        #expect(twice.stderr.contains("external is given twice") && twice.stderr.contains("--analyzer external2=external"), "\(twice.stderr)")
+        #expect(twice.stderr.contains("external is given twice") && twice.stderr.contains("--analyzer: external is given twice") && twice.stderr.contains("own name: external2=external"), "\(twice.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/x.events.jsonl"))
         for bad in ["a.b=trajectory", "engine=trajectory", "=trajectory"] {
             let r = try CLI.run(["replay", Self.toss, "--analyzer", bad, "-o", dir + "/y.events.jsonl"])

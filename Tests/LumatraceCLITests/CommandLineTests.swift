@@ -142,7 +142,7 @@ struct CommandLineTests {
             (["replay", "r.luma", "--spacing=-1"], "--spacing -1.0 is outside 0...3600 seconds"),
             (["replay", "r.luma", "--from", "2", "--to", "1"], "--from (frame 2) is after --to (frame 1)"),
             (["replay", "r.luma", "--analyzer", "differencing", "--analyzer", "differencing", "-o", "x.jsonl"],
-             "differencing is given twice; to run an analyzer more than once, give each its own name: --analyzer differencing2=differencing"),
+             "--analyzer: differencing is given twice; to run an analyzer more than once, give each its own name: differencing2=differencing"),
             (["regress", dir, "--jobs", "0"], "--jobs 0 is outside 1...256"),
             (["diff", "r.events.jsonl", "r.events.jsonl", "--iou-tolerance", "2"], "--iou-tolerance 2.0 is outside 0...1"),
             (["diff", "r.events.jsonl", "r.events.jsonl", "--point-tolerance", "0"], "--point-tolerance 0.0 must be a positive number of pixels"),

@@ -155,4 +155,39 @@ struct TypedEventTests {
         #expect(log.header.analyzers[0].events == [EventSchema(kind: "spot", version: 2, shape: .box)])
         #expect(log.events.filter { $0.kind == "spot" }.count == 5)
     }
+
+    @Test("a log whose header declares no kinds (written before kinds were declared) is read with this build's kinds: the same score and no difference")
+    func logWithoutDeclarations() throws {
+        let dir = Scratch.folder("undeclared")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let bytes = try #require(FileManager.default.contents(atPath: Self.trackingLog))
+        var lines = bytes.split(separator: 10, omittingEmptySubsequences: false).map { Array($0) }
+        guard case .object(var header) = try JSONParser.parse(lines[0]),
+              let i = header.firstIndex(where: { $0.key == "analyzers" }), case .array(let analyzers) = header[i].value else {
+            Issue.record("the tracking golden's header has no analyzers")
+            return
+        }
+        header[i].value = .array(analyzers.map { analyzer in
+            guard case .object(let fields) = analyzer else { return analyzer }
+            return .object(fields.filter { $0.key != "events" })
+        })
+        lines[0] = Array(JSONValue.object(header).serialized.utf8)
+        let stripped = "\(dir)/tracking-synth.events.jsonl"
+        FileManager.default.createFile(atPath: stripped, contents: Data(lines.joined(separator: [10])))
+        #expect(try EventLog.read(stripped).header.analyzers.allSatisfy { $0.events.isEmpty })
+
+        let golden = try CLI.run(["score", Self.trackingLog, "--truth", Self.trackingTruth, "--json"])
+        let old = try CLI.run(["score", stripped, "--truth", Self.trackingTruth, "--json"])
+        #expect(golden.status == 0 && old.status == 0, "\(old.stderr)")
+        let objects = try JSONParser.parse(old.stdout)["tracking"]?["objects"]?.arrayValue ?? []
+        #expect(!objects.isEmpty, "the tracks of the old log are scored as tracks, not kept as JSON")
+        // The same figures; only the log's own path differs.
+        let withoutPath = { (text: String) throws -> String in
+            guard case .object(let fields) = try JSONParser.parse(text) else { return text }
+            return JSONValue.object(fields.filter { $0.key != "log" }).serialized
+        }
+        #expect(try withoutPath(old.stdout) == withoutPath(golden.stdout))
+        let diff = try CLI.run(["diff", Self.trackingLog, stripped])
+        #expect(diff.status == 0, "\(diff.stdout)\(diff.stderr)")
+    }
 }

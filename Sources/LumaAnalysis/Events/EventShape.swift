@@ -2,8 +2,8 @@
 /// shapes they understand in any analyzer's events, built in or not.
 ///
 /// An analyzer declares the shape of each event kind it emits (``EventPayload/shape``); the log
-/// header records it, and the payload must then have the shape's fields (its ``EventShape``
-/// view type decodes it; extra fields are the analyzer's own). An event without a shape is kept
+/// header records it, and the payload must then have the shape's fields (the view type in the
+/// table decodes it; extra fields are the analyzer's own). An event without a shape is kept
 /// and compared as JSON, frame by frame.
 ///
 /// | shape | fields | read as |
@@ -20,16 +20,4 @@
 /// are fractions of the frame width.
 public enum EventShape: String, Sendable, CaseIterable, Codable {
     case pathEnd, pathUpdate, box, boxLost, boxRecovered, quadrilateral, blobs
-
-    /// The view type a payload of this shape decodes as.
-    public var viewType: any Decodable.Type {
-        switch self {
-        case .pathEnd: return PathEnd.self
-        case .pathUpdate: return PathUpdate.self
-        case .box, .boxRecovered: return Box.self
-        case .boxLost: return ObjectReference.self
-        case .quadrilateral: return Quadrilateral.self
-        case .blobs: return Blobs.self
-        }
-    }
 }

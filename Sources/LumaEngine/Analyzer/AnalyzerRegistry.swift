@@ -14,6 +14,9 @@ public struct AnalyzerDescriptor: Sendable {
     public let runsWithDefaults: Bool
     /// Option keys holding paths relative to the configuration's file (``Analyzer/pathOptions``).
     public let pathOptions: [String]
+    /// The event kinds its type declares (``Analyzer/eventTypes``); empty when only a running
+    /// instance knows them (`external`).
+    public let eventSchemas: [EventSchema]
 
     /// The program a configuration starts (see ``Analyzer/program(in:)``), or `nil`. Keys the
     /// configuration leaves out take their defaults, as in a replay.
@@ -48,6 +51,7 @@ public struct AnalyzerDescriptor: Sendable {
         optionHelp = A.Configuration.optionHelp.map { (key: $0.key, help: $0.value) }
         runsWithDefaults = (try? A.Configuration().validate()) != nil
         pathOptions = A.pathOptions
+        eventSchemas = A.eventTypes.map(EventSchema.init)
         findProgram = { json in (try? json.decode(A.Configuration.self)).flatMap { A.program(in: $0) } }
         findIdleReason = { json in (try? json.decode(A.Configuration.self)).flatMap { A.idleReason(in: $0) } }
         decodeAndValidate = { json in

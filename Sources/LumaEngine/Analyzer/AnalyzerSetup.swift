@@ -88,11 +88,11 @@ public struct AnalyzerSetup: Equatable, Sendable {
     }
 
     /// The refusal of an instance `name` that a run already has (running `analyzer`): each instance
-    /// needs its own name, as its events and `--set NAME.KEY` options are keyed by it.
+    /// needs its own name (`INSTANCE=ANALYZER`), as its events and options are keyed by it.
     public static func givenTwice(_ name: String, analyzer: String) -> OptionError {
         OptionError(option: "analyzer", message: """
             \(name) is given twice; to run an analyzer more than once, give each its own name: \
-            --analyzer \(name)2=\(analyzer)
+            \(name)2=\(analyzer)
             """)
     }
 

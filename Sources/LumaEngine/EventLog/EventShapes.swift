@@ -1,8 +1,9 @@
 import LumaAnalysis
 
-/// The shape of each event of a log, from its header: what each analyzer declared, or, for an
-/// analyzer that declared nothing (a log written before event kinds were declared), the built-in
-/// kinds by name.
+/// The shape of each event of a log, from its header: what each analyzer declared. An analyzer
+/// that declared nothing (a log written before event kinds were declared) has its events read as
+/// JSON, unless the log was read with a registry that knows the analyzer
+/// (``EventLog/declaringKinds(from:)``).
 public struct EventShapes: Sendable {
     private var declared: [String: [String: EventShape?]] = [:]
 
@@ -14,23 +15,20 @@ public struct EventShapes: Sendable {
 
     /// The shape `event` is read as, or `nil` (compared as JSON).
     public func shape(of event: LoggedEvent) -> EventShape? {
-        if let kinds = declared[event.analyzer] { return kinds[event.kind] ?? nil }
-        return EventShape.ofUndeclaredKind(event.kind)
+        declared[event.analyzer]?[event.kind] ?? nil
     }
 }
 
-extension EventShape {
-    /// The shapes of the built-in analyzers' kinds, for logs whose header declares none.
-    public static func ofUndeclaredKind(_ kind: String) -> EventShape? {
-        switch kind {
-        case "trajectory.end": return .pathEnd
-        case "trajectory": return .pathUpdate
-        case "track": return .box
-        case "track.lost": return .boxLost
-        case "track.recovered": return .boxRecovered
-        case "rectangleTrack", "rectangle": return .quadrilateral
-        case "diff": return .blobs
-        default: return nil
+extension EventLog {
+    /// This log with the event kinds of each analyzer its header declares none for (a log written
+    /// before headers declared them) taken from `registry`: the kinds the analyzer of that name
+    /// declares in this build. Analyzers the registry does not know stay undeclared.
+    public func declaringKinds(from registry: AnalyzerRegistry) -> EventLog {
+        var log = self
+        for i in log.header.analyzers.indices where log.header.analyzers[i].events.isEmpty {
+            let analyzer = log.header.analyzers[i].analyzer
+            log.header.analyzers[i].events = registry.descriptors.first { $0.name == analyzer }?.eventSchemas ?? []
         }
+        return log
     }
 }

@@ -11,16 +11,17 @@ public enum ShapedEvent: Sendable {
     case quadrilateral(Quadrilateral)
     case blobs(Blobs)
 
-    /// The payload of `event`, on line `line` of the log at `path`, read as `shape`. A payload
-    /// without the shape's fields is an error naming the line, never read as zeros.
-    public init(_ event: LoggedEvent, shape: EventShape, line: Int, path: String) throws(EventLogError) {
-        func view<T: Decodable>(_ type: T.Type) throws(EventLogError) -> T {
-            do {
-                return try event.data.decode(T.self)
-            } catch {
-                throw EventLogError(path: path, line: line, reason: "\(event.analyzer)'s '\(event.kind)' event is not a \(T.self) "
-                    + "(the shape its header gives it): \(error)")
-            }
+    /// A payload without the fields of its shape: the view type it is not, and why.
+    public struct Mismatch: Error, Sendable {
+        public var view: String
+        public var reason: String
+    }
+
+    /// `payload` read as `shape`: the one place a shape is mapped to its view type, for events
+    /// read from a log and for events an analyzer emits.
+    public init(payload: JSONValue, shape: EventShape) throws(Mismatch) {
+        func view<T: Decodable>(_ type: T.Type) throws(Mismatch) -> T {
+            do { return try payload.decode(T.self) } catch { throw Mismatch(view: "\(T.self)", reason: "\(error)") }
         }
         switch shape {
         case .pathUpdate: self = .pathUpdate(try view(PathUpdate.self))
@@ -30,6 +31,17 @@ public enum ShapedEvent: Sendable {
         case .boxRecovered: self = .boxRecovered(try view(Box.self))
         case .quadrilateral: self = .quadrilateral(try view(Quadrilateral.self))
         case .blobs: self = .blobs(try view(Blobs.self))
+        }
+    }
+
+    /// The payload of `event`, on line `line` of the log at `path`, read as `shape`. A payload
+    /// without the shape's fields is an error naming the line, never read as zeros.
+    public init(_ event: LoggedEvent, shape: EventShape, line: Int, path: String) throws(EventLogError) {
+        do throws(Mismatch) {
+            try self.init(payload: event.data, shape: shape)
+        } catch {
+            throw EventLogError(path: path, line: line, reason: "\(event.analyzer)'s '\(event.kind)' event is not a \(error.view) "
+                + "(the shape its header gives it): \(error.reason)")
         }
     }
 

@@ -187,10 +187,10 @@ final class Runner: @unchecked Sendable {
             return "emitted a '\(event.kind)' event, which it does not declare (its events: \(schemas.keys.sorted().joined(separator: ", ")))"
         }
         guard let shape = schema.shape else { return nil }
-        do {
-            _ = try event.payload.decode(shape.viewType)
+        do throws(ShapedEvent.Mismatch) {
+            _ = try ShapedEvent(payload: event.payload, shape: shape)
         } catch {
-            return "its '\(event.kind)' event does not have the fields of shape \(shape.rawValue): \(error)"
+            return "its '\(event.kind)' event does not have the fields of shape \(shape.rawValue): \(error.reason)"
         }
         return nil
     }

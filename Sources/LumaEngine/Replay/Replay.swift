@@ -125,7 +125,7 @@ public enum Replay {
                 failure = error
             }
         } else {
-            failure = .damagedChunk(path: reader.path, chunk: 0, frames: "0...0", reason: "the first frame is missing from the recording")
+            failure = .missingFrames(path: reader.path, frames: 0...0, cause: .inDamagedChunk)
         }
         guard skipDamaged else { throw .damaged(failure) }
         return "damaged:" + framesDigest
@@ -164,8 +164,7 @@ private struct LoopState {
                 // A hole in a closed file's index is frames `recover` removed with their damaged
                 // chunk: the file is whole without them, and the gap is logged whatever the
                 // options. A hole found by scanning an unclosed file is damage.
-                try gap(expected..<entry.firstFrame, ticks: entry.firstTicks, reason: "frames missing from the recording (damaged or removed chunk)",
-                        removed: reader.hasIndex)
+                try gap(expected..<entry.firstFrame, ticks: entry.firstTicks, because: .missing(.betweenChunks), removed: reader.hasIndex)
             }
             let chunk: DecodedChunk
             switch decoded {
@@ -173,7 +172,7 @@ private struct LoopState {
             case .failure(let e):
                 let lost = max(entry.firstFrame, range.lowerBound)..<min(entry.firstFrame + entry.frameCount, range.upperBound + 1)
                 guard options.skipDamaged else { throw ReplayError.damaged(e) }
-                try gap(lost, ticks: entry.firstTicks, reason: Self.damageReason(e))
+                try gap(lost, ticks: entry.firstTicks, because: .damaged(e))
                 expected = lost.upperBound
                 continue
             }
@@ -190,7 +189,7 @@ private struct LoopState {
             if let prefetcher { prefetcher.recycle(chunk) } else { decoder.recycle(chunk) }
         }
         if expected <= range.upperBound {
-            try gap(expected..<(range.upperBound + 1), ticks: reader.chunks.last?.lastTicks ?? 0, reason: "frames missing at the end of the recording")
+            try gap(expected..<(range.upperBound + 1), ticks: reader.chunks.last?.lastTicks ?? 0, because: .missing(.pastTheEnd))
         }
         try analysis.finish(lastFrame: range.upperBound)
     }
@@ -199,8 +198,9 @@ private struct LoopState {
     /// typed (`./clip.luma` and `clip.luma` must give the same log).
     static func damageReason(_ error: LumaFormatError) -> String {
         switch error {
-        case .damagedChunk(_, let chunk, let frames, let reason): return "chunk \(chunk) (frames \(frames)) is damaged: \(reason)"
-        case .io(_, let reason): return reason
+        case .damagedChunk(_, let chunk, let frames, let damage):
+            return "chunk \(chunk) (frames \(frames.lowerBound)...\(frames.upperBound)) is damaged: \(damage)"
+        case .io(_, let failure): return failure.description
         default:
             let text = error.description
             guard let colon = text.range(of: ": ") else { return text }
@@ -208,14 +208,34 @@ private struct LoopState {
         }
     }
 
+    /// Why frames are logged as a gap: missing from the recording, or in a chunk that failed.
+    enum GapCause {
+        case missing(MissingFramesCause)
+        case damaged(LumaFormatError)
+
+        /// The gap's reason in the log.
+        var reason: String {
+            switch self {
+            case .missing(let cause): return cause.description
+            case .damaged(let error): return LoopState.damageReason(error)
+            }
+        }
+    }
+
     /// Logs frames that cannot be replayed (when replaying around damage), stamped with the time
     /// of the nearest known frame.
     /// Frames `removed` by `recover` are logged without asking for `skipDamaged`.
-    mutating func gap(_ frames: Range<Int>, ticks: Int64, reason: String, removed: Bool = false) throws {
+    mutating func gap(_ frames: Range<Int>, ticks: Int64, because cause: GapCause, removed: Bool = false) throws {
         guard !frames.isEmpty else { return }
         guard options.skipDamaged || removed else {
-            throw ReplayError.damaged(.missingFrames(path: reader.path, frames: frames.lowerBound...(frames.upperBound - 1), reason: reason))
+            switch cause {
+            case .missing(let missing):
+                throw ReplayError.damaged(.missingFrames(path: reader.path, frames: frames.lowerBound...(frames.upperBound - 1), cause: missing))
+            case .damaged(let error):
+                throw ReplayError.damaged(error)
+            }
         }
+        let reason = cause.reason
         try analysis.gap(frames, ticks: ticks, reason: reason)
         let what = removed ? "frames \(frames.lowerBound)...\(frames.upperBound - 1) were removed from the recording by recover (logged as a gap)"
                            : "skipping damaged frames \(frames.lowerBound)...\(frames.upperBound - 1): \(reason)"

@@ -36,7 +36,7 @@ extension ByteSource {
 
     /// The error for a read that runs past the end of the source.
     func pastTheEnd(_ offset: UInt64, count: Int) -> LumaFormatError {
-        .io(path: name, reason: "ends at byte \(size), inside a record that needs \(count) bytes from byte \(offset)")
+        .fileEnds(path: name, at: size, needed: count, from: offset)
     }
 }
 

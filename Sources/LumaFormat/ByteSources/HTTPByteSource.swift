@@ -31,10 +31,10 @@ public final class HTTPByteSource: ByteSource {
         public var url: String
         public var attempt: Int
         public var of: Int
-        public var reason: String
+        public var problem: HTTPProblem
         public var waitSeconds: Double
         public var description: String {
-            "\(url): \(reason); retry \(attempt) of \(of) in \(FixedDecimal.text(waitSeconds, decimals: 2, below: 1e12) ?? "?") s"
+            "\(url): \(problem); retry \(attempt) of \(of) in \(FixedDecimal.text(waitSeconds, decimals: 2, below: 1e12) ?? "?") s"
         }
     }
 
@@ -69,7 +69,7 @@ public final class HTTPByteSource: ByteSource {
     public init(url: String, report: (@Sendable (Retry) -> Void)? = nil) throws(LumaFormatError) {
         name = HTTPByteSource.withoutQuery(url)
         self.report = report
-        guard let handle = lt_http_open(url) else { throw LumaFormatError.io(path: name, reason: "cannot set up an HTTP client (libcurl)") }
+        guard let handle = lt_http_open(url) else { throw LumaFormatError.http(url: name, problem: .clientSetUp, attempts: nil) }
         connection = Connection(handle)
         let first = try HTTPByteSource.fetch(connection, name: name, offset: 0, count: HTTPByteSource.blockSize, expected: nil, report: report)
         size = first.total
@@ -124,8 +124,8 @@ public final class HTTPByteSource: ByteSource {
     }
 
     private enum Failure: Error {
-        case transient(String)
-        case final(String)
+        case transient(HTTPProblem)
+        case final(HTTPProblem)
     }
 
     /// GETs `count` bytes at `offset` (fewer at the end of the resource, on the first request),
@@ -138,14 +138,14 @@ public final class HTTPByteSource: ByteSource {
             attempt += 1
             switch request(connection, offset: offset, count: count, expected: expected) {
             case .success(let answer): return answer
-            case .failure(.final(let reason)):
-                throw LumaFormatError.io(path: name, reason: reason)
-            case .failure(.transient(let reason)):
+            case .failure(.final(let problem)):
+                throw LumaFormatError.http(url: name, problem: problem, attempts: nil)
+            case .failure(.transient(let problem)):
                 guard attempt < maximumAttempts else {
-                    throw LumaFormatError.io(path: name, reason: "\(reason) (gave up after \(attempt) attempts)")
+                    throw LumaFormatError.http(url: name, problem: problem, attempts: attempt)
                 }
                 let wait = 0.25 * Double(1 << (attempt - 1))
-                report?(Retry(url: name, attempt: attempt, of: maximumAttempts - 1, reason: reason, waitSeconds: wait))
+                report?(Retry(url: name, attempt: attempt, of: maximumAttempts - 1, problem: problem, waitSeconds: wait))
                 var pause = timespec(tv_sec: Int(wait), tv_nsec: Int((wait - wait.rounded(.down)) * 1e9))
                 var left = timespec()
                 while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
@@ -163,37 +163,37 @@ public final class HTTPByteSource: ByteSource {
         }
         let etag = text(of: &response.etag)
         if code != 0 {
-            let reason = text(of: &response.error)
-            return .failure(response.transient != 0 ? .transient(reason) : .final(reason))
+            let problem = HTTPProblem.transport(text(of: &response.error))
+            return .failure(response.transient != 0 ? .transient(problem) : .final(problem))
         }
         switch response.status {
         case 206: break
         case 200 where expected == nil && response.total == 0:
-            return .failure(.final("is empty (0 bytes): not a recording"))
+            return .failure(.final(.empty))
         case 200:
-            return .failure(.final("the server answered a range request with the whole resource (HTTP 200): it does not serve byte ranges"))
+            return .failure(.final(.noByteRanges))
         case 416 where expected == nil:
-            return .failure(.final("is empty (0 bytes): not a recording"))
+            return .failure(.final(.empty))
         case 429, 500...599:
-            return .failure(.transient("HTTP \(response.status)"))
+            return .failure(.transient(.status(response.status)))
         default:
-            return .failure(.final("HTTP \(response.status)\(statusText(response.status))"))
+            return .failure(.final(.status(response.status)))
         }
         guard response.total >= 0, response.first == Int64(offset) else {
-            return .failure(.final("the server's answer does not say which bytes it holds (no Content-Range for bytes \(offset)...)"))
+            return .failure(.final(.noContentRange(offset: offset)))
         }
         let total = UInt64(response.total)
         if let expected {
             guard total == expected.size else {
-                return .failure(.final("changed while being read: it was \(expected.size) bytes, now \(total)"))
+                return .failure(.final(.lengthChanged(was: expected.size, now: total)))
             }
             guard etag == expected.etag else {
-                return .failure(.final("changed while being read: its ETag was \(expected.etag.isEmpty ? "none" : expected.etag), now \(etag.isEmpty ? "none" : etag)"))
+                return .failure(.final(.etagChanged(was: expected.etag, now: etag)))
             }
         }
         let wanted = Int(min(UInt64(count), total > offset ? total - offset : 0))
         guard response.overflow == 0, response.received == wanted else {
-            return .failure(.transient("the answer held \(response.received) bytes of the \(wanted) asked for"))
+            return .failure(.transient(.shortAnswer(received: response.received, wanted: wanted)))
         }
         bytes.removeLast(count - wanted)
         return .success(Answer(bytes: bytes, total: total, etag: etag))
@@ -203,16 +203,6 @@ public final class HTTPByteSource: ByteSource {
         withUnsafeBytes(of: &tuple) { raw in
             let bytes = raw.prefix { $0 != 0 }
             return String(decoding: bytes, as: UTF8.self)
-        }
-    }
-
-    private static func statusText(_ status: Int) -> String {
-        switch status {
-        case 401: return " Unauthorized"
-        case 403: return " Forbidden (an expired presigned URL says so too)"
-        case 404: return " Not Found"
-        case 410: return " Gone"
-        default: return ""
         }
     }
 

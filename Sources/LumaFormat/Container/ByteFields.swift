@@ -24,13 +24,6 @@ struct ByteWriter {
     }
 }
 
-/// A failed read inside a record's fields: which offset, and how many bytes were wanted.
-struct FieldError: Error, Equatable {
-    var offset: Int
-    var wanted: Int
-    var reason: String
-}
-
 struct ByteReader {
     let bytes: [UInt8]
     private(set) var offset: Int
@@ -50,7 +43,7 @@ struct ByteReader {
 
     mutating func raw(_ count: Int) throws(FieldError) -> ArraySlice<UInt8> {
         guard count >= 0, count <= remaining else {
-            throw FieldError(offset: offset, wanted: count, reason: "field runs past the end of the record")
+            throw FieldError(offset: offset, wanted: count, .pastEnd)
         }
         defer { offset += count }
         return bytes[offset..<offset + count]
@@ -60,10 +53,10 @@ struct ByteReader {
     mutating func string(limit: Int) throws(FieldError) -> String {
         let length = Int(try u32())
         guard length <= limit else {
-            throw FieldError(offset: offset - 4, wanted: length, reason: "string of \(length) bytes is over the \(limit)-byte limit")
+            throw FieldError(offset: offset - 4, wanted: length, .stringTooLong(bytes: length, limit: limit))
         }
         guard let s = String(validating: try raw(length), as: UTF8.self) else {
-            throw FieldError(offset: offset - length, wanted: length, reason: "string is not valid UTF-8")
+            throw FieldError(offset: offset - length, wanted: length, .notUTF8)
         }
         return s
     }
@@ -71,7 +64,7 @@ struct ByteReader {
     private mutating func read<T: FixedWidthInteger>(_: T.Type) throws(FieldError) -> T {
         let size = MemoryLayout<T>.size
         guard remaining >= size else {
-            throw FieldError(offset: offset, wanted: size, reason: "field runs past the end of the record")
+            throw FieldError(offset: offset, wanted: size, .pastEnd)
         }
         var v: T = 0
         for i in 0..<size { v |= T(bytes[offset + i]) << (8 * i) }

@@ -53,7 +53,7 @@ public final class ChunkDecoder {
         lastFailureNeedsReference = false
         let fields = try reader.chunkFields(entry)
         let frameSize = reader.header.frameSize
-        guard entry.payloadLength <= reader.fileSize else { throw reader.damaged(entry, "payload length is larger than the file") }
+        guard entry.payloadLength <= reader.fileSize else { throw reader.damaged(entry, .payloadLongerThanFile(length: entry.payloadLength, fileSize: reader.fileSize)) }
         let payloadLength = Int(entry.payloadLength)
         ScratchBuffer.ensure(&payload, holds: payloadLength)
         var failure: LumaFormatError?
@@ -68,16 +68,16 @@ public final class ChunkDecoder {
         let rawLength = fields.rawLength
         // 16 bytes to spare after the residual, so the expansion reads values 8 at a time to the end.
         ScratchBuffer.ensure(&residual, holds: rawLength + 16)
-        let problem: ZstdError? = payload.withUnsafeBytes { input in
+        let problem: ZstdFailure? = payload.withUnsafeBytes { input in
             residual.withUnsafeMutableBytes { output in
-                do throws(ZstdError) {
+                do throws(ZstdFailure) {
                     try zstd.decompress(UnsafeRawBufferPointer(rebasing: input[0..<payloadLength]),
                                         into: UnsafeMutableRawBufferPointer(rebasing: output[0..<rawLength]))
                     return nil
                 } catch { return error }
             }
         }
-        if let problem { throw reader.damaged(entry, "payload: \(problem.reason)") }
+        if let problem { throw reader.damaged(entry, .compression(problem)) }
         if zeros.count < frameSize { zeros = ZeroFrame(count: frameSize) }
 
         let layout = reader.payloadLayout
@@ -89,20 +89,20 @@ public final class ChunkDecoder {
         return try rebuildFrames(entry, fields: fields, frameSize: frameSize, { k, frame, predictor, raw, _ in
             let values = raw.baseAddress! + maskLength
             if fields.whole[k] {
-                guard available - used >= frameSize else { return reader.damaged(entry, "payload: frame \(entry.firstFrame + k) is cut short") }
+                guard available - used >= frameSize else { return reader.damaged(entry, .frameCutShort(frame: entry.firstFrame + k)) }
                 MaskedResidual.add(values + used, plus: predictor, count: frameSize, into: frame)
                 used += frameSize
                 return nil
             }
             guard let n = MaskedResidual.decode(mask: raw.baseAddress! + maskAt, values: values + used, available: available - used,
                                                 readable: raw.count - maskLength - used, count: frameSize, plus: predictor, into: frame) else {
-                return reader.damaged(entry, "payload: the mask of frame \(entry.firstFrame + k) asks for more residual bytes than stored")
+                return reader.damaged(entry, .residualsOverrun(frame: entry.firstFrame + k))
             }
             maskAt += maskSize
             used += n
             return nil
         }, after: {
-            used == available ? nil : reader.damaged(entry, "payload: \(available - used) residual bytes are left over")
+            used == available ? nil : reader.damaged(entry, .residualBytesLeftOver(available - used))
         })
     }
 
@@ -122,17 +122,17 @@ public final class ChunkDecoder {
                 guard let n = MaskedResidual.decode(mask: masks + k * maskSize, values: values + used, available: available - used,
                                                     readable: raw.count - valuesStart - used, count: layout.frameSize,
                                                     plus: zero.baseAddress!, into: high.baseAddress!) else {
-                    return reader.damaged(entry, "payload: the mask of frame \(entry.firstFrame + k) asks for more high nibbles than stored")
+                    return reader.damaged(entry, .highNibblesOverrun(frame: entry.firstFrame + k))
                 }
                 used += n
                 guard BlockResidual.decode(modes: modes + k * modeSize, low: lows + k * lowSize, high: high.baseAddress!,
                                            predictor: predictor, width: layout.width, height: layout.height, into: frame) else {
-                    return reader.damaged(entry, "payload: frame \(entry.firstFrame + k) has a block mode that is not a mode")
+                    return reader.damaged(entry, .unknownBlockMode(frame: entry.firstFrame + k))
                 }
                 return nil
             }
         }, after: {
-            used == available ? nil : reader.damaged(entry, "payload: \(available - used) high-nibble bytes are left over")
+            used == available ? nil : reader.damaged(entry, .highNibbleBytesLeftOver(available - used))
         })
     }
 
@@ -192,7 +192,7 @@ public final class ChunkDecoder {
     /// must keep such a chunk (``lastFailureNeedsReference``).
     private func lostReference(_ entry: ChunkEntry, frame k: Int) -> LumaFormatError {
         lastFailureNeedsReference = true
-        return reader.damaged(entry, "both copies of the file's reference frame are damaged, and frame \(entry.firstFrame + k) is coded against it")
+        return reader.damaged(entry, .referenceLost(frame: entry.firstFrame + k))
     }
 
 
@@ -202,7 +202,7 @@ public final class ChunkDecoder {
             throw LumaFormatError.frameOutOfRange(path: reader.path, frame: index, frameCount: reader.frameCount)
         }
         guard let entry = reader.chunk(containing: index) else {
-            throw LumaFormatError.missingFrames(path: reader.path, frames: index...index, reason: "it lay in a damaged chunk")
+            throw LumaFormatError.missingFrames(path: reader.path, frames: index...index, cause: .inDamagedChunk)
         }
         let chunk = try decode(entry)
         let k = index - entry.firstFrame

@@ -48,7 +48,7 @@ struct ChunkFields: Equatable, Sendable {
     }
 
     /// Parses and checks a chunk's fields against the recording's frame size and payload layout.
-    /// Returns a reason string on failure so the caller can name the chunk.
+    /// Returns the impossible field on failure so the caller can name the chunk.
     static func parse(_ fields: [UInt8], layout: PayloadLayout) -> Result<ChunkFields, FieldError> {
         let frameSize = layout.frameSize
         var r = ByteReader(fields)
@@ -57,15 +57,15 @@ struct ChunkFields: Equatable, Sendable {
             let first = try r.u64()
             let count = Int(try r.u32())
             let raw = try r.u64()
-            guard first < UInt64(Int64.max / 2) else { throw FieldError(offset: 4, wanted: 8, reason: "first frame \(first) is impossible") }
+            guard first < UInt64(Int64.max / 2) else { throw FieldError(offset: 4, wanted: 8, .impossibleFirstFrame(first)) }
             guard count >= 1, count <= maximumFrames else {
-                throw FieldError(offset: 12, wanted: 4, reason: "frame count \(count) is outside 1...\(maximumFrames)")
+                throw FieldError(offset: 12, wanted: 4, .frameCountOutOfRange(count, maximum: maximumFrames))
             }
             guard count == 1 || UInt64(count) * UInt64(frameSize) <= UInt64(maximumRawBytes) else {
-                throw FieldError(offset: 12, wanted: 4, reason: "\(count) frames of \(frameSize) bytes exceed the \(maximumRawBytes >> 20) MiB chunk limit")
+                throw FieldError(offset: 12, wanted: 4, .chunkTooLarge(frames: count, frameSize: frameSize, limitMiB: maximumRawBytes >> 20))
             }
             guard fields.count == serializedLength(frameCount: count) else {
-                throw FieldError(offset: 0, wanted: serializedLength(frameCount: count), reason: "chunk fields are \(fields.count) bytes, \(count) frames need \(serializedLength(frameCount: count))")
+                throw FieldError(offset: 0, wanted: serializedLength(frameCount: count), .fieldsLength(bytes: fields.count, frames: count, needed: serializedLength(frameCount: count)))
             }
             var timestamps: [Int64] = []
             var codings: [FrameCoding] = []
@@ -77,27 +77,27 @@ struct ChunkFields: Equatable, Sendable {
                 let t = try r.i64()
                 // Checked here, where it enters: past ±2^61 a difference of two timestamps could overflow.
                 guard t.magnitude <= Timestamp.maximumTicks.magnitude else {
-                    throw FieldError(offset: r.offset - 8, wanted: 8, reason: "timestamp of frame \(Int(first) + i) is \(t) ticks, beyond ±2^61")
+                    throw FieldError(offset: r.offset - 8, wanted: 8, .timestampOutOfRange(frame: Int(first) + i, ticks: t))
                 }
                 if let last = timestamps.last, t <= last {
-                    throw FieldError(offset: r.offset - 8, wanted: 8, reason: "timestamp of frame \(Int(first) + i) does not increase (\(last) then \(t))")
+                    throw FieldError(offset: r.offset - 8, wanted: 8, .timestampNotIncreasing(frame: Int(first) + i, previous: last, ticks: t))
                 }
                 let c = try r.u8()
                 guard let coding = FrameCoding(rawValue: c & 0x7F) else {
-                    throw FieldError(offset: r.offset - 1, wanted: 1, reason: "frame \(Int(first) + i) has unknown coding \(c)")
+                    throw FieldError(offset: r.offset - 1, wanted: 1, .unknownCoding(frame: Int(first) + i, code: c))
                 }
                 if i == 0 && coding == .deltaFromPrevious {
-                    throw FieldError(offset: r.offset - 1, wanted: 1, reason: "first frame of a chunk cannot be a delta from the previous frame")
+                    throw FieldError(offset: r.offset - 1, wanted: 1, .firstFrameIsDelta)
                 }
                 if layout.usesBlocks && c & 0x80 != 0 {
-                    throw FieldError(offset: r.offset - 1, wanted: 1, reason: "frame \(Int(first) + i) is marked stored whole, which version \(layout.version) does not have")
+                    throw FieldError(offset: r.offset - 1, wanted: 1, .storedWholeNotInVersion(frame: Int(first) + i, version: layout.version))
                 }
                 timestamps.append(t)
                 codings.append(coding)
                 whole.append(c & 0x80 != 0)
             }
             guard layout.rawLengths(frames: count, whole: whole.filter { $0 }.count).contains(raw) else {
-                throw FieldError(offset: 16, wanted: 8, reason: "declares \(raw) payload bytes, impossible for \(count) frames of \(frameSize) bytes")
+                throw FieldError(offset: 16, wanted: 8, .impossibleRawLength(bytes: raw, frames: count, frameSize: frameSize))
             }
             return .success(ChunkFields(number: number, firstFrame: Int(first), timestamps: timestamps,
                                         codings: codings, whole: whole, rawLength: Int(raw)))

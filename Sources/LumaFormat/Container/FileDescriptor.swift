@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import LumaBase
 
 /// A POSIX file descriptor with the few calls the format needs: positioned reads for random
 /// access, and whole writes for the append-only writer. Errors carry the path and `errno` text.
@@ -29,13 +30,13 @@ final class FileHandleIO: @unchecked Sendable {
         // Non-blocking, so that opening a FIFO with no writer returns at once (a blocking open
         // waits for a writer forever); reads of a regular file never block either way.
         let fd = open(SystemPath.bytes(path), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw LumaFormatError.io(path: path, reason: "cannot open: \(errnoText())") }
+        guard fd >= 0 else { throw LumaFormatError.io(path: path, SystemCallError(.open)) }
         // Recordings are read at offsets: only a regular file will do. A device such as /dev/zero
         // or a pipe is named for what it is, not reported as an empty file or waited on.
         var st = stat()
         if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
             close(fd)
-            throw LumaFormatError.io(path: path, reason: "is \(FileKind.describe(st.st_mode)), not a recording")
+            throw LumaFormatError.notARegularFile(path: path, kind: FileKind.describe(st.st_mode))
         }
         return FileHandleIO(path: path, fd: fd)
     }
@@ -45,21 +46,22 @@ final class FileHandleIO: @unchecked Sendable {
         let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (exclusive ? O_EXCL : O_TRUNC)
         let fd = open(SystemPath.bytes(path), flags, 0o644)
         guard fd >= 0 else {
-            if errno == EEXIST { throw LumaFormatError.outputExists(path: path) }
-            throw LumaFormatError.io(path: path, reason: "cannot create: \(errnoText())")
+            let failure = SystemCallError(.create())
+            if failure.errno == EEXIST { throw LumaFormatError.outputExists(path: path) }
+            throw LumaFormatError.io(path: path, failure)
         }
         return FileHandleIO(path: path, fd: fd)
     }
 
     static func openForUpdate(_ path: String) throws(LumaFormatError) -> FileHandleIO {
         let fd = open(SystemPath.bytes(path), O_RDWR | O_CLOEXEC)
-        guard fd >= 0 else { throw LumaFormatError.io(path: path, reason: "cannot open for writing: \(errnoText())") }
+        guard fd >= 0 else { throw LumaFormatError.io(path: path, SystemCallError(.openForWriting)) }
         return FileHandleIO(path: path, fd: fd)
     }
 
     func size() throws(LumaFormatError) -> UInt64 {
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw LumaFormatError.io(path: path, reason: "cannot stat: \(FileHandleIO.errnoText())") }
+        guard fstat(fd, &st) == 0 else { throw LumaFormatError.io(path: path, SystemCallError(.stat)) }
         return UInt64(st.st_size)
     }
 
@@ -70,10 +72,10 @@ final class FileHandleIO: @unchecked Sendable {
             let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
             if n < 0 {
                 if errno == EINTR { continue }
-                throw LumaFormatError.io(path: path, reason: "read failed at byte \(offset): \(FileHandleIO.errnoText())")
+                throw LumaFormatError.io(path: path, SystemCallError(.read(at: offset)))
             }
             if n == 0 {
-                throw LumaFormatError.io(path: path, reason: "file ends at byte \(offset + UInt64(done)), inside a record that needs \(buffer.count) bytes from byte \(offset)")
+                throw LumaFormatError.fileEnds(path: path, at: offset + UInt64(done), needed: buffer.count, from: offset)
             }
             done += n
         }
@@ -97,7 +99,7 @@ final class FileHandleIO: @unchecked Sendable {
             let n = Glibc.write(fd, bytes.baseAddress! + done, bytes.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw LumaFormatError.io(path: path, reason: "write failed: \(FileHandleIO.errnoText())")
+                throw LumaFormatError.io(path: path, SystemCallError(.write))
             }
             done += n
         }
@@ -113,19 +115,17 @@ final class FileHandleIO: @unchecked Sendable {
 
     func seek(to offset: UInt64) throws(LumaFormatError) {
         guard lseek(fd, off_t(offset), SEEK_SET) >= 0 else {
-            throw LumaFormatError.io(path: path, reason: "cannot seek: \(FileHandleIO.errnoText())")
+            throw LumaFormatError.io(path: path, SystemCallError(.seek))
         }
     }
 
     func truncate(to length: UInt64) throws(LumaFormatError) {
         guard ftruncate(fd, off_t(length)) == 0 else {
-            throw LumaFormatError.io(path: path, reason: "cannot truncate: \(FileHandleIO.errnoText())")
+            throw LumaFormatError.io(path: path, SystemCallError(.truncate))
         }
     }
 
     func sync() throws(LumaFormatError) {
-        guard fsync(fd) == 0 else { throw LumaFormatError.io(path: path, reason: "fsync failed: \(FileHandleIO.errnoText())") }
+        guard fsync(fd) == 0 else { throw LumaFormatError.io(path: path, SystemCallError(.sync())) }
     }
-
-    static func errnoText() -> String { String(cString: strerror(errno)) }
 }

@@ -47,20 +47,20 @@ public struct RecordingHeader: Equatable, Sendable {
     }
 
     /// Why this header cannot describe a recording, or `nil` when it can.
-    public var problem: String? {
+    public var problem: HeaderProblem? {
         let limit = RecordingHeader.maximumDimension
-        if width < 1 || width > limit || height < 1 || height > limit {
-            return "frame size \(width)x\(height) is outside 1...\(limit) in each dimension"
-        }
-        if timescale < 1 || timescale > 1_000_000_000_000 { return "timescale \(timescale) is outside 1...10^12 ticks per second" }
+        if width < 1 || width > limit || height < 1 || height > limit { return .frameSize(width: width, height: height, limit: limit) }
+        if timescale < 1 || timescale > 1_000_000_000_000 { return .timescale(timescale) }
         if rateNumerator < 0 || rateDenominator < 0 || (rateNumerator > 0 && rateDenominator == 0) {
-            return "nominal frame rate \(rateNumerator)/\(rateDenominator) is not a valid fraction"
+            return .frameRate(numerator: rateNumerator, denominator: rateDenominator)
         }
         if metadata.count > RecordingHeader.maximumMetadataEntries {
-            return "\(metadata.count) metadata entries is over the limit of \(RecordingHeader.maximumMetadataEntries)"
+            return .metadataEntries(metadata.count, limit: RecordingHeader.maximumMetadataEntries)
         }
-        for (k, v) in metadata where k.utf8.count > RecordingHeader.maximumMetadataString || v.utf8.count > RecordingHeader.maximumMetadataString {
-            return "metadata entry '\(k.prefix(40))' is over \(RecordingHeader.maximumMetadataString) bytes"
+        // Sorted, so that of several long entries the same one is named every time.
+        for (k, v) in metadata.sorted(by: { $0.key < $1.key })
+        where k.utf8.count > RecordingHeader.maximumMetadataString || v.utf8.count > RecordingHeader.maximumMetadataString {
+            return .metadataEntryTooLong(key: String(k.prefix(40)), limit: RecordingHeader.maximumMetadataString)
         }
         return nil
     }
@@ -93,40 +93,38 @@ public struct RecordingHeader: Equatable, Sendable {
     /// header and the format version the fields declare.
     static func deserialize(fields: [UInt8], path: String) throws(LumaFormatError) -> (header: RecordingHeader, version: Int) {
         var r = ByteReader(fields)
-        do {
-            let version = Int(try r.u16())
-            guard readableVersions.contains(version) else { throw LumaFormatError.unsupportedVersion(path: path, version: version) }
-            _ = try r.u16()
-            let width = Int(try r.u32())
-            let height = Int(try r.u32())
-            let format = try r.u8()
-            guard format == PixelFormat.gray8.rawValue else {
-                throw LumaFormatError.invalidHeader(path: path, reason: "pixel format \(format) is unknown (only gray8 = 0 exists)")
-            }
-            _ = try r.raw(3)
-            let timescale = try r.i64()
-            let num = Int(try r.u32())
-            let den = Int(try r.u32())
-            let count = Int(try r.u32())
-            guard count <= maximumMetadataEntries else {
-                throw LumaFormatError.invalidHeader(path: path, reason: "\(count) metadata entries is over the limit of \(maximumMetadataEntries)")
-            }
-            var metadata: [String: String] = [:]
-            for _ in 0..<count {
-                let k = try r.string(limit: maximumMetadataString)
-                metadata[k] = try r.string(limit: maximumMetadataString)
-            }
-            let header = RecordingHeader(width: width, height: height, timescale: timescale,
-                                         rateNumerator: num, rateDenominator: den, metadata: metadata)
-            if let problem = header.problem { throw LumaFormatError.invalidHeader(path: path, reason: problem) }
-            return (header, version)
-        } catch let e as FieldError {
-            throw LumaFormatError.invalidHeader(path: path, reason: "\(e.reason) at field offset \(e.offset)")
-        } catch let e as LumaFormatError {
-            throw e
-        } catch {
-            throw LumaFormatError.invalidHeader(path: path, reason: "\(error)")
+        let version: Int
+        do throws(FieldError) { version = Int(try r.u16()) } catch { throw .invalidHeader(path: path, problem: .field(error)) }
+        // A version this build does not read has fields of unknown meaning: stop at the version.
+        guard readableVersions.contains(version) else { throw .unsupportedVersion(path: path, version: version) }
+        let header: RecordingHeader
+        do throws(FieldError) { header = try fieldsAfterVersion(&r) } catch { throw .invalidHeader(path: path, problem: .field(error)) }
+        if let problem = header.problem { throw .invalidHeader(path: path, problem: problem) }
+        return (header, version)
+    }
+
+    /// Reads the fields after the version in order; a field impossible to read, or a value refused
+    /// before more is read (the pixel format, the metadata count), is a ``FieldError``.
+    private static func fieldsAfterVersion(_ r: inout ByteReader) throws(FieldError) -> RecordingHeader {
+        _ = try r.u16()
+        let width = Int(try r.u32())
+        let height = Int(try r.u32())
+        let format = try r.u8()
+        guard format == PixelFormat.gray8.rawValue else { throw FieldError(offset: r.offset - 1, wanted: 1, .pixelFormat(format)) }
+        _ = try r.raw(3)
+        let timescale = try r.i64()
+        let num = Int(try r.u32())
+        let den = Int(try r.u32())
+        let count = Int(try r.u32())
+        guard count <= maximumMetadataEntries else {
+            throw FieldError(offset: r.offset - 4, wanted: 4, .metadataEntries(count, limit: maximumMetadataEntries))
         }
+        var metadata: [String: String] = [:]
+        for _ in 0..<count {
+            let k = try r.string(limit: maximumMetadataString)
+            metadata[k] = try r.string(limit: maximumMetadataString)
+        }
+        return RecordingHeader(width: width, height: height, timescale: timescale, rateNumerator: num, rateDenominator: den, metadata: metadata)
     }
 }
 

@@ -279,39 +279,23 @@ public final class RecordingReader: @unchecked Sendable {
         let r: RecordLocation
         switch RecordingReader.readRecord(source, at: entry.offset, fileSize: fileSize) {
         case .success(let found): r = found
-        case .failure(let problem): throw damaged(entry, problem.description)
+        // Bytes that could not be read (a server gone, a read error) are not damage to the chunk.
+        case .failure(.unreadable(let error)): throw error
+        case .failure(let problem): throw damaged(entry, .record(problem))
         }
-        guard r.kind == .chunk else { throw damaged(entry, "expected a chunk record, found \(r.kind.rawValue)") }
+        guard r.kind == .chunk else { throw damaged(entry, .notAChunk(found: r.kind.rawValue)) }
         switch ChunkFields.parse(r.fields, layout: payloadLayout) {
         case .success(let f):
             guard f.firstFrame == entry.firstFrame, f.frameCount == entry.frameCount else {
-                throw damaged(entry, "chunk header says frames \(f.firstFrame)..<\(f.firstFrame + f.frameCount), the index says \(entry.frames)")
+                throw damaged(entry, .framesDisagree(chunkHeader: f.firstFrame..<(f.firstFrame + f.frameCount), index: entry.frames))
             }
             return f
-        case .failure(let e): throw damaged(entry, e.reason)
+        case .failure(let e): throw damaged(entry, .field(e))
         }
     }
 
-    func damaged(_ entry: ChunkEntry, _ reason: String) -> LumaFormatError {
-        .damagedChunk(path: path, chunk: entry.number, frames: "\(entry.firstFrame)...\(entry.firstFrame + entry.frameCount - 1)", reason: reason)
-    }
-
-    enum RecordProblem: Error, Equatable, CustomStringConvertible {
-        case endOfFile(needed: UInt64)
-        case badMagic
-        case impossibleLength(String)
-        case checksumMismatch
-        case io(String)
-
-        var description: String {
-            switch self {
-            case .endOfFile(let needed): return "the file ends inside this record (it needs \(needed) more bytes)"
-            case .badMagic: return "no record starts here"
-            case .impossibleLength(let s): return s
-            case .checksumMismatch: return "the record header fails its CRC check"
-            case .io(let s): return s
-            }
-        }
+    func damaged(_ entry: ChunkEntry, _ damage: ChunkDamage) -> LumaFormatError {
+        .damagedChunk(path: path, chunk: entry.number, frames: entry.firstFrame...(entry.firstFrame + entry.frameCount - 1), damage: damage)
     }
 
     /// Reads and checks the envelope of the record at `offset`, never allocating more than the
@@ -322,13 +306,13 @@ public final class RecordingReader: @unchecked Sendable {
             return .failure(.endOfFile(needed: prefixSize - (fileSize - min(offset, fileSize))))
         }
         let prefix: [UInt8]
-        do { prefix = try file.read(at: offset, count: RecordLayout.prefixSize) } catch { return .failure(.io(error.description)) }
-        guard let kind = RecordKind(magic: prefix[0..<4]) else { return .failure(.badMagic) }
+        do { prefix = try file.read(at: offset, count: RecordLayout.prefixSize) } catch { return .failure(.unreadable(error)) }
+        guard let kind = RecordKind(magic: prefix[0..<4]) else { return .failure(.noRecordStarts) }
         var r = ByteReader(prefix, offset: 4)
         let fieldsLength = UInt64((try? r.u32()) ?? 0)
         let payloadLength = (try? r.u64()) ?? 0
         guard fieldsLength <= UInt64(RecordLayout.maximumFieldsLength) else {
-            return .failure(.impossibleLength("record declares \(fieldsLength) bytes of fields (limit \(RecordLayout.maximumFieldsLength))"))
+            return .failure(.fieldsTooLong(declared: fieldsLength, limit: RecordLayout.maximumFieldsLength))
         }
         let fieldsEnd = offset + prefixSize + fieldsLength + UInt64(RecordLayout.crcSize)
         guard fieldsEnd <= fileSize else { return .failure(.endOfFile(needed: fieldsEnd - fileSize)) }
@@ -336,20 +320,20 @@ public final class RecordingReader: @unchecked Sendable {
         // so a scan through garbage never reads more than a few bytes per false match.
         if kind == .chunk {
             guard fieldsLength >= 24, let head = try? file.read(at: offset + prefixSize + 12, count: 4) else {
-                return .failure(.impossibleLength("chunk fields are too short"))
+                return .failure(.chunkFieldsTooShort)
             }
             var hr = ByteReader(head)
             let count = Int((try? hr.u32()) ?? 0)
             guard count >= 1, count <= ChunkFields.maximumFrames, fieldsLength == UInt64(ChunkFields.serializedLength(frameCount: count)) else {
-                return .failure(.impossibleLength("chunk fields length \(fieldsLength) does not fit its frame count \(count)"))
+                return .failure(.chunkFieldsMismatch(length: fieldsLength, frameCount: count))
             }
         }
         let rest: [UInt8]
-        do { rest = try file.read(at: offset + prefixSize, count: Int(fieldsLength) + RecordLayout.crcSize) } catch { return .failure(.io(error.description)) }
+        do { rest = try file.read(at: offset + prefixSize, count: Int(fieldsLength) + RecordLayout.crcSize) } catch { return .failure(.unreadable(error)) }
         var crcReader = ByteReader(rest, offset: Int(fieldsLength))
         let stored = (try? crcReader.u32()) ?? 0
         let computed = (prefix + rest[0..<Int(fieldsLength)]).withUnsafeBytes { CRC32.of($0) }
-        guard stored == computed else { return .failure(.checksumMismatch) }
+        guard stored == computed else { return .failure(.checksumMismatch(stored: stored, computed: computed)) }
         guard payloadLength <= fileSize - fieldsEnd else {
             return .failure(.endOfFile(needed: payloadLength - (fileSize - fieldsEnd)))
         }
@@ -401,9 +385,11 @@ public final class RecordingReader: @unchecked Sendable {
                     return (header, version, r.fields, r.end, nil)
                 } catch { primaryFailure = error }
             case .success:
-                primaryFailure = .invalidHeader(path: path, reason: "the header record declares a payload")
+                primaryFailure = .invalidHeader(path: path, problem: .declaresPayload)
+            case .failure(.unreadable(let error)):
+                throw error
             case .failure(let problem):
-                primaryFailure = .invalidHeader(path: path, reason: problem.description)
+                primaryFailure = .invalidHeader(path: path, problem: .record(problem))
             }
         } else if FileKindSniffer.kind(head: head) != nil {
             // Recognizably something else (a video, an image, a log): not a damaged recording.

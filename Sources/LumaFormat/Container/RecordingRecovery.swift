@@ -53,7 +53,7 @@ public enum RecordingRecovery {
         // than every chunk damaged, and a file of no frames is never worth what it replaces.
         if plan.frames == 0 && survey.chunkRecords > 0 {
             let h = reader.header
-            throw LumaFormatError.recoveryRefused(path: path, reason: "none of the \(survey.chunkRecords) chunks found decodes with the file's header (\(h.width)x\(h.height), format version \(reader.formatVersion)), so a rebuilt file would hold no frame; nothing was written")
+            throw LumaFormatError.recoveryRefused(path: path, refusal: .noChunkDecodes(chunks: survey.chunkRecords, width: h.width, height: h.height, formatVersion: reader.formatVersion))
         }
         let report = Report(wasIntact: false, formatVersion: reader.formatVersion, framesBefore: survey.framesBefore,
                             framesKept: plan.frames, chunksKept: plan.chunks, damage: reader.verify(),
@@ -79,7 +79,7 @@ public enum RecordingRecovery {
         // Believe the result only once it reads back with at least what the recording held.
         let check = try? ChunkSurvey(RecordingReader(path: file.writingPath))
         guard let check, check.framesBefore == plan.frames, check.allDecode, check.framesBefore >= survey.framesBefore else {
-            throw LumaFormatError.recoveryRefused(path: path, reason: "the rebuilt file reads back with \(check?.framesBefore ?? 0) decodable frames, the recording has \(survey.framesBefore)")
+            throw LumaFormatError.recoveryRefused(path: path, refusal: .rebuiltHoldsLess(rebuilt: check?.framesBefore ?? 0, recording: survey.framesBefore))
         }
         do throws(OutputError) { try file.commit() } catch {
             if case .exists(let existing) = error { throw .outputExists(path: existing) }
@@ -157,13 +157,13 @@ struct ChunkSurvey {
     func plan(path: String) throws(LumaFormatError) -> RecoveryPlan {
         if needReference > 0 {
             let total = intact.reduce(0) { $0 + $1.frameCount }
-            throw LumaFormatError.recoveryRefused(path: path, reason: "both copies of the reference frame are damaged: \(needReference) frames of the \(total) in \(intact.count) intact chunks are coded against it and cannot be decoded without it, so no rewritten file could hold them readably (\(total - needReference) frames decode)")
+            throw LumaFormatError.recoveryRefused(path: path, refusal: .referenceLost(needingReference: needReference, total: total, intactChunks: intact.count))
         }
         var digest = FramesDigest()
         let decoder = reader.makeDecoder()
         for c in intact {
             guard let frames = try? decoder.decode(c) else {
-                throw LumaFormatError.recoveryRefused(path: path, reason: "chunk \(c.number) decoded once and then failed: is the file changing?")
+                throw LumaFormatError.recoveryRefused(path: path, refusal: .chunkChanged(chunk: c.number))
             }
             for k in 0..<frames.count { frames.withFrame(k) { digest.add(ticks: frames.timestamps[k], pixels: $0) } }
             decoder.recycle(frames)

@@ -117,6 +117,8 @@ public final class RecordingWriter {
     ///   Replacing an existing file is always done `.whenComplete`.
     public convenience init(path: String, header: RecordingHeader, options: RecordingWriterOptions = .init(),
                             overwrite: Bool = false, placement: OutputFile.Placement = .inPlace) throws(LumaFormatError) {
+        // Refused settings leave nothing behind: checked before the file is created.
+        try Self.check(header, options, path: path)
         let output: OutputFile
         do throws(OutputError) {
             output = try OutputFile.create(path, replacingExisting: overwrite, kind: .recording, streams: .refused(why: Self.needsAFile), placement: placement)
@@ -128,23 +130,13 @@ public final class RecordingWriter {
     /// leaves the complete chunks under the final name, or nothing there). ``close()`` commits it.
     public init(output: OutputFile, header: RecordingHeader, options: RecordingWriterOptions = .init()) throws(LumaFormatError) {
         let path = output.path
-        if let problem = header.problem { throw LumaFormatError.invalidHeader(path: path, reason: problem) }
-        guard (1...19).contains(options.compressionLevel) else {
-            throw LumaFormatError.invalidHeader(path: path, reason: "compression level \(options.compressionLevel) is outside 1...19")
-        }
-        guard options.chunkDuration > 0, options.chunkDuration <= 3600,
-              options.maximumChunkDuration >= options.chunkDuration, options.maximumChunkDuration <= 3600 else {
-            throw LumaFormatError.invalidHeader(path: path, reason: "chunk duration \(options.chunkDuration)...\(options.maximumChunkDuration) s is outside (0, 3600] or reversed")
-        }
+        try Self.check(header, options, path: path)
         self.path = path
         self.header = header
         self.options = options
         self.compressor = ZstdCompressor(level: options.compressionLevel)
         self.chunkDurationTicks = max(1, Int64.ticks(forSeconds: options.chunkDuration, timescale: header.timescale))
         self.maximumChunkDurationTicks = max(1, Int64.ticks(forSeconds: options.maximumChunkDuration, timescale: header.timescale))
-        guard RecordingHeader.readableVersions.contains(options.formatVersion) else {
-            throw LumaFormatError.unsupportedVersion(path: path, version: options.formatVersion)
-        }
         self.zeros = [UInt8](repeating: 0, count: header.frameSize)
         self.digest = BackgroundFramesDigest(frameSize: header.frameSize)
         self.layout = PayloadLayout(header, version: options.formatVersion)
@@ -153,15 +145,30 @@ public final class RecordingWriter {
         try write(RecordLayout.envelope(.header, fields: header.serializedFields(version: options.formatVersion), payloadLength: 0))
     }
 
+    /// Refuses a header no recording can have, and writer settings outside their ranges.
+    private static func check(_ header: RecordingHeader, _ options: RecordingWriterOptions, path: String) throws(LumaFormatError) {
+        if let problem = header.problem { throw LumaFormatError.invalidHeader(path: path, problem: problem) }
+        guard (1...19).contains(options.compressionLevel) else {
+            throw LumaFormatError.invalidHeader(path: path, problem: .compressionLevel(options.compressionLevel, allowed: 1...19))
+        }
+        guard options.chunkDuration > 0, options.chunkDuration <= 3600,
+              options.maximumChunkDuration >= options.chunkDuration, options.maximumChunkDuration <= 3600 else {
+            throw LumaFormatError.invalidHeader(path: path, problem: .chunkDuration(options.chunkDuration, maximum: options.maximumChunkDuration))
+        }
+        guard RecordingHeader.readableVersions.contains(options.formatVersion) else {
+            throw LumaFormatError.unsupportedVersion(path: path, version: options.formatVersion)
+        }
+    }
+
     /// Appends one frame of `width × height` bytes. Timestamps must strictly increase.
     public func append(pixels: UnsafeBufferPointer<UInt8>, ticks: Int64) throws(LumaFormatError) {
-        guard !closed else { throw LumaFormatError.io(path: path, reason: "recording is already closed") }
+        guard !closed else { throw LumaFormatError.writerClosed(path: path) }
         let size = header.frameSize
         guard pixels.count == size else {
-            throw LumaFormatError.invalidFrame(path: path, frame: frameCount, reason: "has \(pixels.count) bytes, expected \(size) (\(header.width)x\(header.height))")
+            throw LumaFormatError.invalidFrame(path: path, frame: frameCount, problem: .size(bytes: pixels.count, expected: size, width: header.width, height: header.height))
         }
         if let lastTicks, ticks <= lastTicks {
-            throw LumaFormatError.invalidFrame(path: path, frame: frameCount, reason: "timestamp \(ticks) does not increase (previous frame: \(lastTicks) ticks)")
+            throw LumaFormatError.invalidFrame(path: path, frame: frameCount, problem: .timestampNotIncreasing(ticks: ticks, previous: lastTicks))
         }
         if frameCount == 0 { try writeReference(pixels) }
         if let first = chunkTimestamps.first {
@@ -306,7 +313,7 @@ public final class RecordingWriter {
 
     /// Writes the last chunk, the index and the trailer: the file is complete but not yet placed.
     private func writeIndex() throws(LumaFormatError) -> RecordingSummary {
-        guard !closed else { throw LumaFormatError.io(path: path, reason: "recording is already closed") }
+        guard !closed else { throw LumaFormatError.writerClosed(path: path) }
         try flush()
         closed = true
         let framesDigest = digest.finalize()
@@ -345,7 +352,7 @@ public final class RecordingWriter {
         previous = reference
         let n: Int
         do { n = try compressor.compress(UnsafeRawBufferPointer(pixels), into: &compressed) } catch {
-            throw LumaFormatError.io(path: path, reason: "zstd failed on the reference frame: \(error.reason)")
+            throw LumaFormatError.compressionFailed(path: path, chunk: nil, error)
         }
         // Two copies: one flipped bit in the reference must not cost the whole recording. Version 2
         // holds the second back until the first chunk is written, so one damaged region cannot hit both.
@@ -378,11 +385,11 @@ public final class RecordingWriter {
         var output: [UInt8] = []
         swap(&output, &compressed)  // keep a single owner so compressing never copies the buffer
         let valueCount = chunkValueCount
-        let outcome: Result<Int, ZstdError> = chunkModes.withUnsafeBytes { modes in
+        let outcome: Result<Int, ZstdFailure> = chunkModes.withUnsafeBytes { modes in
             chunkLows.withUnsafeBytes { lows in
                 chunkMasks.withUnsafeBytes { masks in
                     chunkValues.withUnsafeBytes { values in
-                        Result { () throws(ZstdError) in
+                        Result { () throws(ZstdFailure) in
                             try compressor.compress([UnsafeRawBufferPointer(rebasing: modes[0..<modeLength]),
                                                      UnsafeRawBufferPointer(rebasing: lows[0..<lowLength]),
                                                      UnsafeRawBufferPointer(rebasing: masks[0..<maskLength]),
@@ -396,7 +403,7 @@ public final class RecordingWriter {
         let n: Int
         switch outcome {
         case .success(let length): n = length
-        case .failure(let error): throw LumaFormatError.io(path: path, reason: "zstd failed on chunk \(chunks.count): \(error.reason)")
+        case .failure(let error): throw LumaFormatError.compressionFailed(path: path, chunk: chunks.count, error)
         }
         let fields = ChunkFields(number: chunks.count, firstFrame: frameCount - count, timestamps: chunkTimestamps,
                                  codings: chunkCodings, whole: chunkWhole, rawLength: rawLength)

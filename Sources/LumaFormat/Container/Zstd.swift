@@ -16,7 +16,7 @@ final class ZstdCompressor {
 
     /// Compresses the concatenation of `parts` as one zstd frame into `output`, resized to fit, and
     /// returns the compressed length. Parts are streamed, so they need not be contiguous.
-    func compress(_ parts: [UnsafeRawBufferPointer], into output: inout [UInt8]) throws(ZstdError) -> Int {
+    func compress(_ parts: [UnsafeRawBufferPointer], into output: inout [UInt8]) throws(ZstdFailure) -> Int {
         let total = parts.reduce(0) { $0 + $1.count }
         let bound = ZSTD_compressBound(total)
         if output.count < bound { output = [UInt8](repeating: 0, count: bound) }
@@ -37,11 +37,11 @@ final class ZstdCompressor {
             }
             return o.pos
         }
-        if failure != 0 { throw ZstdError(reason: String(cString: ZSTD_getErrorName(failure))) }
+        if failure != 0 { throw ZstdFailure.library(String(cString: ZSTD_getErrorName(failure))) }
         return written
     }
 
-    func compress(_ input: UnsafeRawBufferPointer, into output: inout [UInt8]) throws(ZstdError) -> Int {
+    func compress(_ input: UnsafeRawBufferPointer, into output: inout [UInt8]) throws(ZstdFailure) -> Int {
         try compress([input], into: &output)
     }
 }
@@ -54,22 +54,19 @@ final class ZstdDecompressor {
 
     /// Decompresses one zstd frame that must hold exactly `output.count` bytes and carry a
     /// content checksum (which zstd verifies).
-    func decompress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws(ZstdError) {
+    func decompress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws(ZstdFailure) {
         // Frame magic 0xFD2FB528, then the frame header descriptor, whose bit 2 is the checksum flag.
         guard input.count >= 6, input.load(as: UInt32.self) == UInt32(0xFD2F_B528).littleEndian else {
-            throw ZstdError(reason: "payload is not a zstd frame")
+            throw ZstdFailure.notAZstdFrame
         }
-        guard input[4] & 0x04 != 0 else { throw ZstdError(reason: "payload has no content checksum") }
+        guard input[4] & 0x04 != 0 else { throw ZstdFailure.noContentChecksum }
         let declared = ZSTD_getFrameContentSize(input.baseAddress, input.count)
         guard declared == UInt64(output.count) else {
-            throw ZstdError(reason: declared >= UInt64.max - 1 ? "payload does not declare its size" : "payload declares \(declared) bytes, expected \(output.count)")
+            throw declared >= UInt64.max - 1 ? ZstdFailure.sizeNotDeclared : ZstdFailure.declaredSize(declared, expected: output.count)
         }
         let n = ZSTD_decompressDCtx(context, output.baseAddress, output.count, input.baseAddress, input.count)
-        if ZSTD_isError(n) != 0 { throw ZstdError(reason: String(cString: ZSTD_getErrorName(n))) }
-        guard n == output.count else { throw ZstdError(reason: "payload decoded to \(n) bytes, expected \(output.count)") }
+        if ZSTD_isError(n) != 0 { throw ZstdFailure.library(String(cString: ZSTD_getErrorName(n))) }
+        guard n == output.count else { throw ZstdFailure.decodedSize(n, expected: output.count) }
     }
 }
 
-struct ZstdError: Error, Equatable {
-    var reason: String
-}

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LumaBase
 import Synchronization
 
 /// Buffered sequential reading from a file descriptor (a file, a pipe or stdin), for stream formats
@@ -35,7 +36,7 @@ public final class ByteStream {
         // the wait). Reads then wait in poll, which checks `stopRequested`; Linux reports no hang-up
         // on a FIFO until a writer has come and gone, so polling waits for the first writer.
         let fd = Glibc.open(SystemPath.bytes(path), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw LumaFormatError.io(path: path, reason: "cannot open: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw LumaFormatError.io(path: path, SystemCallError(.open)) }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return ByteStream(fileDescriptor: fd, name: path, ownsDescriptor: true, stopRequested: stopRequested)
     }
@@ -65,7 +66,7 @@ public final class ByteStream {
             let n = buffer.withUnsafeMutableBytes { b in Glibc.read(fd, b.baseAddress! + end, b.count - end) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw LumaFormatError.io(path: name, reason: "read failed: \(String(cString: strerror(errno)))")
+                throw LumaFormatError.io(path: name, SystemCallError(.read()))
             }
             if n == 0 { atEOF = true; return false }
             end += n
@@ -91,11 +92,11 @@ public final class ByteStream {
             }
             scanned = end - start
             if scanned > limit {
-                throw LumaFormatError.invalidInput(source: name, frame: nil, reason: "a header line is longer than \(limit) bytes (at byte \(position))")
+                throw LumaFormatError.invalidInput(source: name, frame: nil, problem: .lineTooLong(limit: limit, atByte: position))
             }
             if try !fill() {
                 if end == start { return nil }
-                throw LumaFormatError.invalidInput(source: name, frame: nil, reason: "stream ends in the middle of a header line (at byte \(position + UInt64(end - start)))")
+                throw LumaFormatError.invalidInput(source: name, frame: nil, problem: .lineCut(atByte: position + UInt64(end - start)))
             }
         }
     }

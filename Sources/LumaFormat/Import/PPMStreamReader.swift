@@ -20,7 +20,7 @@ public final class PPMStreamReader {
     public init(stream: ByteStream) throws(LumaFormatError) {
         self.stream = stream
         guard let size = try Self.readHeader(stream, frame: 0) else {
-            throw LumaFormatError.invalidInput(source: stream.name, frame: nil, reason: "no frames: the stream is empty")
+            throw LumaFormatError.invalidInput(source: stream.name, frame: nil, problem: .empty(expected: ""))
         }
         (width, height) = size
         pending = size
@@ -41,14 +41,13 @@ public final class PPMStreamReader {
         }
         guard size == (width, height) else {
             throw LumaFormatError.invalidInput(source: stream.name, frame: framesRead,
-                                               reason: "frame size changes from \(width)x\(height) to \(size.width)x\(size.height); a recording has one frame size")
+                                               problem: .frameSizeChanges(width: width, height: height, toWidth: size.width, toHeight: size.height))
         }
         let count = 3 * pixels.count
         if rgb.count != count { rgb = [UInt8](repeating: 0, count: count) }
         let got = try rgb.withUnsafeMutableBufferPointer { buffer throws(LumaFormatError) in try stream.read(count, into: buffer) }
         guard got == count else {
-            throw LumaFormatError.invalidInput(source: stream.name, frame: framesRead,
-                                               reason: "frame is shorter than declared: the stream ends after \(got) of \(count) bytes")
+            throw LumaFormatError.invalidInput(source: stream.name, frame: framesRead, problem: .frameCutShort(got: got, of: count))
         }
         rgb.withUnsafeBufferPointer { lt_rgb_to_luma($0.baseAddress!, pixels.count, pixels.baseAddress!) }
         framesRead += 1
@@ -58,20 +57,20 @@ public final class PPMStreamReader {
     /// Parses `P6\nW H\n255\n`, the header ffmpeg's PPM encoder writes; `nil` at end of stream.
     private static func readHeader(_ stream: ByteStream, frame: Int) throws(LumaFormatError) -> (width: Int, height: Int)? {
         guard let magic = try stream.readLine(limit: 16) else { return nil }
-        func refuse(_ reason: String) -> LumaFormatError {
-            .invalidInput(source: stream.name, frame: frame, reason: reason)
+        func refuse(_ problem: InputProblem) -> LumaFormatError {
+            .invalidInput(source: stream.name, frame: frame, problem: problem)
         }
-        guard magic == Array("P6".utf8) else { throw refuse("expected a binary PPM header 'P6', found '\(String(decoding: magic.prefix(16), as: UTF8.self))'") }
+        guard magic == Array("P6".utf8) else { throw refuse(.notPPM(found: String(decoding: magic.prefix(16), as: UTF8.self))) }
         guard let sizeLine = try stream.readLine(limit: 64), let maxval = try stream.readLine(limit: 16) else {
-            throw refuse("the stream ends inside a PPM header")
+            throw refuse(.ppmHeaderCut)
         }
         let fields = String(decoding: sizeLine, as: UTF8.self).split(separator: " ")
         let limit = RecordingHeader.maximumDimension
         guard fields.count == 2, let w = Int(fields[0]), let h = Int(fields[1]), (1...limit).contains(w), (1...limit).contains(h) else {
-            throw refuse("PPM size '\(String(decoding: sizeLine.prefix(40), as: UTF8.self))' is not two numbers within 1...\(limit)")
+            throw refuse(.ppmSize(String(decoding: sizeLine.prefix(40), as: UTF8.self), limit: limit))
         }
         guard maxval == Array("255".utf8) else {
-            throw refuse("PPM maxval '\(String(decoding: maxval.prefix(16), as: UTF8.self))' is not 255 (8-bit RGB)")
+            throw refuse(.ppmMaxval(String(decoding: maxval.prefix(16), as: UTF8.self)))
         }
         return (w, h)
     }

@@ -38,10 +38,10 @@ public final class Y4MReader {
         self.stream = stream
         let source = stream.name
         guard let line = try stream.readLine(limit: Y4MReader.headerLineLimit) else {
-            throw LumaFormatError.invalidInput(source: source, frame: nil, reason: "empty input: expected a Y4M stream starting with 'YUV4MPEG2'")
+            throw LumaFormatError.invalidInput(source: source, frame: nil, problem: .empty(expected: "a Y4M stream starting with 'YUV4MPEG2'"))
         }
         guard let text = String(validating: line, as: UTF8.self), text.hasPrefix("YUV4MPEG2") else {
-            throw LumaFormatError.invalidInput(source: source, frame: nil, reason: "not a Y4M stream: it does not start with 'YUV4MPEG2' (\(FileKindSniffer.describe(head: Array(line.prefix(64)))))")
+            throw LumaFormatError.invalidInput(source: source, frame: nil, problem: .notY4M(looksLike: FileKindSniffer.describe(head: Array(line.prefix(64)))))
         }
         // The sizes as written, so a refusal quotes them: `W99999999999999999999` is not "W-1".
         var widthText = "", heightText = ""
@@ -56,7 +56,7 @@ public final class Y4MReader {
             case "F":
                 let parts = value.split(separator: ":")
                 guard parts.count == 2, let n = Int(parts[0]), let d = Int(parts[1]), n > 0, d > 0, n <= Int(Int32.max), d <= Int(Int32.max) else {
-                    throw LumaFormatError.invalidInput(source: source, frame: nil, reason: "frame rate tag 'F\(value)' is not a positive fraction like F30000:1001")
+                    throw LumaFormatError.invalidInput(source: source, frame: nil, problem: .frameRateTag(value))
                 }
                 rate = (n, d)
             case "C": colorspace = value
@@ -64,13 +64,13 @@ public final class Y4MReader {
             case "A": aspect = value
             case "X": extensions.append(value)
             default:
-                throw LumaFormatError.invalidInput(source: source, frame: nil, reason: "unknown Y4M header tag '\(token)'")
+                throw LumaFormatError.invalidInput(source: source, frame: nil, problem: .unknownTag(String(token)))
             }
         }
         let limit = RecordingHeader.maximumDimension
         guard let width = Int(widthText), let height = Int(heightText), (1...limit).contains(width), (1...limit).contains(height) else {
             let shown = (widthText.isEmpty ? "no W tag" : "W\(widthText.prefix(32))") + " " + (heightText.isEmpty ? "no H tag" : "H\(heightText.prefix(32))")
-            throw LumaFormatError.invalidInput(source: source, frame: nil, reason: "frame size \(shown) is missing or outside 1...\(limit)")
+            throw LumaFormatError.invalidInput(source: source, frame: nil, problem: .frameSize(shown: shown, limit: limit))
         }
         let cw = (width + 1) / 2, ch = (height + 1) / 2
         let trailing: Int
@@ -83,9 +83,9 @@ public final class Y4MReader {
         case "444alpha": trailing = 3 * width * height
         default:
             if colorspace.contains("p") || colorspace.hasPrefix("mono1") || colorspace.hasPrefix("mono9") {
-                throw LumaFormatError.invalidInput(source: source, frame: nil, reason: "high-bit-depth Y4M (C\(colorspace)) is not supported: Lumatrace records 8-bit luma; take its Y plane at 8 bits with ffmpeg ... -vf extractplanes=y -pix_fmt gray -f yuv4mpegpipe -")
+                throw LumaFormatError.invalidInput(source: source, frame: nil, problem: .highBitDepth(colorspace: colorspace))
             }
-            throw LumaFormatError.invalidInput(source: source, frame: nil, reason: "unknown Y4M colour space C\(colorspace) (supported: mono, 420jpeg, 420paldv, 420mpeg2, 420, 411, 422, 444, 444alpha)")
+            throw LumaFormatError.invalidInput(source: source, frame: nil, problem: .unknownColorspace(colorspace))
         }
         info = Y4MStreamInfo(width: width, height: height, rateNumerator: rate.numerator, rateDenominator: rate.denominator, colorspace: colorspace,
                              interlacing: interlacing, aspect: aspect, extensions: extensions, trailingPlaneBytes: trailing)
@@ -97,13 +97,13 @@ public final class Y4MReader {
         precondition(pixels.count == info.width * info.height, "buffer must hold one frame")
         guard let line = try stream.readLine(limit: Y4MReader.headerLineLimit) else { return false }
         guard line.starts(with: Array("FRAME".utf8)), line.count == 5 || line[5] == 32 else {
-            throw LumaFormatError.invalidInput(source: stream.name, frame: framesRead, reason: "expected a 'FRAME' line at byte \(stream.position - UInt64(line.count) - 1), found '\(String(decoding: line.prefix(16), as: UTF8.self))'")
+            throw LumaFormatError.invalidInput(source: stream.name, frame: framesRead, problem: .noFrameLine(atByte: stream.position - UInt64(line.count) - 1, found: String(decoding: line.prefix(16), as: UTF8.self)))
         }
         let size = pixels.count
         let y = try stream.read(size, into: pixels)
         let rest = y == size ? try stream.read(info.trailingPlaneBytes, into: nil) : 0
         guard y == size, rest == info.trailingPlaneBytes else {
-            throw LumaFormatError.invalidInput(source: stream.name, frame: framesRead, reason: "frame is shorter than declared: the stream ends after \(y + rest) of \(size + info.trailingPlaneBytes) bytes")
+            throw LumaFormatError.invalidInput(source: stream.name, frame: framesRead, problem: .frameCutShort(got: y + rest, of: size + info.trailingPlaneBytes))
         }
         framesRead += 1
         return true

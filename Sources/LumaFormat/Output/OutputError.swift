@@ -1,3 +1,5 @@
+import LumaBase
+
 /// Why a result could not be written where the user asked. Each case names the path, so the
 /// command line prints one line that says what to do.
 public enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -15,8 +17,12 @@ public enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
     case busy(path: String)
     /// An existing output folder holds files that this command did not write; it is never replaced.
     case foreignFolder(path: String, example: String)
-    /// Creating, writing, syncing or renaming failed (a full disk, permissions).
-    case io(path: String, reason: String)
+    /// Creating, syncing, renaming or locking failed (a full disk, permissions): the call and `errno`.
+    case io(path: String, SystemCallError)
+    /// A write failed (a full disk); `leaves` says what is left under the name.
+    case writeFailed(path: String, SystemCallError, leaves: LeftBehind)
+    /// The output was written to after it was committed or closed.
+    case finished(path: String)
     /// The existing file is a result of another kind (a recording where an event log would go):
     /// replacing is allowed for a result of the same kind only.
     case otherKind(path: String, found: ResultKind, wanted: ResultKind)
@@ -38,10 +44,33 @@ public enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path): another lumatrace process is writing it right now; wait for it to finish or choose another output"
         case .foreignFolder(let path, let example):
             return "\(path): holds files lumatrace did not write (e.g. \(example)); it is never replaced, choose a new folder"
-        case .io(let path, let reason):
-            return "\(path): \(reason)"
+        case .io(let path, let failure):
+            return "\(path): \(failure)"
+        case .writeFailed(let path, let failure, let leaves):
+            switch leaves {
+            case .stream: return "\(path): \(failure)"
+            case .earlierWritesWhole: return "\(path): \(failure) (it keeps what was written before, whole)"
+            case .nothing: return "\(path): \(failure) (nothing is written under this name)"
+            case .nothingIn(let folder): return "\(path): \(failure) (nothing is written under \(folder))"
+            }
+        case .finished(let path):
+            return "\(path): is already finished"
         case .otherKind(let path, let found, let wanted):
             return "\(path): is \(found.noun), not \(wanted.noun); a result replaces only a file of its own kind: remove it first or choose another name"
         }
+    }
+}
+
+extension OutputError {
+    /// What a failed write leaves under the output's name.
+    public enum LeftBehind: Equatable, Sendable {
+        /// A stream (standard output, a FIFO): what was written has gone on.
+        case stream
+        /// A file written in place keeps its earlier writes, whole (a failed write is cut off).
+        case earlierWritesWhole
+        /// Nothing: the result is written under a temporary name first.
+        case nothing
+        /// Nothing under the named folder, which is written under a temporary name first.
+        case nothingIn(String)
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import LumaBase
 
 /// A result file being written: an event log, a recording, an export, a report.
 ///
@@ -114,7 +115,7 @@ public final class OutputFile {
                 throw OutputError.notAFile(path: path, found: status.noun, why: "")
             }
             let fd = open(SystemPath.bytes(path), O_WRONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw OutputError.io(path: path, reason: "cannot open for writing: \(errnoText())") }
+            guard fd >= 0 else { throw OutputError.io(path: path, SystemCallError(.openForWriting)) }
             return OutputFile(path: path, temporaryPath: nil, fd: fd, replacing: false, lock: nil)
         }
         let lock = try OutputLock.claim(path)
@@ -124,7 +125,7 @@ public final class OutputFile {
             let fd = open(SystemPath.bytes(path), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             guard fd >= 0 else {
                 if errno == EEXIST { throw OutputError.exists(path: path) }
-                throw OutputError.io(path: path, reason: "cannot create: \(errnoText())")
+                throw OutputError.io(path: path, SystemCallError(.create()))
             }
             return OutputFile(path: path, temporaryPath: nil, fd: fd, replacing: false, lock: lock, inPlace: true)
         }
@@ -137,7 +138,7 @@ public final class OutputFile {
                 output.kind = kind
                 return output
             }
-            if errno != EEXIST { throw OutputError.io(path: path, reason: "cannot create \(temporary): \(errnoText())") }
+            if errno != EEXIST { throw OutputError.io(path: path, SystemCallError(.create(temporary: temporary))) }
         }
     }
 
@@ -154,8 +155,8 @@ public final class OutputFile {
         switch status.kind {
         case .missing:
             break
-        case .unreadable(let reason):
-            throw OutputError.io(path: path, reason: reason)
+        case .unreadable(let error):
+            throw OutputError.io(path: path, SystemCallError(.stat, errno: error))
         case .danglingLink:
             throw OutputError.wrongKind(path: path, found: status.noun, wanted: wanted)
         case .regularFile:
@@ -194,7 +195,7 @@ public final class OutputFile {
     /// Writes all of `bytes`. A full disk or any other failure throws, naming the output.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
         guard let base = bytes.baseAddress, !finished else {
-            if finished { throw OutputError.io(path: path, reason: "is already closed") }
+            if finished { throw OutputError.finished(path: path) }
             return
         }
         // Where this write starts: a failed one is cut off there, so a file written in place (a
@@ -205,9 +206,9 @@ public final class OutputFile {
             let n = Glibc.write(fd, base + done, bytes.count - done)
             if n < 0 {
                 if errno == EINTR { continue }
-                let reason = "write failed: \(errnoText())"
+                let failure = SystemCallError(.write)
                 if start >= 0 && ftruncate(fd, start) == 0 { _ = lseek(fd, start, SEEK_SET) }
-                throw OutputError.io(path: path, reason: reason + (isStream ? "" : isInPlace ? " (it keeps what was written before, whole)" : " (nothing is written under this name)"))
+                throw OutputError.writeFailed(path: path, failure, leaves: isStream ? .stream : isInPlace ? .earlierWritesWhole : .nothing)
             }
             done += n
         }
@@ -249,8 +250,9 @@ public final class OutputFile {
         guard let temporary = temporaryPath else {
             if isInPlace {
                 guard fsync(fd) == 0 else {
+                    let failure = SystemCallError(.sync())
                     close(fd)
-                    throw OutputError.io(path: path, reason: "cannot sync to disk: \(errnoText())")
+                    throw OutputError.io(path: path, failure)
                 }
                 Self.syncFolder(of: path)
             }
@@ -259,7 +261,7 @@ public final class OutputFile {
         }
         do throws(OutputError) {
             if fd < 0 { fd = open(SystemPath.bytes(temporary), O_RDONLY | O_CLOEXEC) }
-            guard fd >= 0, fsync(fd) == 0 else { throw OutputError.io(path: path, reason: "cannot sync the result to disk: \(errnoText())") }
+            guard fd >= 0, fsync(fd) == 0 else { throw OutputError.io(path: path, SystemCallError(.syncResult)) }
             close(fd)
             fd = -1
             let now = try Self.checkDestination(path, replacingExisting: replacing, inputs: [], wanted: "a file", kind: kind)
@@ -267,7 +269,7 @@ public final class OutputFile {
                 throw OutputError.notAFile(path: path, found: now.noun, why: "it appeared while the result was written; it is left alone")
             }
             if replacing {
-                guard rename(SystemPath.bytes(temporary), SystemPath.bytes(path)) == 0 else { throw OutputError.io(path: path, reason: "cannot move the result into place: \(errnoText())") }
+                guard rename(SystemPath.bytes(temporary), SystemPath.bytes(path)) == 0 else { throw OutputError.io(path: path, SystemCallError(.moveIntoPlace)) }
             } else {
                 try Self.placeWithoutReplacing(temporary, at: path)
             }
@@ -308,13 +310,14 @@ public final class OutputFile {
     /// instead of ``path``, which is left as it was (missing, or the earlier result). Returns the
     /// name used.
     public func commitAside(asideNames: [String]) throws(OutputError) -> String {
-        guard !finished, fd >= 0 else { throw OutputError.io(path: path, reason: "the file is already finished") }
+        guard !finished, fd >= 0 else { throw OutputError.finished(path: path) }
         finished = true
         defer { lock?.release(); lock = nil }
         let written = writingPath
         guard fsync(fd) == 0 else {
+            let failure = SystemCallError(.sync())
             close(fd)
-            throw OutputError.io(path: written, reason: "cannot sync to disk: \(errnoText())")
+            throw OutputError.io(path: written, failure)
         }
         close(fd)
         fd = -1
@@ -352,7 +355,7 @@ public final class OutputFile {
         if error == EEXIST { throw OutputError.exists(path: path) }
         // File systems without hard links (some FUSE and network mounts): check, then rename.
         guard PathStatus.of(path).kind == .missing else { throw OutputError.exists(path: path) }
-        guard rename(SystemPath.bytes(temporary), SystemPath.bytes(path)) == 0 else { throw OutputError.io(path: path, reason: "cannot move the result into place: \(errnoText())") }
+        guard rename(SystemPath.bytes(temporary), SystemPath.bytes(path)) == 0 else { throw OutputError.io(path: path, SystemCallError(.moveIntoPlace)) }
     }
 
     /// Makes a rename durable (best effort: some file systems cannot sync a folder).

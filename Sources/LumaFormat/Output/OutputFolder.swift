@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import LumaBase
 
 /// A result that is a folder of files (rendered PNG frames, exported PGM frames).
 ///
@@ -43,7 +44,7 @@ public final class OutputFolder {
         while true {
             let temporary = parts.hiddenSibling(".\(TemporaryName.next()).partial")
             if mkdir(SystemPath.bytes(temporary), 0o755) == 0 { return OutputFolder(path: path, temporaryPath: temporary, owns: owns, lock: lock) }
-            if errno != EEXIST { throw OutputError.io(path: path, reason: "cannot create \(temporary): \(errnoText())") }
+            if errno != EEXIST { throw OutputError.io(path: path, SystemCallError(.create(temporary: temporary))) }
         }
     }
 
@@ -65,7 +66,7 @@ public final class OutputFolder {
 
     /// The names in `folder` (not `.` and `..`).
     static func entries(of folder: String) throws(OutputError) -> [String] {
-        guard let dir = opendir(SystemPath.bytes(folder)) else { throw OutputError.io(path: folder, reason: "cannot list: \(errnoText())") }
+        guard let dir = opendir(SystemPath.bytes(folder)) else { throw OutputError.io(path: folder, SystemCallError(.list)) }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
@@ -84,14 +85,14 @@ public final class OutputFolder {
     public func write(_ bytes: [UInt8], to name: String) throws(OutputError) {
         let file = filePath(name)
         let fd = open(SystemPath.bytes(file), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw OutputError.io(path: path + "/" + name, reason: "cannot create: \(errnoText())") }
+        guard fd >= 0 else { throw OutputError.io(path: path + "/" + name, SystemCallError(.create())) }
         defer { close(fd) }
         var done = 0
         while done < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw OutputError.io(path: path + "/" + name, reason: "write failed: \(errnoText()) (nothing is written under \(path))")
+                throw OutputError.writeFailed(path: path + "/" + name, SystemCallError(.write), leaves: .nothingIn(path))
             }
             done += n
         }
@@ -107,8 +108,9 @@ public final class OutputFolder {
             for name in try Self.entries(of: temporaryPath) {
                 let fd = open(SystemPath.bytes(filePath(name)), O_RDONLY | O_CLOEXEC)
                 guard fd >= 0, fsync(fd) == 0 else {
+                    let failure = SystemCallError(.sync(member: name))
                     if fd >= 0 { close(fd) }
-                    throw OutputError.io(path: path, reason: "cannot sync \(name) to disk: \(errnoText())")
+                    throw OutputError.io(path: path, failure)
                 }
                 close(fd)
             }
@@ -116,16 +118,16 @@ public final class OutputFolder {
             if PathStatus.of(path).kind == .folder {
                 try Self.checkExisting(path, replacingExisting: true, inputs: [], owns: owns)
                 let old = PathParts(path).hiddenSibling(".\(TemporaryName.next()).old")
-                guard rename(SystemPath.bytes(path), SystemPath.bytes(old)) == 0 else { throw OutputError.io(path: path, reason: "cannot move the old folder aside: \(errnoText())") }
+                guard rename(SystemPath.bytes(path), SystemPath.bytes(old)) == 0 else { throw OutputError.io(path: path, SystemCallError(.moveAside)) }
                 guard rename(SystemPath.bytes(temporaryPath), SystemPath.bytes(path)) == 0 else {
                     let error = errno
                     rename(SystemPath.bytes(old), SystemPath.bytes(path))
-                    throw OutputError.io(path: path, reason: "cannot move the result into place: \(errnoText(error))")
+                    throw OutputError.io(path: path, SystemCallError(.moveIntoPlace, errno: error))
                 }
                 Self.remove(old)
             } else {
                 guard rename(SystemPath.bytes(temporaryPath), SystemPath.bytes(path)) == 0 else {
-                    throw OutputError.io(path: path, reason: "cannot move the result into place: \(errnoText())")
+                    throw OutputError.io(path: path, SystemCallError(.moveIntoPlace))
                 }
             }
             OutputFile.syncFolder(of: path)

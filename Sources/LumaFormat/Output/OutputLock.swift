@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import LumaBase
 
 /// An exclusive claim on an output path, held while a result is written there, so two lumatrace
 /// processes never write the same output at once (the second is refused at once, naming it).
@@ -27,12 +28,12 @@ final class OutputLock {
         let lockPath = PathParts(output).hiddenSibling(".lock")
         for _ in 0..<100 {
             let fd = open(SystemPath.bytes(lockPath), O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw OutputError.io(path: output, reason: "cannot create the lock \(lockPath): \(errnoText())") }
+            guard fd >= 0 else { throw OutputError.io(path: output, SystemCallError(.createLock(lockPath))) }
             if flock(fd, LOCK_EX | LOCK_NB) != 0 {
                 let error = errno
                 close(fd)
                 if error == EWOULDBLOCK || error == EINTR { throw OutputError.busy(path: output) }
-                throw OutputError.io(path: output, reason: "cannot lock \(lockPath): \(errnoText(error))")
+                throw OutputError.io(path: output, SystemCallError(.lock(lockPath), errno: error))
             }
             var held = stat(), named = stat()
             if fstat(fd, &held) == 0, stat(SystemPath.bytes(lockPath), &named) == 0, held.st_ino == named.st_ino, held.st_dev == named.st_dev {

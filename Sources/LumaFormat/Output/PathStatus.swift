@@ -17,8 +17,8 @@ struct PathStatus: Equatable {
         case socket
         /// A symbolic link whose target does not exist.
         case danglingLink
-        /// stat failed for another reason (permissions, a link loop).
-        case unreadable(String)
+        /// stat failed for another reason (permissions, a link loop): its `errno`.
+        case unreadable(Int32)
     }
 
     var kind: Kind
@@ -36,7 +36,7 @@ struct PathStatus: Equatable {
         var attempts = 0
         while stat(name, &st) != 0 {
             let error = errno
-            guard error == ENOENT else { return PathStatus(kind: .unreadable(String(cString: strerror(error))), identity: nil) }
+            guard error == ENOENT else { return PathStatus(kind: .unreadable(error), identity: nil) }
             var link = stat()
             if lstat(name, &link) != 0 { return PathStatus(kind: .missing, identity: nil) }
             if (link.st_mode & S_IFMT) == S_IFLNK { return PathStatus(kind: .danglingLink, identity: nil) }
@@ -75,7 +75,7 @@ struct PathStatus: Equatable {
         case .fifo: return "a FIFO"
         case .socket: return "a socket"
         case .danglingLink: return "a symbolic link to nothing"
-        case .unreadable(let reason): return "not readable (\(reason))"
+        case .unreadable(let error): return "not readable (\(String(cString: strerror(error))))"
         }
     }
 }

@@ -63,16 +63,16 @@ public struct RegressionPart: Sendable, Equatable {
     /// Reads a part file; anything else (another file, a part of another format version) is
     /// refused naming the file.
     public static func read(_ path: String) throws(RegressionError) -> RegressionPart {
-        let fail = { (reason: String) in RegressionError.part(path: path, reason: reason) }
+        let fail = { (problem: PartProblem) in RegressionError.part(path: path, problem: problem) }
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              (attributes[.type] as? FileAttributeType) == .typeRegular else { throw fail("not a readable file") }
-        guard let size = attributes[.size] as? Int, size <= maximumFileBytes else { throw fail("larger than \(maximumFileBytes) bytes") }
-        guard let data = FileManager.default.contents(atPath: path) else { throw fail("cannot be read") }
+              (attributes[.type] as? FileAttributeType) == .typeRegular else { throw fail(.notAFile) }
+        guard let size = attributes[.size] as? Int, size <= maximumFileBytes else { throw fail(.tooLarge(limit: maximumFileBytes)) }
+        guard let data = FileManager.default.contents(atPath: path) else { throw fail(.unreadable) }
         let value: JSONValue
-        do { value = try JSONParser.parse([UInt8](data)) } catch { throw fail("not a regress part (not JSON: \(error))") }
-        guard value["format"]?.stringValue == format else { throw fail("not a regress part (no \"format\":\"\(format)\")") }
+        do { value = try JSONParser.parse([UInt8](data)) } catch { throw fail(.notJSON(error)) }
+        guard value["format"]?.stringValue == format else { throw fail(.notAPart(format: format)) }
         guard let version = value["version"]?.intValue, version == formatVersion else {
-            throw fail("a regress part of format version \(value["version"]?.serialized ?? "?"); this lumatrace reads version \(formatVersion)")
+            throw fail(.version(found: value["version"]?.serialized ?? "?", readable: formatVersion))
         }
         guard let engine = value["engine"]?.stringValue, let folder = value["folder"]?.stringValue,
               let goldens = value["corpus"]?["goldens"]?.intValue, (0...maximumGoldens).contains(goldens),
@@ -80,12 +80,12 @@ public struct RegressionPart: Sendable, Equatable {
               let options = value["options"], let shard = value["shard"]?.intValue, let shards = value["shards"]?.intValue,
               (1...maximumShards).contains(shards), (0..<shards).contains(shard), let items = value["outcomes"]?.arrayValue,
               items.count <= goldens
-        else { throw fail("a regress part with missing or impossible fields (at most \(maximumShards) shards and \(maximumGoldens) goldens)") }
+        else { throw fail(.impossibleFields(maximumShards: maximumShards, maximumGoldens: maximumGoldens)) }
         var outcomes: [(Int, RegressionOutcome)] = []
         for item in items {
             guard let index = item["index"]?.intValue, (0..<goldens).contains(index),
                   let encoded = item["outcome"], let outcome = RegressionOutcome(encoded: encoded)
-            else { throw fail("outcome \(outcomes.count + 1) is not a recording's outcome of this corpus") }
+            else { throw fail(.outcome(outcomes.count + 1)) }
             outcomes.append((index, outcome))
         }
         var part = RegressionPart(shard: shard, shards: shards, folder: folder, listing: CorpusListing(goldens: [], digest: digest),
@@ -93,7 +93,7 @@ public struct RegressionPart: Sendable, Equatable {
         part.goldenCount = goldens
         part.engineVersion = engine
         if let path = value["corpus"]?["path"] {
-            guard let path = path.stringValue, path.hasPrefix("/") else { throw fail("the corpus path is not an absolute path") }
+            guard let path = path.stringValue, path.hasPrefix("/") else { throw fail(.corpusPathNotAbsolute) }
             part.corpusPath = path
         }
         return part
@@ -102,13 +102,13 @@ public struct RegressionPart: Sendable, Equatable {
     /// Joins the parts of one run, given as (path, part), into the outcomes of every golden in
     /// corpus order, checking that they are every shard of the same run exactly once.
     public static func merge(_ parts: [(path: String, part: RegressionPart)]) throws(RegressionError) -> MergedRun {
-        guard let (firstPath, first) = parts.first else { throw .mergeRefused("no part files given") }
+        guard let (firstPath, first) = parts.first else { throw .mergeRefused(.noParts) }
         guard first.engineVersion == LumatraceVersion.engine else {
-            throw .mergeRefused("\(firstPath) was written by lumatrace \(first.engineVersion); this is lumatrace \(LumatraceVersion.engine): merge with the lumatrace the shards ran")
+            throw .mergeRefused(.otherEngine(part: firstPath, engine: first.engineVersion, this: LumatraceVersion.engine))
         }
         for (path, part) in parts.dropFirst() {
             func differ(_ what: String, _ mine: String, _ theirs: String) -> RegressionError {
-                .mergeRefused("\(path) is a part of another run than \(firstPath): \(what) \(mine), not \(theirs)")
+                .mergeRefused(.otherRun(part: path, first: firstPath, differing: what, value: mine, firstValue: theirs))
             }
             if part.engineVersion != first.engineVersion { throw differ("lumatrace", part.engineVersion, first.engineVersion) }
             if part.shards != first.shards { throw differ("shard count", "\(part.shards)", "\(first.shards)") }
@@ -122,25 +122,24 @@ public struct RegressionPart: Sendable, Equatable {
         }
         var byShard = [String?](repeating: nil, count: first.shards)
         for (path, part) in parts {
-            if let other = byShard[part.shard] { throw .mergeRefused("shard \(part.shard) of \(first.shards) is given twice: \(other) and \(path)") }
+            if let other = byShard[part.shard] { throw .mergeRefused(.shardTwice(shard: part.shard, of: first.shards, first: other, second: path)) }
             byShard[part.shard] = path
         }
         let missing = byShard.indices.filter { byShard[$0] == nil }
         if !missing.isEmpty {
-            throw .mergeRefused("shard\(missing.count == 1 ? "" : "s") \(missing.map(String.init).joined(separator: ", ")) of \(first.shards) "
-                + "wrote no part among those given (did \(missing.count == 1 ? "its job" : "their jobs") fail? see the job's log)")
+            throw .mergeRefused(.shardsMissing(missing, of: first.shards))
         }
         var outcomes = [RegressionOutcome?](repeating: nil, count: first.goldenCount)
         var sources = [String](repeating: "", count: first.goldenCount)
         for (path, part) in parts {
             for (index, outcome) in part.outcomes {
-                guard outcomes[index] == nil else { throw .mergeRefused("\(path): golden \(index + 1) is in two parts") }
+                guard outcomes[index] == nil else { throw .mergeRefused(.goldenTwice(part: path, golden: index + 1)) }
                 outcomes[index] = outcome
                 sources[index] = path
             }
         }
         if let hole = outcomes.firstIndex(where: { $0 == nil }) {
-            throw .mergeRefused("golden \(hole + 1) of \(first.goldenCount) is in no part: the parts do not cover the corpus")
+            throw .mergeRefused(.goldenInNoPart(golden: hole + 1, of: first.goldenCount))
         }
         return MergedRun(folder: first.folder, corpusPath: first.corpusPath, corpusDigest: first.corpusDigest, outcomes: outcomes.map { $0! },
                          parts: sources)

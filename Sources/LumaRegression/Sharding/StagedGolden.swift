@@ -23,10 +23,10 @@ public struct StagedGolden: Sendable, Equatable {
     /// Copies the new log at `newLog` into the stage under the golden's name.
     static func stage(_ newLog: String, for golden: String, in stage: GoldenStage) throws -> StagedGolden {
         guard let goldenBytes = FileManager.default.contents(atPath: golden) else {
-            throw RegressionError.cannotReplace(path: golden, reason: "cannot be read")
+            throw RegressionError.cannotReplace(path: golden, problem: .unreadable)
         }
         guard let newBytes = FileManager.default.contents(atPath: newLog) else {
-            throw RegressionError.staging(path: newLog, reason: "the new log cannot be read")
+            throw RegressionError.staging(path: newLog, problem: .newLogUnreadable)
         }
         let target = stage.entry(for: golden)
         let out = try OutputFile.create(target, replacingExisting: stage.replacingExisting, inputs: [golden], kind: .eventLog, streams: GoldenStage.fileOnly)
@@ -42,19 +42,19 @@ public struct StagedGolden: Sendable, Equatable {
         case ready
         /// The golden already holds the new log (an earlier merge of these parts moved it).
         case inPlace
-        /// Anything else: the reason, naming the file.
-        case refused(String)
+        /// Anything else: why, naming the file.
+        case refused(MergeRefusal)
     }
 
     var state: State {
         let golden = Self.digest(of: self.golden), staged = Self.digest(of: self.staged)
         if golden == stagedSHA256 { return .inPlace }
-        guard let golden else { return .refused("\(self.golden): the golden log is gone") }
+        guard let golden else { return .refused(.goldenGone(self.golden)) }
         guard golden == goldenSHA256 else {
-            return .refused("\(self.golden) changed after its shard replayed it; its new log stays staged in \(staged == nil ? "(missing) " : "")\(self.staged)")
+            return .refused(.goldenChanged(self.golden, staged: self.staged, stagedMissing: staged == nil))
         }
-        guard let staged else { return .refused("\(self.staged): the staged log is missing") }
-        guard staged == stagedSHA256 else { return .refused("\(self.staged): the staged log is not the one its shard wrote (its SHA-256 differs)") }
+        guard let staged else { return .refused(.stagedMissing(self.staged)) }
+        guard staged == stagedSHA256 else { return .refused(.stagedChanged(self.staged)) }
         return .ready
     }
 
@@ -76,7 +76,7 @@ public struct StagedGolden: Sendable, Equatable {
             switch s.state {
             case .ready: ready.append(s)
             case .inPlace: if digest(of: s.staged) == s.stagedSHA256 { stale.append(s.staged) }
-            case .refused(let reason): throw .mergeRefused("no golden log was replaced: \(reason)")
+            case .refused(let refusal): throw .mergeRefused(refusal)
             }
         }
         try checkListing(staged, run: run)
@@ -85,7 +85,7 @@ public struct StagedGolden: Sendable, Equatable {
             do throws(RegressionError) {
                 try s.move()
             } catch {
-                throw .mergeRefused("\(error) (\(done) of \(ready.count) staged logs were moved before it; the rest stay staged, and merging again moves them)")
+                throw .mergeRefused(.moveFailed(error, moved: done, of: ready.count))
             }
         }
         return ready.count
@@ -97,11 +97,11 @@ public struct StagedGolden: Sendable, Equatable {
         let corpus = run.corpusPath
         let goldens: [String]
         do { goldens = try RegressionRun.goldenLogs(in: corpus) } catch {
-            throw .mergeRefused("no golden log was replaced: the corpus the parts were made for, \(corpus), cannot be listed here (\(error))")
+            throw .mergeRefused(.corpusUnlistable(corpus: corpus, why: "\(error)"))
         }
         for (index, s) in staged {
             let refuse = { (what: String) in
-                RegressionError.mergeRefused("no golden log was replaced: \(run.parts[index]): its outcome of golden \(index + 1) names \(what); a part names only goldens of its corpus \(corpus)")
+                RegressionError.mergeRefused(.foreignEntry(part: run.parts[index], golden: index + 1, names: what, corpus: corpus))
             }
             guard index < goldens.count else { throw refuse("a golden the corpus does not hold") }
             let name = URL(fileURLWithPath: goldens[index]).lastPathComponent
@@ -120,14 +120,14 @@ public struct StagedGolden: Sendable, Equatable {
     private static func checkListing(_ staged: [(index: Int, staged: StagedGolden)], run: RegressionPart.MergedRun) throws(RegressionError) {
         let listing: CorpusListing
         do { listing = try CorpusListing(RegressionRun.goldenLogs(in: run.corpusPath)) } catch {
-            throw .mergeRefused("no golden log was replaced: the corpus \(run.corpusPath) cannot be listed (\(error))")
+            throw .mergeRefused(.corpusUnlistable(corpus: run.corpusPath, why: "\(error)"))
         }
         var goldens = listing.goldens
         for (index, s) in staged where index < goldens.count && goldens[index].sha256 == s.stagedSHA256 {
             goldens[index].sha256 = s.goldenSHA256
         }
         guard CorpusListing.digest(of: goldens) == run.corpusDigest else {
-            throw .mergeRefused("no golden log was replaced: the corpus \(run.corpusPath) is not the one the shards listed (a golden was added, removed or edited since)")
+            throw .mergeRefused(.corpusChanged(corpus: run.corpusPath))
         }
     }
 
@@ -140,15 +140,16 @@ public struct StagedGolden: Sendable, Equatable {
             OutputFile.syncFolder(of: golden)
             return
         }
-        guard errno == EXDEV else { throw .cannotReplace(path: golden, reason: String(cString: strerror(errno))) }
+        let failure = SystemCallError(.moveIntoPlace)
+        guard failure.errno == EXDEV else { throw .cannotReplace(path: golden, problem: .rename(failure)) }
         // Another filesystem: a complete copy beside the golden, then a rename over it.
-        guard let bytes = FileManager.default.contents(atPath: staged) else { throw .staging(path: staged, reason: "cannot be read") }
-        do {
+        guard let bytes = FileManager.default.contents(atPath: staged) else { throw .staging(path: staged, problem: .unreadable) }
+        do throws(OutputError) {
             let out = try OutputFile.create(golden, replacingExisting: true, kind: .eventLog, streams: .refused(why: "a golden log is a file"))
             try out.write([UInt8](bytes))
             try out.commit()
         } catch {
-            throw .cannotReplace(path: golden, reason: "\(error)")
+            throw .cannotReplace(path: golden, problem: .output(error))
         }
         unlink(SystemPath.bytes(staged))
     }
@@ -196,11 +197,11 @@ public struct GoldenStage: Sendable {
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
-            throw RegressionError.staging(path: folder, reason: "cannot be made a folder (\(error.localizedDescription))")
+            throw RegressionError.staging(path: folder, problem: .cannotMakeFolder(error.localizedDescription))
         }
         let real = { (path: String) in URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path }
         guard real(url.path) != real(corpus) else {
-            throw RegressionError.staging(path: folder, reason: "is the corpus folder itself; new logs are staged elsewhere and moved into the corpus by the merge")
+            throw RegressionError.staging(path: folder, problem: .isTheCorpus)
         }
         self.folder = url.path
         self.replacingExisting = replacingExisting

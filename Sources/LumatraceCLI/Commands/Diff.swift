@@ -51,7 +51,7 @@ struct Diff: ParsableCommand {
     }
 
     private func compare() throws {
-        let (a, b) = (try EventLog.read(old), try EventLog.read(new))
+        let (a, b) = (try EventLog.read(old).declaringKinds(from: Lumatrace.registry), try EventLog.read(new).declaringKinds(from: Lumatrace.registry))
         let logs = [a, b], header = b.header
         var sameRecording = force
         if let recording {

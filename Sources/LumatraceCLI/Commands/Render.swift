@@ -83,7 +83,7 @@ struct Render: ParsableCommand {
             let file = kind == .folder ? nil
                 : try OutputFile.create(output, replacingExisting: force, inputs: inputs, kind: .media,
                                         streams: kind == .sheet ? .allowed : .refused(why: "ffmpeg writes GIF and MP4 to a file"))
-            let log = try EventLog.read(events)
+            let log = try EventLog.read(events).declaringKinds(from: Lumatrace.registry)
             let reader = try openRecording(recording)
             try OutputChecks.requireSameRecording(log, reader: reader, recording: recording, force: force)
             let range = try frames.range(in: reader)

@@ -45,7 +45,7 @@ struct Report: ParsableCommand {
             }
             let file = try OutputFile.create(output, replacingExisting: force, inputs: [recording, events] + (truth.map { [$0] } ?? []), kind: .page,
                                              streams: .allowed)
-            let log = try EventLog.read(events)
+            let log = try EventLog.read(events).declaringKinds(from: Lumatrace.registry)
             let reader = try openRecording(recording)
             let digest = try OutputChecks.requireSameRecording(log, reader: reader, recording: recording, force: force)
             let groundTruth = try truth.map { try GroundTruth.read($0, for: log) }

@@ -48,7 +48,7 @@ struct Score: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            var events = try EventLog.read(log)
+            var events = try EventLog.read(log).declaringKinds(from: Lumatrace.registry)
             if let analyzer {
                 let names = events.header.analyzers.map(\.name)
                 guard names.contains(analyzer) else {

@@ -45,6 +45,8 @@ enum FlagHints {
             case .recordingMissing where command == .verify: return e.description + ", or pass --recording PATH to name it"
             case .programNotAllowed: return e.description + ": read the command, then pass --allow-external for this run if you trust it"
             case .settingForAbsentAnalyzer: return "--set " + e.description
+            case .unknownAnalyzer(let log, _, _):
+                return e.description + ", e.g. for a package made by `lumatrace new-analyzer`: swift run --package-path PACKAGE lumatrace verify \(log)"
             case .otherRecording(_, _, _, _, _, _, let a, let b) where a != b:
                 return e.description + "; pass --recording REC to check both against it, or --force to compare anyway"
             case .otherRecording: return e.description + "; use --force to compare anyway"

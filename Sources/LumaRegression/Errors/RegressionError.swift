@@ -13,7 +13,7 @@ public enum RegressionError: Error, Equatable, Sendable, CustomStringConvertible
     /// A file names a program to run, and running it was not allowed for this run.
     case programNotAllowed(source: String, program: String, analyzer: String)
     /// A pipeline file that cannot be read or is not a pipeline.
-    case pipeline(path: String, reason: String)
+    case pipeline(path: String, problem: PipelineProblem)
     /// The folder of a regression run is not a folder, or holds no golden log.
     case notAFolder(String)
     case noGoldenLogs(folder: String)
@@ -25,13 +25,13 @@ public enum RegressionError: Error, Equatable, Sendable, CustomStringConvertible
     case otherRecording(old: String, new: String, oldRecording: String, newRecording: String, oldDigest: String, newDigest: String,
                         oldTimescale: Int64, newTimescale: Int64)
     /// A golden log could not be replaced by its new log.
-    case cannotReplace(path: String, reason: String)
+    case cannotReplace(path: String, problem: StagingProblem)
     /// A file given as a shard's part is not one.
-    case part(path: String, reason: String)
+    case part(path: String, problem: PartProblem)
     /// Parts that are not every shard of one run, exactly once, or staged logs that cannot be moved.
-    case mergeRefused(String)
+    case mergeRefused(MergeRefusal)
     /// The staging folder of a sharded update, or a log in it, is not usable.
-    case staging(path: String, reason: String)
+    case staging(path: String, problem: StagingProblem)
 
     public var description: String {
         switch self {
@@ -41,12 +41,11 @@ public enum RegressionError: Error, Equatable, Sendable, CustomStringConvertible
             return "\(path) is not the recording \(log) was made from (frames digest \(digest.prefix(12))…, the log says \(expected.prefix(12))…)"
         case .unknownAnalyzer(let log, let analyzer, let known):
             return "\(log) was written with analyzer '\(analyzer)', which this lumatrace does not have (it has \(known.joined(separator: ", "))); "
-                + "use the lumatrace built with that analyzer, e.g. for a package made by `lumatrace new-analyzer`: "
-                + "swift run --package-path PACKAGE lumatrace verify \(log)"
+                + "use the lumatrace built with that analyzer"
         case .programNotAllowed(let source, let program, let analyzer):
             return "\(source) would run a program: `\(program)` (analyzer \(analyzer)); a program named in a file runs only when allowed"
-        case .pipeline(let path, let reason):
-            return "\(path): \(reason)"
+        case .pipeline(let path, let problem):
+            return "\(path): \(problem)"
         case .notAFolder(let path):
             return "\(path) is not a folder"
         case .noGoldenLogs(let folder):
@@ -61,14 +60,14 @@ public enum RegressionError: Error, Equatable, Sendable, CustomStringConvertible
                     + "the same frames recorded twice from one source can differ so; checked against that recording, both are compared)"
             }
             return text
-        case .part(let path, let reason):
-            return "\(path): \(reason)"
-        case .staging(let path, let reason):
-            return "\(path): \(reason)"
-        case .mergeRefused(let reason):
-            return "cannot merge: \(reason)"
-        case .cannotReplace(let path, let reason):
-            return "cannot replace \(path): \(reason)"
+        case .part(let path, let problem):
+            return "\(path): \(problem)"
+        case .staging(let path, let problem):
+            return "\(path): \(problem)"
+        case .mergeRefused(let refusal):
+            return "cannot merge: \(refusal)"
+        case .cannotReplace(let path, let problem):
+            return "cannot replace \(path): \(problem)"
         }
     }
 }

@@ -1,0 +1,47 @@
+/// Why a recording could not be read over HTTP: the data behind
+/// ``LumaFormatError/http(url:problem:attempts:)``.
+public enum HTTPProblem: Equatable, Sendable, CustomStringConvertible {
+    /// The HTTP client (libcurl) could not be set up.
+    case clientSetUp
+    /// The connection failed: libcurl's words (refused, reset, timed out, TLS, …).
+    case transport(String)
+    /// The resource holds no bytes.
+    case empty
+    /// The server answered a range request with the whole resource.
+    case noByteRanges
+    /// The server answered with this status.
+    case status(Int)
+    /// A 206 answer that does not say which bytes it holds.
+    case noContentRange(offset: UInt64)
+    /// The resource's length changed while it was being read.
+    case lengthChanged(was: UInt64, now: UInt64)
+    /// The resource's ETag changed while it was being read ("" for none).
+    case etagChanged(was: String, now: String)
+    /// The answer held fewer bytes than asked for.
+    case shortAnswer(received: Int, wanted: Int)
+
+    public var description: String {
+        switch self {
+        case .clientSetUp: return "cannot set up an HTTP client (libcurl)"
+        case .transport(let words): return words
+        case .empty: return "is empty (0 bytes): not a recording"
+        case .noByteRanges: return "the server answered a range request with the whole resource (HTTP 200): it does not serve byte ranges"
+        case .status(let status): return "HTTP \(status)\(HTTPProblem.statusText(status))"
+        case .noContentRange(let offset): return "the server's answer does not say which bytes it holds (no Content-Range for bytes \(offset)...)"
+        case .lengthChanged(let was, let now): return "changed while being read: it was \(was) bytes, now \(now)"
+        case .etagChanged(let was, let now):
+            return "changed while being read: its ETag was \(was.isEmpty ? "none" : was), now \(now.isEmpty ? "none" : now)"
+        case .shortAnswer(let received, let wanted): return "the answer held \(received) bytes of the \(wanted) asked for"
+        }
+    }
+
+    private static func statusText(_ status: Int) -> String {
+        switch status {
+        case 401: return " Unauthorized"
+        case 403: return " Forbidden (an expired presigned URL says so too)"
+        case 404: return " Not Found"
+        case 410: return " Gone"
+        default: return ""
+        }
+    }
+}
