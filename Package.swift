@@ -7,7 +7,8 @@
 // nouns) → LumaFormat (the .luma file) and LumaAnalysis (the plugin API: Analyzer, Frame, events,
 // options, JSON) → Plugins/* (analyzers, which see only LumaAnalysis and LumaImaging) and LumaEngine
 // (replay, event log) → LumaRegression (golden replays, diff, score, regress); LumaRecording (frame
-// sources, the record loop) → LumatraceCLI → lumatrace.
+// sources, the record loop) → LumatraceCLI → lumatrace. Beside them, LumaProcess (starting programs
+// and threads), which the engine, the recorder, the command line and the external analyzer build on.
 import PackageDescription
 
 let package = Package(
@@ -16,6 +17,7 @@ let package = Package(
     products: [
         .executable(name: "lumatrace", targets: ["lumatrace"]),
         .library(name: "LumaBase", targets: ["LumaBase"]),
+        .library(name: "LumaProcess", targets: ["LumaProcess"]),
         .library(name: "LumaAnalysis", targets: ["LumaAnalysis"]),
         .library(name: "LumaFormat", targets: ["LumaFormat"]),
         .library(name: "LumaEngine", targets: ["LumaEngine"]),
@@ -59,8 +61,10 @@ let package = Package(
 
         // The codec's two inner loops (mask + non-zero bytes ⇄ frame), in C for SSSE3's byte shuffle.
         .target(name: "CResidualKernels", path: "Sources/CResidualKernels"),
-        // The reaper external analyzer programs run under (a child subreaper), so nothing they start outlives them.
-        .target(name: "CProgramReaper", path: "Sources/CProgramReaper"),
+        // What LumaProcess needs of glibc that Swift does not see (posix_spawn's descriptor-closing and
+        // folder-changing actions, pipe2, thread names: GNU extensions), and the reaper a program can run
+        // under (a child subreaper, so nothing it starts outlives it), which must run C after fork.
+        .target(name: "CSystemCalls", path: "Sources/CSystemCalls"),
         // Recordings over HTTP(S): range requests through libcurl (Debian libcurl4-openssl-dev), whose
         // variadic setopt Swift cannot call, so each request is one C call.
         .target(
@@ -71,6 +75,9 @@ let package = Package(
         // Recording time (Timestamp), digests, fixed decimals and JSON strings as text: what the file format,
         // the plugin API and the truth files share.
         .target(name: "LumaBase", path: "Sources/LumaBase"),
+        // Starting programs (pipes, files, process groups, a reaper; finding a tool on PATH) and worker
+        // threads: the one way the recorder, render, the engine and the external analyzer do either.
+        .target(name: "LumaProcess", dependencies: ["CSystemCalls"], path: "Sources/LumaProcess"),
         // The plugin API: everything an analyzer author needs, and nothing of the file format.
         .target(
             name: "LumaAnalysis",
@@ -89,7 +96,7 @@ let package = Package(
                 swiftSettings: kernelSettings()),
         .target(
             name: "LumaEngine",
-            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaProcess", .product(name: "Crypto", package: "swift-crypto")],
             path: "Sources/LumaEngine"),
         // Regression: golden replays, pipeline files, diff, score and the regress runner, with their
         // text and JSON reports; for the CLI, the benchmarks and any Swift program.
@@ -99,7 +106,7 @@ let package = Package(
             path: "Sources/LumaRegression"),
 
         // Recording: frame sources (video through ffmpeg, Y4M, image folders) and the record loop.
-        .target(name: "LumaRecording", dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine"], path: "Sources/LumaRecording"),
+        .target(name: "LumaRecording", dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaProcess"], path: "Sources/LumaRecording"),
         // The test bench for analyzer plugins: replays frames through one analyzer, checks its conformance.
         .target(name: "AnalyzerHarness", dependencies: ["LumaAnalysis", "LumaFormat", "LumaEngine"], path: "Sources/AnalyzerHarness"),
         // Drawing event logs over frames (render) and the HTML report page: RGB pictures, overlays, PNG via libpng.
@@ -112,14 +119,14 @@ let package = Package(
         analyzerPlugin("TrackingAnalyzer", folder: "Tracking"),
         analyzerPlugin("RectanglesAnalyzer", folder: "Rectangles"),
         // Analyzers in any language: a subprocess speaking a small protocol over stdin/stdout.
-        // The one plugin that starts programs: it also runs them under a reaper (CProgramReaper).
-        .target(name: "ExternalAnalyzer", dependencies: ["LumaAnalysis", "CProgramReaper"], path: "Plugins/External"),
+        // The one plugin that starts programs: it also sees LumaProcess, and runs them under its reaper.
+        .target(name: "ExternalAnalyzer", dependencies: ["LumaAnalysis", "LumaProcess"], path: "Plugins/External"),
 
         // MARK: - Command line
         .target(
             name: "LumatraceCLI",
             dependencies: [
-                "LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaRegression", "LumaRecording", "LumaSynth", "LumaTruth", "LumaRender", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer", "RectanglesAnalyzer", "ExternalAnalyzer",
+                "LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaRegression", "LumaRecording", "LumaProcess", "LumaSynth", "LumaTruth", "LumaRender", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer", "RectanglesAnalyzer", "ExternalAnalyzer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/LumatraceCLI"),
@@ -130,7 +137,7 @@ let package = Package(
         // drive (and how to install them), where the package and the shared clips are.
         .target(
             name: "LumaTestSupport",
-            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaRecording", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaRecording", "LumaProcess", .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/LumaTestSupport"),
         .testTarget(
             name: "LumaFormatTests", dependencies: ["LumaTestSupport", "LumaBase", "LumaFormat"], path: "Tests/LumaFormatTests",
@@ -141,6 +148,7 @@ let package = Package(
             dependencies: ["LumaTestSupport", "LumaAnalysis", "LumaEngine", "AnalyzerHarness", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer",
                            "RectanglesAnalyzer", "ExternalAnalyzer"],
             path: "Tests/AnalyzerHarnessTests"),
+        .testTarget(name: "LumaProcessTests", dependencies: ["LumaTestSupport", "LumaProcess"], path: "Tests/LumaProcessTests"),
         .testTarget(name: "LumaTruthTests", dependencies: ["LumaTestSupport", "LumaTruth"], path: "Tests/LumaTruthTests"),
         .testTarget(name: "LumaSynthTests", dependencies: ["LumaTestSupport", "LumaAnalysis", "LumaTruth", "LumaSynth"], path: "Tests/LumaSynthTests"),
         .testTarget(name: "LumaImagingTests", dependencies: ["LumaTestSupport", "LumaImaging"], path: "Tests/LumaImagingTests"),

@@ -42,6 +42,9 @@ let package = Package(
                 // events array, and the benchmark crashes appending events (swift-package-manager#10483,
                 // #10502; swift#89636).
                 .product(name: "LumaImaging", package: "Lumatrace"),
+                // Likewise not imported: the programs and threads LumaRecording, LumaEngine and the external
+                // analyzer are built on.
+                .product(name: "LumaProcess", package: "Lumatrace"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/lumatrace-bench"),

@@ -1,4 +1,5 @@
 import Foundation
+import LumaProcess
 import Synchronization
 
 /// What Ctrl-C (SIGINT) and SIGTERM do while external programs run.
@@ -8,7 +9,7 @@ import Synchronization
 /// each program's next step fails with a message naming the signal (after ending its group: KILL
 /// follows TERM after the grace period), so the replay stops like on any analyzer failure, with a
 /// valid log. A second signal does not wait: each program's reaper KILLs everything of the
-/// program at once (SIGUSR1, see `lumatrace_spawn_reaped`), and Lumatrace ends by that signal.
+/// program at once (`RunningProgram.kill()`), and Lumatrace ends by that signal.
 /// When no program runs, a signal does what it did before (by default, end Lumatrace).
 ///
 /// Installed when the first program starts, and only for signals whose handling is still the
@@ -18,8 +19,8 @@ enum ExternalInterruption {
     static let liveCount = Atomic<Int>(0)
     /// The first signal received while programs ran, or 0.
     static let received = Atomic<Int32>(0)
-    /// Process groups of the programs still running.
-    static let liveGroups = Mutex<Set<pid_t>>([])
+    /// The programs still running (their reapers), by pid.
+    static let live = Mutex<[pid_t: RunningProgram]>([:])
     /// The signal handler's way to wake ``watch(_:)``: a byte per signal, written to a pipe.
     private static let wakeUp = Atomic<Int32>(-1)
     private static let installed = Mutex<Bool>(false)
@@ -47,7 +48,7 @@ enum ExternalInterruption {
         for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         wakeUp.store(ends[1], ordering: .sequentiallyConsistent)
         let readEnd = ends[0]
-        Thread.detachNewThread { watch(readEnd) }
+        WorkerThread.detach("external signal") { watch(readEnd) }
         for sig in [SIGINT, SIGTERM] {
             var current = sigaction()
             guard sigaction(sig, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil,
@@ -77,31 +78,36 @@ enum ExternalInterruption {
             if n < 0 && errno == EINTR { continue }
             guard n == 1 else { return }
             signals += 1
-            let groups = liveGroups.withLock { $0 }
+            let programs = live.withLock { $0.values }
             if signals == 1 {
-                for group in groups { kill(-group, SIGTERM) }
+                for program in programs { program.terminate() }
             } else {
-                // Each reaper KILLs its program and everything it started at once (a KILL of the
-                // reaper itself would leave a descendant that left the group running).
-                for reaper in groups { kill(reaper, SIGUSR1) }
+                // Each reaper KILLs its program and everything it started at once.
+                for program in programs { program.kill() }
                 _ = signal(Int32(byte), SIG_DFL)
                 _ = raise(Int32(byte))
             }
         }
     }
 
+    /// A program that has ended (and been reaped) is no longer one to stop.
+    static func ended(_ program: RunningProgram) {
+        guard live.withLock({ $0.removeValue(forKey: program.pid) }) != nil else { return }
+        liveCount.subtract(1, ordering: .sequentiallyConsistent)
+    }
+
     /// At exit, ends the groups of programs nobody stopped (normally none: each program ends its
     /// group when it fails, finishes or is released).
     static func endRemainingGroups() {
-        let groups = liveGroups.withLock { $0 }
-        guard !groups.isEmpty else { return }
-        for group in groups { kill(-group, SIGTERM) }
+        let programs = Array(live.withLock { $0.values })
+        guard !programs.isEmpty else { return }
+        for program in programs { program.terminate() }
         let grace = Deadline(seconds: ExternalProcess.gracePeriod)
-        var running = groups  // leaders not yet exited (and reaped here: nobody else will)
+        var running = programs  // leaders not yet exited (and reaped here: nobody else will)
         while !running.isEmpty, !grace.hasPassed {
-            running = running.filter { waitpid($0, nil, WNOHANG) == 0 }
+            running = running.filter { (try? $0.poll()) == nil }
             usleep(5000)
         }
-        for group in groups { kill(-group, SIGKILL) }  // whatever still runs in them, TERM ignored or not
+        for program in programs { program.signal(SIGKILL, toGroup: true) }  // whatever still runs in them, TERM ignored or not
     }
 }

@@ -1,46 +1,42 @@
+import LumaProcess
 #if canImport(Glibc)
 import Glibc
 #endif
-import CProgramReaper
 
 /// A running external analyzer program: Lumatrace writes to its stdin and reads its stdout line by
 /// line, each step with a deadline, so a program that hangs (or stops reading) cannot hang the
 /// replay. Its stderr is passed through to Lumatrace's.
 ///
 /// The command runs with `/bin/sh -c` as the leader of a new process group, under a reaper
-/// (`lumatrace_spawn_reaped`, CProgramReaper): a process of its own that is a child subreaper, so
-/// everything the program starts stays its descendant, even a daemon that calls `setsid()` and
-/// leaves the group. Ending the program is TERM to the reaper, which ends the group and every
-/// descendant (TERM, then KILL after ``reaperGracePeriod``) and exits as the program did; KILL
-/// follows for the reaper after ``gracePeriod``, and it is reaped. That happens on a timeout, on
-/// any failure, on SIGINT or SIGTERM (see ``ExternalInterruption``), when the program is
-/// released, and, by the reaper itself, for anything left behind after a clean exit; so no
-/// process of the program outlives the replay, and Lumatrace leaves no zombie.
-///
-/// Why a reaper and not a cgroup or Lumatrace as subreaper: a cgroup needs a delegated cgroup
-/// tree that an unprivileged user often does not have, and Lumatrace as its own subreaper would
-/// adopt orphans of every child (ffmpeg too) with no way to tell whose they are; a reaper per
-/// program knows that every descendant it has is that program's.
+/// (`Program.Reaper`, LumaProcess): a process of its own that is a child subreaper, so everything
+/// the program starts stays its descendant, even a daemon that calls `setsid()` and leaves the
+/// group. Ending the program is TERM to the reaper, which ends the group and every descendant
+/// (TERM, then KILL after ``reaperGracePeriod``) and exits as the program did; KILL follows for the
+/// reaper after ``gracePeriod``, and it is reaped. That happens on a timeout, on any failure, on
+/// SIGINT or SIGTERM (see ``ExternalInterruption``), when the program is released, and, by the
+/// reaper itself, for anything left behind after a clean exit; so no process of the program
+/// outlives the replay, and Lumatrace leaves no zombie. (Why a reaper, and not a cgroup: see
+/// `Program.Reaper`.)
 ///
 /// Deadlines read the monotonic clock; they only ever decide whether to give up, never what is
 /// logged.
 final class ExternalProcess: @unchecked Sendable {
     let command: String
-    /// The shell's pid, which is also the id of the program's process group.
-    let pid: pid_t
+    /// The reaper, which leads a process group of its own (the program leads another, below it).
+    let program: RunningProgram
     /// Seconds the reaper has to end the program and exit after TERM before it gets KILL.
     static let gracePeriod = 2.0
     /// Seconds the program and its descendants have to exit after TERM before the reaper KILLs
     /// them: shorter than ``gracePeriod``, so the reaper always outlives them.
     static let reaperGracePeriod = 1.0
 
-    private let input: Int32   // our end of the program's stdin
-    private let output: Int32  // our end of the program's stdout
+    private let input: ProgramPipe   // our end of the program's stdin
+    private let output: ProgramPipe  // our end of the program's stdout
     private var lines: LineBuffer
-    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    private var inputClosed = false
-    /// The leader's wait status, once it has exited and been reaped.
-    private var status: Int32?
+    /// What each read of the program's stdout reads into.
+    private let chunk: UnsafeMutableRawBufferPointer
+    /// How the reaper ended (as the program did), once it has exited and been reaped.
+    private var status: Termination? { program.termination }
     /// Whether the group has been ended (or has exited and been cleaned up).
     private var ended = false
 
@@ -51,50 +47,40 @@ final class ExternalProcess: @unchecked Sendable {
     init(command: String, folder: String, maximumLineBytes: Int) throws(ExternalAnalyzerError) {
         self.command = command
         lines = LineBuffer(maximumLineBytes: maximumLineBytes)
-        signal(SIGPIPE, SIG_IGN)  // a program that exits early makes writes fail, not kill us
         ExternalInterruption.install()
         if let signal = ExternalInterruption.signalName {
             throw ExternalAnalyzerError("`\(command)` was not started: lumatrace received \(signal)")
         }
 
-        var toProgram: [Int32] = [-1, -1], fromProgram: [Int32] = [-1, -1]
-        guard pipe(&toProgram) == 0 else { throw Self.systemError("cannot start `\(command)`: pipe") }
-        guard pipe(&fromProgram) == 0 else {
-            close(toProgram[0]); close(toProgram[1])
-            throw Self.systemError("cannot start `\(command)`: pipe")
-        }
-        // Not inherited by any other program: each sees the end of its input when we close ours.
-        for fd in toProgram + fromProgram { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-
         // The shell changes to the folder, then becomes the command's shell (same process, same group):
-        // folder and command are arguments, never spliced into shell text. It runs under a reaper
-        // (CProgramReaper), which is the pid kept here: everything the program starts stays the
-        // reaper's descendant, even after setsid(), and ends with it.
-        let script = "cd -- \"$1\" && exec /bin/sh -c \"$2\""
-        let arguments: [UnsafeMutablePointer<CChar>?] = (["/bin/sh", "-c", script, "sh", folder, command] as [String]).map { strdup($0) } + [nil]
-        defer { for a in arguments { free(a) } }
+        // folder and command are arguments, never spliced into shell text. It runs under a reaper,
+        // which is the process kept here: everything the program starts stays the reaper's
+        // descendant, even after setsid(), and ends with it. Its stderr is Lumatrace's.
+        var shell = Program("/bin/sh", ["-c", "cd -- \"$1\" && exec /bin/sh -c \"$2\"", "sh", folder, command])
+        shell.standardInput = .pipe
+        shell.standardOutput = .pipe
+        shell.reaper = Program.Reaper(gracePeriod: Self.reaperGracePeriod)
         ExternalInterruption.liveCount.add(1, ordering: .sequentiallyConsistent)
-        let child = arguments.withUnsafeBufferPointer { argv in
-            lumatrace_spawn_reaped("/bin/sh", argv.baseAddress, environ, toProgram[0], fromProgram[1], Int32(Self.reaperGracePeriod * 1000))
-        }
-        close(toProgram[0])
-        close(fromProgram[1])
-        guard child > 0 else {
+        do {
+            program = try shell.start()
+        } catch {
             ExternalInterruption.liveCount.subtract(1, ordering: .sequentiallyConsistent)
-            close(toProgram[1]); close(fromProgram[0])
-            throw ExternalAnalyzerError("cannot start `\(command)`: /bin/sh: \(String(cString: strerror(-child)))")
+            guard case .systemCall(_, let call, _) = error else { throw ExternalAnalyzerError("cannot start `\(command)`: \(error)") }
+            throw ExternalAnalyzerError("cannot start `\(command)`: \(call == .spawn ? "/bin/sh" : "\(call)"): \(error.reason)")
         }
-        pid = child
-        input = toProgram[1]
-        output = fromProgram[0]
-        ExternalInterruption.liveGroups.withLock { _ = $0.insert(child) }
-        for fd in [input, output] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        input = program.standardInput!
+        output = program.standardOutput!
+        chunk = .allocate(byteCount: 1 << 16, alignment: 1)
+        ExternalInterruption.live.withLock { $0[program.pid] = program }
+        input.setNonBlocking()
+        output.setNonBlocking()
     }
 
     deinit {
         terminate()
-        if !inputClosed { close(input) }
-        close(output)
+        input.close()
+        output.close()
+        chunk.deallocate()
     }
 
     // MARK: - Talking
@@ -104,15 +90,13 @@ final class ExternalProcess: @unchecked Sendable {
         try stopIfSignalled(during: step)
         var offset = 0
         while offset < bytes.count {
-            let n = Glibc.write(input, bytes.baseAddress! + offset, bytes.count - offset)
-            if n > 0 {
-                offset += n
-            } else if n < 0, errno == EAGAIN || errno == EINTR {
-                try wait(input, for: Int16(POLLOUT), deadline: deadline, during: step)
-            } else {
+            let written: Int
+            do { written = try input.write(UnsafeRawBufferPointer(rebasing: bytes[offset...])) } catch {
                 try stopIfSignalled(during: step)
                 throw fail("`\(command)` stopped reading its input \(step): \(exitDescription())")
             }
+            if written == 0 { try wait(input, deadline: deadline, during: step) }
+            offset += written
         }
     }
 
@@ -127,21 +111,23 @@ final class ExternalProcess: @unchecked Sendable {
             }
             // Known to have exited before this read: whatever it wrote before exiting is read now.
             let exitedBefore = reapLeader()
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(output, $0.baseAddress, $0.count) }
-            if n > 0 {
-                chunk.withUnsafeBytes { lines.append(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
-            } else if n == 0 {
+            let count: Int?
+            do { count = try output.read(into: chunk) } catch {
+                throw fail("cannot read from `\(command)` \(step): \(error.reason)")
+            }
+            switch count {
+            case 0?:
                 try stopIfSignalled(during: step)
                 throw fail("`\(command)` ended its output \(step): \(exitDescription())")
-            } else if errno == EAGAIN || errno == EINTR {
+            case let n?:
+                lines.append(UnsafeRawBufferPointer(rebasing: chunk[..<n]))
+            case nil:
                 if exitedBefore {
                     try stopIfSignalled(during: step)
                     // A process it started still holds its output open; the program itself is gone.
                     throw fail("`\(command)` ended \(step) without answering: \(exitDescription())")
                 }
-                try wait(output, for: Int16(POLLIN), deadline: deadline, during: step)
-            } else {
-                throw fail("cannot read from `\(command)` \(step): \(String(cString: strerror(errno)))")
+                try wait(output, deadline: deadline, during: step)
             }
         }
     }
@@ -151,7 +137,7 @@ final class ExternalProcess: @unchecked Sendable {
     /// Closes the program's input and waits until `deadline` for it to exit with status 0; then ends
     /// anything its processes left running.
     func finish(deadline: Deadline) throws(ExternalAnalyzerError) {
-        closeInput()
+        input.close()
         while !reapLeader() {
             try stopIfSignalled(during: "at the end")
             guard !deadline.hasPassed else {
@@ -160,7 +146,7 @@ final class ExternalProcess: @unchecked Sendable {
             usleep(2000)
         }
         terminate()  // stragglers in its group, if any; the exit status stands
-        guard let status, Self.exitCode(status) == 0 else { throw ExternalAnalyzerError("`\(command)` \(exitDescription())") }
+        guard status?.succeeded == true else { throw ExternalAnalyzerError("`\(command)` \(exitDescription())") }
     }
 
     /// Ends the program's process group if it still runs: TERM, then KILL after ``gracePeriod``,
@@ -168,25 +154,20 @@ final class ExternalProcess: @unchecked Sendable {
     func terminate() {
         guard !ended else { return }
         ended = true
-        closeInput()
+        input.close()
         // The reaper exits only once nothing of the program runs: once reaped, all is ended.
         if reapLeader() {
-            ExternalInterruption.liveGroups.withLock { _ = $0.remove(pid) }
-            ExternalInterruption.liveCount.subtract(1, ordering: .sequentiallyConsistent)
+            ExternalInterruption.ended(program)
             return
         }
-        kill(-pid, SIGTERM)
+        program.terminate()
         let grace = Deadline(seconds: Self.gracePeriod)
-        // Until the leader has exited and nothing else in its group runs.
-        while !(reapLeader() && !Self.isRunning(group: pid)), !grace.hasPassed { usleep(5000) }
-        if status == nil || Self.isRunning(group: pid) { kill(-pid, SIGKILL) }
-        if status == nil {
-            var s: Int32 = 0
-            while waitpid(pid, &s, 0) < 0 && errno == EINTR {}
-            status = s
-        }
-        ExternalInterruption.liveGroups.withLock { _ = $0.remove(pid) }
-        ExternalInterruption.liveCount.subtract(1, ordering: .sequentiallyConsistent)
+        // Until the reaper has exited, which it does once nothing of the program runs (its group
+        // holds the reaper alone: the program leads a group of its own).
+        while !reapLeader(), !grace.hasPassed { usleep(5000) }
+        if status == nil { program.signal(SIGKILL, toGroup: true) }
+        _ = try? program.wait()
+        ExternalInterruption.ended(program)
     }
 
     /// Ends the group and returns `error`, for throwing.
@@ -195,24 +176,17 @@ final class ExternalProcess: @unchecked Sendable {
         return ExternalAnalyzerError(message)
     }
 
-    private func closeInput() {
-        guard !inputClosed else { return }
-        inputClosed = true
-        close(input)
-    }
-
     // MARK: - Waiting
 
-    /// Waits for `fd` to be ready, in slices short enough to notice a signal soon.
-    private func wait(_ fd: Int32, for events: Int16, deadline: Deadline, during step: String) throws(ExternalAnalyzerError) {
+    /// Waits for `pipe` to be ready, in slices short enough to notice a signal soon.
+    private func wait(_ pipe: ProgramPipe, deadline: Deadline, during step: String) throws(ExternalAnalyzerError) {
         try stopIfSignalled(during: step)
         let milliseconds = deadline.millisecondsLeft
         guard milliseconds > 0 else {
-            let what = events == Int16(POLLOUT) ? "did not read its input" : "did not answer"
+            let what = pipe.toProgram ? "did not read its input" : "did not answer"
             throw fail("`\(command)` \(what) \(step) within the timeout of \(deadline.limit); it was stopped")
         }
-        var p = pollfd(fd: fd, events: events, revents: 0)
-        _ = poll(&p, 1, Int32(min(milliseconds, 100)))
+        _ = try? pipe.waitUntilReady(milliseconds: Int32(min(milliseconds, 100)))
     }
 
     /// After SIGINT or SIGTERM (see ``ExternalInterruption``), ends the group and fails the step.
@@ -225,54 +199,18 @@ final class ExternalProcess: @unchecked Sendable {
     /// Reaps the leader if it has exited; whether it has.
     @discardableResult
     private func reapLeader() -> Bool {
-        if status != nil { return true }
-        var s: Int32 = 0
-        let r = waitpid(pid, &s, WNOHANG)
-        if r == pid { status = s }
-        return status != nil
-    }
-
-    /// Whether a process of `group` still runs. Zombies do not count: they have ended, and those
-    /// whose parent ended too wait for init to reap them, which can take a second or two.
-    private static func isRunning(group: pid_t) -> Bool {
-        guard kill(-group, 0) == 0 else { return false }
-        guard let proc = opendir("/proc") else { return true }
-        defer { closedir(proc) }
-        var stat = [UInt8](repeating: 0, count: 512)
-        while let entry = readdir(proc) {
-            let pid = withUnsafeBytes(of: entry.pointee.d_name) { name in
-                Int32(String(decoding: name.prefix { $0 != 0 }, as: UTF8.self))
-            }
-            guard let pid else { continue }
-            let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { continue }
-            let n = stat.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            close(fd)
-            // "pid (name) state ppid pgrp …"; the name may hold spaces and parentheses.
-            guard n > 0, let nameEnd = stat[..<n].lastIndex(of: UInt8(ascii: ")")) else { continue }
-            let fields = stat[(nameEnd + 1)..<n].split(separator: UInt8(ascii: " "))
-            guard fields.count > 2, let pgrp = Int32(String(decoding: fields[2], as: UTF8.self)) else { continue }
-            if pgrp == group && fields[0].first != UInt8(ascii: "Z") { return true }
-        }
-        return false
+        (try? program.poll()) != nil || status != nil
     }
 
     /// How the program ended, for messages (it may take a moment to exit after closing stdout).
     private func exitDescription() -> String {
         let until = Deadline(seconds: 1)
         while !reapLeader(), !until.hasPassed { usleep(2000) }
-        guard let status else { return "it is still running" }
-        if let code = Self.exitCode(status) { return "it exited with status \(code)" }
-        return "it was killed by signal \(status & 0x7f)"
-    }
-
-    /// The exit code of a wait status, if the process exited (rather than being killed).
-    private static func exitCode(_ status: Int32) -> Int32? {
-        status & 0x7f == 0 ? (status >> 8) & 0xff : nil
-    }
-
-    private static func systemError(_ what: String) -> ExternalAnalyzerError {
-        ExternalAnalyzerError("\(what): \(String(cString: strerror(errno)))")
+        switch status {
+        case nil: return "it is still running"
+        case .exited(let code)?: return "it exited with status \(code)"
+        case .signalled(let signal)?: return "it was killed by signal \(signal)"
+        }
     }
 }
 

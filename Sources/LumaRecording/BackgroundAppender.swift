@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LumaFormat
+import LumaProcess
 import Synchronization
 
 /// Appends frames to a ``RecordingWriter`` on a thread of its own, so the thread reading the
@@ -21,8 +22,7 @@ final class BackgroundAppender: @unchecked Sendable {
     private let state: Mutex<State>
     private let free: DispatchSemaphore
     private let submitted = DispatchSemaphore(value: 0)
-    private let done = DispatchSemaphore(value: 0)
-    private var thread: Thread?
+    private var thread: WorkerThread?
 
     private struct State {
         var freeSlots: [Int]
@@ -46,13 +46,7 @@ final class BackgroundAppender: @unchecked Sendable {
         storage = .allocate(capacity: slots * frameSize)
         state = Mutex(State(freeSlots: Array((0..<slots).reversed())))
         free = DispatchSemaphore(value: slots)
-        let thread = Thread { [self] in
-            appendUntilEnd()
-            done.signal()
-        }
-        thread.name = "lumatrace recording writer"
-        self.thread = thread
-        thread.start()
+        thread = WorkerThread.start("rec writer") { [self] in appendUntilEnd() }
     }
 
     deinit {
@@ -97,11 +91,11 @@ final class BackgroundAppender: @unchecked Sendable {
     }
 
     private func finishThread() {
-        guard thread != nil else { return }
+        guard let thread else { return }
         state.withLock { $0.queue.append(nil) }
         submitted.signal()
-        done.wait()
-        thread = nil
+        thread.join()
+        self.thread = nil
     }
 
     private func appendUntilEnd() {

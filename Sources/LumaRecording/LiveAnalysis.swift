@@ -4,6 +4,7 @@ import LumaAnalysis
 import LumaBase
 import LumaEngine
 import LumaFormat
+import LumaProcess
 
 /// Analysis of a recording while it is made (`record … --analyzer … --events LOG`): every frame
 /// the recorder writes is analyzed on a thread of its own, and its events reach the log as soon as
@@ -70,14 +71,13 @@ public final class LiveAnalysis: @unchecked Sendable {
     /// What the recorder and the analysis thread share, under `condition`.
     private let condition = NSCondition()
     private var shared: Shared
-    private let done = DispatchSemaphore(value: 0)
     /// Room for `queueFrames` frames, allocated at the first frame.
     private var storage = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
     private var frameSize = 0
     private var header: RecordingHeader?
-    private var worker: Thread?
+    private var worker: WorkerThread?
 
-    // Owned by the analysis thread until `done` is signalled.
+    // Owned by the analysis thread until it is joined.
     private var analysis: FrameAnalysis?
     private var log: EventLogWriter?
     private var framesAnalyzed = 0
@@ -215,22 +215,16 @@ public final class LiveAnalysis: @unchecked Sendable {
     }
 
     private func waitForWorker() {
-        guard worker != nil else { return }
-        done.wait()
-        worker = nil
+        guard let worker else { return }
+        worker.join()
+        self.worker = nil
     }
 
     private func start(_ header: RecordingHeader) {
         self.header = header
         frameSize = header.frameSize
         storage = .allocate(capacity: max(1, options.queueFrames) * frameSize)
-        let thread = Thread { [self] in
-            analyzeUntilEnd(header)
-            done.signal()
-        }
-        thread.name = "lumatrace live analysis"
-        worker = thread
-        thread.start()
+        worker = WorkerThread.start("live analysis") { [self] in analyzeUntilEnd(header) }
     }
 
     /// What the analysis thread does next.

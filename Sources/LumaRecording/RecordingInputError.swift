@@ -1,10 +1,9 @@
 /// Why frames could not be recorded from an input. Messages name the input and say what is wrong;
-/// they never name a command-line flag (the command adds what it offers, e.g. `--fps`).
+/// they never name a command-line flag (the command adds what it offers, e.g. `--fps`). A missing
+/// ffmpeg or ffprobe is LumaProcess's `ProgramError.toolMissing` (``Tools/require(_:for:otherwise:)``).
 public enum RecordingInputError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     case noSuchInput(String)
-    /// A tool video import needs is not installed.
-    case toolMissing(tool: String, purpose: String, otherwise: String)
     /// ffprobe or ffmpeg could not read or decode the input.
     case unreadableVideo(path: String, reason: String)
     case noVideoStream(String)
@@ -26,8 +25,6 @@ public enum RecordingInputError: Error, Equatable, Sendable, CustomStringConvert
         switch self {
         case .cannotOpen(let path, let reason): return "\(path): cannot open: \(reason)"
         case .noSuchInput(let path): return "\(path): no such file or folder"
-        case .toolMissing(let tool, let purpose, let otherwise):
-            return "\(tool) is not installed, and it is needed \(purpose). Install it with `sudo apt-get install ffmpeg` (Debian/Ubuntu), \(otherwise)"
         case .unreadableVideo(let path, let reason): return "\(path): \(reason)"
         case .noVideoStream(let path): return "\(path): no video stream found"
         case .noTimestamps(let path): return "\(path): no frame has a timestamp"

@@ -1,4 +1,5 @@
 import Foundation
+import LumaProcess
 
 /// A program from Debian's packages that some tests drive (ffmpeg as the reference decoder,
 /// chromium to look at a report, …). A test that needs one either fails with the command that
@@ -30,12 +31,10 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
     /// The toolchain that builds the packages `lumatrace new-analyzer` generates.
     public static let swift = ExternalTool("swift", install: "put the Swift toolchain's bin folder on PATH")
 
-    /// Where the program is: the first on `PATH`, as a shell would find it, else in the system
-    /// folders.
+    /// Where the program is: the first on `PATH`, as a shell would find it (LumaProcess's one
+    /// search), else in the system folders.
     public var path: String? {
-        let path = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map(String.init) ?? []
-        return (path + ["/usr/bin", "/usr/local/bin", "/bin", "/usr/sbin"]).map { "\($0)/\(name)" }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
+        Tool.find(name, thenIn: ["/usr/bin", "/usr/local/bin", "/bin", "/usr/sbin"])
     }
 
     public var isInstalled: Bool { path != nil }

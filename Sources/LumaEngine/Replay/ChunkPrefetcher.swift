@@ -1,9 +1,11 @@
-import Dispatch
 import Foundation
 import LumaFormat
+import LumaProcess
 
-/// Decodes the chunks of a replay on a background thread, up to `depth` ahead of the consumer,
-/// so analyzers never wait for zstd. Results come back in chunk order whatever the timing.
+/// Decodes the chunks of a replay on a worker thread of its own, up to `depth` ahead of the
+/// consumer, so analyzers never wait for zstd. Results come back in chunk order whatever the
+/// timing. Nobody waits for the thread: it ends after the last chunk, or at its next step once
+/// cancelled.
 final class ChunkPrefetcher: @unchecked Sendable {
     private let condition = ConditionLock()
     private var ready: [Int: Result<DecodedChunk, LumaFormatError>] = [:]
@@ -15,7 +17,7 @@ final class ChunkPrefetcher: @unchecked Sendable {
     init(reader: RecordingReader, chunks: [ChunkEntry], depth: Int = 2) {
         self.depth = depth
         let entries = chunks
-        DispatchQueue.global().async { [self] in
+        WorkerThread.detach("chunk decoder") { [self] in
             let decoder = reader.makeDecoder()
             for (i, entry) in entries.enumerated() {
                 condition.wait(until: { cancelled || i < nextToTake + depth })

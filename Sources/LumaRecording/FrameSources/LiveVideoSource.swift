@@ -30,7 +30,7 @@ public final class LiveVideoSource: FrameSource, @unchecked Sendable {
     /// Set when the stream ended because the frame size changed: what it changed to, and at which frame.
     public private(set) var sizeChange: (frame: Int, size: String)?
 
-    private let process: Process
+    private let ffmpeg: FFmpegDecoder
     private let frames: Y4MReader
     private let reports: FrameReports
     private let timeBaseNumerator: Int64
@@ -41,32 +41,18 @@ public final class LiveVideoSource: FrameSource, @unchecked Sendable {
     /// is refused with ffmpeg's own reason.
     public init(input: String, format: String?, realtime: Bool, stop: StopFlag?) throws {
         name = input
-        let ffmpeg = try Tools.require("ffmpeg")
-        var arguments = ["-nostdin", "-hide_banner", "-nostats", "-loglevel", "info"]
+        var arguments = ["-hide_banner", "-nostats", "-loglevel", "info"]
         if realtime { arguments.append("-re") }
         if let format { arguments += ["-f", format] }
         arguments += ["-i", input, "-map", "0:v:0", "-fps_mode", "passthrough",
                       "-vf", "showinfo,format=pix_fmts=gray|yuv420p|yuvj420p|yuv422p|yuvj422p|yuv444p|yuvj444p|nv12|nv21,extractplanes=y",
                       "-pix_fmt", "gray", "-f", "yuv4mpegpipe", "-"]
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = arguments
-        let pipe = Pipe(), errorPipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = errorPipe
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { throw RecordingInputError.unreadableVideo(path: input, reason: "cannot start ffmpeg: \(error.localizedDescription)") }
-        reports = FrameReports(errorPipe.fileHandleForReading)
-        let stream = ByteStream(fileDescriptor: pipe.fileHandleForReading.fileDescriptor, name: "\(input) (via ffmpeg)",
-                                ownsDescriptor: false, stopRequested: stop)
-        do {
-            frames = try Y4MReader(stream: stream)
-        } catch {
-            process.waitUntilExit()
-            throw RecordingInputError.unreadableVideo(path: input, reason: "ffmpeg cannot read it: \(reports.lastMessage() ?? "\(error)")")
-        }
+        let reports = FrameReports()
+        self.reports = reports
+        ffmpeg = try FFmpegDecoder(input: input, arguments: arguments, stop: stop, take: { reports.take($0) }, ended: { reports.end() })
+        frames = try ffmpeg.header({ try Y4MReader(stream: $0) }, failure: "ffmpeg cannot read it")
         guard let base = reports.timeBase() else {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            ffmpeg.stop()
             throw RecordingInputError.unreadableVideo(path: input, reason: "ffmpeg reported no time base for the stream")
         }
         (width, height) = (frames.info.width, frames.info.height)
@@ -79,13 +65,7 @@ public final class LiveVideoSource: FrameSource, @unchecked Sendable {
         ].merging(frames.info.lumaSignal.metadata) { $1 }
     }
 
-    deinit { stopFFmpeg() }
-
-    /// Ends ffmpeg now. SIGKILL, not SIGTERM: ffmpeg blocked writing a frame into the pipe that is
-    /// no longer read would never get to handle a SIGTERM.
-    private func stopFFmpeg() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
+    deinit { ffmpeg.stop() }
 
     /// Told once when a frame's timestamp is missing or does not increase (it then gets the
     /// previous one plus one tick).
@@ -97,7 +77,7 @@ public final class LiveVideoSource: FrameSource, @unchecked Sendable {
         guard let report = reports.next() else { return nil }
         if report.size != "\(width)x\(height)" {
             sizeChange = (index, report.size)
-            stopFFmpeg()
+            ffmpeg.stop()
             return nil
         }
         guard try frames.readFrame(into: pixels) else { return nil }
@@ -117,55 +97,45 @@ public final class LiveVideoSource: FrameSource, @unchecked Sendable {
     }
 
     public func finish() throws {
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 || sizeChange != nil else {
-            throw RecordingInputError.unreadableVideo(path: name, reason: "ffmpeg failed (status \(process.terminationStatus)): \(reports.lastMessage() ?? "")")
-        }
+        try ffmpeg.finish(failureAllowed: sizeChange != nil)
     }
 }
 
-/// What ffmpeg says on stderr, read on a thread of its own: the stream's time base, then one
-/// `showinfo` report per frame, in order; anything else is kept for error messages.
-private final class FrameReports: @unchecked Sendable {
+/// What ffmpeg's `showinfo` filter says on stderr (``FFmpegMessages`` hands each line over): the
+/// stream's time base, then one report per frame, in order.
+private final class FrameReports: Sendable {
     struct Report { var pts: Int64?; var size: String }
     struct TimeBase { var numerator: Int64; var denominator: Int64; var frameRate: (Int, Int) }
 
-    private let state = Mutex((reports: [Report](), head: 0, timeBase: TimeBase?.none, ended: false, messages: [String]()))
+    private let state = Mutex((reports: [Report](), head: 0, timeBase: TimeBase?.none, sawTimeBase: false, ended: false))
     private let arrived = DispatchSemaphore(value: 0)
     private let configured = DispatchSemaphore(value: 0)
 
-    init(_ handle: FileHandle) {
-        let thread = Thread { [self] in
-            var pending = Data()
-            var sawTimeBase = false
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                pending.append(chunk)
-                while let newline = pending.firstIndex(of: 10) {
-                    let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
-                    pending.removeSubrange(pending.startIndex...newline)
-                    if let base = Self.timeBase(in: line), !sawTimeBase {
-                        sawTimeBase = true
-                        state.withLock { $0.timeBase = base }
-                        configured.signal()
-                    } else if let report = Self.report(in: line) {
-                        state.withLock { $0.reports.append(report) }
-                        arrived.signal()
-                    } else if !line.contains("Parsed_showinfo") {
-                        state.withLock { s in
-                            s.messages.append(line)
-                            if s.messages.count > 50 { s.messages.removeFirst() }
-                        }
-                    }
-                }
+    /// Takes `line` if it is one of showinfo's: the first time base, or a frame's report.
+    func take(_ line: String) -> Bool {
+        guard line.contains("Parsed_showinfo") else { return false }
+        if let base = Self.timeBase(in: line) {
+            let first = state.withLock { s in
+                defer { s.sawTimeBase = true }
+                if !s.sawTimeBase { s.timeBase = base }
+                return !s.sawTimeBase
             }
-            state.withLock { $0.ended = true }
-            if !sawTimeBase { configured.signal() }
+            if first { configured.signal() }
+        } else if let report = Self.report(in: line) {
+            state.withLock { $0.reports.append(report) }
             arrived.signal()
         }
-        thread.name = "lumatrace ffmpeg reports"
-        thread.start()
+        return true
+    }
+
+    /// ffmpeg has closed stderr: no report comes any more.
+    func end() {
+        let sawTimeBase = state.withLock { s in
+            s.ended = true
+            return s.sawTimeBase
+        }
+        if !sawTimeBase { configured.signal() }
+        arrived.signal()
     }
 
     /// The stream's time base, once ffmpeg has configured its filters (`nil` if it never did).
@@ -188,16 +158,6 @@ private final class FrameReports: @unchecked Sendable {
             if let report = taken.0 { return report }
             if taken.1 { return nil }
             arrived.wait()
-        }
-    }
-
-    /// ffmpeg's last line that is not a frame report: its reason, when it fails.
-    func lastMessage() -> String? {
-        // Give the reader a moment to take in what ffmpeg wrote as it exited.
-        for _ in 0..<50 where !state.withLock({ $0.ended }) { Thread.sleep(forTimeInterval: 0.01) }
-        return state.withLock { s in
-            s.messages.last { !$0.isEmpty && !$0.hasPrefix("  ") && !$0.hasPrefix("Input #") && !$0.hasPrefix("Output #") && !$0.hasPrefix("Stream mapping") }
-                .map { $0.trimmingCharacters(in: .whitespaces) }
         }
     }
 

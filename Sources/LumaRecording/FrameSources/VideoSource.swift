@@ -2,6 +2,7 @@ import Foundation
 import LumaAnalysis
 import LumaFormat
 import LumaBase
+import LumaProcess
 
 /// Frames from any video ffmpeg can read, every decoded frame passed through (`-fps_mode
 /// passthrough`); ffprobe lists each frame's presentation timestamp first, so variable-frame-rate
@@ -22,8 +23,7 @@ public struct VideoSource: FrameSource {
     public let rateDenominator: Int
     public let metadata: [String: String]
     let timestamps: [Int64]
-    private let process: Process
-    private let errors: PipeDrain
+    private let ffmpeg: FFmpegDecoder
     let signal: LumaSignal
     private let frames: DecodedFrames
     private var index = 0
@@ -32,7 +32,8 @@ public struct VideoSource: FrameSource {
 
     /// How ffmpeg and ffprobe are told of `path`. They take names as UTF-8 text, so a name that is
     /// not UTF-8 (``SystemPath``) is opened here and handed over as their standard input, which they
-    /// read as `/dev/stdin`: a reopening of the same file, so still seekable.
+    /// read as `/dev/stdin`: a reopening of the same file, so still seekable. The handle is closed
+    /// when released; the program keeps its copy.
     static func input(_ path: String) throws -> (argument: String, handle: FileHandle?) {
         guard SystemPath.hasEscapedBytes(path) else { return (path, nil) }
         let fd = open(SystemPath.bytes(path), O_RDONLY | O_CLOEXEC)
@@ -46,7 +47,7 @@ public struct VideoSource: FrameSource {
     public init(path: String, fps: FrameRate?, stop: StopFlag?) throws {
         self.path = path
         name = path
-        let ffmpeg = try Tools.require("ffmpeg")
+        _ = try Tools.require("ffmpeg")  // before ffprobe: without either, ffmpeg is what to install
         let ffprobe = try Tools.require("ffprobe")
         let probeInput = try Self.input(path)
         let probe = try Tools.run(ffprobe, ["-v", "error", "-select_streams", "v:0",
@@ -120,30 +121,16 @@ public struct VideoSource: FrameSource {
         if extrapolated > 0 { meta["source.timing.extrapolated"] = "\(Plural.count(extrapolated, "frame")) had no timestamp; each got the previous frame interval" }
         metadata = meta.merging(signal.metadata) { $1 }
 
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpeg)
         let decodeInput = try Self.input(path)
         // The Y plane as coded (high bit depths shifted to 8 bits), or RGB images to convert here.
         let output = colour ? ["-pix_fmt", "rgb24", "-c:v", "ppm", "-f", "image2pipe", "-"]
             : ["-vf", "extractplanes=y", "-pix_fmt", "gray", "-f", "yuv4mpegpipe", "-"]
-        process.arguments = ["-nostdin", "-v", "error", "-i", decodeInput.argument, "-map", "0:v:0", "-fps_mode", "passthrough"] + output
-        let pipe = Pipe()
-        let errorPipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = errorPipe
-        process.standardInput = decodeInput.handle ?? FileHandle.nullDevice
-        do { try process.run() } catch { throw RecordingInputError.unreadableVideo(path: path, reason: "cannot start ffmpeg: \(error.localizedDescription)") }
-        errors = PipeDrain(errorPipe.fileHandleForReading)
-        let decoded = ByteStream(fileDescriptor: pipe.fileHandleForReading.fileDescriptor, name: "\(path) (via ffmpeg)",
-                                 ownsDescriptor: false, stopRequested: stop)
-        do {
-            self.frames = colour ? .rgb(try PPMStreamReader(stream: decoded)) : .luma(try Y4MReader(stream: decoded))
-        } catch {
-            // ffmpeg's own message says more than an empty pipe does.
-            process.waitUntilExit()
-            let reason = errors.text().split(separator: "\n").last.map(String.init) ?? "\(error)"
-            throw RecordingInputError.unreadableVideo(path: path, reason: "ffmpeg cannot decode it: \(reason)")
+        ffmpeg = try withExtendedLifetime(decodeInput.handle) {  // open until ffmpeg has its copy
+            try FFmpegDecoder(input: path, arguments: ["-v", "error", "-i", decodeInput.argument, "-map", "0:v:0", "-fps_mode", "passthrough"] + output,
+                              standardInput: decodeInput.handle.map { .fileDescriptor($0.fileDescriptor) } ?? .null, stop: stop)
         }
+        self.frames = try ffmpeg.header({ colour ? .rgb(try PPMStreamReader(stream: $0)) : .luma(try Y4MReader(stream: $0)) },
+                                        failure: "ffmpeg cannot decode it")
         (width, height) = self.frames.size
     }
 
@@ -187,7 +174,7 @@ public struct VideoSource: FrameSource {
     public mutating func nextFrame(into pixels: UnsafeMutableBufferPointer<UInt8>) throws -> Int64? {
         guard try frames.read(into: pixels) else { return nil }
         guard index < timestamps.count else {
-            process.terminate()
+            ffmpeg.program.terminate()
             throw RecordingInputError.moreFramesThanListed(path: path, decoded: index + 1, listed: timestamps.count)
         }
         defer { index += 1 }
@@ -195,11 +182,7 @@ public struct VideoSource: FrameSource {
     }
 
     public mutating func finish() throws {
-        process.waitUntilExit()
-        let text = errors.text()
-        guard process.terminationStatus == 0 else {
-            throw RecordingInputError.unreadableVideo(path: path, reason: "ffmpeg failed (status \(process.terminationStatus)): \(text.split(separator: "\n").last ?? "")")
-        }
+        try ffmpeg.finish()
         if index < timestamps.count {
             warning?("\(path): ffmpeg decoded \(Plural.count(index, "frame")), ffprobe listed \(timestamps.count); the recording holds the \(index) decoded")
         }

@@ -4,9 +4,11 @@ import LumaAnalysis
 import LumaBase
 import LumaEngine
 import LumaFormat
+import LumaProcess
 import LumaRegression
 import LumaRecording
 import LumaRender
+import Synchronization
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -174,46 +176,54 @@ struct Render: ParsableCommand {
 /// Frames piped to ffmpeg as raw RGB, encoded as an animated GIF (with a palette made for the clip)
 /// or an H.264 MP4.
 final class VideoPipe {
-    private let process = Process()
-    private let input = Pipe()
-    private let errors = Pipe()
+    private let ffmpeg: RunningProgram
+    /// ffmpeg's last line on standard error (with `-v error`, what went wrong), read as it comes.
+    private final class LastLine: Sendable { let text = Mutex("") }
+    private let lastLine = LastLine()
+    private let errors: LineReader
     private let output: String
 
     /// Starts ffmpeg writing `temporary` (the ``OutputFile``'s, renamed to `output` once complete).
-    init(ffmpeg: String, output: String, writingTo temporary: String, width: Int, height: Int, rate: Double, gif: Bool) throws {
+    init(ffmpeg path: String, output: String, writingTo temporary: String, width: Int, height: Int, rate: Double, gif: Bool) throws {
         self.output = output
-        signal(SIGPIPE, SIG_IGN)  // ffmpeg dying (a full disk) makes our writes fail with a message, not kill us
-        process.executableURL = URL(fileURLWithPath: ffmpeg)
         let filter = gif ? "split[a][b];[a]palettegen=stats_mode=diff[p];[b][p]paletteuse" : "pad=ceil(iw/2)*2:ceil(ih/2)*2"
         let codec = gif ? ["-loop", "0"] : ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "20"]
-        process.arguments = ["-v", "error", "-xerror", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(width)x\(height)",
-                             "-r", DecimalText.fixed(max(rate, 0.01), 6), "-i", "-", "-vf", filter] + codec
-            + ["-f", gif ? "gif" : "mp4", "-y", temporary]
-        process.standardInput = input
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
+        var program = Program(path, ["-v", "error", "-xerror", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(width)x\(height)",
+                                     "-r", DecimalText.fixed(max(rate, 0.01), 6), "-i", "-", "-vf", filter] + codec
+                                    + ["-f", gif ? "gif" : "mp4", "-y", temporary])
+        // A pipe of frames in; ffmpeg dying (a full disk) makes the next write fail with a message.
+        program.standardInput = .pipe
+        program.standardOutput = .null
+        program.standardError = .pipe
+        program.ownProcessGroup = true
+        ffmpeg = try program.start()
+        let lastLine = lastLine
+        errors = LineReader(ffmpeg.standardError!, thread: "ffmpeg stderr", line: { line in
+            if !line.isEmpty { lastLine.text.withLock { $0 = line } }
+        })
     }
 
     func write(_ image: RGBImage) throws {
-        do { try input.fileHandleForWriting.write(contentsOf: image.pixels) } catch {
+        do { try ffmpeg.standardInput!.writeAll(image.pixels) } catch {
             throw CLIError("\(output): ffmpeg stopped taking frames: \(message())")
         }
     }
 
     func finish() throws {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CLIError("\(output): ffmpeg failed (status \(process.terminationStatus)): \(message())") }
+        ffmpeg.standardInput!.close()
+        let end = try ffmpeg.wait()
+        guard end.succeeded else { throw CLIError("\(output): ffmpeg failed (it \(end)): \(message())") }
     }
 
     func abandon() {
-        try? input.fileHandleForWriting.close()
-        process.terminate()
-        process.waitUntilExit()
+        ffmpeg.standardInput!.close()
+        ffmpeg.terminate()
+        _ = try? ffmpeg.wait()
     }
 
+    /// ffmpeg's last line, once it has closed standard error (it has exited, or is about to).
     private func message() -> String {
-        String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
+        errors.waitForEnd()
+        return lastLine.text.withLock { $0 }
     }
 }

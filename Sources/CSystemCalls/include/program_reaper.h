@@ -3,8 +3,9 @@
 
 #include <sys/types.h>
 
-/// Starts `path` with `argv` and `envp` (its stdin on `input`, its stdout on `output`, stderr
-/// shared) under a reaper: a small process of its own, forked from the caller, that is a child
+/// Starts `path` with `argv` and `envp` (its standard input, output and error on `streams[0..2]`:
+/// a descriptor of the caller's, or -1 for the caller's own stream; in `directory`, NULL: the
+/// caller's) under a reaper: a small process of its own, forked from the caller, that is a child
 /// subreaper (PR_SET_CHILD_SUBREAPER), so everything the program starts, even a daemon that calls
 /// setsid() and double-forks, stays its descendant and is adopted by it when its parent ends.
 ///
@@ -17,8 +18,10 @@
 ///   descendant it has adopted, then SIGKILL after `grace_ms`, and ends the same way;
 /// - when it gets SIGUSR1, it does the same without waiting: SIGKILL at once (a second Ctrl-C).
 ///
-/// Returns the reaper's pid, or -errno when it could not be started (a program that cannot be
-/// executed exits with status 127).
-pid_t lumatrace_spawn_reaped(const char *path, char *const argv[], char *const envp[], int input, int output, int grace_ms);
+/// The program starts as a freshly started program: every signal at its default, none blocked, no
+/// other descriptor of the caller's open. Returns 0 and the reaper's pid in `*pid`, or an errno
+/// value when it could not be started (a program that cannot be executed exits with status 127).
+int lumatrace_spawn_reaped(const char *path, char *const argv[], char *const envp[], const int streams[3], const char *directory,
+                           int grace_ms, pid_t *pid);
 
 #endif

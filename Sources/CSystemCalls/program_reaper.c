@@ -1,4 +1,5 @@
-// The reaper of external analyzer programs (see program_reaper.h).
+// The reaper a program can be started under (see program_reaper.h): what the external analyzer
+// runs its programs under.
 //
 // Everything after fork() runs in a child of a multi-threaded process, so it calls only
 // async-signal-safe functions: system calls, no malloc, no stdio.
@@ -36,6 +37,21 @@ static void default_dispositions(void) {
         if (s == SIGKILL || s == SIGSTOP) continue;
         sigaction(s, &action, 0);
     }
+}
+
+/// Puts `streams` (-1: left as they are) on descriptors 0, 1 and 2. Each is first copied above 2,
+/// so that putting one in place cannot overwrite another that is still to be placed (a pipe that
+/// got descriptor 0 because the caller's stdin was closed).
+static int place_streams(const int streams[3]) {
+    int lifted[3];
+    for (int i = 0; i < 3; i++) {
+        lifted[i] = streams[i] >= 0 && streams[i] != i ? fcntl(streams[i], F_DUPFD, 3) : -1;
+        if (streams[i] >= 0 && streams[i] != i && lifted[i] < 0) return -1;
+    }
+    for (int i = 0; i < 3; i++) {
+        if (lifted[i] >= 0 && dup2(lifted[i], i) < 0) return -1;
+    }
+    return 0;  // the copies are closed with every other descriptor above 2
 }
 
 static void unblock_all(void) {
@@ -115,7 +131,8 @@ static int reap(pid_t program, int grace_ms, const sigset_t *signals) {
     return program_status;
 }
 
-pid_t lumatrace_spawn_reaped(const char *path, char *const argv[], char *const envp[], int input, int output, int grace_ms) {
+int lumatrace_spawn_reaped(const char *path, char *const argv[], char *const envp[], const int streams[3], const char *directory,
+                           int grace_ms, pid_t *pid) {
     // No handler of the caller's may run in the child before its signals are reset.
     sigset_t all, previous;
     sigfillset(&all);
@@ -124,7 +141,12 @@ pid_t lumatrace_spawn_reaped(const char *path, char *const argv[], char *const e
     if (reaper != 0) {
         int error = errno;
         pthread_sigmask(SIG_SETMASK, &previous, 0);
-        return reaper < 0 ? -error : reaper;
+        if (reaper < 0) return error;
+        // Also here, as the reaper does for the program: its group exists when this returns, so a
+        // signal sent to the group at once is not lost, whichever process runs first.
+        setpgid(reaper, reaper);
+        *pid = reaper;
+        return 0;
     }
 
     // The reaper. Every signal stays blocked (as the caller blocked them above) until the reaper
@@ -135,7 +157,7 @@ pid_t lumatrace_spawn_reaped(const char *path, char *const argv[], char *const e
     pid_t program = fork();
     if (program == 0) {
         setpgid(0, 0);
-        if (dup2(input, 0) < 0 || dup2(output, 1) < 0) _exit(127);
+        if (place_streams(streams) < 0 || (directory && chdir(directory) < 0)) _exit(127);
         close_from(3);
         unblock_all();  // a freshly started program: every signal at its default, none blocked
         execve(path, argv, envp);
