@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A program from Debian's packages that some tests drive (ffmpeg as the reference decoder,
 /// chromium to look at a report, …). A test that needs one either fails with the command that
@@ -31,12 +32,20 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
     public static let swift = ExternalTool("swift", install: "put the Swift toolchain's bin folder on PATH")
 
     /// Where the program is: the first on `PATH`, as a shell would find it, else in the system
-    /// folders.
+    /// folders. Looked up once per test process.
     public var path: String? {
-        let path = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map(String.init) ?? []
-        return (path + ["/usr/bin", "/usr/local/bin", "/bin", "/usr/sbin"]).map { "\($0)/\(name)" }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
+        ExternalTool.found.withLock { found in
+            if let known = found[name] { return known }
+            let path = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map(String.init) ?? []
+            let located = (path + ["/usr/bin", "/usr/local/bin", "/bin", "/usr/sbin"]).map { "\($0)/\(name)" }
+                .first { FileManager.default.isExecutableFile(atPath: $0) }
+            found[name] = .some(located)
+            return located
+        }
     }
+
+    /// Where each program looked for was found (`nil`: nowhere).
+    private static let found = Mutex<[String: String?]>([:])
 
     public var isInstalled: Bool { path != nil }
 
