@@ -46,9 +46,8 @@ public final class ScratchFolder: Sendable {
 /// test process and a fresh suffix, so tests running at the same time never share one.
 public enum Scratch {
     /// A fresh, empty folder that nothing removes: for ``withScratchFolder(_:_:)`` and the support
-    /// types that own theirs (``WebServer``), not for tests. (Public until the tests that still
-    /// call it use ``withScratchFolder(_:_:)``.)
-    public static func folder(_ label: String = "test") -> String {
+    /// types that own theirs (``WebServer``), not for tests.
+    static func folder(_ label: String) -> String {
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("lumatrace-\(label)-\(getpid())-\(UUID().uuidString.prefix(8))")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)

@@ -187,42 +187,40 @@ struct CommandLineTests {
     func liveCtrlC() throws {
         let ffmpeg = try ExternalTool.ffmpeg.require()
         try withScratchFolder("cli") { dir in
-            let source = Process()
-            source.executableURL = URL(fileURLWithPath: ffmpeg)
-            source.arguments = ["-v", "error", "-re", "-f", "lavfi", "-i", "testsrc=size=96x64:rate=30", "-pix_fmt", "gray", "-f", "yuv4mpegpipe", "-"]
-            let fromFFmpeg = Pipe(), toRecorder = Pipe()
-            source.standardOutput = fromFFmpeg
-            source.standardError = FileHandle.nullDevice
-            let recorder = Process()
-            recorder.executableURL = URL(fileURLWithPath: CLI.binary)
-            recorder.arguments = ["record", "-", "--live", "-o", "\(dir)/live.luma", "--chunk-seconds", "0.5"]
-            recorder.standardInput = toRecorder
-            recorder.standardOutput = FileHandle.nullDevice
-            recorder.standardError = FileHandle.nullDevice
-            try source.run()
-            try recorder.run()
+            let source = try RunningProgram(ffmpeg, ["-v", "error", "-re", "-f", "lavfi", "-i", "testsrc=size=96x64:rate=30", "-pix_fmt", "gray",
+                                                     "-f", "yuv4mpegpipe", "-"], stdout: .pipe, stderr: .discarded)
+            let recorder = try CLI.start(["record", "-", "--live", "-o", "\(dir)/live.luma", "--chunk-seconds", "0.5"], stdin: .pipe, stderr: .collected)
             // The frames pass through the test, on their way from ffmpeg, into a pipe smaller than one
             // frame: with 26 passed on, the recorder has read at least 24 whole, so Ctrl-C comes once
             // there are frames to keep, not after a time a busy machine may not give it.
-            let passer = FramePasser(from: fromFFmpeg, to: toRecorder, frameBytes: 96 * 64)
+            let passer = FramePasser(from: source.output!, to: recorder.input!, frameBytes: 96 * 64)
             let took = AwaitedEvent.wait(while: { recorder.isRunning && source.isRunning }) { passer.framesPassed >= 26 }
-            recorder.interrupt()  // SIGINT, as Ctrl-C
-            recorder.waitUntilExit()
-            source.terminate()
-            source.waitUntilExit()
+            recorder.signal(SIGINT)  // as Ctrl-C
+            let recorded = try recorder.wait()
+            source.signal(SIGTERM)
+            _ = try source.wait()
             #expect(took, "the stream ended after \(passer.framesPassed) frames")
-            #expect(recorder.terminationStatus == 0)
+            #expect(recorded.status == 0, "\(recorded)")
             let reader = try RecordingReader(path: "\(dir)/live.luma")
             #expect(reader.hasIndex)
             #expect(reader.frameCount >= 20, "\(reader.frameCount) frames recorded of the 24 or more the recorder had read")
             #expect(reader.verify().isEmpty)
-            // A Y4M pipe has no timestamps: each frame's is its arrival, in microseconds, and the
-            // header says so. ffmpeg -re sends 30 frames a second, so they arrive 33 ms apart on average.
+            // A Y4M pipe has no timestamps: each frame's is its arrival, in microseconds after the
+            // first's, and the header says so.
             #expect(reader.header.timescale == 1_000_000)
             #expect(reader.header.metadata["source.timing"]?.contains("arrival time on the monotonic clock") == true, "\(reader.header.metadata)")
-            let (first, last) = (try #require(reader.chunks.first?.firstTicks), try #require(reader.chunks.last?.lastTicks))
-            let interval = Double(last - first) / Double(reader.frameCount - 1)
-            #expect((26_000...42_000).contains(interval), "mean interval \(interval) µs, expected about 33,333")
+            // Arrival, on the monotonic clock the test reads too: frame k's last byte cannot be read
+            // before the test began writing frame k, and was read before the test finished writing
+            // frame k + 2 (the pipe holds less than a frame, and the recorder reads ahead at most a
+            // pipe's worth). Whatever the machine's load, each stamp lies between those two moments.
+            let passed = try passer.allWrites()
+            let ticks = try decodedFrames(reader).map(\.ticks)
+            #expect(ticks.first == 0 && ticks.count <= passed.count, "\(ticks.count) frames recorded, \(passed.count) passed")
+            for (k, t) in ticks.enumerated() where k + 2 < passed.count {
+                let earliest = (passed[k].started - passed[2].finished) / 1000
+                let latest = (passed[k + 2].finished - passed[0].started) / 1000
+                #expect(t >= earliest && t <= latest, "frame \(k) stamped \(t) µs after the first, not within \(earliest)...\(latest) µs")
+            }
         }
     }
 }
@@ -230,32 +228,51 @@ struct CommandLineTests {
 /// Passes a Y4M stream of luma frames from one pipe to another, frame by frame as it comes, on a
 /// thread of its own, into a pipe buffer of one page (less than a frame): once a frame is written
 /// whole, the reader has read the one before it whole. Ends with the input, or when the reader has gone.
-final class FramePasser: @unchecked Sendable {  // Pipe is not Sendable
-    private let input: Pipe, output: Pipe
+final class FramePasser: Sendable {
+    private let input: FileHandle, output: FileHandle
     private let frameBytes: Int
-    private let passed = Mutex(0)
+    private let passed = Mutex<[Write]>([])
+    private let ended = DispatchSemaphore(value: 0)
+
+    /// When the writing of one frame started and finished, in nanoseconds on CLOCK_MONOTONIC.
+    struct Write { var started: Int64, finished: Int64 }
 
     /// Frames written to `output` whole.
-    var framesPassed: Int { passed.withLock { $0 } }
+    var framesPassed: Int { passed.withLock { $0.count } }
 
-    init(from input: Pipe, to output: Pipe, frameBytes: Int) {
+    /// Each frame written whole, in order, once the passing has ended (its reader and writer gone).
+    func allWrites() throws -> [Write] {
+        guard ended.wait(timeout: .now() + 60) == .success else { throw CLI.Failure(description: "the frame passer still runs with its ends gone") }
+        return passed.withLock { $0 }
+    }
+
+    init(from input: FileHandle, to output: FileHandle, frameBytes: Int) {
         (self.input, self.output, self.frameBytes) = (input, output, frameBytes)
-        signal(SIGPIPE, SIG_IGN)  // a write after the reader exited must fail, not kill the test
         let setPipeSize: Int32 = 1024 + 7  // F_SETPIPE_SZ (Linux; Glibc shows it to C with _GNU_SOURCE only)
-        let size = fcntl(output.fileHandleForWriting.fileDescriptor, setPipeSize, 4096)
+        let size = fcntl(output.fileDescriptor, setPipeSize, 4096)
         if size < 0 || size >= frameBytes {
             Issue.record("the pipe holds \(size) bytes, not less than a frame: frames passed on no longer say what the reader took")
         }
         Thread.detachNewThread { [self] in
             defer {  // the writer then sees its reader gone, and the reader its end of stream
-                try? input.fileHandleForReading.close()
-                try? output.fileHandleForWriting.close()
+                try? input.close()
+                try? output.close()
+                ended.signal()
             }
             guard let header = line(), write(header) else { return }
-            while let frame = line(), let pixels = read(frameBytes), write(frame + pixels) {
-                passed.withLock { $0 += 1 }
+            while let frame = line(), let pixels = read(frameBytes) {
+                let started = Self.now()
+                guard write(frame + pixels) else { return }
+                let write = Write(started: started, finished: Self.now())
+                passed.withLock { $0.append(write) }
             }
         }
+    }
+
+    private static func now() -> Int64 {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)
     }
 
     private func line() -> [UInt8]? {
@@ -270,7 +287,7 @@ final class FramePasser: @unchecked Sendable {  // Pipe is not Sendable
     private func read(_ count: Int) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: count), done = 0
         while done < count {
-            let n = bytes[done...].withUnsafeMutableBytes { Glibc.read(input.fileHandleForReading.fileDescriptor, $0.baseAddress, $0.count) }
+            let n = bytes[done...].withUnsafeMutableBytes { Glibc.read(input.fileDescriptor, $0.baseAddress, $0.count) }
             guard n > 0 else { return nil }
             done += n
         }
@@ -280,7 +297,7 @@ final class FramePasser: @unchecked Sendable {  // Pipe is not Sendable
     private func write(_ bytes: [UInt8]) -> Bool {
         var done = 0
         while done < bytes.count {
-            let n = bytes[done...].withUnsafeBytes { Glibc.write(output.fileHandleForWriting.fileDescriptor, $0.baseAddress, $0.count) }
+            let n = bytes[done...].withUnsafeBytes { Glibc.write(output.fileDescriptor, $0.baseAddress, $0.count) }
             guard n > 0 else { return false }
             done += n
         }
