@@ -113,6 +113,9 @@ struct CrashSafetyTests {
                 // the pipe, so a frame sent is one the recorder has read), whatever the machine's speed.
                 let target = Int(schedule.uniform(in: 100...600))
                 let reached = feed.reached(target)
+                // The chunks complete in the file just before the kill (the scan a reader makes of an
+                // unclosed recording): every one of their frames must come back.
+                let written = (try? RecordingReader(path: output))?.frameCount ?? 0
                 feed.recorder.signal(SIGKILL)
                 let (result, sent) = try feed.finish()
                 try #require(reached, "kill \(k): the recorder ended before taking \(target) frames: \(result)")
@@ -122,14 +125,16 @@ struct CrashSafetyTests {
                 let (kept, largestChunk) = try checkFramesMatchFeed(output)
                 recoveredTotal += kept
                 #expect(kept <= sent)
-                // What is lost: the chunk being filled, plus at most the frame still in the pipe.
+                // What is lost is what was not yet written: the chunk being filled, the frames the
+                // writer thread had still to append (as many as it fell behind: a busy machine makes
+                // that more), and the frame in the pipe. Never a frame of a chunk already written.
+                #expect(kept >= written, "kill \(k): \(written) frames were in complete chunks before the kill, \(kept) recovered")
                 let lost = sent - kept
-                #expect(lost <= largestChunk + 1, "kill \(k): \(lost) frames lost, chunks hold up to \(largestChunk)")
                 worstLost = max(worstLost, lost)
                 worstChunk = max(worstChunk, largestChunk)
                 try? FileManager.default.removeItem(atPath: output)
             }
-            print("killed recorder: \(Self.kills) SIGKILLs survived, \(recoveredTotal) frames recovered, worst loss \(worstLost) frames (chunks of up to \(worstChunk) frames, plus the frame in the pipe)")
+            print("killed recorder: \(Self.kills) SIGKILLs survived, \(recoveredTotal) frames recovered, worst loss \(worstLost) frames (chunks of up to \(worstChunk) frames)")
         }
     }
 

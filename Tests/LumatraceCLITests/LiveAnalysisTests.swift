@@ -117,10 +117,15 @@ struct LiveAnalysisTests {
         try withScratchFolder("live") { dir in
             let output = "\(dir)/rec.luma", log = "\(dir)/rec.events.jsonl"
             let feed = try LiveFeed(output: output, arguments: ["--analyzer", "differencing", "--events", log, "--chunk-seconds", "0.5"])
-            let reached = feed.reached(60)
+            // Killed once it has taken 60 frames and both the recording (two complete chunks) and
+            // the live log (frame 29) have got that far: there is something to compare, however far
+            // behind a busy machine leaves the writer and the analysis.
+            let reached = feed.reached(60) && AwaitedEvent.wait(while: { feed.recorder.isRunning }) {
+                ((try? RecordingReader(path: output))?.frameCount ?? 0) >= 30 && (Self.lastFrame(inLog: log) ?? 0) >= 29
+            }
             feed.recorder.signal(SIGKILL)
             let (result, _) = try feed.finish()
-            try #require(reached, "the recorder ended before taking 60 frames: \(result)")
+            try #require(reached, "the recorder ended before it had recorded and analyzed 30 of 60 frames: \(result)")
             let recover = try CLI.run(["recover", output])
             #expect(recover.status == 0, "\(recover.stderr)")
             let replay = try CLI.run(["replay", output, "--pipeline", log, "-o", "\(dir)/replay.events.jsonl"])
@@ -247,6 +252,12 @@ struct LiveAnalysisTests {
     static func frame(of line: some StringProtocol) -> Int? {
         guard let r = line.range(of: #"^\{"frame":[0-9]+"#, options: .regularExpression) else { return nil }
         return Int(line[r].dropFirst(9))
+    }
+
+    /// The frame of the last whole event line of the log at `path` (a live log, being written).
+    static func lastFrame(inLog path: String) -> Int? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().compactMap { frame(of: $0) }.last
     }
 
     @Test("a full disk under the recording stops it with a clear error; after recover the log's events are the replay's up to the last recovered frame",
