@@ -27,6 +27,11 @@ public enum ProgramRun {
     /// that never ends.
     public static let patience: TimeInterval = 1200
 
+    /// The patience for building a whole package from scratch (`swift build` of a package that
+    /// `lumatrace new-analyzer` made, Lumatrace included): minutes on an idle machine, many more on
+    /// a busy one.
+    public static let buildPatience: TimeInterval = 3600
+
     /// Runs `program` (a path, or a name looked up on `PATH` once) with `arguments`, feeding it
     /// `stdin` (none: `/dev/null`), in `cwd`, with `environment` (default: the test process's), and
     /// waits for it to exit. A program of Debian's packages is better named by its ``ExternalTool``,

@@ -14,7 +14,7 @@ struct NewAnalyzerTests {
             let created = try CLI.run(["new-analyzer", "Foo", "--lumatrace", PackageLayout.root.path], cwd: dir)
             #expect(created.status == 0, "\(created.stderr)")
             let package = "\(dir)/Foo"
-            let test = try ProgramRun.run(swift, ["test"], cwd: package)
+            let test = try ProgramRun.run(swift, ["test"], cwd: package, patience: ProgramRun.buildPatience)
             #expect(test.status == 0, "swift test in the generated package failed:\n\(test.stdout.suffix(3000))\(test.stderr.suffix(3000))")
             let binPath = try ProgramRun.run(swift, ["build", "--show-bin-path"], cwd: package).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             let recording = PackageLayout.root.appendingPathComponent("Recordings/toss-real.luma").path
