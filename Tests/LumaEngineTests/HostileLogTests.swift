@@ -88,7 +88,6 @@ struct HostileLogTests {
     @Test("a line longer than the maximum is refused while it is read, and a device is not a log")
     func longLineAndDevice() throws {
         let path = Scratch.path("long.events.jsonl")
-        defer { try? FileManager.default.removeItem(atPath: path) }
         _ = FileManager.default.createFile(atPath: path, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.truncate(atOffset: UInt64(EventLog.maximumLineBytes + 1))  // sparse: one line of zeros, no newline

@@ -20,7 +20,6 @@ enum EditedLog {
         var events = log.events
         edit(&events)
         let path = Scratch.path("edited.events.jsonl")
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try EventLogWriter(path: path, header: log.header)
         for e in events { try writer.write(e) }
         try writer.finish(framesReplayed: log.header.lastFrame - log.header.firstFrame + 1, ending: log.header.ending)

@@ -5,11 +5,9 @@ import LumaTestSupport
 
 @Suite("An output never destroys: not its input, not a folder, not a device, not a good result")
 struct OutputSafetyTests {
-    let folder: String
-
-    init() throws {
-        folder = Scratch.folder("output")
-    }
+    /// A fresh folder for each test, removed after it.
+    let scratch = ScratchFolder("output")
+    var folder: String { scratch.path }
 
     func file(_ name: String, _ text: String) throws -> String {
         let path = folder + "/" + name

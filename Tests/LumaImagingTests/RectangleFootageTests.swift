@@ -17,7 +17,7 @@ private struct FootageFrame {
     static func load(_ video: String, frame: Int) throws -> FootageFrame {
         let clip = try PackageLayout.requireSharedData().appendingPathComponent(video).path
         let ffmpeg = try ExternalTool.ffmpeg.require()
-        let probe = try ProgramRun.run(ExternalTool.ffprobe.require(), ["-v", "error", "-select_streams", "v:0", "-show_entries",
+        let probe = try ProgramRun.run(.ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries",
                                                                         "stream=width,height", "-of", "csv=p=0", clip])
         let size = probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Int($0) }
         guard size.count == 2 else { throw Failure(description: "\(clip): ffprobe said \(probe.stdout)") }

@@ -40,22 +40,23 @@ struct ProgramTests {
 
     @Test("a name is found on PATH the way a shell finds it: the first executable file, folders skipped")
     func pathSearch() throws {
-        let folder = Scratch.folder("path")
-        let early = "\(folder)/early", late = "\(folder)/late"
-        for made in [early, late] { try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true) }
-        // A folder of the name, and a file that is not executable, come before the program.
-        try FileManager.default.createDirectory(atPath: "\(early)/tool", withIntermediateDirectories: true)
-        try Data("#!/bin/sh\n".utf8).write(to: URL(fileURLWithPath: "\(early)/script"))
-        for name in ["tool", "script"] {
-            try Data("#!/bin/sh\necho \(name)\n".utf8).write(to: URL(fileURLWithPath: "\(late)/\(name)"))
-            chmod("\(late)/\(name)", 0o755)
+        try withScratchFolder("path") { folder in
+            let early = "\(folder)/early", late = "\(folder)/late"
+            for made in [early, late] { try FileManager.default.createDirectory(atPath: made, withIntermediateDirectories: true) }
+            // A folder of the name, and a file that is not executable, come before the program.
+            try FileManager.default.createDirectory(atPath: "\(early)/tool", withIntermediateDirectories: true)
+            try Data("#!/bin/sh\n".utf8).write(to: URL(fileURLWithPath: "\(early)/script"))
+            for name in ["tool", "script"] {
+                try Data("#!/bin/sh\necho \(name)\n".utf8).write(to: URL(fileURLWithPath: "\(late)/\(name)"))
+                chmod("\(late)/\(name)", 0o755)
+            }
+            #expect(Tool.find("tool", searching: "\(early)::\(late)") == "\(late)/tool")
+            #expect(Tool.find("script", searching: "\(early):\(late)/") == "\(late)/script")
+            #expect(Tool.find("tool", searching: early) == nil)
+            #expect(Tool.find("tool", searching: early, thenIn: [late]) == "\(late)/tool")
+            #expect(Tool.find("../late/tool", searching: early) == nil, "a name with a slash is a path, never searched for")
+            #expect(Tool.find("sh", searching: "/usr/bin:/bin") != nil)
         }
-        #expect(Tool.find("tool", searching: "\(early)::\(late)") == "\(late)/tool")
-        #expect(Tool.find("script", searching: "\(early):\(late)/") == "\(late)/script")
-        #expect(Tool.find("tool", searching: early) == nil)
-        #expect(Tool.find("tool", searching: early, thenIn: [late]) == "\(late)/tool")
-        #expect(Tool.find("../late/tool", searching: early) == nil, "a name with a slash is a path, never searched for")
-        #expect(Tool.find("sh", searching: "/usr/bin:/bin") != nil)
     }
 
     // MARK: - Ends
@@ -173,21 +174,22 @@ struct ProgramTests {
 
     @Test("standard streams to and from files, and the environment and folder given")
     func filesEnvironmentFolder() throws {
-        let folder = Scratch.folder("program")
-        let input = "\(folder)/in.txt", output = "\(folder)/out.txt"
-        try Data("from a file\n".utf8).write(to: URL(fileURLWithPath: input))
-        let inFile = open(input, O_RDONLY | O_CLOEXEC), outFile = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        defer { close(inFile); close(outFile) }
-        var program = Program("/bin/sh", ["-c", "cat; echo \"$LUMATRACE_TEST|${HOME-unset}|$(pwd)\""],
-                              environment: ["LUMATRACE_TEST": "a value with spaces"], workingDirectory: folder)
-        program.standardInput = .fileDescriptor(inFile)
-        program.standardOutput = .fileDescriptor(outFile)
-        #expect(try program.start().wait() == .exited(0))
-        let realFolder = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
-        #expect(try String(contentsOfFile: output, encoding: .utf8) == "from a file\na value with spaces|unset|\(realFolder)\n")
-        // No environment given: this process's own.
-        let inherited = try Program("/bin/sh", ["-c", "echo \"$PATH\""]).run()
-        #expect(inherited.standardOutputText == (ProcessInfo.processInfo.environment["PATH"] ?? "") + "\n")
+        try withScratchFolder("program") { folder in
+            let input = "\(folder)/in.txt", output = "\(folder)/out.txt"
+            try Data("from a file\n".utf8).write(to: URL(fileURLWithPath: input))
+            let inFile = open(input, O_RDONLY | O_CLOEXEC), outFile = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            defer { close(inFile); close(outFile) }
+            var program = Program("/bin/sh", ["-c", "cat; echo \"$LUMATRACE_TEST|${HOME-unset}|$(pwd)\""],
+                                  environment: ["LUMATRACE_TEST": "a value with spaces"], workingDirectory: folder)
+            program.standardInput = .fileDescriptor(inFile)
+            program.standardOutput = .fileDescriptor(outFile)
+            #expect(try program.start().wait() == .exited(0))
+            let realFolder = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
+            #expect(try String(contentsOfFile: output, encoding: .utf8) == "from a file\na value with spaces|unset|\(realFolder)\n")
+            // No environment given: this process's own.
+            let inherited = try Program("/bin/sh", ["-c", "echo \"$PATH\""]).run()
+            #expect(inherited.standardOutputText == (ProcessInfo.processInfo.environment["PATH"] ?? "") + "\n")
+        }
     }
 
     // MARK: - Groups, reaping

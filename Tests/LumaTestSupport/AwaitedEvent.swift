@@ -14,10 +14,10 @@ public enum AwaitedEvent {
     @discardableResult
     public static func wait(patience: TimeInterval = 300, while stillPossible: () -> Bool = { true },
                             until happened: () -> Bool) -> Bool {
-        let giveUp = Date().addingTimeInterval(patience)
+        let giveUp = DispatchTime.now() + patience
         while !happened() {
             guard stillPossible() else { return happened() }
-            guard Date() < giveUp else { return false }
+            guard DispatchTime.now() < giveUp else { return false }
             usleep(5_000)
         }
         return true
@@ -36,5 +36,18 @@ public enum AwaitedEvent {
         let fds = "/proc/\(pid)/fd"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: fds) else { return false }
         return names.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fds)/\($0)")) == target }
+    }
+
+    /// Whether process `pid` holds an `flock` on the file at `path` (from `/proc/locks`): a writer
+    /// that has claimed its output.
+    public static func process(_ pid: pid_t, holdsLockOn path: String) -> Bool {
+        var status = stat()
+        guard stat(path, &status) == 0, let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return false }
+        // "1: FLOCK  ADVISORY  WRITE 4242 fd:01:1234567 0 EOF": the kind, the holder, device:inode.
+        return locks.split(separator: "\n").contains { line in
+            let fields = line.split(separator: " ")
+            guard fields.count >= 6, fields[1] == "FLOCK", fields[4] == "\(pid)" else { return false }
+            return fields[5].split(separator: ":").last == "\(status.st_ino)"
+        }
     }
 }

@@ -10,8 +10,9 @@ public final class WebServer: @unchecked Sendable {
     /// The folder served: `http://127.0.0.1:PORT/NAME` is `folder/NAME`.
     public let folder: String
     public let port: Int
-    private let home: String
-    private var process: Process?
+    /// nginx's own folder (configuration, logs, temporary files), removed with the server.
+    private let home: ScratchFolder
+    private var process: RunningProgram?
     /// Extra lines for the `server` block (e.g. `max_ranges 0;`).
     private let settings: String
 
@@ -19,12 +20,12 @@ public final class WebServer: @unchecked Sendable {
     public init(serving folder: String, settings: String = "") throws {
         self.folder = folder
         self.settings = settings
-        home = Scratch.folder("nginx")
+        home = ScratchFolder("nginx")
         port = try WebServer.freePort()
         try start()
     }
 
-    deinit { stop() }
+    deinit { stop() }  // then `home` goes
 
     /// The URL of a file of the folder.
     public func url(_ name: String) -> String { "http://127.0.0.1:\(port)/\(name)" }
@@ -32,7 +33,7 @@ public final class WebServer: @unchecked Sendable {
     /// Bytes of response bodies nginx has sent, from its access log (`$body_bytes_sent` per
     /// request), and the number of requests.
     public func bodyBytesSent() throws -> (bytes: Int, requests: Int) {
-        let log = (try? String(contentsOfFile: home + "/access.log", encoding: .utf8)) ?? ""
+        let log = (try? String(contentsOfFile: home.path + "/access.log", encoding: .utf8)) ?? ""
         let values = log.split(separator: "\n").compactMap { Int($0.split(separator: " ").last ?? "") }
         return (values.reduce(0, +), values.count)
     }
@@ -40,6 +41,7 @@ public final class WebServer: @unchecked Sendable {
     /// Starts (or starts again) the server and returns once it accepts connections.
     public func start() throws {
         let nginx = try ExternalTool.nginx.require()
+        let home = self.home.path
         let config = """
             daemon off;
             master_process off;
@@ -63,12 +65,7 @@ public final class WebServer: @unchecked Sendable {
             }
             """
         try config.write(toFile: home + "/nginx.conf", atomically: true, encoding: .utf8)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: nginx)
-        p.arguments = ["-p", home, "-c", home + "/nginx.conf", "-e", home + "/error.log"]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
+        let p = try RunningProgram(nginx, ["-p", home, "-c", home + "/nginx.conf", "-e", home + "/error.log"], stdout: .discarded, stderr: .discarded)
         process = p
         // Ready when it accepts a connection, unless nginx exits first.
         guard AwaitedEvent.wait(while: { p.isRunning }, until: { WebServer.accepts(port) }) else {
@@ -81,11 +78,7 @@ public final class WebServer: @unchecked Sendable {
     /// without a master process blocks SIGTERM in its event loop, so it is killed: a test server
     /// has nothing to save.
     public func stop() {
-        guard let p = process else { return }
-        if p.isRunning {
-            kill(p.processIdentifier, SIGKILL)
-            p.waitUntilExit()
-        }
+        process?.stop()
         process = nil
     }
 

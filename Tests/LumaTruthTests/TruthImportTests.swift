@@ -109,27 +109,28 @@ struct TruthImportTests {
 
     @Test("truth files: canonical JSON reads back equal; broken ones are refused with a reason")
     func readingTruthFiles() throws {
-        let folder = URL(fileURLWithPath: Scratch.folder("truth"))
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let truth = try GroundTruth.imported(.otb, from: "1,1,10,20\n5,5,10,20\n", path: "x", geometry: .init(width: 100, height: 100))
-        let good = folder.appendingPathComponent("good.truth.json").path
-        try truth.canonicalJSON().write(toFile: good, atomically: true, encoding: .utf8)
-        #expect(try GroundTruth.read(good) == truth)
+        try withScratchFolder("truth") { path in
+            let folder = URL(fileURLWithPath: path)
+            let truth = try GroundTruth.imported(.otb, from: "1,1,10,20\n5,5,10,20\n", path: "x", geometry: .init(width: 100, height: 100))
+            let good = folder.appendingPathComponent("good.truth.json").path
+            try truth.canonicalJSON().write(toFile: good, atomically: true, encoding: .utf8)
+            #expect(try GroundTruth.read(good) == truth)
 
-        let cases: [(String, String)] = [
-            ("{\"format\": \"lumatrace-truth\"", "not valid JSON"),
-            ("", "empty file (0 bytes): not a truth file"),
-            ("{\"hello\": 1}", "not a Lumatrace truth file"),
-            (truth.canonicalJSON().replacingOccurrences(of: "\"version\": 1", with: "\"version\": 7"), "version 7 is not supported"),
-            (truth.canonicalJSON().replacingOccurrences(of: "[1, 0.04", with: "[0, 0.04"), "frame 0 comes after frame 0"),
-            (truth.canonicalJSON().replacingOccurrences(of: "[1, 0.04, 0.76, 0.1, 0.2]", with: "[1, 0.04, 0.76]"), "is not [frame, x, y, w, h]"),
-            // Found by fuzzing: a frame number past Int's range trapped on its conversion.
-            (truth.canonicalJSON().replacingOccurrences(of: "[1, 0.04", with: "[1e300, 0.04"), "point 2 has frame 1e+300, not a frame index"),
-        ]
-        for (text, reason) in cases {
-            let path = folder.appendingPathComponent("bad.truth.json").path
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
-            #expect { try GroundTruth.read(path) } throws: { "\($0)".hasPrefix(path + ": ") && "\($0)".contains(reason) }
+            let cases: [(String, String)] = [
+                ("{\"format\": \"lumatrace-truth\"", "not valid JSON"),
+                ("", "empty file (0 bytes): not a truth file"),
+                ("{\"hello\": 1}", "not a Lumatrace truth file"),
+                (truth.canonicalJSON().replacingOccurrences(of: "\"version\": 1", with: "\"version\": 7"), "version 7 is not supported"),
+                (truth.canonicalJSON().replacingOccurrences(of: "[1, 0.04", with: "[0, 0.04"), "frame 0 comes after frame 0"),
+                (truth.canonicalJSON().replacingOccurrences(of: "[1, 0.04, 0.76, 0.1, 0.2]", with: "[1, 0.04, 0.76]"), "is not [frame, x, y, w, h]"),
+                // Found by fuzzing: a frame number past Int's range trapped on its conversion.
+                (truth.canonicalJSON().replacingOccurrences(of: "[1, 0.04", with: "[1e300, 0.04"), "point 2 has frame 1e+300, not a frame index"),
+            ]
+            for (text, reason) in cases {
+                let path = folder.appendingPathComponent("bad.truth.json").path
+                try text.write(toFile: path, atomically: true, encoding: .utf8)
+                #expect { try GroundTruth.read(path) } throws: { "\($0)".hasPrefix(path + ": ") && "\($0)".contains(reason) }
+            }
         }
     }
 }

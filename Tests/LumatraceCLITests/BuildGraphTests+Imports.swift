@@ -183,14 +183,14 @@ private struct Manifest: Decodable {
     /// Runs the manifest of the package at `root` (the scratch folder keeps clear of the lock of
     /// any build under way in the package, including the one running this test).
     static func dumped(from root: URL) throws -> Manifest {
-        let scratch = Scratch.folder("dump-package")
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let run = try ProgramRun.run(try ExternalTool.swift.require(), ["package", "dump-package", "--package-path", root.path,
-                                                                         "--scratch-path", scratch])
-        guard run.status == 0 else {
-            throw BuildGraphTests.Failure(description: "swift package dump-package --package-path \(root.path) failed: \(run.stderr)")
+        return try withScratchFolder("dump-package") { scratch in
+            let run = try ProgramRun.run(.swift, ["package", "dump-package", "--package-path", root.path,
+                                                                             "--scratch-path", scratch])
+            guard run.status == 0 else {
+                throw BuildGraphTests.Failure(description: "swift package dump-package --package-path \(root.path) failed: \(run.stderr)")
+            }
+            return try JSONDecoder().decode(Manifest.self, from: Data(run.stdout.utf8))
         }
-        return try JSONDecoder().decode(Manifest.self, from: Data(run.stdout.utf8))
     }
 }
 

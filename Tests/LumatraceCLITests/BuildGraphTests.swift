@@ -15,24 +15,25 @@ import LumaTestSupport
 struct BuildGraphTests {
     /// A manifest's targets: name → the names it depends on (targets and products), and its folder.
     static func targets(of package: URL) throws -> [String: (dependencies: [String], folder: URL)] {
-        let scratch = Scratch.folder("dump-package")
-        let run = try ProgramRun.run(try ExternalTool.swift.require(), ["package", "dump-package", "--package-path", package.path,
-                                                                         "--scratch-path", scratch])
-        guard run.status == 0, let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
-              let targets = json["targets"] as? [[String: Any]] else {
-            throw Failure(description: "swift package dump-package \(package.path) failed: \(run.stderr)")
-        }
-        var result: [String: (dependencies: [String], folder: URL)] = [:]
-        for target in targets {
-            guard let name = target["name"] as? String else { continue }
-            let dependencies = target["dependencies"] as? [[String: Any]] ?? []
-            let names = dependencies.compactMap { d -> String? in
-                for key in ["byName", "target", "product"] { if let v = d[key] as? [Any], let n = v.first as? String { return n } }
-                return nil
+        return try withScratchFolder("dump-package") { scratch in
+            let run = try ProgramRun.run(.swift, ["package", "dump-package", "--package-path", package.path,
+                                                                             "--scratch-path", scratch])
+            guard run.status == 0, let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any],
+                  let targets = json["targets"] as? [[String: Any]] else {
+                throw Failure(description: "swift package dump-package \(package.path) failed: \(run.stderr)")
             }
-            result[name] = (names, package.appendingPathComponent(target["path"] as? String ?? "Sources/\(name)"))
+            var result: [String: (dependencies: [String], folder: URL)] = [:]
+            for target in targets {
+                guard let name = target["name"] as? String else { continue }
+                let dependencies = target["dependencies"] as? [[String: Any]] ?? []
+                let names = dependencies.compactMap { d -> String? in
+                    for key in ["byName", "target", "product"] { if let v = d[key] as? [Any], let n = v.first as? String { return n } }
+                    return nil
+                }
+                result[name] = (names, package.appendingPathComponent(target["path"] as? String ?? "Sources/\(name)"))
+            }
+            return result
         }
-        return result
     }
 
     struct Failure: Error, CustomStringConvertible { var description: String }

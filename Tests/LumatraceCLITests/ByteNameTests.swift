@@ -12,43 +12,43 @@ struct ByteNameTests {
 
     @Test("record, info, replay, verify, export and render with a Latin-1 name")
     func latin1Names() throws {
-        let dir = Scratch.folder("cli")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let recording = PackageLayout.root.appendingPathComponent("Recordings/toss-real.luma").path
-        let r = try shell("""
-            cp '\(recording)' "$N.luma"
-            "$L" info "$N.luma" --quick
-            "$L" replay "$N.luma" --analyzer differencing -o "$N.events.jsonl"
-            "$L" verify "$N.events.jsonl"
-            "$L" export "$N.luma" --format pgm -o "frames-$N" --to 2
-            mkdir "images-$N"; cp "frames-$N"/frame-000000.pgm "images-$N/$N-0.pgm"; cp "frames-$N"/frame-000001.pgm "images-$N/$N-1.pgm"
-            "$L" record "images-$N" -o "from-images-$N.luma" --fps 30
-            "$L" render "$N.luma" --events "$N.events.jsonl" -o "$N.png"
-            test -f "$N.events.jsonl" && test -f "$N.png" && test -f "from-images-$N.luma"
-            ! test -e "$(printf 'caf\\357\\237\\251').events.jsonl"   # never the escape's own UTF-8
-            """, in: dir)
-        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
-        #expect(r.stdout.contains("caf\\xE9.events.jsonl: verified, 59 events byte-identical"), "\(r.stdout)")
-        #expect(r.stdout.contains("recorded 2 frames"), "\(r.stdout)")
+        try withScratchFolder("cli") { dir in
+            let recording = PackageLayout.root.appendingPathComponent("Recordings/toss-real.luma").path
+            let r = try shell("""
+                cp '\(recording)' "$N.luma"
+                "$L" info "$N.luma" --quick
+                "$L" replay "$N.luma" --analyzer differencing -o "$N.events.jsonl"
+                "$L" verify "$N.events.jsonl"
+                "$L" export "$N.luma" --format pgm -o "frames-$N" --to 2
+                mkdir "images-$N"; cp "frames-$N"/frame-000000.pgm "images-$N/$N-0.pgm"; cp "frames-$N"/frame-000001.pgm "images-$N/$N-1.pgm"
+                "$L" record "images-$N" -o "from-images-$N.luma" --fps 30
+                "$L" render "$N.luma" --events "$N.events.jsonl" -o "$N.png"
+                test -f "$N.events.jsonl" && test -f "$N.png" && test -f "from-images-$N.luma"
+                ! test -e "$(printf 'caf\\357\\237\\251').events.jsonl"   # never the escape's own UTF-8
+                """, in: dir)
+            #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+            #expect(r.stdout.contains("caf\\xE9.events.jsonl: verified, 59 events byte-identical"), "\(r.stdout)")
+            #expect(r.stdout.contains("recorded 2 frames"), "\(r.stdout)")
+        }
     }
 
     @Test("a video with a Latin-1 name is handed to ffmpeg and recorded", .enabled(if: ExternalTool.ffmpeg.isInstalled, "needs ffmpeg (apt-get install ffmpeg)"))
     func latin1Video() throws {
-        let dir = Scratch.folder("cli")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let r = try shell("""
-            ffmpeg -v error -f lavfi -i testsrc=size=64x48:rate=10 -t 1 -y "$N.mp4"
-            "$L" record "$N.mp4" -o "$N.luma"
-            """, in: dir)
-        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
-        #expect(r.stdout.contains("recorded 10 frames 64x48"), "\(r.stdout)")
+        try withScratchFolder("cli") { dir in
+            let r = try shell("""
+                ffmpeg -v error -f lavfi -i testsrc=size=64x48:rate=10 -t 1 -y "$N.mp4"
+                "$L" record "$N.mp4" -o "$N.luma"
+                """, in: dir)
+            #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+            #expect(r.stdout.contains("recorded 10 frames 64x48"), "\(r.stdout)")
+        }
     }
 
     @Test("errors show the name's bytes as \\xNN")
     func errorsShowBytes() throws {
-        let dir = Scratch.folder("cli")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let r = try shell(#""$L" info "missing-$N.luma" || true"#, in: dir)
-        #expect(r.stderr.contains("missing-caf\\xE9.luma: cannot open: No such file or directory"), "\(r.stderr)")
+        try withScratchFolder("cli") { dir in
+            let r = try shell(#""$L" info "missing-$N.luma" || true"#, in: dir)
+            #expect(r.stderr.contains("missing-caf\\xE9.luma: cannot open: No such file or directory"), "\(r.stderr)")
+        }
     }
 }

@@ -16,19 +16,29 @@ enum CLI {
         return PackageLayout.root.appendingPathComponent(".build/debug/lumatrace").path
     }()
 
+    /// Runs `lumatrace arguments` to its end.
     @discardableResult
-    static func run(_ arguments: [String], stdin: Data? = nil, cwd: String? = nil, environment: [String: String]? = nil) throws -> ProgramResult {
-        try ProgramRun.run(binary, arguments, stdin: stdin, cwd: cwd, environment: environment)
+    static func run(_ arguments: [String], stdin: Data? = nil, cwd: String? = nil, environment: [String: String]? = nil,
+                    patience: TimeInterval = ProgramRun.patience) throws -> ProgramResult {
+        try ProgramRun.run(binary, arguments, stdin: stdin, cwd: cwd, environment: environment, patience: patience)
     }
 
-    /// A fresh folder holding `in.y4m` (``y4m(width:height:count:rate:colorspace:chroma:)``) and
-    /// `r.luma`, recorded from it by `lumatrace record` with `options`; returns the folder.
-    static func folderWithRecording(width: Int, height: Int, count: Int, options: [String] = []) throws -> String {
-        let dir = Scratch.folder("cli")
-        try y4m(width: width, height: height, count: count).stream.write(to: URL(fileURLWithPath: "\(dir)/in.y4m"))
-        let record = try run(["record", "in.y4m", "-o", "r.luma"] + options, cwd: dir)
-        guard record.status == 0 else { throw Failure(description: "lumatrace record failed: \(record.stderr)") }
-        return dir
+    /// Starts `lumatrace arguments`, for a test that drives it while it runs (signals it on an
+    /// event, feeds its input, watches its output) and then waits for it.
+    static func start(_ arguments: [String], stdin: RunningProgram.Input = .nothing, stdout: RunningProgram.Output = .discarded,
+                      stderr: RunningProgram.Output = .collected, cwd: String? = nil) throws -> RunningProgram {
+        try RunningProgram(binary, arguments, stdin: stdin, stdout: stdout, stderr: stderr, cwd: cwd)
+    }
+
+    /// Runs `body` in a scratch folder holding `in.y4m` (``y4m(width:height:count:rate:colorspace:chroma:)``)
+    /// and `r.luma`, recorded from it by `lumatrace record` with `options`.
+    static func withRecording<T>(width: Int, height: Int, count: Int, options: [String] = [], _ body: (String) throws -> T) throws -> T {
+        try withScratchFolder("cli") { dir in
+            try y4m(width: width, height: height, count: count).stream.write(to: URL(fileURLWithPath: "\(dir)/in.y4m"))
+            let record = try run(["record", "in.y4m", "-o", "r.luma"] + options, cwd: dir)
+            guard record.status == 0 else { throw Failure(description: "lumatrace record failed: \(record.stderr)") }
+            return try body(dir)
+        }
     }
 
     /// A Y4M stream of `count` frames of a moving gradient, any layout.

@@ -8,14 +8,14 @@ import LumaTestSupport
 
 /// A live recorder fed over a pipe, at a steady rate, by a thread of the test: frames are
 /// generated from their index, so what the recorder kept can be compared with what was sent.
-final class LiveFeed: @unchecked Sendable {  // Process and Pipe are not Sendable
+final class LiveFeed: Sendable {
     static let (width, height) = (320, 240)  // 76.8 kB: more than a pipe buffer, so at most one frame is in flight
 
-    let recorder = Process()
-    private let pipe = Pipe()
-    private let errors = Pipe()
+    let recorder: RunningProgram
     /// Frames written to the pipe completely, and whether to stop.
     private let progress = Mutex((sent: 0, stopped: false))
+    /// Signalled when the feeding thread has closed the pipe and ended.
+    private let fed = DispatchSemaphore(value: 0)
 
     /// A pattern twice the frame size, which frames are windows of.
     private static let pattern: [UInt8] = {
@@ -36,21 +36,22 @@ final class LiveFeed: @unchecked Sendable {  // Process and Pipe are not Sendabl
     /// Frames written to the pipe completely.
     var framesSent: Int { progress.withLock { $0.sent } }
 
+    /// Starts `lumatrace record - --live` and the thread that feeds it a frame every
+    /// `frameInterval` (the camera's pace, not a wait for anything).
     init(output: String, arguments: [String] = [], frameInterval: TimeInterval = 0.004) throws {
-        signal(SIGPIPE, SIG_IGN)  // writes after the recorder died must fail, not kill the test
-        recorder.executableURL = URL(fileURLWithPath: CLI.binary)
         // Evenly spaced timestamps (not arrival times), which `check` compares with the frames sent.
-        recorder.arguments = ["record", "-", "--live", "--timestamps", "rate", "-o", output] + arguments
-        recorder.standardInput = pipe
-        recorder.standardOutput = FileHandle.nullDevice
-        recorder.standardError = errors
-        try recorder.run()
-        let fd = pipe.fileHandleForWriting.fileDescriptor
+        recorder = try CLI.start(["record", "-", "--live", "--timestamps", "rate", "-o", output] + arguments, stdin: .pipe)
+        let input = recorder.input!
         Thread.detachNewThread { [self] in
-            if !write(fd, Array("YUV4MPEG2 W\(Self.width) H\(Self.height) F30:1 Ip A1:1 Cmono\n".utf8)) { return }
+            defer {  // the thread owns the pipe's end: closed here, never under a write
+                try? input.close()
+                fed.signal()
+            }
+            let fd = input.fileDescriptor
+            if !Self.write(fd, Array("YUV4MPEG2 W\(Self.width) H\(Self.height) F30:1 Ip A1:1 Cmono\n".utf8)) { return }
             var i = 0
             while !progress.withLock({ $0.stopped }) {
-                guard write(fd, Array("FRAME\n".utf8) + Self.frame(i)) else { return }
+                guard Self.write(fd, Array("FRAME\n".utf8) + Self.frame(i)) else { return }  // the recorder has gone
                 i += 1
                 progress.withLock { $0.sent = i }
                 Thread.sleep(forTimeInterval: frameInterval)
@@ -58,23 +59,30 @@ final class LiveFeed: @unchecked Sendable {  // Process and Pipe are not Sendabl
         }
     }
 
-    private func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    /// Whether the recorder has taken `frames` frames; false if it ended first.
+    func reached(_ frames: Int) -> Bool {
+        AwaitedEvent.wait(while: { recorder.isRunning }) { framesSent >= frames }
+    }
+
+    /// Waits for the recorder to end (signalled, or on its own), then stops feeding; returns how
+    /// it ended and the frames sent.
+    func finish(patience: TimeInterval = ProgramRun.patience) throws -> (result: ProgramResult, sent: Int) {
+        let result = try recorder.wait(patience: patience)
+        let sent = framesSent
+        progress.withLock { $0.stopped = true }
+        fed.wait()  // a write to a recorder that has exited fails at once
+        return (result, sent)
+    }
+
+    private static func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
             if n <= 0 { return false }
             offset += n
         }
         return true
-    }
-
-    /// What the recorder wrote on stderr (once it has exited).
-    var errorText: String { String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
-
-    /// Stops feeding and closes the pipe (end of stream).
-    func stop() {
-        progress.withLock { $0.stopped = true }
-        try? pipe.fileHandleForWriting.close()
     }
 }
 
@@ -95,87 +103,83 @@ struct CrashSafetyTests {
 
     @Test("a recorder killed with SIGKILL at seeded points of its stream keeps every frame up to the last complete chunk, byte-identical")
     func killedRecorder() throws {
-        let dir = Scratch.folder("cli")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        var schedule = SeededGenerator(seed: 20261123)  // the kill points are random but the same on every run
-        var worstLost = 0, worstChunk = 0, recoveredTotal = 0
-        for k in 0..<Self.kills {
-            let output = "\(dir)/killed-\(k).luma"
-            let feed = try LiveFeed(output: output, arguments: ["--chunk-seconds", "0.2"])
-            // Killed once the recorder has taken a seeded number of frames (a frame is larger than
-            // the pipe, so a frame sent is one the recorder has read), whatever the machine's speed.
-            let target = Int(schedule.uniform(in: 100...600))
-            let reached = AwaitedEvent.wait(while: { feed.recorder.isRunning }) { feed.framesSent >= target }
-            kill(feed.recorder.processIdentifier, SIGKILL)
-            feed.recorder.waitUntilExit()
-            let sent = feed.framesSent
-            feed.stop()
-            try #require(reached, "kill \(k): the recorder ended before taking \(target) frames: \(feed.errorText)")
-            // A killed recorder leaves no index: `recover` rewrites it, keeping every complete chunk.
-            let recover = try CLI.run(["recover", output])
-            #expect(recover.status == 0, "kill \(k): \(recover.stderr)")
-            let (kept, largestChunk) = try checkFramesMatchFeed(output)
-            recoveredTotal += kept
-            #expect(kept <= sent)
-            // What is lost: the chunk being filled, plus at most the frame still in the pipe.
-            let lost = sent - kept
-            #expect(lost <= largestChunk + 1, "kill \(k): \(lost) frames lost, chunks hold up to \(largestChunk)")
-            worstLost = max(worstLost, lost)
-            worstChunk = max(worstChunk, largestChunk)
-            try? FileManager.default.removeItem(atPath: output)
+        try withScratchFolder("cli") { dir in
+            var schedule = SeededGenerator(seed: 20261123)  // the kill points are random but the same on every run
+            var worstLost = 0, worstChunk = 0, recoveredTotal = 0
+            for k in 0..<Self.kills {
+                let output = "\(dir)/killed-\(k).luma"
+                let feed = try LiveFeed(output: output, arguments: ["--chunk-seconds", "0.2"])
+                // Killed once the recorder has taken a seeded number of frames (a frame is larger than
+                // the pipe, so a frame sent is one the recorder has read), whatever the machine's speed.
+                let target = Int(schedule.uniform(in: 100...600))
+                let reached = feed.reached(target)
+                // The chunks complete in the file just before the kill (the scan a reader makes of an
+                // unclosed recording): every one of their frames must come back.
+                let written = (try? RecordingReader(path: output))?.frameCount ?? 0
+                feed.recorder.signal(SIGKILL)
+                let (result, sent) = try feed.finish()
+                try #require(reached, "kill \(k): the recorder ended before taking \(target) frames: \(result)")
+                // A killed recorder leaves no index: `recover` rewrites it, keeping every complete chunk.
+                let recover = try CLI.run(["recover", output])
+                #expect(recover.status == 0, "kill \(k): \(recover.stderr)")
+                let (kept, largestChunk) = try checkFramesMatchFeed(output)
+                recoveredTotal += kept
+                #expect(kept <= sent)
+                // What is lost is what was not yet written: the chunk being filled, the frames the
+                // writer thread had still to append (as many as it fell behind: a busy machine makes
+                // that more), and the frame in the pipe. Never a frame of a chunk already written.
+                #expect(kept >= written, "kill \(k): \(written) frames were in complete chunks before the kill, \(kept) recovered")
+                let lost = sent - kept
+                worstLost = max(worstLost, lost)
+                worstChunk = max(worstChunk, largestChunk)
+                try? FileManager.default.removeItem(atPath: output)
+            }
+            print("killed recorder: \(Self.kills) SIGKILLs survived, \(recoveredTotal) frames recovered, worst loss \(worstLost) frames (chunks of up to \(worstChunk) frames)")
         }
-        print("killed recorder: \(Self.kills) SIGKILLs survived, \(recoveredTotal) frames recovered, worst loss \(worstLost) frames (chunks of up to \(worstChunk) frames, plus the frame in the pipe)")
     }
 
     @Test("SIGTERM and SIGINT close the recording properly: indexed, nothing lost of what arrived", arguments: [SIGTERM, SIGINT])
     func terminatedRecorder(signal: Int32) throws {
-        let dir = Scratch.folder("cli")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let output = "\(dir)/terminated.luma"
-        let feed = try LiveFeed(output: output, arguments: ["--chunk-seconds", "0.2"])
-        // Signalled once frames have arrived (and so once its signal handling is set up).
-        let reached = AwaitedEvent.wait(while: { feed.recorder.isRunning }) { feed.framesSent >= 30 }
-        kill(feed.recorder.processIdentifier, signal)
-        feed.recorder.waitUntilExit()
-        let sent = feed.framesSent
-        feed.stop()
-        try #require(reached, "the recorder ended before taking 30 frames: \(feed.errorText)")
-        #expect(feed.recorder.terminationStatus == 0)
-        let reader = try RecordingReader(path: output)
-        #expect(reader.hasIndex)
-        let (kept, _) = try checkFramesMatchFeed(output)
-        #expect(kept > 0 && sent - kept <= 1, "\(sent) frames sent, \(kept) recorded")
+        try withScratchFolder("cli") { dir in
+            let output = "\(dir)/terminated.luma"
+            let feed = try LiveFeed(output: output, arguments: ["--chunk-seconds", "0.2"])
+            // Signalled once frames have arrived (and so once its signal handling is set up).
+            let reached = feed.reached(30)
+            feed.recorder.signal(signal)
+            let (result, sent) = try feed.finish()
+            try #require(reached, "the recorder ended before taking 30 frames: \(result)")
+            #expect(result.status == 0, "\(result)")
+            let reader = try RecordingReader(path: output)
+            #expect(reader.hasIndex)
+            let (kept, _) = try checkFramesMatchFeed(output)
+            #expect(kept > 0 && sent - kept <= 1, "\(sent) frames sent, \(kept) recorded")
+        }
     }
 
     @Test("a full disk stops the recorder with a clear error; every complete chunk before it is recovered",
-          .enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
+          .enabled(if: SmallDisk.canMount, "mounting a small tmpfs needs root"))
     func fullDisk() throws {
-        let mountPoint = Scratch.folder("cli")
-        defer { try? FileManager.default.removeItem(atPath: mountPoint) }
-        let mount = try ProgramRun.run("/bin/mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint])
-        try #require(mount.status == 0, "cannot mount a 1 MiB tmpfs: \(mount.stderr)")
-        defer { _ = try? ProgramRun.run("/bin/umount", [mountPoint]) }
-        let output = "\(mountPoint)/full.luma"
-        let feed = try LiveFeed(output: output, arguments: ["--chunk-seconds", "0.2"], frameInterval: 0.001)
-        feed.recorder.waitUntilExit()
-        let sent = feed.framesSent
-        feed.stop()
-        #expect(feed.recorder.terminationStatus != 0, "the recorder must fail when the disk is full")
-        let message = feed.errorText
-        #expect(message.hasPrefix("lumatrace: error: \(output): write failed: No space left on device"))
-        #expect(message.contains("lumatrace recover \(output) -o OTHER.luma"))
-        let recovered = Scratch.folder("cli") + "/recovered.luma"
-        let recover = try CLI.run(["recover", output, "-o", recovered])
-        #expect(recover.status == 0, "\(recover.stderr)")
-        let (kept, largestChunk) = try checkFramesMatchFeed(recovered)
-        #expect(kept > 0)
-        // Lost: the chunk being filled, the frame the write failed on, and frames that had
-        // arrived for the writer (its own thread) after that one, which the message names.
-        let after = message.firstMatch(of: /with frames? (\d+)(?:…(\d+))? received after it/).map { m in
-            (m.2.flatMap { Int($0) } ?? Int(m.1)!) - Int(m.1)! + 1
-        } ?? 0
-        #expect(sent - kept <= largestChunk + 1 + after, "\(sent) frames sent, \(kept) recovered, chunks of up to \(largestChunk), \(after) after the failure")
-        print("full disk (1 MiB tmpfs): \(sent) frames sent, \(kept) recovered")
+        try SmallDisk.with(kilobytes: 1024) { disk in try withScratchFolder("cli") { dir in
+            let output = "\(disk.path)/full.luma"
+            let feed = try LiveFeed(output: output, arguments: ["--chunk-seconds", "0.2"], frameInterval: 0.001)
+            let (result, sent) = try feed.finish()
+            #expect(result.status != 0, "the recorder must fail when the disk is full")
+            let message = result.stderr
+            #expect(message.hasPrefix("lumatrace: error: \(output): write failed: No space left on device"))
+            #expect(message.contains("lumatrace recover \(output) -o OTHER.luma"))
+            let recovered = dir + "/recovered.luma"
+            let recover = try CLI.run(["recover", output, "-o", recovered])
+            #expect(recover.status == 0, "\(recover.stderr)")
+            let (kept, largestChunk) = try checkFramesMatchFeed(recovered)
+            #expect(kept > 0)
+            // Lost: the chunk being filled, the frame the write failed on, and frames that had
+            // arrived for the writer (its own thread) after that one, which the message names.
+            let after = message.firstMatch(of: /with frames? (\d+)(?:…(\d+))? received after it/).map { m in
+                (m.2.flatMap { Int($0) } ?? Int(m.1)!) - Int(m.1)! + 1
+            } ?? 0
+            #expect(sent - kept <= largestChunk + 1 + after, "\(sent) frames sent, \(kept) recovered, chunks of up to \(largestChunk), \(after) after the failure")
+            print("full disk (1 MiB tmpfs): \(sent) frames sent, \(kept) recovered")
+        } }
     }
 
     /// Replays killed in the quick run; `LUMATRACE_REPLAY_KILLS=50 swift test --filter CrashSafety` for the long one.
@@ -183,63 +187,57 @@ struct CrashSafetyTests {
 
     @Test("replays killed at seeded points of their log leave a valid partial log (no footer) and never replace the good log, nor leave a lock")
     func killedReplays() throws {
-        let dir = Scratch.folder("cli")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let recording = "\(dir)/long.luma"
-        #expect(try CLI.run(["synth", "tracking", "--size", "320x180", "--frames", "600", "--seed", "3", "-o", recording]).status == 0)
-        let log = "\(dir)/long.events.jsonl"
-        #expect(try CLI.run(["replay", recording, "--analyzer", "differencing", "-o", log]).status == 0)
-        let good = try #require(FileManager.default.contents(atPath: log))
-        // How large the log of the replay that gets killed grows, so that the kills land inside it.
-        let arguments = ["replay", recording, "--analyzer", "differencing", "--analyzer", "trajectory", "--jobs", "1"]
-        #expect(try CLI.run(arguments + ["-o", "\(dir)/whole.events.jsonl"]).status == 0)
-        let whole = AwaitedEvent.fileSize("\(dir)/whole.events.jsonl")
-        try #require(whole > 1 << 20, "the whole log is \(whole) bytes: too few 64 KiB flushes to kill a replay between")
-        var schedule = SeededGenerator(seed: 77)  // the kill points are random but the same on every run
-        var survived = 0, partialEvents = 0
-        for round in 0..<Self.replayKills {
-            let replay = Process()
-            replay.executableURL = URL(fileURLWithPath: CLI.binary)
-            replay.arguments = arguments + ["-o", log, "--force"]
-            replay.standardOutput = FileHandle.nullDevice
-            replay.standardError = FileHandle.nullDevice
-            try replay.run()
-            // The log is written to a temporary sibling named by the writer's process id, 64 KiB at a time.
-            let partial = "\(dir)/.long.events.jsonl.\(replay.processIdentifier)-1.partial"
-            // Killed once that file has grown past a seeded size, at most 60% of the whole log: the
-            // replay then has 40% of its frames still to analyze, and cannot finish between the
-            // look and the kill however busy the machine is.
-            let point = Int(schedule.uniform(in: 2_000...(0.6 * Double(whole))))
-            let reached = AwaitedEvent.wait(while: { replay.isRunning }) { AwaitedEvent.fileSize(partial) >= point }
-            kill(replay.processIdentifier, SIGKILL)
-            replay.waitUntilExit()
-            try #require(reached, "round \(round): the replay ended before its log reached \(point) of \(whole) bytes")
-            #expect(replay.terminationReason == .uncaughtSignal && replay.terminationStatus == SIGKILL,
-                    "round \(round): the replay ended on its own, not by the kill")
+        try withScratchFolder("cli") { dir in
+            let recording = "\(dir)/long.luma"
+            #expect(try CLI.run(["synth", "tracking", "--size", "320x180", "--frames", "600", "--seed", "3", "-o", recording]).status == 0)
+            let log = "\(dir)/long.events.jsonl"
+            #expect(try CLI.run(["replay", recording, "--analyzer", "differencing", "-o", log]).status == 0)
+            let good = try #require(FileManager.default.contents(atPath: log))
+            // How large the log of the replay that gets killed grows, so that the kills land inside it.
+            let arguments = ["replay", recording, "--analyzer", "differencing", "--analyzer", "trajectory", "--jobs", "1"]
+            #expect(try CLI.run(arguments + ["-o", "\(dir)/whole.events.jsonl"]).status == 0)
+            let whole = AwaitedEvent.fileSize("\(dir)/whole.events.jsonl")
+            try #require(whole > 1 << 20, "the whole log is \(whole) bytes: too few 64 KiB flushes to kill a replay between")
+            var schedule = SeededGenerator(seed: 77)  // the kill points are random but the same on every run
+            var survived = 0, partialEvents = 0
+            for round in 0..<Self.replayKills {
+                let replay = try CLI.start(arguments + ["-o", log, "--force"])
+                // The log is written to a temporary sibling named by the writer's process id, 64 KiB at a time.
+                let partial = "\(dir)/.long.events.jsonl.\(replay.pid)-1.partial"
+                // Killed once that file has grown past a seeded size, at most 60% of the whole log: the
+                // replay then has 40% of its frames still to analyze, and cannot finish between the
+                // look and the kill however busy the machine is.
+                let point = Int(schedule.uniform(in: 2_000...(0.6 * Double(whole))))
+                let reached = AwaitedEvent.wait(while: { replay.isRunning }) { AwaitedEvent.fileSize(partial) >= point }
+                replay.signal(SIGKILL)
+                let ended = try replay.wait()
+                try #require(reached, "round \(round): the replay ended before its log reached \(point) of \(whole) bytes: \(ended)")
+                #expect(ended.signal == SIGKILL, "round \(round): the replay ended on its own, not by the kill: \(ended)")
 
-            #expect(FileManager.default.contents(atPath: log) == good, "round \(round): the good log was replaced")
-            let bytes = try #require(FileManager.default.contents(atPath: partial))
-            var lines = bytes.split(separator: 10, omittingEmptySubsequences: false)
-            if lines.last?.isEmpty == false { lines.removeLast() }  // the line being written when it was killed
-            if lines.last?.isEmpty == true { lines.removeLast() }
-            #expect(lines.count > 1)
-            for (i, line) in lines.enumerated() {
-                let json = try JSONParser.parse(Array(line))
-                #expect(json["end"] == nil, "round \(round): line \(i + 1) is a footer in a killed replay's log")
+                #expect(FileManager.default.contents(atPath: log) == good, "round \(round): the good log was replaced")
+                let bytes = try #require(FileManager.default.contents(atPath: partial))
+                var lines = bytes.split(separator: 10, omittingEmptySubsequences: false)
+                if lines.last?.isEmpty == false { lines.removeLast() }  // the line being written when it was killed
+                if lines.last?.isEmpty == true { lines.removeLast() }
+                #expect(lines.count > 1)
+                for (i, line) in lines.enumerated() {
+                    let json = try JSONParser.parse(Array(line))
+                    #expect(json["end"] == nil, "round \(round): line \(i + 1) is a footer in a killed replay's log")
+                }
+                let complete = lines.map { Array($0) + [10] }.flatMap { $0 }
+                let read = try EventLog.parse(complete, path: partial)
+                #expect(!read.isComplete)
+                #expect(read.events.count == lines.count - 1)
+                // The kernel dropped the dead writer's claim: the next replay takes the log at once.
+                try FileManager.default.removeItem(atPath: partial)
+                if FileManager.default.contents(atPath: log) == good, !read.isComplete { survived += 1 }
+                partialEvents += read.events.count
             }
-            let complete = lines.map { Array($0) + [10] }.flatMap { $0 }
-            let read = try EventLog.parse(complete, path: partial)
-            #expect(!read.isComplete)
-            #expect(read.events.count == lines.count - 1)
-            // The kernel dropped the dead writer's claim: the next replay takes the log at once.
-            try FileManager.default.removeItem(atPath: partial)
-            if FileManager.default.contents(atPath: log) == good, !read.isComplete { survived += 1 }
-            partialEvents += read.events.count
+            let next = try CLI.run(["replay", recording, "--analyzer", "differencing", "-o", log, "--force"])
+            #expect(next.status == 0, "\(next.stderr)")
+            #expect(FileManager.default.contents(atPath: log) == good)
+            print("killed replays: \(survived) of \(Self.replayKills) left the good log untouched and a valid partial log (\(partialEvents) events in the partial logs)")
         }
-        let next = try CLI.run(["replay", recording, "--analyzer", "differencing", "-o", log, "--force"])
-        #expect(next.status == 0, "\(next.stderr)")
-        #expect(FileManager.default.contents(atPath: log) == good)
-        print("killed replays: \(survived) of \(Self.replayKills) left the good log untouched and a valid partial log (\(partialEvents) events in the partial logs)")
     }
 
     /// Rounds of concurrent writers in the quick run; `LUMATRACE_WRITER_ROUNDS=20` for the long one.
@@ -247,86 +245,77 @@ struct CrashSafetyTests {
 
     @Test("concurrent writers of one log or one recording: one wins whole, the others are refused, nothing is damaged")
     func concurrentWriters() throws {
-        let dir = Scratch.folder("cli")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let source = "\(dir)/source.luma"
-        #expect(try CLI.run(["synth", "balls", "--size", "320x180", "--frames", "120", "--seed", "5", "-o", source]).status == 0)
-        let y4m = "\(dir)/source.y4m"
-        #expect(try CLI.run(["export", source, "--format", "y4m", "-o", y4m]).status == 0)
-        var refused = 0, won = 0
-        for round in 0..<Self.writerRounds {
-            for (output, arguments) in [("\(dir)/shared.events.jsonl", ["replay", source, "--analyzer", "differencing", "--analyzer", "trajectory"]),
-                                        ("\(dir)/shared.luma", ["record", y4m])] {
-                let writers = (0..<4).map { _ in Process() }
-                let errors = writers.map { _ in Pipe() }
-                for (p, e) in zip(writers, errors) {
-                    p.executableURL = URL(fileURLWithPath: CLI.binary)
-                    p.arguments = arguments + ["-o", output, "--force"]
-                    p.standardOutput = FileHandle.nullDevice
-                    p.standardError = e
-                    try p.run()
+        try withScratchFolder("cli") { dir in
+            let source = "\(dir)/source.luma"
+            #expect(try CLI.run(["synth", "balls", "--size", "320x180", "--frames", "120", "--seed", "5", "-o", source]).status == 0)
+            let y4m = "\(dir)/source.y4m"
+            #expect(try CLI.run(["export", source, "--format", "y4m", "-o", y4m]).status == 0)
+            var refused = 0, won = 0
+            for round in 0..<Self.writerRounds {
+                for (output, arguments) in [("\(dir)/shared.events.jsonl", ["replay", source, "--analyzer", "differencing", "--analyzer", "trajectory"]),
+                                            ("\(dir)/shared.luma", ["record", y4m])] {
+                    let writers = try (0..<4).map { _ in try CLI.start(arguments + ["-o", output, "--force"]) }
+                    let results = try writers.map { try $0.wait() }
+                    for result in results where result.status != 0 {
+                        #expect(result.stderr.contains("another lumatrace process is writing it"), "round \(round): \(result)")
+                        refused += 1
+                    }
+                    won += results.filter { $0.status == 0 }.count
+                    #expect(results.contains { $0.status == 0 }, "round \(round): no writer of \(output) finished")
+                    if output.hasSuffix(".luma") {
+                        let info = try CLI.run(["info", output])
+                        #expect(info.status == 0 && info.stdout.contains("damage        none"), "\(info.stdout)\(info.stderr)")
+                        #expect(info.stdout.contains("frames        120"), "\(info.stdout)")
+                    } else {
+                        let verify = try CLI.run(["verify", output])
+                        #expect(verify.status == 0, "round \(round): \(verify.stdout)\(verify.stderr)")
+                    }
+                    let names = try FileManager.default.contentsOfDirectory(atPath: dir)
+                    #expect(!names.contains { $0.hasSuffix(".partial") || $0.hasSuffix(".lock") }, "round \(round): left \(names)")
                 }
-                for p in writers { p.waitUntilExit() }
-                let texts = errors.map { String(decoding: $0.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
-                for (p, text) in zip(writers, texts) where p.terminationStatus != 0 {
-                    #expect(text.contains("another lumatrace process is writing it"), "round \(round): \(text)")
-                    refused += 1
-                }
-                won += writers.filter { $0.terminationStatus == 0 }.count
-                #expect(writers.contains { $0.terminationStatus == 0 }, "round \(round): no writer of \(output) finished")
-                if output.hasSuffix(".luma") {
-                    let info = try CLI.run(["info", output])
-                    #expect(info.status == 0 && info.stdout.contains("damage        none"), "\(info.stdout)\(info.stderr)")
-                    #expect(info.stdout.contains("frames        120"), "\(info.stdout)")
-                } else {
-                    let verify = try CLI.run(["verify", output])
-                    #expect(verify.status == 0, "round \(round): \(verify.stdout)\(verify.stderr)")
-                }
-                let names = try FileManager.default.contentsOfDirectory(atPath: dir)
-                #expect(!names.contains { $0.hasSuffix(".partial") || $0.hasSuffix(".lock") }, "round \(round): left \(names)")
             }
+            print("concurrent writers: \(Self.writerRounds * 2) rounds of 4, \(won) finished whole, \(refused) refused naming the other writer, no file damaged")
         }
-        print("concurrent writers: \(Self.writerRounds * 2) rounds of 4, \(won) finished whole, \(refused) refused naming the other writer, no file damaged")
     }
 
     @Test("a damaged chunk: info names it, replay stops naming it, --skip-damaged replays around it and logs the gap")
     func damagedRecording() throws {
-        let dir = Scratch.folder("cli")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let recording = "\(dir)/damaged.luma"
-        // 90 frames in chunks of 0.5 s (15 frames).
-        let writer = try RecordingWriter(path: recording, header: RecordingHeader(width: 160, height: 90, timescale: 30, rateNumerator: 30),
-                                         options: .fixedDuration(0.5))
-        for i in 0..<90 {
-            var f = [UInt8](repeating: 40, count: 160 * 90)
-            for y in 30..<40 { for x in (i + 10)..<(i + 20) { f[y * 160 + x] = 200 } }
-            try writer.append(f, ticks: Int64(i))
-        }
-        try writer.close()
-        let reader = try RecordingReader(path: recording)
-        try #require(reader.chunks.count == 6)
-        let victim = reader.chunks[1]
-        let handle = try #require(FileHandle(forUpdatingAtPath: recording))
-        let offset = victim.offset + UInt64(40)
-        try handle.seek(toOffset: offset)
-        var byte = try #require(try handle.read(upToCount: 1))
-        byte[0] ^= 0x10
-        try handle.seek(toOffset: offset)
-        try handle.write(contentsOf: byte)
-        try handle.close()
-        let frames = "\(victim.firstFrame)...\(victim.firstFrame + victim.frameCount - 1)"
+        try withScratchFolder("cli") { dir in
+            let recording = "\(dir)/damaged.luma"
+            // 90 frames in chunks of 0.5 s (15 frames).
+            let writer = try RecordingWriter(path: recording, header: RecordingHeader(width: 160, height: 90, timescale: 30, rateNumerator: 30),
+                                             options: .fixedDuration(0.5))
+            for i in 0..<90 {
+                var f = [UInt8](repeating: 40, count: 160 * 90)
+                for y in 30..<40 { for x in (i + 10)..<(i + 20) { f[y * 160 + x] = 200 } }
+                try writer.append(f, ticks: Int64(i))
+            }
+            try writer.close()
+            let reader = try RecordingReader(path: recording)
+            try #require(reader.chunks.count == 6)
+            let victim = reader.chunks[1]
+            let handle = try #require(FileHandle(forUpdatingAtPath: recording))
+            let offset = victim.offset + UInt64(40)
+            try handle.seek(toOffset: offset)
+            var byte = try #require(try handle.read(upToCount: 1))
+            byte[0] ^= 0x10
+            try handle.seek(toOffset: offset)
+            try handle.write(contentsOf: byte)
+            try handle.close()
+            let frames = "\(victim.firstFrame)...\(victim.firstFrame + victim.frameCount - 1)"
 
-        let info = try CLI.run(["info", recording])
-        #expect(info.stdout.contains("chunk 1") && info.stdout.contains(frames), "\(info.stdout)")
-        let stopped = try CLI.run(["replay", recording, "--analyzer", "differencing", "-o", "\(dir)/a.events.jsonl"])
-        #expect(stopped.status != 0)
-        #expect(stopped.stderr.contains("chunk 1 (frames \(frames)) is damaged") && stopped.stderr.contains("--skip-damaged"))
-        let skipped = try CLI.run(["replay", recording, "--analyzer", "differencing", "--skip-damaged", "-o", "\(dir)/b.events.jsonl"])
-        #expect(skipped.status == 0, "\(skipped.stderr)")
-        let log = try EventLog.read("\(dir)/b.events.jsonl")
-        let gaps = log.events.filter { $0.analyzer == "engine" }
-        #expect(gaps.count == 1)
-        #expect(gaps.first?.frame == victim.firstFrame)
-        #expect(!log.events.contains { $0.analyzer == "differencing" && (victim.firstFrame..<victim.firstFrame + victim.frameCount).contains($0.frame) })
+            let info = try CLI.run(["info", recording])
+            #expect(info.stdout.contains("chunk 1") && info.stdout.contains(frames), "\(info.stdout)")
+            let stopped = try CLI.run(["replay", recording, "--analyzer", "differencing", "-o", "\(dir)/a.events.jsonl"])
+            #expect(stopped.status != 0)
+            #expect(stopped.stderr.contains("chunk 1 (frames \(frames)) is damaged") && stopped.stderr.contains("--skip-damaged"))
+            let skipped = try CLI.run(["replay", recording, "--analyzer", "differencing", "--skip-damaged", "-o", "\(dir)/b.events.jsonl"])
+            #expect(skipped.status == 0, "\(skipped.stderr)")
+            let log = try EventLog.read("\(dir)/b.events.jsonl")
+            let gaps = log.events.filter { $0.analyzer == "engine" }
+            #expect(gaps.count == 1)
+            #expect(gaps.first?.frame == victim.firstFrame)
+            #expect(!log.events.contains { $0.analyzer == "differencing" && (victim.firstFrame..<victim.firstFrame + victim.frameCount).contains($0.frame) })
+        }
     }
 }

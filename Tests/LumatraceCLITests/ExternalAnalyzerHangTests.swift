@@ -17,7 +17,9 @@ struct ExternalAnalyzerHangTests {
     static let limits = ["--set", "external.timeout=2", "--set", "external.startTimeout=3"]
 
     /// A Python program speaking the protocol, which misbehaves as its first argument says and
-    /// appends its pid, and the pid of any process it starts, to the file named by its second.
+    /// appends its pid, and the pid of any process it starts, to the file named by its second. A
+    /// hang lasts an hour, longer than any wait of the test: a process lumatrace failed to stop is
+    /// still there when the test looks.
     static let program = """
         import json, os, signal, struct, subprocess, sys, time
         mode, pids = sys.argv[1], sys.argv[2]
@@ -35,31 +37,31 @@ struct ExternalAnalyzerHangTests {
         note(os.getpid())
         if mode == "ignores-term":  # carries on after TERM, saying it came (the test waits for that)
             signal.signal(signal.SIGTERM, lambda *_: open(pids + ".term", "w").close())
-        if mode == "silent": time.sleep(60)
+        if mode == "silent": time.sleep(3600)
         if mode == "never-reads":
             send({"ready": True})
-            time.sleep(60)
+            time.sleep(3600)
         sys.stdin.buffer.readline()
         send({"ready": True})
         while True:
             magic, w, h, _, index, ticks, scale = struct.unpack("<4sIIIqqq", read_exactly(40))
             if magic == b"LTEN":
-                if mode == "hangs-at-end": time.sleep(60)
+                if mode == "hangs-at-end": time.sleep(3600)
                 send({"done": "end"})
-                if mode == "lingers": time.sleep(60)
+                if mode == "lingers": time.sleep(3600)
                 break
             read_exactly(w * h)
             if index == 3:
                 if mode in ("hangs-at-frame", "ignores-term"):
                     open(pids + ".at-frame-3", "w").close()
-                    time.sleep(60)
+                    time.sleep(3600)
                 if mode == "long-line":
-                    sys.stdout.write("x" * 20_000_000 + "\\n"); sys.stdout.flush(); time.sleep(60)
+                    sys.stdout.write("x" * 20_000_000 + "\\n"); sys.stdout.flush(); time.sleep(3600)
                 if mode == "daemon":
                     # A daemon: its own session (out of the program's group), TERM ignored, our stderr held.
                     note(subprocess.Popen(["sh", "-c", "trap '' TERM; exec sleep 600"], start_new_session=True).pid)
                 if mode == "leaves-child":
-                    note(subprocess.Popen(["sleep", "60"]).pid)  # keeps our stdout and stderr open
+                    note(subprocess.Popen(["sleep", "3600"]).pid)  # keeps our stdout and stderr open
                     os._exit(0)
             send({"kind": "tick", "data": {"frame": index}})
             send({"done": index})
@@ -80,64 +82,63 @@ struct ExternalAnalyzerHangTests {
               ("lingers", "in finish: ", "did not exit within 3 s (external.startTimeout) after its last answer; it was stopped"),
           ])
     func hang(mode: String, failure: String, message: String) throws {
-        let dir = Scratch.folder("cli")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let pids = "\(dir)/pids"
-        let run = try Self.replay(mode: mode, pids: pids, in: dir, options: Self.limits)
-
-        #expect(run.status != nil, "lumatrace still ran after \(Self.patience) s and was killed")
-        #expect(run.status != 0)
-        #expect(run.seconds < 20, "the replay took \(run.seconds) s")
-        let lines = run.stderr.split(separator: "\n")
-        #expect(lines.count == 1, "\(run.stderr)")
-        #expect(run.stderr.hasPrefix("lumatrace: error: analyzer external "), "\(run.stderr)")
-        #expect(run.stderr.contains(failure) && run.stderr.contains(message), "\(run.stderr)")
-        try Self.expectGone(pids, expected: mode == "leaves-child" ? 2 : 1)
+        try withScratchFolder("cli") { dir in
+            let pids = "\(dir)/pids"
+            // Stopped within its limits shows in the message, which names the limit that stopped it.
+            let run = try Self.replay(mode: mode, pids: pids, in: dir, options: Self.limits)
+            #expect(run.status != 0)
+            let lines = run.stderr.split(separator: "\n")
+            #expect(lines.count == 1, "\(run.stderr)")
+            #expect(run.stderr.hasPrefix("lumatrace: error: analyzer external "), "\(run.stderr)")
+            #expect(run.stderr.contains(failure) && run.stderr.contains(message), "\(run.stderr)")
+            try Self.expectGone(pids, expected: mode == "leaves-child" ? 2 : 1)
+        }
     }
 
     @Test("a process the program starts in a session of its own, ignoring TERM, ends with the replay (a program exits cleanly)")
     func daemonEndsWithTheReplay() throws {
-        let dir = Scratch.folder("cli")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let pids = "\(dir)/pids"
-        let run = try Self.replay(mode: "daemon", pids: pids, in: dir, options: Self.limits)
-        #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.seconds < 20, "the replay took \(run.seconds) s")
-        try Self.expectGone(pids, expected: 2)
+        try withScratchFolder("cli") { dir in
+            let pids = "\(dir)/pids"
+            let run = try Self.replay(mode: "daemon", pids: pids, in: dir, options: Self.limits)
+            #expect(run.status == 0, "\(run.stderr)")
+            try Self.expectGone(pids, expected: 2)
+        }
     }
+
+    /// An external.timeout no replay of these tests reaches: only the signal can stop the program.
+    static let noTimeout = ["--set", "external.timeout=3600"]
 
     @Test("SIGINT or SIGTERM to lumatrace stops its programs, even one that ignores TERM, and the replay fails naming the signal",
           arguments: [SIGINT, SIGTERM])
     func signalled(signal: Int32) throws {
-        let dir = Scratch.folder("cli")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let pids = "\(dir)/pids"
-        let log = "\(dir)/signalled.events.jsonl"
-        let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
-        var programGroup: pid_t = -1
-        let run = try Self.replay(mode: "ignores-term", pids: pids, in: dir, log: log, options: ["--set", "external.timeout=60"],
-                                  asFromAShell: true, signals: [signal]) { programGroup = $0 }
-        let sentAt = try #require(run.signalledAt, "the program never started")
-        // Its own group, which a terminal's Ctrl-C (sent to lumatrace's group) does not reach.
-        #expect(programGroup > 0 && programGroup != getpgrp())
-        #expect(run.status != nil && run.status != 0, "\(run.stderr)")
-        #expect(run.seconds - sentAt < 10, "lumatrace took \(run.seconds - sentAt) s to stop after \(name)")
-        #expect(run.stderr.contains("analyzer external failed at frame ") && run.stderr.contains("lumatrace received \(name)"), "\(run.stderr)")
-        #expect(try EventLog.read(log).footer?["end"]?["failure"]?["analyzer"]?.stringValue == "external")
-        try Self.expectGone(pids, expected: 1)
+        try withScratchFolder("cli") { dir in
+            let pids = "\(dir)/pids"
+            let log = "\(dir)/signalled.events.jsonl"
+            let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+            var programGroup: pid_t = -1
+            let run = try Self.replay(mode: "ignores-term", pids: pids, in: dir, log: log, options: Self.noTimeout,
+                                      signals: [signal]) { programGroup = $0 }
+            // Its own group, which a terminal's Ctrl-C (sent to lumatrace's group) does not reach.
+            #expect(programGroup > 0 && programGroup != getpgrp())
+            #expect(run.status != 0, "\(run)")
+            #expect(run.stderr.contains("analyzer external failed at frame ") && run.stderr.contains("lumatrace received \(name)"), "\(run.stderr)")
+            #expect(try EventLog.read(log).footer?["end"]?["failure"]?["analyzer"]?.stringValue == "external")
+            try Self.expectGone(pids, expected: 1)
+        }
     }
 
     @Test("a second Ctrl-C does not wait for the grace period: the programs are killed and lumatrace ends by the signal")
     func signalledTwice() throws {
-        let dir = Scratch.folder("cli")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let pids = "\(dir)/pids"
-        let run = try Self.replay(mode: "ignores-term", pids: pids, in: dir, options: ["--set", "external.timeout=60"],
-                                  asFromAShell: true, signals: [SIGINT, SIGINT])
-        let sentAt = try #require(run.signalledAt, "the program never started")
-        #expect(run.killedBy == SIGINT, "\(run.stderr)")
-        #expect(run.seconds - sentAt < 1.5, "lumatrace took \(run.seconds - sentAt) s to stop after two SIGINTs")
-        try Self.expectGone(pids, expected: 1)
+        try withScratchFolder("cli") { dir in
+            let pids = "\(dir)/pids"
+            let log = "\(dir)/twice.events.jsonl"
+            let run = try Self.replay(mode: "ignores-term", pids: pids, in: dir, log: log, options: Self.noTimeout, signals: [SIGINT, SIGINT])
+            // Ended by the signal, before the end of the grace period: a graceful stop ends with a
+            // status and the log under its name, its footer naming the failure (`signalled`).
+            #expect(run.signal == SIGINT, "\(run)")
+            #expect(!FileManager.default.fileExists(atPath: log), "lumatrace finished its log: it waited for its programs")
+            try Self.expectGone(pids, expected: 1)
+        }
     }
 
     // MARK: - Memory bounds
@@ -159,20 +160,20 @@ struct ExternalAnalyzerHangTests {
               message: "wrote over 1000 events at frame 2; if it really has that many, raise external.maximumEventsPerFrame (up to 1000000)"),
     ])
     func bound(_ bound: Bound) throws {
-        let dir = Scratch.folder("cli")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let replay = ["replay", Self.recording, "--analyzer", "external", "--set",
-                      "external.command=\(try Self.emitter(events: bound.events, bytes: bound.bytes, in: dir))", "--to", "4"]
-        let refused = try CLI.run(replay + ["-o", "\(dir)/refused.events.jsonl"])
-        #expect(refused.status != 0)
-        #expect(refused.stderr.contains("analyzer external failed at frame 2: ") && refused.stderr.contains(bound.message), "\(refused.stderr)")
-        #expect(try EventLog.read("\(dir)/refused.events.jsonl").events.filter { $0.kind == "big" }.isEmpty)
+        try withScratchFolder("cli") { dir in
+            let replay = ["replay", Self.recording, "--analyzer", "external", "--set",
+                          "external.command=\(try Self.emitter(events: bound.events, bytes: bound.bytes, in: dir))", "--to", "4"]
+            let refused = try CLI.run(replay + ["-o", "\(dir)/refused.events.jsonl"])
+            #expect(refused.status != 0)
+            #expect(refused.stderr.contains("analyzer external failed at frame 2: ") && refused.stderr.contains(bound.message), "\(refused.stderr)")
+            #expect(try EventLog.read("\(dir)/refused.events.jsonl").events.filter { $0.kind == "big" }.isEmpty)
 
-        let raised = try CLI.run(replay + ["--set", "external.\(bound.option)=\(bound.raisedTo)", "-o", "\(dir)/raised.events.jsonl"])
-        #expect(raised.status == 0, "\(raised.stderr)")
-        let events = try EventLog.read("\(dir)/raised.events.jsonl").events.filter { $0.kind == "big" }
-        #expect(events.count == bound.events && events.allSatisfy { $0.frame == 2 })
-        #expect(events.allSatisfy { $0.data["text"]?.stringValue?.utf8.count == bound.bytes })
+            let raised = try CLI.run(replay + ["--set", "external.\(bound.option)=\(bound.raisedTo)", "-o", "\(dir)/raised.events.jsonl"])
+            #expect(raised.status == 0, "\(raised.stderr)")
+            let events = try EventLog.read("\(dir)/raised.events.jsonl").events.filter { $0.kind == "big" }
+            #expect(events.count == bound.events && events.allSatisfy { $0.frame == 2 })
+            #expect(events.allSatisfy { $0.data["text"]?.stringValue?.utf8.count == bound.bytes })
+        }
     }
 
     @Test("`lumatrace analyzers external` lists the limits with their ranges and defaults")
@@ -196,94 +197,68 @@ struct ExternalAnalyzerHangTests {
             """)
     }
 
-    /// How long a run may take before the test gives up on it.
+    /// How long a replay may run before the test gives up on it: a hang guard, not a measurement
+    /// (each of these replays ends within seconds, unless lumatrace hangs).
     static let patience = 60.0
-
-    struct BoundedRun {
-        /// The exit status, or nil if lumatrace had to be killed after ``patience`` seconds.
-        var status: Int32?
-        /// The signal that ended lumatrace, if one did.
-        var killedBy: Int32?
-        var stderr: String
-        var seconds: Double
-        /// When the test sent its signals, if it had any to send.
-        var signalledAt: Double?
-    }
 
     /// Runs `lumatrace replay` over the misbehaving ``program`` with output to files (so nothing a
     /// stray process holds open can block the test). `signals` are sent to lumatrace on events,
     /// never after a time: the first once the program hangs at frame 3, each next one once the
     /// program has received TERM (lumatrace acted on the one before); `programGroup` learns the
-    /// program's process group as it starts. `asFromAShell` starts lumatrace with
-    /// SIGINT and SIGTERM unblocked and at their defaults, as a shell would (the test runner's
-    /// threads block them, and a child inherits that).
-    static func replay(mode: String, pids: String, in dir: String, log: String? = nil, options: [String], asFromAShell: Bool = false,
-                       signals: [Int32] = [], programGroup: (pid_t) -> Void = { _ in }) throws -> BoundedRun {
+    /// program's process group before the first. lumatrace starts as from a shell, SIGINT and
+    /// SIGTERM unblocked and at their defaults (``RunningProgram``).
+    static func replay(mode: String, pids: String, in dir: String, log: String? = nil, options: [String],
+                       signals: [Int32] = [], programGroup: (pid_t) -> Void = { _ in }) throws -> ProgramResult {
         let script = "\(dir)/program.py"
         try program.write(toFile: script, atomically: true, encoding: .utf8)
-        let errors = "\(dir)/stderr.txt"
-        #expect(FileManager.default.createFile(atPath: errors, contents: nil))
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: asFromAShell ? "/usr/bin/env" : CLI.binary)
-        let shell = ["python3", "-c", "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
-                     + "[signal.signal(s, signal.SIG_DFL) for s in (signal.SIGINT, signal.SIGTERM)]; os.execv(sys.argv[1], sys.argv[1:])",
-                     CLI.binary]
-        p.arguments = (asFromAShell ? shell : []) + ["replay", recording, "--analyzer", "differencing", "--analyzer", "external",
-                       "--set", "external.command=python3 \(script) \(mode) \(pids)", "--jobs", "1",
-                       "-o", log ?? "\(dir)/\(mode).events.jsonl"] + options
-        p.standardInput = FileHandle.nullDevice
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
-        let started = Clock()
-        var programStarted = false
-        var signalledAt: Double?
-        var toSend = signals
-        try p.run()
-        while p.isRunning, started.secondsSince < patience {
-            if !toSend.isEmpty {
-                if !programStarted, let first = try? String(contentsOfFile: pids, encoding: .utf8).split(separator: "\n").first,
-                   let pid = pid_t(first) {
-                    programStarted = true
-                    programGroup(getpgid(pid))
-                }
-                if FileManager.default.fileExists(atPath: pids + (toSend.count == signals.count ? ".at-frame-3" : ".term")) {
-                    kill(p.processIdentifier, toSend.removeFirst())
-                    signalledAt = signalledAt ?? started.secondsSince
-                }
+        let replay = try CLI.start(["replay", recording, "--analyzer", "differencing", "--analyzer", "external",
+                                    "--set", "external.command=python3 \(script) \(mode) \(pids)", "--jobs", "1",
+                                    "-o", log ?? "\(dir)/\(mode).events.jsonl"] + options,
+                                   stderr: .file("\(dir)/stderr.txt"))
+        for (k, signal) in signals.enumerated() {
+            let event = pids + (k == 0 ? ".at-frame-3" : ".term")
+            guard AwaitedEvent.wait(patience: patience, while: { replay.isRunning }, until: { FileManager.default.fileExists(atPath: event) }) else {
+                Issue.record("lumatrace ended, or \(patience) s passed, before \(event) appeared")
+                break
             }
-            usleep(10_000)
+            if k == 0, let first = try? String(contentsOfFile: pids, encoding: .utf8).split(separator: "\n").first, let pid = pid_t(first) {
+                programGroup(getpgid(pid))
+            }
+            replay.signal(signal)
         }
-        let finishedInTime = !p.isRunning
-        if !finishedInTime { kill(p.processIdentifier, SIGKILL) }
-        p.waitUntilExit()
-        let seconds = started.secondsSince
-        let bySignal = p.terminationReason == .uncaughtSignal
-        return BoundedRun(status: finishedInTime ? p.terminationStatus : nil, killedBy: finishedInTime && bySignal ? p.terminationStatus : nil,
-                          stderr: (try? String(contentsOfFile: errors, encoding: .utf8)) ?? "", seconds: seconds, signalledAt: signalledAt)
+        var result: ProgramResult
+        do {
+            result = try replay.wait(patience: patience)
+        } catch {
+            killAll(listedIn: pids)
+            throw error
+        }
+        result.stderr = (try? String(contentsOfFile: "\(dir)/stderr.txt", encoding: .utf8)) ?? ""
+        return result
     }
 
-    /// Expects `expected` pids in the file, none of them a running process; kills any left, so that
-    /// a failing test leaves nothing behind. A zombie has ended: once lumatrace has exited, it is
-    /// init's to reap (which can take it a second or two), not lumatrace's.
+    /// Kills every process whose pid is in the file, so that a failing test leaves nothing behind.
+    static func killAll(listedIn pids: String) {
+        let list = ((try? String(contentsOfFile: pids, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { pid_t($0) }
+        for pid in list { kill(pid, SIGKILL) }
+    }
+
+    /// Expects `expected` pids in the file, each process gone (waiting for that, with ``patience``
+    /// as a hang guard: a process of the program that was not stopped hangs for an hour); kills
+    /// any left, so that a failing test leaves nothing behind. A zombie has ended: once lumatrace
+    /// has exited, it is init's to reap, not lumatrace's.
     static func expectGone(_ pids: String, expected: Int) throws {
         let list = try String(contentsOfFile: pids, encoding: .utf8).split(separator: "\n").compactMap { pid_t($0) }
         #expect(list.count == expected, "pids written: \(list)")
-        let until = Clock()
         func alive(_ pid: pid_t) -> Bool {
             guard kill(pid, 0) == 0 || errno != ESRCH else { return false }
             guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }  // just gone
             return stat.split(separator: ")").last?.split(separator: " ").first != "Z"
         }
-        while list.contains(where: alive), until.secondsSince < 3 { usleep(10_000) }
+        AwaitedEvent.wait(patience: patience) { !list.contains(where: alive) }
         for pid in list where alive(pid) {
-            Issue.record("process \(pid) of the program still exists after the replay ended")
+            Issue.record("process \(pid) of the program still runs \(patience) s after the replay ended")
             kill(pid, SIGKILL)
         }
-    }
-
-    /// Seconds on the monotonic clock since it was made.
-    struct Clock {
-        private let start = DispatchTime.now()
-        var secondsSince: Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }
     }
 }

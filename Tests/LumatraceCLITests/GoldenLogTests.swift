@@ -31,13 +31,14 @@ struct SynthReproducibilityTests {
     /// The bundled recordings are version-1 files (the fixtures that keep version 1 readable).
     @Test("synth with the documented settings regenerates the bundled recordings and truth byte for byte", arguments: ["balls", "tracking"])
     func regenerate(_ scene: String) throws {
-        let dir = Scratch.folder("cli")
-        let r = try CLI.run(["synth", scene, "--size", "320x180", "--frames", "90", "--noise", "0.7", "--seed", "7", "--format-version", "1",
-                             "-o", "\(dir)/s.luma", "--truth", "\(dir)/s.truth.json"])
-        #expect(r.status == 0, "\(r.stderr)")
-        let bundled = PackageLayout.root.appendingPathComponent("Recordings/\(scene)-synth")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/s.luma")) == Data(contentsOf: bundled.appendingPathExtension("luma")))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/s.truth.json")) == Data(contentsOf: URL(fileURLWithPath: bundled.path + ".truth.json")))
+        try withScratchFolder("cli") { dir in
+            let r = try CLI.run(["synth", scene, "--size", "320x180", "--frames", "90", "--noise", "0.7", "--seed", "7", "--format-version", "1",
+                                 "-o", "\(dir)/s.luma", "--truth", "\(dir)/s.truth.json"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let bundled = PackageLayout.root.appendingPathComponent("Recordings/\(scene)-synth")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/s.luma")) == Data(contentsOf: bundled.appendingPathExtension("luma")))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/s.truth.json")) == Data(contentsOf: URL(fileURLWithPath: bundled.path + ".truth.json")))
+        }
     }
 }
 
@@ -45,15 +46,16 @@ struct SynthReproducibilityTests {
 struct VerifyDetectsChangeTests {
     @Test("a log whose header asks for other settings than its events were made with fails verify at the first differing line")
     func changedSettings() throws {
-        let dir = try CLI.folderWithRecording(width: 32, height: 24, count: 12)
-        try CLI.run(["replay", "r.luma", "--analyzer", "differencing", "-o", "log.jsonl"], cwd: dir)
-        let path = "\(dir)/log.jsonl"
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(text.contains("\"threshold\":25"))
-        try text.replacingOccurrences(of: "\"threshold\":25", with: "\"threshold\":3").write(toFile: path, atomically: true, encoding: .utf8)
-        let r = try CLI.run(["verify", "log.jsonl"], cwd: dir)
-        #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
-        #expect(r.stdout.contains("differs at line 2"))  // same header; the first event already differs
-        #expect(r.stdout.contains("golden:") && r.stdout.contains("now:"))
+        try CLI.withRecording(width: 32, height: 24, count: 12) { dir in
+            try CLI.run(["replay", "r.luma", "--analyzer", "differencing", "-o", "log.jsonl"], cwd: dir)
+            let path = "\(dir)/log.jsonl"
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(text.contains("\"threshold\":25"))
+            try text.replacingOccurrences(of: "\"threshold\":25", with: "\"threshold\":3").write(toFile: path, atomically: true, encoding: .utf8)
+            let r = try CLI.run(["verify", "log.jsonl"], cwd: dir)
+            #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+            #expect(r.stdout.contains("differs at line 2"))  // same header; the first event already differs
+            #expect(r.stdout.contains("golden:") && r.stdout.contains("now:"))
+        }
     }
 }

@@ -65,79 +65,79 @@ struct HostileInputTests {
 
     @Test("every hostile value and size gets one line naming it, a non-zero exit, and little memory")
     func table() throws {
-        let dir = Scratch.folder("cli")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let luma = HostileInput.ballsLuma, log = HostileInput.ballsLog, truth = HostileInput.ballsTruth
-        let frame300 = try HostileInput.log(pointValue: "1e300", in: dir)
-        let frameMinus = try HostileInput.log(pointValue: "-1e300", in: dir)
-        let frameInfinite = try HostileInput.log(pointValue: "1e999", in: dir)
-        let x308 = try HostileInput.log(pointValue: "1e308", x: true, in: dir)
-        let huge = HostileInput.hugeClaims(in: dir)
-        let minimum = try HostileInput.minimumTicks(from: luma, in: dir)
-        // A Y4M header of the largest legal size and no frame; one whose width overflows an Int.
-        try "YUV4MPEG2 W16384 H16384 F30:1 Cmono\n".write(toFile: "\(dir)/frameless.y4m", atomically: false, encoding: .utf8)
-        try "YUV4MPEG2 W99999999999999999999 H10 F30:1 Cmono\n".write(toFile: "\(dir)/wide.y4m", atomically: false, encoding: .utf8)
-        // A tag with a carriage return and an escape character in it (found by the fuzzer): quoted, it must not break the line.
-        try "YUV4MPEG2 W8 H8 F3\r\u{1B}:1 Cmono\n".write(toFile: "\(dir)/control.y4m", atomically: false, encoding: .utf8)
-        // A symlink loop, and a 1 GiB log line (a sparse file: no newline, all zeros).
-        try FileManager.default.createSymbolicLink(atPath: "\(dir)/loop.y4m", withDestinationPath: "\(dir)/loop.y4m")
-        try FileManager.default.createSymbolicLink(atPath: "\(dir)/loop", withDestinationPath: "\(dir)/loop")
-        _ = FileManager.default.createFile(atPath: "\(dir)/long-line.events.jsonl", contents: nil)
-        let long = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(dir)/long-line.events.jsonl"))
-        try long.truncate(atOffset: 1 << 30)
-        try long.close()
+        try withScratchFolder("cli") { dir in
+            let luma = HostileInput.ballsLuma, log = HostileInput.ballsLog, truth = HostileInput.ballsTruth
+            let frame300 = try HostileInput.log(pointValue: "1e300", in: dir)
+            let frameMinus = try HostileInput.log(pointValue: "-1e300", in: dir)
+            let frameInfinite = try HostileInput.log(pointValue: "1e999", in: dir)
+            let x308 = try HostileInput.log(pointValue: "1e308", x: true, in: dir)
+            let huge = HostileInput.hugeClaims(in: dir)
+            let minimum = try HostileInput.minimumTicks(from: luma, in: dir)
+            // A Y4M header of the largest legal size and no frame; one whose width overflows an Int.
+            try "YUV4MPEG2 W16384 H16384 F30:1 Cmono\n".write(toFile: "\(dir)/frameless.y4m", atomically: false, encoding: .utf8)
+            try "YUV4MPEG2 W99999999999999999999 H10 F30:1 Cmono\n".write(toFile: "\(dir)/wide.y4m", atomically: false, encoding: .utf8)
+            // A tag with a carriage return and an escape character in it (found by the fuzzer): quoted, it must not break the line.
+            try "YUV4MPEG2 W8 H8 F3\r\u{1B}:1 Cmono\n".write(toFile: "\(dir)/control.y4m", atomically: false, encoding: .utf8)
+            // A symlink loop, and a 1 GiB log line (a sparse file: no newline, all zeros).
+            try FileManager.default.createSymbolicLink(atPath: "\(dir)/loop.y4m", withDestinationPath: "\(dir)/loop.y4m")
+            try FileManager.default.createSymbolicLink(atPath: "\(dir)/loop", withDestinationPath: "\(dir)/loop")
+            _ = FileManager.default.createFile(atPath: "\(dir)/long-line.events.jsonl", contents: nil)
+            let long = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(dir)/long-line.events.jsonl"))
+            try long.truncate(atOffset: 1 << 30)
+            try long.close()
 
-        // The costliest lines to parse that are still short enough to be read: 4 MiB of `[0,0,…]`
-        // and of `[[0],[0],…]`.
-        let most = 4 << 20
-        try ("[" + Array(repeating: "0", count: (most - 2) / 2).joined(separator: ",") + "]\n")
-            .write(toFile: "\(dir)/numbers.events.jsonl", atomically: false, encoding: .utf8)
-        try ("[" + Array(repeating: "[0]", count: (most - 2) / 4).joined(separator: ",") + "]\n")
-            .write(toFile: "\(dir)/nested.events.jsonl", atomically: false, encoding: .utf8)
+            // The costliest lines to parse that are still short enough to be read: 4 MiB of `[0,0,…]`
+            // and of `[[0],[0],…]`.
+            let most = 4 << 20
+            try ("[" + Array(repeating: "0", count: (most - 2) / 2).joined(separator: ",") + "]\n")
+                .write(toFile: "\(dir)/numbers.events.jsonl", atomically: false, encoding: .utf8)
+            try ("[" + Array(repeating: "[0]", count: (most - 2) / 4).joined(separator: ",") + "]\n")
+                .write(toFile: "\(dir)/nested.events.jsonl", atomically: false, encoding: .utf8)
 
-        let cases: [Case] = [
-            Case(arguments: ["replay", luma, "--from", "1e300s", "-o", "\(dir)/a.jsonl"], message: "--from 1e+300s: no frame at or after that time"),
-            Case(arguments: ["replay", luma, "--to", "1e300s", "--analyzer", "differencing", "-o", "\(dir)/b.jsonl"], message: "replayed 90 frames", status: 0),
-            Case(arguments: ["export", luma, "--format", "y4m", "--from", "1e19s", "-o", "\(dir)/c.y4m"], message: "--from 1e+19s: no frame at or after that time"),
-            Case(arguments: ["render", luma, "--events", log, "--from", "1e300s", "-o", "\(dir)/frames/"], message: "--from 1e+300s: no frame"),
-            Case(arguments: ["diff", log, frame300], message: "\(frame300):"),
-            Case(arguments: ["diff", frameMinus, log], message: "point 1 has frame -1e+300, not a frame of the recording"),
-            Case(arguments: ["diff", log, frameInfinite], message: "number 1e999 is out of range"),
-            Case(arguments: ["diff", log, x308], message: "point 1 value 1e+308 is outside"),
-            Case(arguments: ["score", frame300, "--truth", truth], message: "point 1 has frame 1e+300"),
-            Case(arguments: ["score", x308, "--truth", truth], message: "point 1 value 1e+308"),
-            Case(arguments: ["report", luma, "--events", frame300, "-o", "\(dir)/r.html"], message: "point 1 has frame 1e+300"),
-            // Its index no longer matches the chunk, so the reader scans, and the scan refuses the chunk.
-            Case(arguments: ["replay", minimum, "-o", "\(dir)/d.jsonl"], message: "the recording holds no readable frames"),
-            Case(arguments: ["info", minimum], message: "a chunk header declares impossible frames or timestamps", status: 2),
-            // Its one chunk cannot decode without the reference frame: no frame is readable (2).
-            Case(arguments: ["info", huge], message: "both copies of the reference frame are damaged", status: 2),
-            Case(arguments: ["replay", huge, "--analyzer", "differencing", "-o", "\(dir)/e.jsonl"], message: "huge-claims.luma"),
-            Case(arguments: ["record", "\(dir)/frameless.y4m", "-o", "\(dir)/f.luma"], message: "frameless.y4m: no frames to record"),
-            Case(arguments: ["record", "\(dir)/wide.y4m", "-o", "\(dir)/g.luma"], message: "W99999999999999999999 H10 is missing or outside"),
-            Case(arguments: ["record", "\(dir)/control.y4m", "-o", "\(dir)/g.luma"], message: "frame rate tag 'F3\\r\\u{1B}:1' is not a positive fraction"),
-            Case(arguments: ["record", "\(dir)/loop.y4m", "-o", "\(dir)/h.luma"], message: "Too many levels of symbolic links"),
-            Case(arguments: ["record", "\(dir)/loop", "-o", "\(dir)/h.luma"], message: "loop: cannot open: Too many levels of symbolic links"),
-            Case(arguments: ["info", "/dev/zero"], message: "/dev/zero: is a character device, not a recording"),
-            Case(arguments: ["diff", "/dev/zero", log], message: "/dev/zero: is a character device, not an event log"),
-            Case(arguments: ["score", log, "--truth", "/dev/zero"], message: "/dev/zero: is a character device, not a truth file"),
-            Case(arguments: ["diff", "\(dir)/numbers.events.jsonl", log], message: "numbers.events.jsonl:1: not a Lumatrace event log"),
-            Case(arguments: ["diff", "\(dir)/nested.events.jsonl", log], message: "nested.events.jsonl:1: not a Lumatrace event log"),
-            Case(arguments: ["diff", "\(dir)/long-line.events.jsonl", log], message: "long-line.events.jsonl:1: line is longer than 4 MiB"),
-            Case(arguments: ["info", luma], message: "cannot write to standard output: No space left on device", stdout: "/dev/full"),
-        ]
-        for c in cases {
-            let r = try MeasuredRun.run(c.arguments, stdout: c.stdout)
-            #expect(!r.crashed, "\(c): crashed (status \(String(describing: r.status)), signal \(String(describing: r.signal))): \(r.stderr)")
-            if let status = c.status {
-                #expect(r.status == status, "\(c): \(r.stderr)")
-                #expect((r.stdout + r.stderr).contains(c.message), "\(c): \(r.stdout)\(r.stderr)")
-            } else {
-                #expect(r.status != 0 && r.status != nil, "\(c): exited 0")
-                #expect(r.stderr.contains(c.message), "\(c): \(r.stderr)")
-                #expect(r.stderr.split(separator: "\n").count == 1, "\(c): not one line: \(r.stderr)")
+            let cases: [Case] = [
+                Case(arguments: ["replay", luma, "--from", "1e300s", "-o", "\(dir)/a.jsonl"], message: "--from 1e+300s: no frame at or after that time"),
+                Case(arguments: ["replay", luma, "--to", "1e300s", "--analyzer", "differencing", "-o", "\(dir)/b.jsonl"], message: "replayed 90 frames", status: 0),
+                Case(arguments: ["export", luma, "--format", "y4m", "--from", "1e19s", "-o", "\(dir)/c.y4m"], message: "--from 1e+19s: no frame at or after that time"),
+                Case(arguments: ["render", luma, "--events", log, "--from", "1e300s", "-o", "\(dir)/frames/"], message: "--from 1e+300s: no frame"),
+                Case(arguments: ["diff", log, frame300], message: "\(frame300):"),
+                Case(arguments: ["diff", frameMinus, log], message: "point 1 has frame -1e+300, not a frame of the recording"),
+                Case(arguments: ["diff", log, frameInfinite], message: "number 1e999 is out of range"),
+                Case(arguments: ["diff", log, x308], message: "point 1 value 1e+308 is outside"),
+                Case(arguments: ["score", frame300, "--truth", truth], message: "point 1 has frame 1e+300"),
+                Case(arguments: ["score", x308, "--truth", truth], message: "point 1 value 1e+308"),
+                Case(arguments: ["report", luma, "--events", frame300, "-o", "\(dir)/r.html"], message: "point 1 has frame 1e+300"),
+                // Its index no longer matches the chunk, so the reader scans, and the scan refuses the chunk.
+                Case(arguments: ["replay", minimum, "-o", "\(dir)/d.jsonl"], message: "the recording holds no readable frames"),
+                Case(arguments: ["info", minimum], message: "a chunk header declares impossible frames or timestamps", status: 2),
+                // Its one chunk cannot decode without the reference frame: no frame is readable (2).
+                Case(arguments: ["info", huge], message: "both copies of the reference frame are damaged", status: 2),
+                Case(arguments: ["replay", huge, "--analyzer", "differencing", "-o", "\(dir)/e.jsonl"], message: "huge-claims.luma"),
+                Case(arguments: ["record", "\(dir)/frameless.y4m", "-o", "\(dir)/f.luma"], message: "frameless.y4m: no frames to record"),
+                Case(arguments: ["record", "\(dir)/wide.y4m", "-o", "\(dir)/g.luma"], message: "W99999999999999999999 H10 is missing or outside"),
+                Case(arguments: ["record", "\(dir)/control.y4m", "-o", "\(dir)/g.luma"], message: "frame rate tag 'F3\\r\\u{1B}:1' is not a positive fraction"),
+                Case(arguments: ["record", "\(dir)/loop.y4m", "-o", "\(dir)/h.luma"], message: "Too many levels of symbolic links"),
+                Case(arguments: ["record", "\(dir)/loop", "-o", "\(dir)/h.luma"], message: "loop: cannot open: Too many levels of symbolic links"),
+                Case(arguments: ["info", "/dev/zero"], message: "/dev/zero: is a character device, not a recording"),
+                Case(arguments: ["diff", "/dev/zero", log], message: "/dev/zero: is a character device, not an event log"),
+                Case(arguments: ["score", log, "--truth", "/dev/zero"], message: "/dev/zero: is a character device, not a truth file"),
+                Case(arguments: ["diff", "\(dir)/numbers.events.jsonl", log], message: "numbers.events.jsonl:1: not a Lumatrace event log"),
+                Case(arguments: ["diff", "\(dir)/nested.events.jsonl", log], message: "nested.events.jsonl:1: not a Lumatrace event log"),
+                Case(arguments: ["diff", "\(dir)/long-line.events.jsonl", log], message: "long-line.events.jsonl:1: line is longer than 4 MiB"),
+                Case(arguments: ["info", luma], message: "cannot write to standard output: No space left on device", stdout: "/dev/full"),
+            ]
+            for c in cases {
+                let r = try MeasuredRun.run(c.arguments, stdout: c.stdout)
+                #expect(!r.crashed, "\(c): crashed (status \(String(describing: r.status)), signal \(String(describing: r.signal))): \(r.stderr)")
+                if let status = c.status {
+                    #expect(r.status == status, "\(c): \(r.stderr)")
+                    #expect((r.stdout + r.stderr).contains(c.message), "\(c): \(r.stdout)\(r.stderr)")
+                } else {
+                    #expect(r.status != 0 && r.status != nil, "\(c): exited 0")
+                    #expect(r.stderr.contains(c.message), "\(c): \(r.stderr)")
+                    #expect(r.stderr.split(separator: "\n").count == 1, "\(c): not one line: \(r.stderr)")
+                }
+                #expect(r.maxResidentMiB < c.memory, "\(c): \(r.maxResidentMiB) MiB resident")
             }
-            #expect(r.maxResidentMiB < c.memory, "\(c): \(r.maxResidentMiB) MiB resident")
         }
     }
 }

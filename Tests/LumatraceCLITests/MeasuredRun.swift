@@ -21,41 +21,32 @@ struct MeasuredRun {
     }
 
     /// Runs `lumatrace arguments` with stdin from /dev/null and stdout to `stdout` (a file in a
-    /// fresh folder unless given, e.g. `/dev/full`).
+    /// scratch folder unless given, e.g. `/dev/full`).
     static func run(_ arguments: [String], stdout: String? = nil) throws -> MeasuredRun {
-        let dir = Scratch.folder("cli")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let outPath = stdout ?? "\(dir)/stdout", errPath = "\(dir)/stderr"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let usagePath = "\(dir)/usage"
-        let parent = """
-            import os, sys
-            pid = os.fork()
-            if pid == 0:
-                os.execv(sys.argv[2], sys.argv[2:])
-            _, status, usage = os.wait4(pid, 0)
-            open(sys.argv[1], "w").write(f"{status} {usage.ru_maxrss}")
-            """
-        let python = try ExternalTool.python3.require()
-        let argv: [UnsafeMutablePointer<CChar>?] = ([python, "-c", parent, usagePath, CLI.binary] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, python, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw CocoaError(.executableLoad) }
-        var parentStatus: Int32 = 0
-        while waitpid(pid, &parentStatus, 0) < 0 && errno == EINTR {}
-        let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
-        let fields = read(usagePath).split(separator: " ").compactMap { Int32($0) }
-        guard fields.count == 2 else { throw CocoaError(.executableLoad) }
-        let (status, maxResidentKiB) = (fields[0], fields[1])
-        let signalled = status & 0x7F
-        return MeasuredRun(status: signalled == 0 ? (status >> 8) & 0xFF : nil, signal: signalled == 0 ? nil : signalled,
-                           stdout: stdout == nil ? read(outPath) : "", stderr: read(errPath),
-                           maxResidentMiB: Double(maxResidentKiB) / 1024)
+        try withScratchFolder("cli") { dir in
+            let outPath = stdout ?? "\(dir)/stdout", errPath = "\(dir)/stderr"
+            let usagePath = "\(dir)/usage"
+            // Python sets SIGPIPE to ignored, which exec would hand on: the child puts it back, so
+            // lumatrace starts as from a shell, like every program a test runs.
+            let parent = """
+                import os, signal, sys
+                pid = os.fork()
+                if pid == 0:
+                    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+                    os.execv(sys.argv[2], sys.argv[2:])
+                _, status, usage = os.wait4(pid, 0)
+                open(sys.argv[1], "w").write(f"{status} {usage.ru_maxrss}")
+                """
+            let measured = try RunningProgram(try ExternalTool.python3.require(), ["-c", parent, usagePath, CLI.binary] + arguments,
+                                              stdout: .file(outPath), stderr: .file(errPath)).wait()
+            let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+            let fields = read(usagePath).split(separator: " ").compactMap { Int32($0) }
+            guard measured.status == 0, fields.count == 2 else { throw CLI.Failure(description: "the measuring parent failed: \(measured)") }
+            let (status, maxResidentKiB) = (fields[0], fields[1])
+            let signalled = status & 0x7F
+            return MeasuredRun(status: signalled == 0 ? (status >> 8) & 0xFF : nil, signal: signalled == 0 ? nil : signalled,
+                               stdout: stdout == nil ? read(outPath) : "", stderr: read(errPath),
+                               maxResidentMiB: Double(maxResidentKiB) / 1024)
+        }
     }
 }

@@ -10,61 +10,61 @@ struct NewAnalyzerTests {
     @Test("new-analyzer Foo → swift build, swift test, and its lumatrace replays a bundled recording through foo and the built-ins")
     func scaffold() throws {
         let swift = try ExternalTool.swift.require()
-        let dir = Scratch.folder("cli")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let created = try CLI.run(["new-analyzer", "Foo", "--lumatrace", PackageLayout.root.path], cwd: dir)
-        #expect(created.status == 0, "\(created.stderr)")
-        let package = "\(dir)/Foo"
-        let test = try ProgramRun.run(swift, ["test"], cwd: package)
-        #expect(test.status == 0, "swift test in the generated package failed:\n\(test.stdout.suffix(3000))\(test.stderr.suffix(3000))")
-        let binPath = try ProgramRun.run(swift, ["build", "--show-bin-path"], cwd: package).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let recording = PackageLayout.root.appendingPathComponent("Recordings/toss-real.luma").path
-        let replay = try ProgramRun.run("\(binPath)/lumatrace-foo", ["replay", recording, "--analyzer", "foo", "--analyzer", "differencing",
-                                                                 "--set", "foo.threshold=0.5", "-o", "\(dir)/foo.events.jsonl"])
-        #expect(replay.status == 0, "\(replay.stderr)")
-        let log = try EventLog.read("\(dir)/foo.events.jsonl")
-        #expect(log.header.analyzers.map(\.name) == ["foo", "differencing"])
-        #expect(log.events.contains { $0.analyzer == "differencing" })
-        // Refusals: an existing folder, a name that is not a type name.
-        #expect(try CLI.run(["new-analyzer", "Foo"], cwd: dir).stderr.contains("Foo already exists"))
-        #expect(try CLI.run(["new-analyzer", "foo-bar"], cwd: dir).stderr.contains("is not a type name"))
+        try withScratchFolder("cli") { dir in
+            let created = try CLI.run(["new-analyzer", "Foo", "--lumatrace", PackageLayout.root.path], cwd: dir)
+            #expect(created.status == 0, "\(created.stderr)")
+            let package = "\(dir)/Foo"
+            let test = try ProgramRun.run(swift, ["test"], cwd: package, patience: ProgramRun.buildPatience)
+            #expect(test.status == 0, "swift test in the generated package failed:\n\(test.stdout.suffix(3000))\(test.stderr.suffix(3000))")
+            let binPath = try ProgramRun.run(swift, ["build", "--show-bin-path"], cwd: package).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let recording = PackageLayout.root.appendingPathComponent("Recordings/toss-real.luma").path
+            let replay = try ProgramRun.run("\(binPath)/lumatrace-foo", ["replay", recording, "--analyzer", "foo", "--analyzer", "differencing",
+                                                                     "--set", "foo.threshold=0.5", "-o", "\(dir)/foo.events.jsonl"])
+            #expect(replay.status == 0, "\(replay.stderr)")
+            let log = try EventLog.read("\(dir)/foo.events.jsonl")
+            #expect(log.header.analyzers.map(\.name) == ["foo", "differencing"])
+            #expect(log.events.contains { $0.analyzer == "differencing" })
+            // Refusals: an existing folder, a name that is not a type name.
+            #expect(try CLI.run(["new-analyzer", "Foo"], cwd: dir).stderr.contains("Foo already exists"))
+            #expect(try CLI.run(["new-analyzer", "foo-bar"], cwd: dir).stderr.contains("is not a type name"))
+        }
     }
 
     @Test("new-analyzer --language python HeadLamp → its pytest passes with the project's Python, and a bundled recording replays through it with external")
     func pythonScaffold() throws {
         let python = try ProjectPython.require()
-        let dir = Scratch.folder("cli")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let created = try CLI.run(["new-analyzer", "--language", "python", "HeadLamp", "--lumatrace", PackageLayout.root.path], cwd: dir)
-        #expect(created.status == 0, "\(created.stderr)")
-        #expect(created.stdout.contains("next: cd HeadLamp && \(python) -m pytest"), "\(created.stdout)")
-        let folder = "\(dir)/HeadLamp"
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [".gitignore", "README.md", "head_lamp.py", "test_head_lamp.py"])
+        try withScratchFolder("cli") { dir in
+            let created = try CLI.run(["new-analyzer", "--language", "python", "HeadLamp", "--lumatrace", PackageLayout.root.path], cwd: dir)
+            #expect(created.status == 0, "\(created.stderr)")
+            #expect(created.stdout.contains("next: cd HeadLamp && \(python) -m pytest"), "\(created.stdout)")
+            let folder = "\(dir)/HeadLamp"
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [".gitignore", "README.md", "head_lamp.py", "test_head_lamp.py"])
 
-        let tests = try ProgramRun.run(python, ["-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd: folder)
-        #expect(tests.status == 0 && tests.stdout.contains("4 passed"), "pytest in the generated folder failed:\n\(tests.stdout.suffix(3000))\(tests.stderr.suffix(2000))")
+            let tests = try ProgramRun.run(python, ["-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd: folder)
+            #expect(tests.status == 0 && tests.stdout.contains("4 passed"), "pytest in the generated folder failed:\n\(tests.stdout.suffix(3000))\(tests.stderr.suffix(2000))")
 
-        // Through the external analyzer, as its README says: toss-real's mean moves by over half a
-        // grey level twice.
-        let recording = PackageLayout.root.appendingPathComponent("Recordings/toss-real.luma").path
-        let replay = try CLI.run(["replay", recording, "--analyzer", "external", "--set", "external.command=\(python) head_lamp.py",
-                                  "--set", "external.options={\"threshold\":0.5}", "-o", "\(dir)/lamp.events.jsonl"], cwd: folder)
-        #expect(replay.status == 0, "\(replay.stderr)")
-        let log = try EventLog.read("\(dir)/lamp.events.jsonl")
-        #expect(log.header.analyzers.first?.events == [EventSchema(kind: "brightness.change", version: 1, shape: nil)])
-        #expect(log.header.analyzers.first?.programFiles.map(\.path).last == "head_lamp.py")
-        let changes = log.events.filter { $0.kind == "brightness.change" }
-        #expect(changes.count == 2, "\(changes.map(\.frame))")
-        #expect(changes.allSatisfy { e in
-            guard let before = e.data["before"]?.doubleValue, let after = e.data["after"]?.doubleValue else { return false }
-            return abs(after - before) > 0.5
-        })
-        let verify = try CLI.run(["verify", "\(dir)/lamp.events.jsonl", "--recording", recording, "--allow-external"], cwd: "/")
-        #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
-        // Its options are checked by the script, and the refusal reaches the user.
-        let refused = try CLI.run(["replay", recording, "--analyzer", "external", "--set", "external.command=\(python) head_lamp.py",
-                                   "--set", "external.options={\"threshold\":0}", "-o", "/dev/null"], cwd: folder)
-        #expect(refused.status != 0 && refused.stderr.contains("refused to start: threshold must be grey levels, 0.1...255 (got 0)"), "\(refused.stderr)")
-        #expect(try CLI.run(["new-analyzer", "--language", "cobol", "Lamp"], cwd: dir).stderr.contains("Please provide one of 'swift' and 'python'"))
+            // Through the external analyzer, as its README says: toss-real's mean moves by over half a
+            // grey level twice.
+            let recording = PackageLayout.root.appendingPathComponent("Recordings/toss-real.luma").path
+            let replay = try CLI.run(["replay", recording, "--analyzer", "external", "--set", "external.command=\(python) head_lamp.py",
+                                      "--set", "external.options={\"threshold\":0.5}", "-o", "\(dir)/lamp.events.jsonl"], cwd: folder)
+            #expect(replay.status == 0, "\(replay.stderr)")
+            let log = try EventLog.read("\(dir)/lamp.events.jsonl")
+            #expect(log.header.analyzers.first?.events == [EventSchema(kind: "brightness.change", version: 1, shape: nil)])
+            #expect(log.header.analyzers.first?.programFiles.map(\.path).last == "head_lamp.py")
+            let changes = log.events.filter { $0.kind == "brightness.change" }
+            #expect(changes.count == 2, "\(changes.map(\.frame))")
+            #expect(changes.allSatisfy { e in
+                guard let before = e.data["before"]?.doubleValue, let after = e.data["after"]?.doubleValue else { return false }
+                return abs(after - before) > 0.5
+            })
+            let verify = try CLI.run(["verify", "\(dir)/lamp.events.jsonl", "--recording", recording, "--allow-external"], cwd: "/")
+            #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+            // Its options are checked by the script, and the refusal reaches the user.
+            let refused = try CLI.run(["replay", recording, "--analyzer", "external", "--set", "external.command=\(python) head_lamp.py",
+                                       "--set", "external.options={\"threshold\":0}", "-o", "/dev/null"], cwd: folder)
+            #expect(refused.status != 0 && refused.stderr.contains("refused to start: threshold must be grey levels, 0.1...255 (got 0)"), "\(refused.stderr)")
+            #expect(try CLI.run(["new-analyzer", "--language", "cobol", "Lamp"], cwd: dir).stderr.contains("Please provide one of 'swift' and 'python'"))
+        }
     }
 }

@@ -42,27 +42,27 @@ struct RealClipTests {
         let data = try PackageLayout.requireSharedData()
         let isVideo = !["img", "imgs"].contains(clip.input)
         if isVideo { _ = try ExternalTool.ffmpeg.require() }
-        let dir = Scratch.folder("cli")
-        let input = data.appendingPathComponent(clip.folder).appendingPathComponent(clip.input).path
-        var arguments = ["record", input, "-o", "\(dir)/clip.luma"]
-        if let fps = clip.fps { arguments += ["--fps", fps] }
-        let record = try CLI.run(arguments)
-        #expect(record.status == 0, "\(clip.folder): \(record.stderr)")
-        let info = try CLI.run(["info", "\(dir)/clip.luma", "--json"])
-        #expect(info.status == 0, "\(clip.folder): \(info.stderr)")
-        let json = try JSONParser.parse(info.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
-        #expect(json["width"]?.intValue == clip.width, "\(clip.folder)")
-        #expect(json["height"]?.intValue == clip.height, "\(clip.folder)")
-        #expect(json["frames"]?.intValue == clip.frames, "\(clip.folder)")
-        let duration = json["duration"]?.doubleValue ?? 0
-        #expect(abs(duration - clip.duration) < 0.05, "\(clip.folder): duration \(duration), expected \(clip.duration)")
-        #expect(json["damage"]?.arrayValue?.isEmpty == true)
-        // The codec's floor: the lossless codec and zstd's level are fixed, so the ratio only moves
-        // when the codec does.
-        let ratio = json["compressionRatio"]?.doubleValue ?? 0
-        print("codec ratio: \(clip.folder) \(String(format: "%.3f", ratio))")
-        #expect(ratio >= clip.compressionRatio * 0.98,
-                "\(clip.folder): compression ratio \(ratio), measured \(clip.compressionRatio) when the floor was set")
-        try? FileManager.default.removeItem(atPath: dir)
+        try withScratchFolder("cli") { dir in
+            let input = data.appendingPathComponent(clip.folder).appendingPathComponent(clip.input).path
+            var arguments = ["record", input, "-o", "\(dir)/clip.luma"]
+            if let fps = clip.fps { arguments += ["--fps", fps] }
+            let record = try CLI.run(arguments)
+            #expect(record.status == 0, "\(clip.folder): \(record.stderr)")
+            let info = try CLI.run(["info", "\(dir)/clip.luma", "--json"])
+            #expect(info.status == 0, "\(clip.folder): \(info.stderr)")
+            let json = try JSONParser.parse(info.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            #expect(json["width"]?.intValue == clip.width, "\(clip.folder)")
+            #expect(json["height"]?.intValue == clip.height, "\(clip.folder)")
+            #expect(json["frames"]?.intValue == clip.frames, "\(clip.folder)")
+            let duration = json["duration"]?.doubleValue ?? 0
+            #expect(abs(duration - clip.duration) < 0.05, "\(clip.folder): duration \(duration), expected \(clip.duration)")
+            #expect(json["damage"]?.arrayValue?.isEmpty == true)
+            // The codec's floor: the lossless codec and zstd's level are fixed, so the ratio only moves
+            // when the codec does.
+            let ratio = json["compressionRatio"]?.doubleValue ?? 0
+            print("codec ratio: \(clip.folder) \(String(format: "%.3f", ratio))")
+            #expect(ratio >= clip.compressionRatio * 0.98,
+                    "\(clip.folder): compression ratio \(ratio), measured \(clip.compressionRatio) when the floor was set")
+        }
     }
 }

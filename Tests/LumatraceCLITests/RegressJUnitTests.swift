@@ -14,193 +14,193 @@ struct RegressJUnitTests {
 
     @Test("over the bundled recordings every golden is a passing test case, counted in the suite")
     func passingRun() throws {
-        let folder = try copyOfRecordings()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let report = folder + "/regress.xml"
-        let r = try CLI.run(["regress", folder, "--junit", report])
-        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
-        // The table is printed as without --junit.
-        #expect(r.stdout.contains("unchanged, 0 changed"))
+        try withCopyOfRecordings { folder in
+            let report = folder + "/regress.xml"
+            let r = try CLI.run(["regress", folder, "--junit", report])
+            #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+            // The table is printed as without --junit.
+            #expect(r.stdout.contains("unchanged, 0 changed"))
 
-        let junit = try JUnitFile(path: report)
-        let goldens = try goldenNames(in: folder)
-        #expect(junit.root == "testsuites")
-        #expect(junit.suite.name == "lumatrace regress")
-        #expect(junit.suite.counts == .init(tests: goldens.count, failures: 0, errors: 0, skipped: 0))
-        #expect(junit.rootCounts == junit.suite.counts)
-        #expect(junit.cases.map(\.name) == goldens)
-        for testCase in junit.cases {
-            #expect(testCase.className == "regress")
-            #expect(testCase.failure == nil && testCase.error == nil, "\(testCase.name)")
-            // An identical replay has as many events as its golden.
-            #expect(testCase.properties["events.golden"] != nil)
-            #expect(testCase.properties["events.golden"] == testCase.properties["events.new"], "\(testCase.name)")
+            let junit = try JUnitFile(path: report)
+            let goldens = try goldenNames(in: folder)
+            #expect(junit.root == "testsuites")
+            #expect(junit.suite.name == "lumatrace regress")
+            #expect(junit.suite.counts == .init(tests: goldens.count, failures: 0, errors: 0, skipped: 0))
+            #expect(junit.rootCounts == junit.suite.counts)
+            #expect(junit.cases.map(\.name) == goldens)
+            for testCase in junit.cases {
+                #expect(testCase.className == "regress")
+                #expect(testCase.failure == nil && testCase.error == nil, "\(testCase.name)")
+                // An identical replay has as many events as its golden.
+                #expect(testCase.properties["events.golden"] != nil)
+                #expect(testCase.properties["events.golden"] == testCase.properties["events.new"], "\(testCase.name)")
+            }
+            // Nothing left behind but the report.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { !$0.hasPrefix(".") })
         }
-        // Nothing left behind but the report.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { !$0.hasPrefix(".") })
     }
 
     @Test("a score dropping beyond its tolerance is a <failure> holding what regress prints for it; a change within it passes")
     func failingTolerance() throws {
-        let folder = try copyOfRecordings(["balls-synth", "toss-real"])
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let report = folder + "/regress.xml"
-        let options = Self.longerTrajectories + ["--tolerance", "f1=0.01"]
-        let r = try CLI.run(["regress", folder, "--junit", report] + options)
-        #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
-        let junit = try JUnitFile(path: report)
-        #expect(junit.suite.counts == .init(tests: 2, failures: 1, errors: 0, skipped: 0))
+        try withCopyOfRecordings(["balls-synth", "toss-real"]) { folder in
+            let report = folder + "/regress.xml"
+            let options = Self.longerTrajectories + ["--tolerance", "f1=0.01"]
+            let r = try CLI.run(["regress", folder, "--junit", report] + options)
+            #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+            let junit = try JUnitFile(path: report)
+            #expect(junit.suite.counts == .init(tests: 2, failures: 1, errors: 0, skipped: 0))
 
-        let printed = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let balls = try #require(junit.cases.first { $0.name == "balls-synth.events.jsonl" })
-        let failure = try #require(balls.failure)
-        // The failure's text ends with the lines regress printed after the table for this golden…
-        let section = Self.section(of: "balls-synth.events.jsonl", in: printed)
-        #expect(section.contains { $0.hasPrefix("  worse: trajectory F1") })
-        #expect(failure.text.hasSuffix(section.joined(separator: "\n")), "\(failure.text)")
-        // …after the cells of its row in the table: events and trajectory F1 as printed there.
-        let row = try #require(printed.first { $0.hasPrefix("balls-synth.events.jsonl ") })
-        let cells = row.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        for (heading, cell) in zip(["events", "result", "trajectory F1"], cells.dropFirst()) {
-            #expect(failure.text.contains("\(heading): \(cell)\n"), "\(heading): \(cell) in \(failure.text)")
-        }
-        // The message is one line: the differences, then every score that got worse.
-        #expect(!failure.message.contains("\n"))
-        let differences = try #require(section.last { $0.hasPrefix("  ") && $0.contains("difference") })
-        #expect(failure.message.hasPrefix(differences.dropFirst(2) + "; worse: "), "\(failure.message)")
-        for worse in section.filter({ $0.hasPrefix("  worse: ") }) {
-            #expect(failure.message.contains(worse.dropFirst("  worse: ".count)), "\(failure.message)")
-        }
-        // Its properties are the JSON report's numbers.
-        let json = try CLI.run(["regress", folder, "--json"] + options)
-        let entry = try #require(Self.jsonRecordings(json.stdout).first { $0["golden"] as? String == balls.name })
-        let events = try #require(entry["events"] as? [Int])
-        #expect(balls.properties["events.golden"] == "\(events[0])" && balls.properties["events.new"] == "\(events[1])")
-        let (old, new) = (try #require(Double(balls.properties["f1.golden"] ?? "")), try #require(Double(balls.properties["f1.new"] ?? "")))
-        #expect(old > new + 0.01)
-        let goldenF1 = try #require(((entry["goldenScore"] as? [String: Any])?["trajectories"] as? [String: Any])?["f1"] as? Double)
-        #expect(abs(old - goldenF1) < 1e-9)
+            let printed = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let balls = try #require(junit.cases.first { $0.name == "balls-synth.events.jsonl" })
+            let failure = try #require(balls.failure)
+            // The failure's text ends with the lines regress printed after the table for this golden…
+            let section = Self.section(of: "balls-synth.events.jsonl", in: printed)
+            #expect(section.contains { $0.hasPrefix("  worse: trajectory F1") })
+            #expect(failure.text.hasSuffix(section.joined(separator: "\n")), "\(failure.text)")
+            // …after the cells of its row in the table: events and trajectory F1 as printed there.
+            let row = try #require(printed.first { $0.hasPrefix("balls-synth.events.jsonl ") })
+            let cells = row.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            for (heading, cell) in zip(["events", "result", "trajectory F1"], cells.dropFirst()) {
+                #expect(failure.text.contains("\(heading): \(cell)\n"), "\(heading): \(cell) in \(failure.text)")
+            }
+            // The message is one line: the differences, then every score that got worse.
+            #expect(!failure.message.contains("\n"))
+            let differences = try #require(section.last { $0.hasPrefix("  ") && $0.contains("difference") })
+            #expect(failure.message.hasPrefix(differences.dropFirst(2) + "; worse: "), "\(failure.message)")
+            for worse in section.filter({ $0.hasPrefix("  worse: ") }) {
+                #expect(failure.message.contains(worse.dropFirst("  worse: ".count)), "\(failure.message)")
+            }
+            // Its properties are the JSON report's numbers.
+            let json = try CLI.run(["regress", folder, "--json"] + options)
+            let entry = try #require(Self.jsonRecordings(json.stdout).first { $0["golden"] as? String == balls.name })
+            let events = try #require(entry["events"] as? [Int])
+            #expect(balls.properties["events.golden"] == "\(events[0])" && balls.properties["events.new"] == "\(events[1])")
+            let (old, new) = (try #require(Double(balls.properties["f1.golden"] ?? "")), try #require(Double(balls.properties["f1.new"] ?? "")))
+            #expect(old > new + 0.01)
+            let goldenF1 = try #require(((entry["goldenScore"] as? [String: Any])?["trajectories"] as? [String: Any])?["f1"] as? Double)
+            #expect(abs(old - goldenF1) < 1e-9)
 
-        // toss-real changed but kept its scores: it passes, its differences in <system-out>.
-        let toss = try #require(junit.cases.first { $0.name == "toss-real.events.jsonl" })
-        #expect(toss.failure == nil && toss.error == nil)
-        let tossSection = Self.section(of: toss.name, in: printed)
-        #expect(!tossSection.isEmpty && toss.systemOut == tossSection.joined(separator: "\n"))
+            // toss-real changed but kept its scores: it passes, its differences in <system-out>.
+            let toss = try #require(junit.cases.first { $0.name == "toss-real.events.jsonl" })
+            #expect(toss.failure == nil && toss.error == nil)
+            let tossSection = Self.section(of: toss.name, in: printed)
+            #expect(!tossSection.isEmpty && toss.systemOut == tossSection.joined(separator: "\n"))
+        }
     }
 
     @Test("a golden whose recording is missing could not be run: an <error> with the reason regress gives")
     func unrunnableGolden() throws {
-        let folder = try copyOfRecordings(["balls-synth", "toss-real"])
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.removeItem(atPath: folder + "/toss-real.luma")
-        let report = folder + "/regress.xml"
-        let r = try CLI.run(["regress", folder, "--junit", report])
-        #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
-        let junit = try JUnitFile(path: report)
-        #expect(junit.suite.counts == .init(tests: 2, failures: 0, errors: 1, skipped: 0))
-        let toss = try #require(junit.cases.first { $0.name == "toss-real.events.jsonl" })
-        let error = try #require(toss.error)
-        #expect(toss.failure == nil)
-        let printed = try #require(r.stdout.split(separator: "\n").first { $0.hasPrefix("toss-real.events.jsonl: error: ") })
-        #expect(error.message == printed.dropFirst("toss-real.events.jsonl: error: ".count))
-        #expect(error.message.contains("toss-real.luma"))
-        let balls = try #require(junit.cases.first { $0.name == "balls-synth.events.jsonl" })
-        #expect(balls.failure == nil && balls.error == nil)
+        try withCopyOfRecordings(["balls-synth", "toss-real"]) { folder in
+            try FileManager.default.removeItem(atPath: folder + "/toss-real.luma")
+            let report = folder + "/regress.xml"
+            let r = try CLI.run(["regress", folder, "--junit", report])
+            #expect(r.status == 2, "\(r.stdout)\(r.stderr)")
+            let junit = try JUnitFile(path: report)
+            #expect(junit.suite.counts == .init(tests: 2, failures: 0, errors: 1, skipped: 0))
+            let toss = try #require(junit.cases.first { $0.name == "toss-real.events.jsonl" })
+            let error = try #require(toss.error)
+            #expect(toss.failure == nil)
+            let printed = try #require(r.stdout.split(separator: "\n").first { $0.hasPrefix("toss-real.events.jsonl: error: ") })
+            #expect(error.message == printed.dropFirst("toss-real.events.jsonl: error: ".count))
+            #expect(error.message.contains("toss-real.luma"))
+            let balls = try #require(junit.cases.first { $0.name == "balls-synth.events.jsonl" })
+            #expect(balls.failure == nil && balls.error == nil)
+        }
     }
 
     @Test("a golden named with &, <, >, quotes and a control character gives well-formed XML that reads back the name")
     func escaping() throws {
-        let source = try copyOfRecordings(["balls-synth"])
-        defer { try? FileManager.default.removeItem(atPath: source) }
-        let odd = "a&b <\"c\"> 'd' \u{1B}.events.jsonl"
-        try FileManager.default.moveItem(atPath: source + "/balls-synth.events.jsonl", toPath: source + "/" + odd)
-        let report = source + "/regress.xml"
-        let r = try CLI.run(["regress", source, "--junit", report] + Self.longerTrajectories)
-        #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: report))
-        // XML 1.0 cannot hold an escape character, not even as &#27;: it is written as text.
-        #expect(!bytes.contains { $0 < 0x20 && $0 != 0x0A })
-        let text = String(decoding: bytes, as: UTF8.self)
-        #expect(text.contains("name=\"a&amp;b &lt;&quot;c&quot;&gt; 'd' \\u{1B}.events.jsonl\""))
-        let junit = try JUnitFile(path: report)
-        let testCase = try #require(junit.cases.first)
-        #expect(testCase.name == "a&b <\"c\"> 'd' \\u{1B}.events.jsonl")
-        #expect(try #require(testCase.failure).text.contains("a&b <\"c\"> 'd' \\u{1B}.events.jsonl:\n"))
+        try withCopyOfRecordings(["balls-synth"]) { source in
+            let odd = "a&b <\"c\"> 'd' \u{1B}.events.jsonl"
+            try FileManager.default.moveItem(atPath: source + "/balls-synth.events.jsonl", toPath: source + "/" + odd)
+            let report = source + "/regress.xml"
+            let r = try CLI.run(["regress", source, "--junit", report] + Self.longerTrajectories)
+            #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: report))
+            // XML 1.0 cannot hold an escape character, not even as &#27;: it is written as text.
+            #expect(!bytes.contains { $0 < 0x20 && $0 != 0x0A })
+            let text = String(decoding: bytes, as: UTF8.self)
+            #expect(text.contains("name=\"a&amp;b &lt;&quot;c&quot;&gt; 'd' \\u{1B}.events.jsonl\""))
+            let junit = try JUnitFile(path: report)
+            let testCase = try #require(junit.cases.first)
+            #expect(testCase.name == "a&b <\"c\"> 'd' \\u{1B}.events.jsonl")
+            #expect(try #require(testCase.failure).text.contains("a&b <\"c\"> 'd' \\u{1B}.events.jsonl:\n"))
+        }
     }
 
     @Test("an existing report is replaced only with --force; an input, or a file of another kind, never")
     func existingReport() throws {
-        let folder = try copyOfRecordings(["balls-synth"])
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let report = folder + "/regress.xml"
-        try "an earlier report\n".write(toFile: report, atomically: true, encoding: .utf8)
-        let refused = try CLI.run(["regress", folder, "--junit", report])
-        #expect(refused.status == 2)
-        #expect(refused.stderr.contains("\(report): already exists") && refused.stderr.contains("--force"), "\(refused.stderr)")
-        // Refused before anything ran: no table.
-        #expect(refused.stdout.isEmpty)
-        #expect(try String(contentsOfFile: report, encoding: .utf8) == "an earlier report\n")
+        try withCopyOfRecordings(["balls-synth"]) { folder in
+            let report = folder + "/regress.xml"
+            try "an earlier report\n".write(toFile: report, atomically: true, encoding: .utf8)
+            let refused = try CLI.run(["regress", folder, "--junit", report])
+            #expect(refused.status == 2)
+            #expect(refused.stderr.contains("\(report): already exists") && refused.stderr.contains("--force"), "\(refused.stderr)")
+            // Refused before anything ran: no table.
+            #expect(refused.stdout.isEmpty)
+            #expect(try String(contentsOfFile: report, encoding: .utf8) == "an earlier report\n")
 
-        let forced = try CLI.run(["regress", folder, "--junit", report, "--force"])
-        #expect(forced.status == 0, "\(forced.stderr)")
-        #expect(try JUnitFile(path: report).suite.counts.tests == 1)
-        // A JUnit report replaces a JUnit report, and no result of another kind replaces it.
-        #expect(try CLI.run(["regress", folder, "--junit", report, "--force"]).status == 0)
-        let replay = try CLI.run(["replay", folder + "/balls-synth.luma", "--analyzer", "differencing", "-o", report, "--force"])
-        #expect(replay.status == 2 && replay.stderr.contains("\(report): is a JUnit report, not an event log"), "\(replay.stderr)")
-        #expect(try JUnitFile(path: report).suite.counts.tests == 1)
+            let forced = try CLI.run(["regress", folder, "--junit", report, "--force"])
+            #expect(forced.status == 0, "\(forced.stderr)")
+            #expect(try JUnitFile(path: report).suite.counts.tests == 1)
+            // A JUnit report replaces a JUnit report, and no result of another kind replaces it.
+            #expect(try CLI.run(["regress", folder, "--junit", report, "--force"]).status == 0)
+            let replay = try CLI.run(["replay", folder + "/balls-synth.luma", "--analyzer", "differencing", "-o", report, "--force"])
+            #expect(replay.status == 2 && replay.stderr.contains("\(report): is a JUnit report, not an event log"), "\(replay.stderr)")
+            #expect(try JUnitFile(path: report).suite.counts.tests == 1)
 
-        for input in ["balls-synth.events.jsonl", "balls-synth.luma", "balls-synth.truth.json"] {
-            let path = folder + "/" + input
-            let before = try Data(contentsOf: URL(fileURLWithPath: path))
-            let r = try CLI.run(["regress", folder, "--junit", path, "--force"])
-            #expect(r.status == 2 && r.stderr.contains("\(path): is this command's input"), "\(input): \(r.stderr)")
-            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+            for input in ["balls-synth.events.jsonl", "balls-synth.luma", "balls-synth.truth.json"] {
+                let path = folder + "/" + input
+                let before = try Data(contentsOf: URL(fileURLWithPath: path))
+                let r = try CLI.run(["regress", folder, "--junit", path, "--force"])
+                #expect(r.status == 2 && r.stderr.contains("\(path): is this command's input"), "\(input): \(r.stderr)")
+                #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+            }
+            let page = folder + "/page.html"
+            try "<!DOCTYPE html><html></html>\n".write(toFile: page, atomically: true, encoding: .utf8)
+            let other = try CLI.run(["regress", folder, "--junit", page, "--force"])
+            #expect(other.status == 2 && other.stderr.contains("\(page): is an HTML page, not a JUnit report"), "\(other.stderr)")
         }
-        let page = folder + "/page.html"
-        try "<!DOCTYPE html><html></html>\n".write(toFile: page, atomically: true, encoding: .utf8)
-        let other = try CLI.run(["regress", folder, "--junit", page, "--force"])
-        #expect(other.status == 2 && other.stderr.contains("\(page): is an HTML page, not a JUnit report"), "\(other.stderr)")
     }
 
     @Test("the same run gives the same bytes: --jobs 1, --jobs 3, and the merge of two shards")
     func deterministic() throws {
-        let folder = try copyOfRecordings()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let out = Scratch.folder("junit")
-        defer { try? FileManager.default.removeItem(atPath: out) }
-        for jobs in ["1", "3"] {
-            let r = try CLI.run(["regress", folder, "--jobs", jobs, "--junit", "\(out)/jobs-\(jobs).xml"] + Self.longerTrajectories)
-            #expect(r.status == 1, "\(r.stderr)")
+        try withCopyOfRecordings { folder in
+            try withScratchFolder("junit") { out in
+                for jobs in ["1", "3"] {
+                    let r = try CLI.run(["regress", folder, "--jobs", jobs, "--junit", "\(out)/jobs-\(jobs).xml"] + Self.longerTrajectories)
+                    #expect(r.status == 1, "\(r.stderr)")
+                }
+                for k in 0..<2 {
+                    let r = try CLI.run(["regress", folder, "--shard", "\(k)/2", "-o", "\(out)/part-\(k).json"] + Self.longerTrajectories)
+                    #expect(r.status == 0, "\(r.stderr)")
+                }
+                let merged = try CLI.run(["regress", "merge", "\(out)/part-0.json", "\(out)/part-1.json", "--junit", "\(out)/merged.xml"])
+                #expect(merged.status == 1, "\(merged.stderr)")
+                let one = try Data(contentsOf: URL(fileURLWithPath: "\(out)/jobs-1.xml"))
+                #expect(try JUnitFile(path: "\(out)/jobs-1.xml").suite.counts.failures > 0)
+                #expect(try Data(contentsOf: URL(fileURLWithPath: "\(out)/jobs-3.xml")) == one)
+                #expect(try Data(contentsOf: URL(fileURLWithPath: "\(out)/merged.xml")) == one)
+            }
         }
-        for k in 0..<2 {
-            let r = try CLI.run(["regress", folder, "--shard", "\(k)/2", "-o", "\(out)/part-\(k).json"] + Self.longerTrajectories)
-            #expect(r.status == 0, "\(r.stderr)")
-        }
-        let merged = try CLI.run(["regress", "merge", "\(out)/part-0.json", "\(out)/part-1.json", "--junit", "\(out)/merged.xml"])
-        #expect(merged.status == 1, "\(merged.stderr)")
-        let one = try Data(contentsOf: URL(fileURLWithPath: "\(out)/jobs-1.xml"))
-        #expect(try JUnitFile(path: "\(out)/jobs-1.xml").suite.counts.failures > 0)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(out)/jobs-3.xml")) == one)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(out)/merged.xml")) == one)
     }
 
     @Test("--junit - writes the report on stdout and the table on stderr; it is refused with --json and with --shard")
     func standardOutput() throws {
-        let folder = try copyOfRecordings(["toss-real"])
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let r = try CLI.run(["regress", folder, "--junit", "-"])
-        #expect(r.status == 0, "\(r.stderr)")
-        let junit = try JUnitFile(data: Data(r.stdout.utf8))
-        #expect(junit.cases.map(\.name) == ["toss-real.events.jsonl"])
-        #expect(r.stderr.contains("1 recording: 1 unchanged, 0 changed"))
+        try withCopyOfRecordings(["toss-real"]) { folder in
+            let r = try CLI.run(["regress", folder, "--junit", "-"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let junit = try JUnitFile(data: Data(r.stdout.utf8))
+            #expect(junit.cases.map(\.name) == ["toss-real.events.jsonl"])
+            #expect(r.stderr.contains("1 recording: 1 unchanged, 0 changed"))
 
-        let json = try CLI.run(["regress", folder, "--junit", "-", "--json"])
-        #expect(json.status == 64 && json.stderr.contains("--junit - and --json would both write to standard output"), "\(json.stderr)")
-        let shard = try CLI.run(["regress", folder, "--shard", "0/2", "-o", Scratch.path("part.json"), "--junit", Scratch.path("r.xml")])
-        #expect(shard.status == 64 && shard.stderr.contains("regress merge"), "\(shard.stderr)")
-        let force = try CLI.run(["regress", folder, "--force"])
-        #expect(force.status == 64 && force.stderr.contains("--force applies with --shard"), "\(force.stderr)")
+            let json = try CLI.run(["regress", folder, "--junit", "-", "--json"])
+            #expect(json.status == 64 && json.stderr.contains("--junit - and --json would both write to standard output"), "\(json.stderr)")
+            let shard = try CLI.run(["regress", folder, "--shard", "0/2", "-o", Scratch.path("part.json"), "--junit", Scratch.path("r.xml")])
+            #expect(shard.status == 64 && shard.stderr.contains("regress merge"), "\(shard.stderr)")
+            let force = try CLI.run(["regress", folder, "--force"])
+            #expect(force.status == 64 && force.stderr.contains("--force applies with --shard"), "\(force.stderr)")
+        }
     }
 
     @Test("the help says what --junit writes, how an existing report is treated, and where the CI guide is")
@@ -217,14 +217,16 @@ struct RegressJUnitTests {
 
     // MARK: - Helpers
 
-    /// A copy of the bundled recordings (all, or those named) with their goldens and truth.
-    func copyOfRecordings(_ names: [String]? = nil) throws -> String {
-        let folder = Scratch.folder("junit")
-        for file in try FileManager.default.contentsOfDirectory(atPath: Self.recordings.path) where !file.hasPrefix(".") && file != "README.md" {
-            guard names?.contains(String(file.prefix { $0 != "." })) ?? true else { continue }
-            try FileManager.default.copyItem(atPath: Self.recordings.appendingPathComponent(file).path, toPath: folder + "/" + file)
+    /// Runs `body` with a scratch folder holding a copy of the bundled recordings (all, or those
+    /// named) with their goldens and truth.
+    func withCopyOfRecordings<T>(_ names: [String]? = nil, _ body: (String) throws -> T) throws -> T {
+        try withScratchFolder("junit") { folder in
+            for file in try FileManager.default.contentsOfDirectory(atPath: Self.recordings.path) where !file.hasPrefix(".") && file != "README.md" {
+                guard names?.contains(String(file.prefix { $0 != "." })) ?? true else { continue }
+                try FileManager.default.copyItem(atPath: Self.recordings.appendingPathComponent(file).path, toPath: folder + "/" + file)
+            }
+            return try body(folder)
         }
-        return folder
     }
 
     func goldenNames(in folder: String) throws -> [String] {

@@ -1,6 +1,7 @@
 import Foundation
 import LumaFormat
 import Testing
+import LumaTestSupport
 
 @Suite("Image files: recognizing the format, and errors that name the file")
 struct ImageFileDecoderSpec {
@@ -37,27 +38,27 @@ struct ImageFileDecoderSpec {
 
     @Test("content wins over the name: a JPEG called .png decodes as JPEG")
     func contentWins() throws {
-        let folder = try ImageFileFixtures.temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/really-a-jpeg.png"
-        try ImageFileFixtures.write(JPEGFixtures.baseline, to: path)
-        let image = try ImageFileDecoder.decodeLuma(contentsOf: path)
-        #expect(image.width == 32 && image.height == 24)
+        try withScratchFolder("imagefiles") { folder in
+            let path = folder + "/really-a-jpeg.png"
+            try ImageFileFixtures.write(JPEGFixtures.baseline, to: path)
+            let image = try ImageFileDecoder.decodeLuma(contentsOf: path)
+            #expect(image.width == 32 && image.height == 24)
+        }
     }
 
     @Test("an empty file is refused, naming the file")
     func emptyFile() throws {
-        let folder = try ImageFileFixtures.temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/empty.png"
-        try ImageFileFixtures.write([], to: path)
-        let error = #expect(throws: ImageDecodingError.self) {
-            try ImageFileDecoder.decodeLuma(contentsOf: path)
+        try withScratchFolder("imagefiles") { folder in
+            let path = folder + "/empty.png"
+            try ImageFileFixtures.write([], to: path)
+            let error = #expect(throws: ImageDecodingError.self) {
+                try ImageFileDecoder.decodeLuma(contentsOf: path)
+            }
+            #expect(error?.source == path)
+            #expect(
+                error?.description
+                    == "\(path): empty file (0 bytes); expected a PGM, PNG or JPEG image")
         }
-        #expect(error?.source == path)
-        #expect(
-            error?.description
-                == "\(path): empty file (0 bytes); expected a PGM, PNG or JPEG image")
     }
 
     @Test("a file of another format is refused with its first bytes")
@@ -77,26 +78,25 @@ struct ImageFileDecoderSpec {
     }
 
     @Test("a missing file, a folder and a FIFO are refused without hanging")
-    func notRegularFiles() throws {
-        let folder = try ImageFileFixtures.temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+    func notRegularFiles() {
+        withScratchFolder("imagefiles") { folder in
+            let missing = #expect(throws: ImageDecodingError.self) {
+                try ImageFileDecoder.decodeLuma(contentsOf: folder + "/nope.png")
+            }
+            #expect(missing?.reason.hasPrefix("cannot open: ") == true)
 
-        let missing = #expect(throws: ImageDecodingError.self) {
-            try ImageFileDecoder.decodeLuma(contentsOf: folder + "/nope.png")
-        }
-        #expect(missing?.reason.hasPrefix("cannot open: ") == true)
+            let isFolder = #expect(throws: ImageDecodingError.self) {
+                try ImageFileDecoder.decodeLuma(contentsOf: folder)
+            }
+            #expect(isFolder?.reason == "is a folder, not an image file")
 
-        let isFolder = #expect(throws: ImageDecodingError.self) {
-            try ImageFileDecoder.decodeLuma(contentsOf: folder)
+            let fifo = folder + "/pipe.png"
+            #expect(mkfifo(fifo, 0o600) == 0)
+            let isFIFO = #expect(throws: ImageDecodingError.self) {
+                try ImageFileDecoder.decodeLuma(contentsOf: fifo)
+            }
+            #expect(isFIFO?.reason == "is not a regular file")
         }
-        #expect(isFolder?.reason == "is a folder, not an image file")
-
-        let fifo = folder + "/pipe.png"
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let isFIFO = #expect(throws: ImageDecodingError.self) {
-            try ImageFileDecoder.decodeLuma(contentsOf: fifo)
-        }
-        #expect(isFIFO?.reason == "is not a regular file")
     }
 
     @Test("the error's description is one line: source, colon, reason")

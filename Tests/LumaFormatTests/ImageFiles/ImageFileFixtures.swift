@@ -2,13 +2,10 @@ import Foundation
 import LumaFormat
 import LumaTestSupport
 
-/// Test support for the image-file specs: temporary files, ffmpeg as the reference decoder, a
+/// Test support for the image-file specs: files, ffmpeg as the reference decoder, a
 /// PNG writer that can produce every color type, bit depth and interlacing, and mutations.
 enum ImageFileFixtures {
     // MARK: - Files
-
-    /// A fresh empty folder under the system temporary folder.
-    static func temporaryFolder() throws -> String { Scratch.folder("imagefiles") }
 
     static func write(_ bytes: [UInt8], to path: String) throws {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -24,19 +21,9 @@ enum ImageFileFixtures {
 
     /// Runs ffmpeg quietly; throws if it fails.
     static func ffmpeg(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try ExternalTool.ffmpeg.require())
-        process.arguments = ["-nostdin", "-v", "error", "-y"] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw FixtureError(
-                "ffmpeg \(arguments.joined(separator: " ")) failed: "
-                    + String(decoding: message, as: UTF8.self))
+        let run = try ProgramRun.run(.ffmpeg, ["-nostdin", "-v", "error", "-y"] + arguments)
+        guard run.status == 0 else {
+            throw FixtureError("ffmpeg \(arguments.joined(separator: " ")) failed: \(run.stderr)")
         }
     }
 
@@ -52,11 +39,11 @@ enum ImageFileFixtures {
     /// ffmpeg's decode of `input` as raw frames in `pixelFormat` (default 8-bit gray), all frames
     /// concatenated. `input` may carry demuxer options before it.
     static func ffmpegRaw(_ input: [String], pixelFormat: String = "gray") throws -> [UInt8] {
-        let folder = try temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let output = folder + "/out.raw"
-        try ffmpeg(input + ["-pix_fmt", pixelFormat, "-f", "rawvideo", output])
-        return try read(output)
+        try withScratchFolder("imagefiles") { folder in
+            let output = folder + "/out.raw"
+            try ffmpeg(input + ["-pix_fmt", pixelFormat, "-f", "rawvideo", output])
+            return try read(output)
+        }
     }
 
     static func ffmpegRaw(of file: String, pixelFormat: String = "gray") throws -> [UInt8] {

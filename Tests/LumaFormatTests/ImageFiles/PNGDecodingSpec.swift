@@ -1,6 +1,7 @@
 import Foundation
 import LumaFormat
 import Testing
+import LumaTestSupport
 
 @Suite("PNG: every color type, bit depth and interlacing to luma; hostile files refused")
 struct PNGDecodingSpec {
@@ -36,21 +37,21 @@ struct PNGDecodingSpec {
         }
     }
 
-    @Test("an Adam7-interlaced PNG decodes like ffmpeg decodes it", .enabled(if: F.hasFFmpeg, "ffmpeg is not installed"))
+    @Test("an Adam7-interlaced PNG decodes like ffmpeg decodes it", .enabled(if: F.hasFFmpeg, "needs ffmpeg: apt-get install ffmpeg (or scripts/install-dependencies)"))
     func interlacedAgainstFFmpeg() throws {
-        let folder = try F.temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        // Checks the test's own interlacing writer against an independent decoder too.
-        // Gray 8-bit is exact; RGB within 1 level (ffmpeg's weights round differently), 16-bit
-        // gray within 1 (ffmpeg rounds where we take the high byte).
-        for (colorType, bitDepth, tolerance) in [(0, 8, 0), (2, 8, 1), (0, 16, 1)] {
-            let png = TestPNG.pattern(
-                width: 19, height: 11, bitDepth: bitDepth, colorType: colorType, interlaced: true)
-            let path = folder + "/i\(colorType)-\(bitDepth).png"
-            try F.write(png.encoded(), to: path)
-            let image = try ImageFileDecoder.decodeLuma(contentsOf: path)
-            let reference = try F.ffmpegRaw(of: path)
-            #expect(F.maximumDifference(image.pixels, reference) <= tolerance)
+        try withScratchFolder("imagefiles") { folder in
+            // Checks the test's own interlacing writer against an independent decoder too.
+            // Gray 8-bit is exact; RGB within 1 level (ffmpeg's weights round differently), 16-bit
+            // gray within 1 (ffmpeg rounds where we take the high byte).
+            for (colorType, bitDepth, tolerance) in [(0, 8, 0), (2, 8, 1), (0, 16, 1)] {
+                let png = TestPNG.pattern(
+                    width: 19, height: 11, bitDepth: bitDepth, colorType: colorType, interlaced: true)
+                let path = folder + "/i\(colorType)-\(bitDepth).png"
+                try F.write(png.encoded(), to: path)
+                let image = try ImageFileDecoder.decodeLuma(contentsOf: path)
+                let reference = try F.ffmpegRaw(of: path)
+                #expect(F.maximumDifference(image.pixels, reference) <= tolerance)
+            }
         }
     }
 
@@ -58,32 +59,32 @@ struct PNGDecodingSpec {
     /// weights and rounding than the documented (77, 150, 29) / 256.
     @Test(
         "PNGs written by ffmpeg match ffmpeg's own gray conversion",
-        .enabled(if: F.hasFFmpeg, "ffmpeg is not installed"),
+        .enabled(if: F.hasFFmpeg, "needs ffmpeg: apt-get install ffmpeg (or scripts/install-dependencies)"),
         arguments: [
             ("gray", 0), ("monob", 0), ("ya8", 0), ("gray16be", 1), ("rgb24", 2), ("rgba", 2),
             ("rgb48be", 2), ("rgba64be", 2), ("pal8", 2),
         ])
     func ffmpegRoundTrip(pixelFormat: String, tolerance: Int) throws {
-        let folder = try F.temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/\(pixelFormat).png"
-        try F.ffmpegTestImage(path, size: "33x21", pixelFormat: pixelFormat)
-        let image = try ImageFileDecoder.decodeLuma(contentsOf: path)
-        #expect(image.width == 33 && image.height == 21)
-        let reference = try F.ffmpegRaw(of: path)
-        #expect(F.maximumDifference(image.pixels, reference) <= tolerance)
-        if pixelFormat == "gray16be" {
-            // 16-bit samples take their high byte, exactly.
-            let raw = try F.ffmpegRaw(of: path, pixelFormat: "gray16be")
-            #expect(image.pixels == stride(from: 0, to: raw.count, by: 2).map { raw[$0] })
-        }
-        if pixelFormat == "rgb24" {
-            // ...and RGB follows the documented weights exactly.
-            let rgb = try F.ffmpegRaw(of: path, pixelFormat: "rgb24")
-            let expected = stride(from: 0, to: rgb.count, by: 3).map {
-                F.luma(Int(rgb[$0]), Int(rgb[$0 + 1]), Int(rgb[$0 + 2]))
+        try withScratchFolder("imagefiles") { folder in
+            let path = folder + "/\(pixelFormat).png"
+            try F.ffmpegTestImage(path, size: "33x21", pixelFormat: pixelFormat)
+            let image = try ImageFileDecoder.decodeLuma(contentsOf: path)
+            #expect(image.width == 33 && image.height == 21)
+            let reference = try F.ffmpegRaw(of: path)
+            #expect(F.maximumDifference(image.pixels, reference) <= tolerance)
+            if pixelFormat == "gray16be" {
+                // 16-bit samples take their high byte, exactly.
+                let raw = try F.ffmpegRaw(of: path, pixelFormat: "gray16be")
+                #expect(image.pixels == stride(from: 0, to: raw.count, by: 2).map { raw[$0] })
             }
-            #expect(image.pixels == expected)
+            if pixelFormat == "rgb24" {
+                // ...and RGB follows the documented weights exactly.
+                let rgb = try F.ffmpegRaw(of: path, pixelFormat: "rgb24")
+                let expected = stride(from: 0, to: rgb.count, by: 3).map {
+                    F.luma(Int(rgb[$0]), Int(rgb[$0 + 1]), Int(rgb[$0 + 2]))
+                }
+                #expect(image.pixels == expected)
+            }
         }
     }
 
@@ -103,9 +104,10 @@ struct PNGDecodingSpec {
         let bytes =
             [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + TestPNG.chunk("IHDR", ihdr)
             + TestPNG.chunk("IDAT", TestPNG.zlibStored([0, 1, 2, 3])) + TestPNG.chunk("IEND", [])
-        let start = ContinuousClock.now
-        let error = refusal(bytes, source: "huge.png")
-        #expect(ContinuousClock.now - start < .milliseconds(200))
+        // Before allocating: the work done is far less than filling 256 MiB (processor time, which
+        // a busy machine does not stretch).
+        let (error, used) = ThreadCPUTime.measure { refusal(bytes, source: "huge.png") }
+        #expect(used < .milliseconds(200), "\(used) of processor time")
         #expect(error?.source == "huge.png")
         #expect(error?.reason == "PNG declares 16384x16384 pixels but holds only 15 bytes of compressed image data, which cannot expand to fill it (at least 260112 needed); the file is truncated or corrupt")
     }
@@ -133,25 +135,25 @@ struct PNGDecodingSpec {
         #expect(refusal(Array(whole.prefix(whole.count - 12)))?.reason == "truncated PNG: the file ends after \(whole.count - 12) bytes without an IEND chunk; it was cut short or is still being written")
     }
 
-    @Test("every single-bit flip is refused or decodes to the very same image (CRCs guard the rest)", .enabled(if: F.hasFFmpeg, "ffmpeg is not installed"))
+    @Test("every single-bit flip is refused or decodes to the very same image (CRCs guard the rest)", .enabled(if: F.hasFFmpeg, "needs ffmpeg: apt-get install ffmpeg (or scripts/install-dependencies)"))
     func bitFlips() throws {
-        let folder = try F.temporaryFolder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try F.ffmpegTestImage(folder + "/f.png", pixelFormat: "rgb24")
-        let whole = try F.read(folder + "/f.png")
-        let original = try ImageFileDecoder.decodeLuma(whole, source: "f.png")
-        var refused = 0
-        for bit in 0..<(whole.count * 8) {
-            do {
-                let image = try ImageFileDecoder.decodeLuma(F.flippingBit(bit, of: whole), source: "flip.png")
-                #expect(image == original, "bit \(bit) changed the pixels")
-            } catch {
-                #expect(error.source == "flip.png")
-                refused += 1
+        try withScratchFolder("imagefiles") { folder in
+            try F.ffmpegTestImage(folder + "/f.png", pixelFormat: "rgb24")
+            let whole = try F.read(folder + "/f.png")
+            let original = try ImageFileDecoder.decodeLuma(whole, source: "f.png")
+            var refused = 0
+            for bit in 0..<(whole.count * 8) {
+                do throws(ImageDecodingError) {
+                    let image = try ImageFileDecoder.decodeLuma(F.flippingBit(bit, of: whole), source: "flip.png")
+                    #expect(image == original, "bit \(bit) changed the pixels")
+                } catch {
+                    #expect(error.source == "flip.png")
+                    refused += 1
+                }
             }
+            // Only flips inside the ancillary pHYs chunk's payload/CRC can go unnoticed.
+            #expect(refused >= whole.count * 8 - 17 * 8)
         }
-        // Only flips inside the ancillary pHYs chunk's payload/CRC can go unnoticed.
-        #expect(refused >= whole.count * 8 - 17 * 8)
     }
 
     @Test("damaged data is refused with libpng's reason")

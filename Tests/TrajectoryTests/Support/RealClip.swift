@@ -36,23 +36,19 @@ enum RealClip {
             throw Failure(description: "\(folder): no video file")
         }
         let path = folder + "/" + video
-        let probe = try output(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height,avg_frame_rate",
+        let probe = try output(.ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height,avg_frame_rate",
                                 "-of", "csv=p=0", path]).split(separator: ",").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
         guard probe.count >= 3, let width = Int(probe[0]), let height = Int(probe[1]) else { throw Failure(description: "\(path): ffprobe said \(probe)") }
         let rate = probe[2].split(separator: "/").compactMap { Double($0) }
         let fps = rate.count == 2 && rate[1] > 0 ? rate[0] / rate[1] : 30
-        let frameCount = Int(try output(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+        let frameCount = Int(try output(.ffprobe, ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
                                          "stream=nb_read_frames", "-of", "csv=p=0", path]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
 
-        let ffmpeg = Process()
-        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        ffmpeg.arguments = ["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-fps_mode", "passthrough",
-                            "-vf", "extractplanes=y", "-pix_fmt", "gray", "-f", "rawvideo", "-"]
-        let pipe = Pipe()
-        ffmpeg.standardOutput = pipe
-        try ffmpeg.run()
-        defer { ffmpeg.terminate() }
-        let reader = pipe.fileHandleForReading
+        let ffmpeg = try RunningProgram(try ExternalTool.ffmpeg.require(),
+                                        ["-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-fps_mode", "passthrough",
+                                         "-vf", "extractplanes=y", "-pix_fmt", "gray", "-f", "rawvideo", "-"], stdout: .pipe)
+        defer { ffmpeg.stop() }  // the body may read fewer frames than the clip has
+        let reader = ffmpeg.output!
         return try body(Clip(width: width, height: height, frameCount: frameCount, framesPerSecond: fps)) { index, pixels in
             var filled = 0
             while filled < pixels.count {
@@ -64,9 +60,9 @@ enum RealClip {
         }
     }
 
-    private static func output(_ arguments: [String]) throws -> String {
-        let run = try ProgramRun.run(arguments[0], Array(arguments.dropFirst()))
-        guard run.status == 0 else { throw Failure(description: "\(arguments.joined(separator: " ")) failed: \(run.stderr)") }
+    private static func output(_ tool: ExternalTool, _ arguments: [String]) throws -> String {
+        let run = try ProgramRun.run(tool, arguments)
+        guard run.status == 0 else { throw Failure(description: "\(tool.name) \(arguments.joined(separator: " ")) failed: \(run.stderr)") }
         return run.stdout
     }
 }
