@@ -1,11 +1,14 @@
+import LumaBase
+
 /// Why frames could not be recorded from an input. Messages name the input and say what is wrong;
 /// they never name a command-line flag (the command adds what it offers, e.g. `--fps`). A missing
 /// ffmpeg or ffprobe is LumaProcess's `ProgramError.toolMissing` (``Tools/require(_:for:otherwise:)``).
 public enum RecordingInputError: Error, Equatable, Sendable, CustomStringConvertible {
-    case cannotOpen(path: String, reason: String)
+    /// The input could not be opened or looked at (the call and `errno`).
+    case cannotOpen(path: String, SystemCallError)
     case noSuchInput(String)
     /// ffprobe or ffmpeg could not read or decode the input.
-    case unreadableVideo(path: String, reason: String)
+    case unreadableVideo(path: String, problem: VideoProblem)
     case noVideoStream(String)
     /// Frame timing that cannot be trusted, where evenly spaced timestamps are the way out.
     case noTimestamps(String)
@@ -23,9 +26,9 @@ public enum RecordingInputError: Error, Equatable, Sendable, CustomStringConvert
 
     public var description: String {
         switch self {
-        case .cannotOpen(let path, let reason): return "\(path): cannot open: \(reason)"
+        case .cannotOpen(let path, let failure): return "\(path): cannot open: \(failure.errnoText)"
         case .noSuchInput(let path): return "\(path): no such file or folder"
-        case .unreadableVideo(let path, let reason): return "\(path): \(reason)"
+        case .unreadableVideo(let path, let problem): return "\(path): \(problem)"
         case .noVideoStream(let path): return "\(path): no video stream found"
         case .noTimestamps(let path): return "\(path): no frame has a timestamp"
         case .timestampNotIncreasing(let path, let frame, let ticks, let timescale, let previous):

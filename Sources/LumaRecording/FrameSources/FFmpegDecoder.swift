@@ -32,7 +32,7 @@ final class FFmpegDecoder: @unchecked Sendable {  // ByteStream is read by one t
         ffmpeg.standardError = .pipe
         ffmpeg.ownProcessGroup = true
         do { program = try ffmpeg.start() } catch {
-            throw RecordingInputError.unreadableVideo(path: input, reason: "cannot start ffmpeg: \(error.reason)")
+            throw RecordingInputError.unreadableVideo(path: input, problem: .ffmpegDidNotStart(error))
         }
         messages = FFmpegMessages(program.standardError!, take: take, ended: ended)
         frames = ByteStream(fileDescriptor: program.standardOutput!.fileDescriptor, name: "\(input) (via ffmpeg)", ownsDescriptor: false,
@@ -41,14 +41,14 @@ final class FFmpegDecoder: @unchecked Sendable {  // ByteStream is read by one t
 
     /// Reads the frame stream's header with `read`. When there is none, waits for ffmpeg to exit
     /// and refuses the input with ffmpeg's own reason (which says more than an empty pipe does),
-    /// after `failure` (`ffmpeg cannot decode it`). When the read ended because a stop was asked
+    /// saying what it was `reading`. When the read ended because a stop was asked
     /// for (Ctrl-C while ffmpeg still tries to open a stream), ffmpeg is stopped rather than
     /// waited for.
-    func header<Reader>(_ read: (ByteStream) throws -> Reader, failure: String) throws -> Reader {
+    func header<Reader>(_ read: (ByteStream) throws -> Reader, reading: VideoProblem.Reading) throws -> Reader {
         do { return try read(frames) } catch {
             if frames.stopRequested?.isSet == true { stop() }
             _ = try? program.wait()
-            throw RecordingInputError.unreadableVideo(path: input, reason: "\(failure): \(messages.lastMessage() ?? "\(error)")")
+            throw RecordingInputError.unreadableVideo(path: input, problem: .ffmpegRefused(reading: reading, words: messages.lastMessage() ?? "\(error)"))
         }
     }
 
@@ -63,7 +63,7 @@ final class FFmpegDecoder: @unchecked Sendable {  // ByteStream is read by one t
     func finish(failureAllowed: Bool = false) throws {
         let end = try program.wait()
         guard end.succeeded || failureAllowed else {
-            throw RecordingInputError.unreadableVideo(path: input, reason: "ffmpeg failed (it \(end)): \(messages.lastMessage() ?? "")")
+            throw RecordingInputError.unreadableVideo(path: input, problem: .ffmpegFailed(end, words: messages.lastMessage() ?? ""))
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LumaBase
 import LumaFormat
 
 /// Opens what `record` is given as the frame source it is: a Y4M file or stream (`-` is standard
@@ -33,7 +34,8 @@ public enum FrameSources {
         // it is ("too many levels of symbolic links"), not reported as missing.
         var st = stat()
         guard stat(SystemPath.bytes(input), &st) == 0 else {
-            throw errno == ENOENT ? RecordingInputError.noSuchInput(input) : .cannotOpen(path: input, reason: String(cString: strerror(errno)))
+            let failure = SystemCallError(.stat)
+            throw failure.errno == ENOENT ? RecordingInputError.noSuchInput(input) : .cannotOpen(path: input, failure)
         }
         let kind = st.st_mode & S_IFMT
         if kind == S_IFIFO || kind == S_IFCHR {

@@ -50,10 +50,10 @@ public final class LiveVideoSource: FrameSource, @unchecked Sendable {
         let reports = FrameReports()
         self.reports = reports
         ffmpeg = try FFmpegDecoder(input: input, arguments: arguments, stop: stop, take: { reports.take($0) }, ended: { reports.end() })
-        frames = try ffmpeg.header({ try Y4MReader(stream: $0) }, failure: "ffmpeg cannot read it")
+        frames = try ffmpeg.header({ try Y4MReader(stream: $0) }, reading: .liveStream)
         guard let base = reports.timeBase() else {
             ffmpeg.stop()
-            throw RecordingInputError.unreadableVideo(path: input, reason: "ffmpeg reported no time base for the stream")
+            throw RecordingInputError.unreadableVideo(path: input, problem: .noTimeBase)
         }
         (width, height) = (frames.info.width, frames.info.height)
         timescale = base.denominator

@@ -37,7 +37,7 @@ public struct VideoSource: FrameSource {
     static func input(_ path: String) throws -> (argument: String, handle: FileHandle?) {
         guard SystemPath.hasEscapedBytes(path) else { return (path, nil) }
         let fd = open(SystemPath.bytes(path), O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw RecordingInputError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        guard fd >= 0 else { throw RecordingInputError.cannotOpen(path: path, SystemCallError(.open)) }
         return ("/dev/stdin", FileHandle(fileDescriptor: fd, closeOnDealloc: true))
     }
 
@@ -54,10 +54,10 @@ public struct VideoSource: FrameSource {
                                             "-show_entries", "stream=codec_name,pix_fmt,color_range,color_space,width,height,time_base,avg_frame_rate,r_frame_rate:frame=best_effort_timestamp,pts,pkt_dts",
                                             "-of", "json", probeInput.argument], standardInput: probeInput.handle)
         guard probe.status == 0 else {
-            throw RecordingInputError.unreadableVideo(path: path, reason: "ffprobe cannot read it as a video: \(probe.stderr.split(separator: "\n").last ?? "unknown error")")
+            throw RecordingInputError.unreadableVideo(path: path, problem: .ffprobeRefused(String(probe.stderr.split(separator: "\n").last ?? "unknown error")))
         }
         let json: JSONValue
-        do { json = try JSONParser.parse(probe.stdout) } catch { throw RecordingInputError.unreadableVideo(path: path, reason: "ffprobe's output is not JSON: \(error)") }
+        do { json = try JSONParser.parse(probe.stdout) } catch { throw RecordingInputError.unreadableVideo(path: path, problem: .ffprobeNotJSON(error)) }
         guard let stream = json["streams"]?.arrayValue?.first else { throw RecordingInputError.noVideoStream(path) }
         let codec = stream["codec_name"]?.stringValue ?? "?"
         let pixelFormat = stream["pix_fmt"]?.stringValue ?? "unknown"
@@ -66,7 +66,7 @@ public struct VideoSource: FrameSource {
         let timeBase = FrameRate(parsing: stream["time_base"]?.stringValue ?? "") ?? FrameRate(numerator: 1, denominator: 90000)
         let averageRate = FrameRate(parsing: stream["avg_frame_rate"]?.stringValue ?? "") ?? FrameRate(parsing: stream["r_frame_rate"]?.stringValue ?? "")
         let frames = json["frames"]?.arrayValue ?? []
-        guard !frames.isEmpty else { throw RecordingInputError.unreadableVideo(path: path, reason: "ffprobe found no decodable video frames") }
+        guard !frames.isEmpty else { throw RecordingInputError.unreadableVideo(path: path, problem: .noDecodableFrames) }
 
         var extrapolated = 0
         if let fps {
@@ -130,7 +130,7 @@ public struct VideoSource: FrameSource {
                               standardInput: decodeInput.handle.map { .fileDescriptor($0.fileDescriptor) } ?? .null, stop: stop)
         }
         self.frames = try ffmpeg.header({ colour ? .rgb(try PPMStreamReader(stream: $0)) : .luma(try Y4MReader(stream: $0)) },
-                                        failure: "ffmpeg cannot decode it")
+                                        reading: .file)
         (width, height) = self.frames.size
     }
 
