@@ -109,5 +109,3 @@ enum TemporaryName {
 
     static func next() -> String { "\(getpid())-\(counter.withLock { $0 += 1; return $0 })" }
 }
-
-func errnoText(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
