@@ -8,7 +8,11 @@ public struct RecordingDamage: Equatable, Sendable, CustomStringConvertible {
     public var frames: Range<Int>?
     /// Byte range of the damage in the file.
     public var bytes: Range<UInt64>
-    public var reason: String
+    /// What is wrong with those bytes.
+    public var cause: DamageCause
+
+    /// The cause in words, as `info` and the event log's gap records give it.
+    public var reason: String { cause.description }
 
     public var description: String {
         var s = ""
@@ -120,12 +124,11 @@ public final class RecordingReader: @unchecked Sendable {
         headerFromCopy = header.copyOffset != nil
         var openingDamage: [RecordingDamage] = []
         if let copy = disagreement {
-            let believed = header.copyOffset == nil ? "the one at byte 0 decodes the chunks" : "its copy decodes the chunks and was used"
             openingDamage.append(RecordingDamage(chunk: nil, frames: 0..<0, bytes: 0..<header.end,
-                                                 reason: "the file header at byte 0 and its copy at byte \(copy) disagree; \(believed) (`lumatrace recover` writes it back)"))
+                                                 cause: .headerCopiesDisagree(copyOffset: copy, copyUsed: header.copyOffset != nil)))
         } else if let copy = header.copyOffset {
             openingDamage.append(RecordingDamage(chunk: nil, frames: 0..<0, bytes: 0..<header.end,
-                                                 reason: "the file header is damaged; it was read from its copy at byte \(copy) (`lumatrace recover` restores it)"))
+                                                 cause: .headerReadFromCopy(copyOffset: copy)))
         }
 
         // The index, if the trailer points at an intact one that matches the chunks it lists. It
@@ -148,7 +151,7 @@ public final class RecordingReader: @unchecked Sendable {
             for c in index.chunks {
                 if c.firstFrame > expected {
                     openingDamage.append(RecordingDamage(chunk: nil, frames: expected..<c.firstFrame, bytes: c.offset..<c.offset,
-                                                         reason: "frames missing from the index (removed as damaged by `recover`)"))
+                                                         cause: .framesRemovedFromIndex))
                 }
                 expected = c.firstFrame + c.frameCount
             }
@@ -264,11 +267,11 @@ public final class RecordingReader: @unchecked Sendable {
         let decoder = makeDecoder()
         for c in chunks {
             do { decoder.recycle(try decoder.decode(c)) } catch {
-                found.append(RecordingDamage(chunk: c.number, frames: c.frames, bytes: c.offset..<(c.offset + c.payloadLength), reason: error.description))
+                found.append(RecordingDamage(chunk: c.number, frames: c.frames, bytes: c.offset..<(c.offset + c.payloadLength), cause: .undecodable(error)))
             }
         }
         if reference == nil && chunks.count > 0 {
-            found.append(RecordingDamage(chunk: nil, frames: nil, bytes: 0..<0, reason: "both copies of the reference frame are damaged"))
+            found.append(RecordingDamage(chunk: nil, frames: nil, bytes: 0..<0, cause: .referenceFramesLost))
         }
         return found.sorted { ($0.frames?.lowerBound ?? Int.max, $0.bytes.lowerBound) < ($1.frames?.lowerBound ?? Int.max, $1.bytes.lowerBound) }
     }

@@ -24,7 +24,7 @@ struct RecordingScanner {
         var position = start
         var nextFrame = 0
         var lastTicks = Int64.min
-        var pendingDamage: (start: UInt64, reason: String)?
+        var pendingDamage: (start: UInt64, cause: DamageCause)?
 
         func closeDamage(at end: UInt64, nextChunk: ChunkFields?) {
             guard let d = pendingDamage else { return }
@@ -32,7 +32,7 @@ struct RecordingScanner {
             var chunk: Int?
             if let nextChunk, nextChunk.number == lastNumber + 2 { chunk = lastNumber + 1 }
             let frames = nextChunk.map { nextFrame..<max(nextFrame, $0.firstFrame) }
-            result.damage.append(RecordingDamage(chunk: chunk, frames: frames, bytes: d.start..<end, reason: d.reason))
+            result.damage.append(RecordingDamage(chunk: chunk, frames: frames, bytes: d.start..<end, cause: d.cause))
             pendingDamage = nil
         }
 
@@ -55,7 +55,7 @@ struct RecordingScanner {
                     lastTicks = fields.timestamps[fields.frameCount - 1]
                     position = r.end
                 } else if r.kind == .chunk {
-                    if pendingDamage == nil { pendingDamage = (position, "a chunk header declares impossible frames or timestamps") }
+                    if pendingDamage == nil { pendingDamage = (position, .impossibleChunkHeader) }
                     position = nextCandidate(after: position)
                 } else {
                     // An index, or a copy of the header or reference frame: no frames in it.
@@ -67,13 +67,13 @@ struct RecordingScanner {
                 if next >= fileSize && pendingDamage == nil {
                     // An interrupted write: the normal end of a recording that was never closed.
                     result.damage.append(RecordingDamage(chunk: (result.chunks.last?.number ?? -1) + 1, frames: nil, bytes: position..<fileSize,
-                                                         reason: "incomplete chunk at the end of the file (recording was interrupted); earlier chunks are intact"))
+                                                         cause: .interruptedWrite))
                 } else if pendingDamage == nil {
-                    pendingDamage = (position, "a record declares more bytes than the file holds")
+                    pendingDamage = (position, .recordOverrunsFile)
                 }
                 position = next
             case .failure(let problem):
-                if pendingDamage == nil { pendingDamage = (position, problem.description) }
+                if pendingDamage == nil { pendingDamage = (position, .record(problem)) }
                 position = nextCandidate(after: position)
             }
         }
