@@ -33,9 +33,23 @@ struct JSONTests {
 
     @Test("the parser refuses what is not JSON, with the position")
     func parserErrors() throws {
-        for bad in ["", "{", "[1,]", "{\"a\" 1}", "01", "\"\\x\"", "tru", "[1] 2", "\"\u{1}\"", String(repeating: "[", count: 200) + String(repeating: "]", count: 200)] {
-            #expect(throws: JSONParser.Failure.self, "\(bad.prefix(20))") { _ = try JSONParser.parse(bad) }
+        let deep = String(repeating: "[", count: 200) + String(repeating: "]", count: 200)
+        let refusals: [(text: String, offset: Int, problem: JSONProblem)] = [
+            ("", 0, .endOfText(inside: nil)),
+            ("{", 1, .expectedKey),
+            ("[1,]", 3, .invalidValue),
+            (#"{"a" 1}"#, 5, .expectedColon),
+            ("01", 0, .leadingZero),
+            (#""\x""#, 3, .invalidEscape),
+            ("tru", 0, .invalidLiteral),
+            ("[1] 2", 4, .textAfterValue),
+            ("\"\u{1}\"", 1, .controlCharacterInString),
+            (deep, 128, .nestedTooDeep(limit: 128)),
+        ]
+        for (text, offset, problem) in refusals {
+            #expect(throws: JSONParser.Failure(offset: offset, problem: problem), "\(text.prefix(20))") { _ = try JSONParser.parse(text) }
         }
+        #expect(JSONParser.Failure(offset: 5, problem: .expectedColon).description == "expected ':' after a key at character 6")
         let emoji = try JSONParser.parse(#""\ud83d\ude00""#)
         #expect(emoji == .string("😀"))
         let exponent = try JSONParser.parse("-1.5e2")

@@ -2,10 +2,19 @@
 /// pipelines and truth files. Bounded: nesting deeper than 128 levels or a document over the given
 /// size is refused, so a hostile file cannot exhaust the stack or memory.
 public struct JSONParser {
+    /// Where a document stops being JSON, and why.
     public struct Failure: Error, Equatable, CustomStringConvertible {
+        /// The byte offset (0-based) where the problem was found.
         public var offset: Int
-        public var reason: String
+        public var problem: JSONProblem
+        /// The problem in words.
+        public var reason: String { problem.description }
         public var description: String { "\(reason) at character \(offset + 1)" }
+
+        public init(offset: Int, problem: JSONProblem) {
+            self.offset = offset
+            self.problem = problem
+        }
     }
 
     private let bytes: [UInt8]
@@ -22,7 +31,7 @@ public struct JSONParser {
         p.skipSpace()
         let v = try p.value()
         p.skipSpace()
-        guard p.i == bytes.count else { throw Failure(offset: p.i, reason: "unexpected text after the JSON value") }
+        guard p.i == bytes.count else { throw Failure(offset: p.i, problem: .textAfterValue) }
         return v
     }
 
@@ -30,10 +39,10 @@ public struct JSONParser {
         while i < bytes.count, bytes[i] == 32 || bytes[i] == 9 || bytes[i] == 10 || bytes[i] == 13 { i += 1 }
     }
 
-    private func fail(_ reason: String) -> Failure { Failure(offset: i, reason: reason) }
+    private func fail(_ problem: JSONProblem) -> Failure { Failure(offset: i, problem: problem) }
 
     private mutating func value() throws(Failure) -> JSONValue {
-        guard i < bytes.count else { throw fail("unexpected end of text") }
+        guard i < bytes.count else { throw fail(.endOfText(inside: nil)) }
         switch bytes[i] {
         case UInt8(ascii: "{"): return try object()
         case UInt8(ascii: "["): return try array()
@@ -47,13 +56,13 @@ public struct JSONParser {
 
     private mutating func literal(_ word: String) throws(Failure) {
         let w = Array(word.utf8)
-        guard i + w.count <= bytes.count, bytes[i..<i + w.count].elementsEqual(w) else { throw fail("invalid literal") }
+        guard i + w.count <= bytes.count, bytes[i..<i + w.count].elementsEqual(w) else { throw fail(.invalidLiteral) }
         i += w.count
     }
 
     private mutating func enter() throws(Failure) {
         depth += 1
-        if depth > JSONParser.maximumDepth { throw fail("nesting deeper than \(JSONParser.maximumDepth) levels") }
+        if depth > JSONParser.maximumDepth { throw fail(.nestedTooDeep(limit: JSONParser.maximumDepth)) }
     }
 
     private mutating func object() throws(Failure) -> JSONValue {
@@ -65,18 +74,18 @@ public struct JSONParser {
         if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
         while true {
             skipSpace()
-            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail("expected a quoted key") }
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw fail(.expectedKey) }
             let key = try string()
             skipSpace()
-            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':' after a key") }
+            guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail(.expectedColon) }
             i += 1
             skipSpace()
             members.append(JSONValue.Member(key, try value()))
             skipSpace()
-            guard i < bytes.count else { throw fail("unexpected end of text inside an object") }
+            guard i < bytes.count else { throw fail(.endOfText(inside: .object)) }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
             if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
-            throw fail("expected ',' or '}' in an object")
+            throw fail(.expectedSeparator(in: .object))
         }
     }
 
@@ -91,10 +100,10 @@ public struct JSONParser {
             skipSpace()
             items.append(try value())
             skipSpace()
-            guard i < bytes.count else { throw fail("unexpected end of text inside an array") }
+            guard i < bytes.count else { throw fail(.endOfText(inside: .array)) }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
             if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
-            throw fail("expected ',' or ']' in an array")
+            throw fail(.expectedSeparator(in: .array))
         }
     }
 
@@ -102,13 +111,13 @@ public struct JSONParser {
         i += 1
         var out: [UInt8] = []
         while true {
-            guard i < bytes.count else { throw fail("unterminated string") }
+            guard i < bytes.count else { throw fail(.unterminatedString) }
             let c = bytes[i]
             if c == UInt8(ascii: "\"") { i += 1; break }
-            if c < 0x20 { throw fail("control character inside a string") }
+            if c < 0x20 { throw fail(.controlCharacterInString) }
             if c != UInt8(ascii: "\\") { out.append(c); i += 1; continue }
             i += 1
-            guard i < bytes.count else { throw fail("unterminated escape") }
+            guard i < bytes.count else { throw fail(.unterminatedEscape) }
             let e = bytes[i]
             i += 1
             switch e {
@@ -123,25 +132,25 @@ public struct JSONParser {
             case UInt8(ascii: "u"):
                 var scalar = try hex4()
                 if (0xD800..<0xDC00).contains(scalar) {
-                    guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else { throw fail("unpaired surrogate") }
+                    guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else { throw fail(.unpairedSurrogate) }
                     i += 2
                     let low = try hex4()
-                    guard (0xDC00..<0xE000).contains(low) else { throw fail("invalid surrogate pair") }
+                    guard (0xDC00..<0xE000).contains(low) else { throw fail(.invalidSurrogatePair) }
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                 } else if (0xDC00..<0xE000).contains(scalar) {
-                    throw fail("unpaired surrogate")
+                    throw fail(.unpairedSurrogate)
                 }
-                guard let u = Unicode.Scalar(scalar) else { throw fail("invalid unicode escape") }
+                guard let u = Unicode.Scalar(scalar) else { throw fail(.invalidUnicodeEscape) }
                 out.append(contentsOf: Array(String(Character(u)).utf8))
-            default: throw fail("invalid escape")
+            default: throw fail(.invalidEscape)
             }
         }
-        guard let s = String(validating: out, as: UTF8.self) else { throw fail("string is not valid UTF-8") }
+        guard let s = String(validating: out, as: UTF8.self) else { throw fail(.stringNotUTF8) }
         return s
     }
 
     private mutating func hex4() throws(Failure) -> UInt32 {
-        guard i + 4 <= bytes.count else { throw fail("truncated unicode escape") }
+        guard i + 4 <= bytes.count else { throw fail(.truncatedUnicodeEscape) }
         var v: UInt32 = 0
         for _ in 0..<4 {
             let c = bytes[i]
@@ -150,7 +159,7 @@ public struct JSONParser {
             case 48...57: d = UInt32(c - 48)
             case 65...70: d = UInt32(c - 55)
             case 97...102: d = UInt32(c - 87)
-            default: throw fail("invalid hex digit in a unicode escape")
+            default: throw fail(.invalidHexDigit)
             }
             v = v * 16 + d
             i += 1
@@ -164,14 +173,14 @@ public struct JSONParser {
         if i < bytes.count, bytes[i] == UInt8(ascii: "-") { i += 1 }
         let digitsStart = i
         while i < bytes.count, (48...57).contains(bytes[i]) { i += 1 }
-        guard i > digitsStart else { throw Failure(offset: start, reason: "invalid value") }
-        if bytes[digitsStart] == 48 && i - digitsStart > 1 { throw Failure(offset: start, reason: "numbers may not have leading zeros") }
+        guard i > digitsStart else { throw Failure(offset: start, problem: .invalidValue) }
+        if bytes[digitsStart] == 48 && i - digitsStart > 1 { throw Failure(offset: start, problem: .leadingZero) }
         if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
             isInteger = false
             i += 1
             let f = i
             while i < bytes.count, (48...57).contains(bytes[i]) { i += 1 }
-            guard i > f else { throw fail("expected digits after '.'") }
+            guard i > f else { throw fail(.expectedFractionDigits) }
         }
         if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
             isInteger = false
@@ -179,14 +188,14 @@ public struct JSONParser {
             if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
             let e = i
             while i < bytes.count, (48...57).contains(bytes[i]) { i += 1 }
-            guard i > e else { throw fail("expected digits in the exponent") }
+            guard i > e else { throw fail(.expectedExponentDigits) }
         }
         let text = String(decoding: bytes[start..<i], as: UTF8.self)
         if isInteger, let n = Int64(text) { return .int(n) }
-        guard let d = Double(text) else { throw Failure(offset: start, reason: "invalid number") }
+        guard let d = Double(text) else { throw Failure(offset: start, problem: .invalidNumber) }
         // JSON has no infinity: `1e999` overflows a Double, and is refused here rather than trap
         // whatever converts it later.
-        guard d.isFinite else { throw Failure(offset: start, reason: "number \(text.prefix(32)) is out of range") }
+        guard d.isFinite else { throw Failure(offset: start, problem: .numberOutOfRange(String(text.prefix(32)))) }
         return .double(d)
     }
 }
