@@ -76,4 +76,42 @@ struct LiveInputTests {
             #expect(!FileManager.default.fileExists(atPath: "\(dir)/graph.luma"))
         }
     }
+
+    @Test("a live stream that stalls after some frames still ends on Ctrl-C, every frame received kept")
+    func stalledStreamEndsOnInterrupt() throws {
+        _ = try ExternalTool.ffmpeg.require()
+        try withScratchFolder("cli") { dir in
+            let fifo = dir + "/camera.y4m", output = dir + "/camera.luma"
+            #expect(mkfifo(fifo, 0o644) == 0)
+            let recorder = try CLI.start(["record", fifo, "--input-format", "yuv4mpegpipe", "-o", output, "--chunk-seconds", "0.2"],
+                                         stdout: .collected)
+            // The test is the camera: it opens the FIFO once ffmpeg reads it (a non-blocking open
+            // finds no reader until then), sends 40 frames, then nothing, holding the stream open.
+            var camera: Int32 = -1
+            let opened = AwaitedEvent.wait(while: { recorder.isRunning }) {
+                camera = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+                return camera >= 0
+            }
+            let ended = opened ? nil : try recorder.wait()
+            try #require(opened, "ffmpeg never opened the FIFO: \(ended.map(\.description) ?? "")")
+            defer { close(camera) }
+            _ = fcntl(camera, F_SETFL, 0)  // blocking writes from here on
+            var stream = Array("YUV4MPEG2 W64 H48 F30:1 Cmono\n".utf8)
+            for k in 0..<40 { stream += Array("FRAME\n".utf8) + [UInt8](repeating: UInt8(k * 5), count: 64 * 48) }
+            let written = stream.withUnsafeBytes { write(camera, $0.baseAddress!, $0.count) }
+            #expect(written == stream.count)
+            // Ctrl-C once six chunks (36 frames) are in the file: the stream has stalled, with every
+            // frame it carried taken in, and the recorder waits for a frame that never comes.
+            let recorded = AwaitedEvent.wait(while: { recorder.isRunning }) {
+                ((try? RecordingReader(path: output))?.frameCount ?? 0) >= 36
+            }
+            #expect(recorded, "the recorder did not get the frames")
+            recorder.signal(SIGINT)
+            // Before a stalled stream heard Ctrl-C, this wait ran out: the patience is a hang guard.
+            let result = try recorder.wait(patience: 60)
+            #expect(result.status == 0 && result.stdout.contains("stopped by signal"), "\(result)")
+            let reader = try RecordingReader(path: output)
+            #expect(reader.hasIndex && reader.frameCount == 40 && reader.verify().isEmpty, "\(reader.frameCount) frames, \(reader.damage)")
+        }
+    }
 }

@@ -34,6 +34,8 @@ public final class LiveVideoSource: FrameSource, @unchecked Sendable {
     private let frames: Y4MReader
     private let reports: FrameReports
     private let timeBaseNumerator: Int64
+    /// Set by Ctrl-C: the stream ends with the frames received, even one that has stalled.
+    private let stop: StopFlag?
     private var index = 0
 
     /// Starts ffmpeg on `input` (`format` is ffmpeg's `-f`, e.g. `lavfi` or `v4l2`; `realtime` reads
@@ -41,6 +43,7 @@ public final class LiveVideoSource: FrameSource, @unchecked Sendable {
     /// is refused with ffmpeg's own reason.
     public init(input: String, format: String?, realtime: Bool, stop: StopFlag?) throws {
         name = input
+        self.stop = stop
         var arguments = ["-hide_banner", "-nostats", "-loglevel", "info"]
         if realtime { arguments.append("-re") }
         if let format { arguments += ["-f", format] }
@@ -74,7 +77,7 @@ public final class LiveVideoSource: FrameSource, @unchecked Sendable {
     private var warned = false
 
     public func nextFrame(into pixels: UnsafeMutableBufferPointer<UInt8>) throws -> Int64? {
-        guard let report = reports.next() else { return nil }
+        guard let report = reports.next(unless: stop) else { return nil }
         if report.size != "\(width)x\(height)" {
             sizeChange = (index, report.size)
             ffmpeg.stop()
@@ -145,8 +148,13 @@ private final class FrameReports: Sendable {
         return state.withLock { $0.timeBase }
     }
 
-    /// The next frame's report, waiting for it; `nil` once ffmpeg has ended.
-    func next() -> Report? {
+    /// How often a wait for the next report looks at the stop flag.
+    private static let stopCheckInterval = DispatchTimeInterval.milliseconds(100)
+
+    /// The next frame's report, waiting for it; `nil` once ffmpeg has ended, or once `stop` is set
+    /// while waiting (a stream that stalls — a camera unplugged, a network gone quiet — still ends
+    /// on Ctrl-C with the frames received).
+    func next(unless stop: StopFlag?) -> Report? {
         while true {
             let taken = state.withLock { s -> (Report?, Bool) in
                 guard s.head < s.reports.count else { return (nil, s.ended) }
@@ -156,8 +164,8 @@ private final class FrameReports: Sendable {
                 return (r, false)
             }
             if let report = taken.0 { return report }
-            if taken.1 { return nil }
-            arrived.wait()
+            if taken.1 || stop?.isSet == true { return nil }
+            if stop == nil { arrived.wait() } else { _ = arrived.wait(timeout: .now() + Self.stopCheckInterval) }
         }
     }
 
