@@ -13,13 +13,20 @@ import LumaTestSupport
 @Suite("The external analyzer: hung and runaway programs are stopped, with everything they started")
 struct ExternalAnalyzerHangTests {
     static let recording = ExternalAnalyzerTests.recording
-    /// Small limits, so that each hang costs seconds.
-    static let limits = ["--set", "external.timeout=2", "--set", "external.startTimeout=3"]
+    /// The limits of a replay: the one a hang is to meet is small, so that each hang costs
+    /// seconds; the others are an hour, so that on a busy machine a slow start of Python (seconds,
+    /// with both cores taken) cannot meet a limit before the one under test. The start timeout is
+    /// never less than the frame timeout, and it also bounds the program's hello: where it is the
+    /// limit a hang after the hello is to meet, both are ten seconds, time enough for Python to start.
+    static func limits(timeout: Int = 3600, startTimeout: Int = 3600) -> [String] {
+        ["--set", "external.timeout=\(timeout)", "--set", "external.startTimeout=\(startTimeout)"]
+    }
 
     /// A Python program speaking the protocol, which misbehaves as its first argument says and
-    /// appends its pid, and the pid of any process it starts, to the file named by its second. A
-    /// hang lasts an hour, longer than any wait of the test: a process lumatrace failed to stop is
-    /// still there when the test looks.
+    /// appends the pid of any process it starts to the file named by its second (its own pid is
+    /// written there by the shell that starts it, before Python loads). A hang lasts an hour,
+    /// longer than any wait of the test: a process lumatrace failed to stop is still there when
+    /// the test looks.
     static let program = """
         import json, os, signal, struct, subprocess, sys, time
         mode, pids = sys.argv[1], sys.argv[2]
@@ -34,7 +41,6 @@ struct ExternalAnalyzerHangTests {
                 if not more: sys.exit(9)
                 data += more
             return data
-        note(os.getpid())
         if mode == "ignores-term":  # carries on after TERM, saying it came (the test waits for that)
             signal.signal(signal.SIGTERM, lambda *_: open(pids + ".term", "w").close())
         if mode == "silent": time.sleep(3600)
@@ -71,21 +77,28 @@ struct ExternalAnalyzerHangTests {
 
     @Test("a program that hangs in any way is stopped within its limits, with every process it started",
           arguments: [
-              ("silent", "failed to start: ", "did not answer at its hello within the timeout of 3 s (external.startTimeout)"),
-              ("never-reads", "failed at frame 0: ", "did not read its input at frame 0 within the timeout of 2 s (external.timeout)"),
-              ("hangs-at-frame", "failed at frame 3: ", "did not answer at frame 3 within the timeout of 2 s (external.timeout)"),
-              ("ignores-term", "failed at frame 3: ", "did not answer at frame 3 within the timeout of 2 s (external.timeout)"),
-              ("long-line", "failed at frame 3: ", "wrote a line over 1048576 bytes at frame 3; if its events are really that large, raise external.maximumLineBytes"),
+              ("silent", limits(timeout: 3, startTimeout: 3), "failed to start: ",
+               "did not answer at its hello within the timeout of 3 s (external.startTimeout)"),
+              ("never-reads", limits(timeout: 2), "failed at frame 0: ",
+               "did not read its input at frame 0 within the timeout of 2 s (external.timeout)"),
+              ("hangs-at-frame", limits(timeout: 2), "failed at frame 3: ",
+               "did not answer at frame 3 within the timeout of 2 s (external.timeout)"),
+              ("ignores-term", limits(timeout: 2), "failed at frame 3: ",
+               "did not answer at frame 3 within the timeout of 2 s (external.timeout)"),
+              ("long-line", limits(), "failed at frame 3: ",
+               "wrote a line over 1048576 bytes at frame 3; if its events are really that large, raise external.maximumLineBytes"),
               // The child it left holding stdout is ended by the reaper as the program exits, so the output ends.
-              ("leaves-child", "failed at frame 3: ", "ended its output at frame 3: it exited with status 0"),
-              ("hangs-at-end", "in finish: ", "did not answer at the end within the timeout of 3 s (external.startTimeout)"),
-              ("lingers", "in finish: ", "did not exit within 3 s (external.startTimeout) after its last answer; it was stopped"),
+              ("leaves-child", limits(), "failed at frame 3: ", "ended its output at frame 3: it exited with status 0"),
+              ("hangs-at-end", limits(timeout: 10, startTimeout: 10), "in finish: ",
+               "did not answer at the end within the timeout of 10 s (external.startTimeout)"),
+              ("lingers", limits(timeout: 10, startTimeout: 10), "in finish: ",
+               "did not exit within 10 s (external.startTimeout) after its last answer; it was stopped"),
           ])
-    func hang(mode: String, failure: String, message: String) throws {
+    func hang(mode: String, limits: [String], failure: String, message: String) throws {
         try withScratchFolder("cli") { dir in
             let pids = "\(dir)/pids"
             // Stopped within its limits shows in the message, which names the limit that stopped it.
-            let run = try Self.replay(mode: mode, pids: pids, in: dir, options: Self.limits)
+            let run = try Self.replay(mode: mode, pids: pids, in: dir, options: limits)
             #expect(run.status != 0)
             let lines = run.stderr.split(separator: "\n")
             #expect(lines.count == 1, "\(run.stderr)")
@@ -99,14 +112,14 @@ struct ExternalAnalyzerHangTests {
     func daemonEndsWithTheReplay() throws {
         try withScratchFolder("cli") { dir in
             let pids = "\(dir)/pids"
-            let run = try Self.replay(mode: "daemon", pids: pids, in: dir, options: Self.limits)
+            let run = try Self.replay(mode: "daemon", pids: pids, in: dir, options: Self.limits())
             #expect(run.status == 0, "\(run.stderr)")
             try Self.expectGone(pids, expected: 2)
         }
     }
 
-    /// An external.timeout no replay of these tests reaches: only the signal can stop the program.
-    static let noTimeout = ["--set", "external.timeout=3600"]
+    /// Limits no replay of these tests reaches: only the signal can stop the program.
+    static let noTimeout = limits()
 
     @Test("SIGINT or SIGTERM to lumatrace stops its programs, even one that ignores TERM, and the replay fails naming the signal",
           arguments: [SIGINT, SIGTERM])
@@ -212,7 +225,7 @@ struct ExternalAnalyzerHangTests {
         let script = "\(dir)/program.py"
         try program.write(toFile: script, atomically: true, encoding: .utf8)
         let replay = try CLI.start(["replay", recording, "--analyzer", "differencing", "--analyzer", "external",
-                                    "--set", "external.command=python3 \(script) \(mode) \(pids)", "--jobs", "1",
+                                    "--set", "external.command=echo $$ >> \(pids); exec python3 \(script) \(mode) \(pids)", "--jobs", "1",
                                     "-o", log ?? "\(dir)/\(mode).events.jsonl"] + options,
                                    stderr: .file("\(dir)/stderr.txt"))
         for (k, signal) in signals.enumerated() {
