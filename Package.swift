@@ -77,7 +77,8 @@ let package = Package(
         .target(name: "LumaBase", path: "Sources/LumaBase"),
         // Starting programs (pipes, files, process groups, a reaper; finding a tool on PATH) and worker
         // threads: the one way the recorder, render, the engine and the external analyzer do either.
-        .target(name: "LumaProcess", dependencies: ["CSystemCalls"], path: "Sources/LumaProcess"),
+        // LumaBase for SystemCallError (a failed call and its errno) and the file-system layer.
+        .target(name: "LumaProcess", dependencies: ["LumaBase", "CSystemCalls"], path: "Sources/LumaProcess"),
         // The plugin API: everything an analyzer author needs, and nothing of the file format.
         .target(
             name: "LumaAnalysis",
