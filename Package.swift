@@ -149,6 +149,8 @@ let package = Package(
             dependencies: ["LumaTestSupport", "LumaAnalysis", "LumaEngine", "AnalyzerHarness", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer",
                            "RectanglesAnalyzer", "ExternalAnalyzer"],
             path: "Tests/AnalyzerHarnessTests"),
+        // The system layer (files, paths, names as bytes), and the test that keeps every system call in it.
+        .testTarget(name: "LumaBaseTests", dependencies: ["LumaTestSupport", "LumaBase"], path: "Tests/LumaBaseTests"),
         .testTarget(name: "LumaProcessTests", dependencies: ["LumaTestSupport", "LumaProcess"], path: "Tests/LumaProcessTests"),
         .testTarget(name: "LumaTruthTests", dependencies: ["LumaTestSupport", "LumaTruth"], path: "Tests/LumaTruthTests"),
         .testTarget(name: "LumaSynthTests", dependencies: ["LumaTestSupport", "LumaAnalysis", "LumaTruth", "LumaSynth"], path: "Tests/LumaSynthTests"),

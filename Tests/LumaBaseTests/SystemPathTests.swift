@@ -1,4 +1,3 @@
-import LumaFormat
 import Testing
 import LumaBase
 
