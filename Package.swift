@@ -151,7 +151,7 @@ let package = Package(
             path: "Tests/AnalyzerHarnessTests"),
         // The system layer (files, paths, names as bytes), and the test that keeps every system call in it.
         .testTarget(name: "LumaBaseTests", dependencies: ["LumaTestSupport", "LumaBase"], path: "Tests/LumaBaseTests"),
-        .testTarget(name: "LumaProcessTests", dependencies: ["LumaTestSupport", "LumaProcess"], path: "Tests/LumaProcessTests"),
+        .testTarget(name: "LumaProcessTests", dependencies: ["LumaTestSupport", "LumaBase", "LumaProcess"], path: "Tests/LumaProcessTests"),
         .testTarget(name: "LumaTruthTests", dependencies: ["LumaTestSupport", "LumaTruth"], path: "Tests/LumaTruthTests"),
         .testTarget(name: "LumaSynthTests", dependencies: ["LumaTestSupport", "LumaAnalysis", "LumaTruth", "LumaSynth"], path: "Tests/LumaSynthTests"),
         .testTarget(name: "LumaImagingTests", dependencies: ["LumaTestSupport", "LumaImaging"], path: "Tests/LumaImagingTests"),
