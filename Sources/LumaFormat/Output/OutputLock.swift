@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import LumaBase
 
 /// An exclusive claim on an output path, held while a result is written there, so two lumatrace

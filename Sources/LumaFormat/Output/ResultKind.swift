@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import LumaBase
 
 /// What a result file holds, told from its first bytes, so that `--force` replaces a result of
