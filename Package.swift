@@ -77,7 +77,8 @@ let package = Package(
         .target(name: "LumaBase", path: "Sources/LumaBase"),
         // Starting programs (pipes, files, process groups, a reaper; finding a tool on PATH) and worker
         // threads: the one way the recorder, render, the engine and the external analyzer do either.
-        .target(name: "LumaProcess", dependencies: ["CSystemCalls"], path: "Sources/LumaProcess"),
+        // LumaBase for SystemCallError (a failed call and its errno) and the file-system layer.
+        .target(name: "LumaProcess", dependencies: ["LumaBase", "CSystemCalls"], path: "Sources/LumaProcess"),
         // The plugin API: everything an analyzer author needs, and nothing of the file format.
         .target(
             name: "LumaAnalysis",
@@ -148,7 +149,9 @@ let package = Package(
             dependencies: ["LumaTestSupport", "LumaAnalysis", "LumaEngine", "AnalyzerHarness", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer",
                            "RectanglesAnalyzer", "ExternalAnalyzer"],
             path: "Tests/AnalyzerHarnessTests"),
-        .testTarget(name: "LumaProcessTests", dependencies: ["LumaTestSupport", "LumaProcess"], path: "Tests/LumaProcessTests"),
+        // The system layer (files, paths, names as bytes), and the test that keeps every system call in it.
+        .testTarget(name: "LumaBaseTests", dependencies: ["LumaTestSupport", "LumaBase"], path: "Tests/LumaBaseTests"),
+        .testTarget(name: "LumaProcessTests", dependencies: ["LumaTestSupport", "LumaBase", "LumaProcess"], path: "Tests/LumaProcessTests"),
         .testTarget(name: "LumaTruthTests", dependencies: ["LumaTestSupport", "LumaTruth"], path: "Tests/LumaTruthTests"),
         .testTarget(name: "LumaSynthTests", dependencies: ["LumaTestSupport", "LumaAnalysis", "LumaTruth", "LumaSynth"], path: "Tests/LumaSynthTests"),
         .testTarget(name: "LumaImagingTests", dependencies: ["LumaTestSupport", "LumaImaging"], path: "Tests/LumaImagingTests"),

@@ -43,12 +43,9 @@ enum ExternalInterruption {
         }
         guard first else { return }
         atexit { ExternalInterruption.endRemainingGroups() }
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return }  // no pipe, no handler: signals keep their default
-        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        wakeUp.store(ends[1], ordering: .sequentiallyConsistent)
-        let readEnd = ends[0]
-        WorkerThread.detach("external signal") { watch(readEnd) }
+        guard let pipe = WakeUpPipe() else { return }  // no pipe, no handler: signals keep their default
+        wakeUp.store(pipe.writeEnd, ordering: .sequentiallyConsistent)
+        WorkerThread.detach("external signal") { watch(pipe) }
         for sig in [SIGINT, SIGTERM] {
             var current = sigaction()
             guard sigaction(sig, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil,
@@ -57,7 +54,7 @@ enum ExternalInterruption {
         }
     }
 
-    /// Async-signal-safe: atomics, `write`, and at most a re-raise.
+    /// Async-signal-safe: atomics, `write` (``WakeUpPipe/wake(_:with:)``), and at most a re-raise.
     private static let onSignal: @convention(c) (Int32) -> Void = { sig in
         if ExternalInterruption.liveCount.load(ordering: .sequentiallyConsistent) == 0 {
             _ = signal(sig, SIG_DFL)
@@ -65,18 +62,13 @@ enum ExternalInterruption {
             return
         }
         _ = ExternalInterruption.received.compareExchange(expected: 0, desired: sig, ordering: .sequentiallyConsistent)
-        var byte = UInt8(truncatingIfNeeded: sig)
-        _ = write(ExternalInterruption.wakeUp.load(ordering: .sequentiallyConsistent), &byte, 1)
+        WakeUpPipe.wake(ExternalInterruption.wakeUp.load(ordering: .sequentiallyConsistent), with: UInt8(truncatingIfNeeded: sig))
     }
 
     /// Runs on its own thread: TERM to every group at the first signal, KILL and exit at the second.
-    private static func watch(_ fd: Int32) {
+    private static func watch(_ pipe: WakeUpPipe) {
         var signals = 0
-        var byte: UInt8 = 0
-        while true {
-            let n = read(fd, &byte, 1)
-            if n < 0 && errno == EINTR { continue }
-            guard n == 1 else { return }
+        while let byte = pipe.nextByte() {
             signals += 1
             let programs = live.withLock { $0.values }
             if signals == 1 {

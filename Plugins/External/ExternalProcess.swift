@@ -65,8 +65,8 @@ final class ExternalProcess: @unchecked Sendable {
             program = try shell.start()
         } catch {
             ExternalInterruption.liveCount.subtract(1, ordering: .sequentiallyConsistent)
-            guard case .systemCall(_, let call, _) = error else { throw ExternalAnalyzerError("cannot start `\(command)`: \(error)") }
-            throw ExternalAnalyzerError("cannot start `\(command)`: \(call == .spawn ? "/bin/sh" : "\(call)"): \(error.reason)")
+            guard case .systemCall(_, let failure) = error else { throw ExternalAnalyzerError("cannot start `\(command)`: \(error)") }
+            throw ExternalAnalyzerError("cannot start `\(command)`: \(failure.call == .spawn ? "/bin/sh: \(error.reason)" : "\(failure)")")
         }
         input = program.standardInput!
         output = program.standardOutput!

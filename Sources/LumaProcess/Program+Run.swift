@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LumaBase
 
 extension Program {
     /// Runs the program to its end, giving it `input` on its standard input (none: ``standardInput``
@@ -29,7 +30,7 @@ extension Program {
             var requests: [pollfd] = pipes.filter { !$0.pipe.isClosed }.map { pollfd(fd: $0.pipe.fileDescriptor, events: Int16(POLLIN), revents: 0) }
             if let writer, !writer.isClosed { requests.append(pollfd(fd: writer.fileDescriptor, events: Int16(POLLOUT), revents: 0)) }
             if poll(&requests, nfds_t(requests.count), -1) < 0 {
-                guard errno == EINTR else { throw .systemCall(program: running.executable, call: .poll, errno: errno) }
+                guard errno == EINTR else { throw .systemCall(program: running.executable, SystemCallError(.poll, errno: errno)) }
                 continue
             }
             if let writer, !writer.isClosed {

@@ -1,4 +1,5 @@
 import CSystemCalls
+import LumaBase
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -91,23 +92,27 @@ public struct Program: Sendable {
     /// Starts the program and returns its handle: its pipes, signals, and its end.
     ///
     /// Throws ``ProgramError/toolMissing(_:)`` for a name no folder of `PATH` holds, and
-    /// ``ProgramError/systemCall(program:call:errno:)`` when it cannot be started: the file is
+    /// ``ProgramError/systemCall(program:_:)`` when it cannot be started: the file is
     /// missing or not executable (`spawn`), its folder is missing (`changeFolder`), no pipe can be
     /// made (`pipe`). A program under a ``reaper`` that cannot be executed exits with status 127.
     public func start() throws(ProgramError) -> RunningProgram {
         let path = try resolvedPath()
         if let workingDirectory {
-            var status = stat()
-            guard stat(workingDirectory, &status) == 0 else { throw .systemCall(program: path, call: .changeFolder(workingDirectory), errno: Glibc.errno) }
-            guard status.st_mode & S_IFMT == S_IFDIR else { throw .systemCall(program: path, call: .changeFolder(workingDirectory), errno: ENOTDIR) }
+            let status: FileStatus
+            do throws(SystemCallError) { status = try SystemPath.status(of: workingDirectory) } catch {
+                throw .systemCall(program: path, error.named(.changeFolder(workingDirectory)))
+            }
+            guard status.kind == .folder else { throw .systemCall(program: path, SystemCallError(.changeFolder(workingDirectory), errno: ENOTDIR)) }
         }
         if standardInput == .pipe { BrokenPipes.ignore() }
 
         // The program's ends of its streams (closed here once it has started) and Lumatrace's.
         var theirs: [Int32] = [-1, -1, -1], ours: [Int32] = [-1, -1, -1], opened: [Int32] = []
+        var nullFiles: [SystemFile] = []  // `/dev/null` for the streams that read or write nothing
         var keep = false
         defer {
             for fd in opened { close(fd) }
+            for file in nullFiles { file.close() }
             if !keep { for fd in ours where fd >= 0 { close(fd) } }
         }
         for (index, stream) in [standardInput, standardOutput, standardError].enumerated() {
@@ -115,13 +120,13 @@ public struct Program: Sendable {
             case .inherited: break
             case .fileDescriptor(let fd): theirs[index] = fd
             case .null:
-                let fd = open("/dev/null", O_RDWR | O_CLOEXEC)
-                guard fd >= 0 else { throw .systemCall(program: path, call: .spawn, errno: Glibc.errno) }
-                opened.append(fd)
-                theirs[index] = fd
+                do throws(SystemCallError) { nullFiles.append(try SystemFile.open("/dev/null", for: .update)) } catch {
+                    throw .systemCall(program: path, error.named(.spawn))
+                }
+                theirs[index] = nullFiles[nullFiles.count - 1].descriptor
             case .pipe:
                 var ends: [Int32] = [-1, -1]
-                guard lumatrace_pipe(&ends) == 0 else { throw .systemCall(program: path, call: .pipe, errno: Glibc.errno) }
+                guard lumatrace_pipe(&ends) == 0 else { throw .systemCall(program: path, SystemCallError(.pipe, errno: Glibc.errno)) }
                 // Standard input: the program reads end 0 and Lumatrace writes end 1; the outputs the other way.
                 let (program, lumatrace) = index == 0 ? (ends[0], ends[1]) : (ends[1], ends[0])
                 opened.append(program)
@@ -142,7 +147,7 @@ public struct Program: Sendable {
                 }
             }
         }
-        guard error == 0 else { throw .systemCall(program: path, call: .spawn, errno: error) }
+        guard error == 0 else { throw .systemCall(program: path, SystemCallError(.spawn, errno: error)) }
         keep = true
         let pipe = { (index: Int) in ours[index] < 0 ? nil : ProgramPipe(fileDescriptor: ours[index], program: path, toProgram: index == 0) }
         return RunningProgram(executable: path, pid: pid, standardInput: pipe(0), standardOutput: pipe(1), standardError: pipe(2),

@@ -1,3 +1,4 @@
+import LumaBase
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -54,7 +55,7 @@ public final class ProgramPipe: Sendable {
             switch errno {
             case EINTR: continue
             case EAGAIN: return 0
-            case let error: throw .systemCall(program: program, call: .write, errno: error)
+            case let error: throw .systemCall(program: program, SystemCallError(.write, errno: error))
             }
         }
     }
@@ -96,7 +97,7 @@ public final class ProgramPipe: Sendable {
             switch errno {
             case EINTR: continue
             case EAGAIN: return nil
-            case let error: throw .systemCall(program: program, call: .read, errno: error)
+            case let error: throw .systemCall(program: program, SystemCallError(.read(), errno: error))
             }
         }
     }
@@ -124,7 +125,7 @@ public final class ProgramPipe: Sendable {
         while true {
             let ready = Glibc.poll(&request, 1, milliseconds)
             if ready >= 0 { return ready > 0 }
-            if errno != EINTR { throw .systemCall(program: program, call: .poll, errno: errno) }
+            if errno != EINTR { throw .systemCall(program: program, SystemCallError(.poll, errno: errno)) }
         }
     }
 }

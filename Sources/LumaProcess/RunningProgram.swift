@@ -1,3 +1,4 @@
+import LumaBase
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -79,7 +80,7 @@ public final class RunningProgram: Sendable {
 
     /// Waits for the program to end, reaps it, and returns how it ended (at once if it already has).
     ///
-    /// Throws ``ProgramError/systemCall(program:call:errno:)`` (`wait`) only if the program was
+    /// Throws ``ProgramError/systemCall(program:_:)`` (`wait`) only if the program was
     /// reaped behind this handle's back (SIGCHLD set to be ignored), so its end is unknown.
     @discardableResult
     public func wait() throws(ProgramError) -> Termination {
@@ -92,7 +93,7 @@ public final class RunningProgram: Sendable {
                 let error = errno
                 if error == EINTR { continue }
                 if let termination = state.withLock({ $0 }) { return termination }  // reaped by another thread meanwhile
-                throw .systemCall(program: executable, call: .wait, errno: error)
+                throw .systemCall(program: executable, SystemCallError(.wait, errno: error))
             }
             if let termination = try reap(blocking: true) { return termination }
         }
@@ -117,7 +118,7 @@ public final class RunningProgram: Sendable {
                     return .success(termination)
                 }
                 if reaped == 0 { return .success(nil) }
-                if errno != EINTR { return .failure(.systemCall(program: executable, call: .wait, errno: errno)) }
+                if errno != EINTR { return .failure(.systemCall(program: executable, SystemCallError(.wait, errno: errno))) }
             }
         }
         return try result.get()

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LumaBase
 
 /// A program found by name on `PATH`, as a shell finds it (ffmpeg, ffprobe), and what to tell a user
 /// who does not have it.
@@ -46,10 +47,7 @@ public struct Tool: Equatable, Sendable {
     }
 
     /// Whether `path` is a regular file (after symbolic links) this process may execute.
-    static func isExecutableFile(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG && access(path, X_OK) == 0
-    }
+    static func isExecutableFile(_ path: String) -> Bool { SystemPath.isExecutableFile(path) }
 
     /// "ffmpeg is not installed, and it is needed to read video files. Install it with …, or …".
     var missingDescription: String {

@@ -1,5 +1,6 @@
 import Foundation
 import LumaAnalysis
+import LumaBase
 import LumaEngine
 import LumaFormat
 
@@ -24,7 +25,7 @@ public struct GoldenReplay {
         let header = golden.header
         let path = recording ?? URL(fileURLWithPath: golden.path).deletingLastPathComponent().appendingPathComponent(header.recordingFile).path
         // A URL is checked by asking for it (a 404 names it); a path first by whether it is there.
-        guard ByteSources.isURL(path) || access(SystemPath.bytes(path), F_OK) == 0 else {
+        guard ByteSources.isURL(path) || (try? SystemPath.status(of: path)) != nil else {
             throw RegressionError.recordingMissing(log: golden.path, recordingFile: header.recordingFile, lookedFor: path)
         }
         recordingPath = path

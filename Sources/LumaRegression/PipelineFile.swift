@@ -41,24 +41,18 @@ public enum PipelineFile {
 
     /// The first ``maximumBytes`` of the file (a regular file or a pipe), and whether it holds more.
     private static func head(of path: String) throws(RegressionError) -> (bytes: [UInt8], cut: Bool) {
-        let fd = open(SystemPath.bytes(path), O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .pipeline(path: path, problem: .unreadable(SystemCallError(.open))) }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw .pipeline(path: path, problem: .unreadable(SystemCallError(.stat))) }
-        let kind = st.st_mode & S_IFMT
-        guard kind == S_IFREG || kind == S_IFIFO else { throw .pipeline(path: path, problem: .notAFile(kind: FileKind.describe(kind))) }
-        var bytes = [UInt8](repeating: 0, count: maximumBytes + 1)
-        var count = 0
-        while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .pipeline(path: path, problem: .unreadable(SystemCallError(.read())))
-            }
-            if n == 0 { break }
-            count += n
+        let file: SystemFile, status: FileStatus
+        do throws(SystemCallError) {
+            file = try SystemFile.open(path, for: .read)
+            status = try file.status()
+        } catch { throw .pipeline(path: path, problem: .unreadable(error)) }
+        guard status.kind == .regularFile || status.kind == .fifo else {
+            throw .pipeline(path: path, problem: .notAFile(kind: FileKind.describe(status.mode)))
         }
-        return (Array(bytes[..<min(count, maximumBytes)]), count > maximumBytes)
+        let bytes: [UInt8]
+        do throws(SystemCallError) { bytes = try file.read(upTo: maximumBytes + 1) } catch {
+            throw .pipeline(path: path, problem: .unreadable(error))
+        }
+        return (Array(bytes.prefix(maximumBytes)), bytes.count > maximumBytes)
     }
 }

@@ -185,8 +185,8 @@ public struct RegressionResult: Sendable {
                     result.staged = try StagedGolden.stage(newPath, for: goldenPath, in: stage)
                     result.updated = true
                 } else if !result.identical, !result.keptWorse {
-                    guard rename(newPath, goldenPath) == 0 else {
-                        throw RegressionError.cannotReplace(path: goldenPath, problem: .rename(SystemCallError(.moveIntoPlace)))
+                    do throws(SystemCallError) { try SystemPath.move(newPath, to: goldenPath) } catch {
+                        throw RegressionError.cannotReplace(path: goldenPath, problem: .rename(error))
                     }
                     result.updated = true
                 }

@@ -19,8 +19,7 @@ extension GroundTruth {
     public static func read(_ path: String) throws(TruthError) -> GroundTruth {
         let data: Data
         // A device (`/dev/zero`) reports size 0: name it for what it is, not as an empty file.
-        var st = stat()
-        if stat(path, &st) == 0, let kind = Self.notAFile(st.st_mode) {
+        if let status = try? SystemPath.status(of: path), let kind = Self.notAFile(status.mode) {
             throw TruthError(path: path, reason: "is \(kind), not a truth file")
         }
         do {

@@ -8,6 +8,7 @@ import TrackingAnalyzer
 import RectanglesAnalyzer
 import ExternalAnalyzer
 import LumaFormat
+import LumaBase
 
 /// The `lumatrace` command. Out-of-tree plugin packages build their own `lumatrace` with
 /// `Lumatrace.main(analyzers: Lumatrace.builtinAnalyzers + [AnalyzerDescriptor(MyAnalyzer.self)])`.

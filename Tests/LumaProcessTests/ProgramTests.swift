@@ -1,3 +1,4 @@
+import LumaBase
 import Foundation
 import LumaProcess
 import LumaTestSupport
@@ -26,14 +27,14 @@ struct ProgramTests {
     @Test("a path that is missing or not executable: the program, the call and errno")
     func notStartable() throws {
         let missing = "/nonexistent/lumatrace-program"
-        #expect(throws: ProgramError.systemCall(program: missing, call: .spawn, errno: ENOENT)) { try Program(missing).start() }
-        #expect(ProgramError.systemCall(program: missing, call: .spawn, errno: ENOENT).description
+        #expect(throws: ProgramError.systemCall(program: missing, SystemCallError(.spawn, errno: ENOENT))) { try Program(missing).start() }
+        #expect(ProgramError.systemCall(program: missing, SystemCallError(.spawn, errno: ENOENT)).description
                 == "cannot start /nonexistent/lumatrace-program: No such file or directory")
         let plain = Scratch.path("not-executable")
         try Data("echo hi\n".utf8).write(to: URL(fileURLWithPath: plain))
-        #expect(throws: ProgramError.systemCall(program: plain, call: .spawn, errno: EACCES)) { try Program(plain).start() }
+        #expect(throws: ProgramError.systemCall(program: plain, SystemCallError(.spawn, errno: EACCES))) { try Program(plain).start() }
         let folder = "/nonexistent/folder"
-        #expect(throws: ProgramError.systemCall(program: "/bin/sh", call: .changeFolder(folder), errno: ENOENT)) {
+        #expect(throws: ProgramError.systemCall(program: "/bin/sh", SystemCallError(.changeFolder(folder), errno: ENOENT))) {
             try Program("/bin/sh", ["-c", "true"], workingDirectory: folder).start()
         }
     }
@@ -169,7 +170,7 @@ struct ProgramTests {
         let running = try program.start()
         #expect(try running.wait() == .exited(0))
         let chunk = [UInt8](repeating: 7, count: 1 << 20)
-        #expect(throws: ProgramError.systemCall(program: "/bin/sh", call: .write, errno: EPIPE)) { try running.standardInput!.writeAll(chunk) }
+        #expect(throws: ProgramError.systemCall(program: "/bin/sh", SystemCallError(.write, errno: EPIPE))) { try running.standardInput!.writeAll(chunk) }
     }
 
     @Test("standard streams to and from files, and the environment and folder given")

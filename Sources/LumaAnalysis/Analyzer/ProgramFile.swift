@@ -26,9 +26,8 @@ public struct ProgramFile: Sendable, Equatable {
         for word in words(of: command) where !word.hasPrefix("-") && out.count < 16 {
             guard word.contains("/") || !word.contains("=") else { continue }
             let path = word.hasPrefix("/") ? word : URL(fileURLWithPath: folder).appendingPathComponent(word).path
-            var status = stat()
             // Only words that look like paths or name a file in the folder; never a PATH lookup.
-            guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, let digest = sha256(ofFileAt: path),
+            guard (try? SystemPath.status(of: path))?.kind == .regularFile, let digest = sha256(ofFileAt: path),
                   !out.contains(where: { $0.path == word }) else { continue }
             out.append(ProgramFile(path: word, sha256: digest))
         }

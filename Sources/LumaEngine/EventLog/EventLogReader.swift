@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LumaAnalysis
+import LumaBase
 import LumaFormat
 
 /// A parsed event log: header, events in order, and the footer if the log is complete.
@@ -183,38 +184,32 @@ struct EventLogParser {
 /// A log file opened for sequential reading: a regular file or a pipe, never a device or folder.
 private final class LogFile {
     let path: String
-    let fd: Int32
+    let file: SystemFile
     /// The size of a regular file (`nil` for a pipe, whose size is known only at its end).
     let regularSize: Int?
 
     init(path: String) throws(EventLogError) {
         self.path = path
-        fd = open(SystemPath.bytes(path), O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw EventLogError(path: path, line: nil, reason: "cannot read: \(String(cString: strerror(errno)))") }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw EventLogError(path: path, line: nil, reason: "cannot stat: \(reason)")
+        do throws(SystemCallError) { file = try SystemFile.open(path, for: .read) } catch {
+            throw EventLogError(path: path, line: nil, reason: "cannot read: \(error.errnoText)")
         }
-        switch st.st_mode & S_IFMT {
-        case S_IFREG: regularSize = Int(st.st_size)
-        case S_IFIFO: regularSize = nil
-        case let kind:
-            close(fd)
-            throw EventLogError(path: path, line: nil, reason: "is \(FileKind.describe(kind)), not an event log")
+        let status: FileStatus
+        do throws(SystemCallError) { status = try file.status() } catch {
+            throw EventLogError(path: path, line: nil, reason: "cannot stat: \(error.errnoText)")
+        }
+        switch status.kind {
+        case .regularFile: regularSize = Int(status.size)
+        case .fifo: regularSize = nil
+        default: throw EventLogError(path: path, line: nil, reason: "is \(FileKind.describe(status.mode)), not an event log")
         }
     }
 
-    deinit { close(fd) }
-
     /// Reads the next bytes into `block`; 0 at the end.
     func read(into block: inout [UInt8]) throws(EventLogError) -> Int {
-        while true {
-            let n = block.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
-            if n >= 0 { return n }
-            if errno == EINTR { continue }
-            throw EventLogError(path: path, line: nil, reason: "read failed: \(String(cString: strerror(errno)))")
+        do throws(SystemCallError) {
+            return try file.read(into: &block)
+        } catch {
+            throw EventLogError(path: path, line: nil, reason: "read failed: \(error.errnoText)")
         }
     }
 }

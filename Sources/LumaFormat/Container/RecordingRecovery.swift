@@ -72,7 +72,7 @@ public enum RecordingRecovery {
             file = try OutputFile.create(destination, replacingExisting: output == nil || overwrite, kind: .recording,
                                          streams: .refused(why: RecordingWriter.needsAFile))
         } catch { throw .output(error) }
-        if output == nil, let mode = FileIdentity.of(path)?.mode { _ = fchmod(file.fileDescriptor, mode) }
+        if output == nil, let mode = FileIdentity.of(path)?.mode { try? file.openFile.setPermissions(mode) }
         let handle = FileHandleIO.borrowing(file)
         try plan.write(from: reader.source, to: handle)
         try handle.sync()

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import LumaBase
 import Synchronization
 
@@ -9,8 +6,7 @@ import Synchronization
 /// `pollForStop`, the stream checks the flag between polls and reports end of stream.
 public final class ByteStream {
     public let name: String
-    private let fd: Int32
-    private let ownsDescriptor: Bool
+    private let file: SystemFile
     private var buffer: [UInt8]
     private var start = 0
     private var end = 0
@@ -21,10 +17,13 @@ public final class ByteStream {
     /// Total bytes consumed so far (for error messages).
     public private(set) var position: UInt64 = 0
 
-    public init(fileDescriptor: Int32, name: String, ownsDescriptor: Bool, stopRequested: StopFlag? = nil) {
-        self.fd = fileDescriptor
+    public convenience init(fileDescriptor: Int32, name: String, ownsDescriptor: Bool, stopRequested: StopFlag? = nil) {
+        self.init(file: ownsDescriptor ? .adopting(fileDescriptor) : .borrowing(fileDescriptor), name: name, stopRequested: stopRequested)
+    }
+
+    private init(file: SystemFile, name: String, stopRequested: StopFlag?) {
+        self.file = file
         self.name = name
-        self.ownsDescriptor = ownsDescriptor
         self.buffer = [UInt8](repeating: 0, count: 1 << 20)
         self.stopRequested = stopRequested
     }
@@ -35,13 +34,10 @@ public final class ByteStream {
         // O_NONBLOCK: opening a FIFO that has no writer yet must not block (a signal could not end
         // the wait). Reads then wait in poll, which checks `stopRequested`; Linux reports no hang-up
         // on a FIFO until a writer has come and gone, so polling waits for the first writer.
-        let fd = Glibc.open(SystemPath.bytes(path), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw LumaFormatError.io(path: path, SystemCallError(.open)) }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        return ByteStream(fileDescriptor: fd, name: path, ownsDescriptor: true, stopRequested: stopRequested)
+        do throws(SystemCallError) {
+            return ByteStream(file: try SystemFile.open(path, for: .readWithoutWaiting), name: path, stopRequested: stopRequested)
+        } catch { throw LumaFormatError.io(path: path, error) }
     }
-
-    deinit { if ownsDescriptor { close(fd) } }
 
     /// Refills the buffer; returns false at end of stream (or when a stop was requested).
     private func fill() throws(LumaFormatError) -> Bool {
@@ -58,16 +54,12 @@ public final class ByteStream {
         while true {
             if let stop = stopRequested {
                 if stop.isSet { atEOF = true; return false }
-                var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                let r = poll(&p, 1, 100)
-                if r == 0 { continue }
-                if r < 0 && errno == EINTR { continue }
+                if !file.waitUntilReadable(milliseconds: 100) { continue }
             }
-            let n = buffer.withUnsafeMutableBytes { b in Glibc.read(fd, b.baseAddress! + end, b.count - end) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw LumaFormatError.io(path: name, SystemCallError(.read()))
-            }
+            let n: Int
+            do throws(SystemCallError) {
+                n = try file.read(into: &buffer, from: end)
+            } catch { throw LumaFormatError.io(path: name, error) }
             if n == 0 { atEOF = true; return false }
             end += n
             return true

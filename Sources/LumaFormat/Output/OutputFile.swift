@@ -49,7 +49,8 @@ public final class OutputFile {
     public let path: String
     /// Where the bytes go until ``commit()``; `nil` when writing straight to a stream.
     public let temporaryPath: String?
-    private var fd: Int32
+    /// The file being written (standard output borrowed, never closed here).
+    private(set) var openFile: SystemFile
     private let replacing: Bool
     /// What the result is, checked again against what is there at ``commit()``.
     private var kind: ResultKind?
@@ -58,10 +59,10 @@ public final class OutputFile {
     /// Written straight to ``path`` (``Placement/inPlace`` for a new file).
     public let isInPlace: Bool
 
-    private init(path: String, temporaryPath: String?, fd: Int32, replacing: Bool, lock: OutputLock?, inPlace: Bool = false) {
+    private init(path: String, temporaryPath: String?, file: SystemFile, replacing: Bool, lock: OutputLock?, inPlace: Bool = false) {
         self.path = path
         self.temporaryPath = temporaryPath
-        self.fd = fd
+        self.openFile = file
         self.replacing = replacing
         self.lock = lock
         self.isInPlace = inPlace
@@ -106,7 +107,7 @@ public final class OutputFile {
                 if case .refused(let why) = streams { throw OutputError.notAFile(path: path, found: "standard output", why: why) }
                 throw OutputError.notAFile(path: path, found: "standard output", why: "")
             }
-            return OutputFile(path: path, temporaryPath: nil, fd: 1, replacing: false, lock: nil)
+            return OutputFile(path: path, temporaryPath: nil, file: .borrowing(1), replacing: false, lock: nil)
         }
         let status = try checkDestination(path, replacingExisting: replacingExisting, inputs: inputs, wanted: "a file", kind: kind)
         if status.isStream {
@@ -114,31 +115,32 @@ public final class OutputFile {
                 if case .refused(let why) = streams { throw OutputError.notAFile(path: path, found: status.noun, why: why) }
                 throw OutputError.notAFile(path: path, found: status.noun, why: "")
             }
-            let fd = open(SystemPath.bytes(path), O_WRONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw OutputError.io(path: path, SystemCallError(.openForWriting)) }
-            return OutputFile(path: path, temporaryPath: nil, fd: fd, replacing: false, lock: nil)
+            do throws(SystemCallError) {
+                return OutputFile(path: path, temporaryPath: nil, file: try SystemFile.open(path, for: .write), replacing: false, lock: nil)
+            } catch { throw OutputError.io(path: path, error) }
         }
         let lock = try OutputLock.claim(path)
         // Checked again under the claim: another lumatrace may have finished writing it meanwhile.
         let now = try checkDestination(path, replacingExisting: replacingExisting, inputs: inputs, wanted: "a file", kind: kind)
         if case .inPlace = placement, now.kind == .missing {
-            let fd = open(SystemPath.bytes(path), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            guard fd >= 0 else {
-                if errno == EEXIST { throw OutputError.exists(path: path) }
-                throw OutputError.io(path: path, SystemCallError(.create()))
+            do throws(SystemCallError) {
+                return OutputFile(path: path, temporaryPath: nil, file: try SystemFile.create(path, .exclusive), replacing: false, lock: lock, inPlace: true)
+            } catch {
+                if error.errno == EEXIST { throw OutputError.exists(path: path) }
+                throw OutputError.io(path: path, error)
             }
-            return OutputFile(path: path, temporaryPath: nil, fd: fd, replacing: false, lock: lock, inPlace: true)
         }
         let parts = PathParts(path)
         while true {
             let temporary = parts.hiddenSibling(".\(TemporaryName.next()).partial")
-            let fd = open(SystemPath.bytes(temporary), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if fd >= 0 {
-                let output = OutputFile(path: path, temporaryPath: temporary, fd: fd, replacing: replacingExisting, lock: lock)
+            do throws(SystemCallError) {
+                let output = OutputFile(path: path, temporaryPath: temporary, file: try SystemFile.create(temporary, .exclusive),
+                                        replacing: replacingExisting, lock: lock)
                 output.kind = kind
                 return output
+            } catch {
+                if error.errno != EEXIST { throw OutputError.io(path: path, error.named(.create(temporary: temporary))) }
             }
-            if errno != EEXIST { throw OutputError.io(path: path, SystemCallError(.create(temporary: temporary))) }
         }
     }
 
@@ -181,12 +183,8 @@ public final class OutputFile {
     public static func sameName(_ a: String, _ b: String) -> Bool {
         let (x, y) = (PathParts(a), PathParts(b))
         guard x.name == y.name else { return false }
-        func real(_ folder: String) -> [UInt8]? {
-            guard let resolved = realpath(SystemPath.bytes(folder), nil) else { return nil }
-            defer { free(resolved) }
-            return Array(UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved)))
-        }
-        guard let f = real(x.folder), let g = real(y.folder) else { return false }
+        // Resolved names round-trip exactly through SystemPath, so equal strings are equal bytes.
+        guard let f = try? SystemPath.resolved(x.folder), let g = try? SystemPath.resolved(y.folder) else { return false }
         return f == g
     }
 
@@ -200,17 +198,12 @@ public final class OutputFile {
         }
         // Where this write starts: a failed one is cut off there, so a file written in place (a
         // live log) never ends in half a line or half a record.
-        let start = isStream ? -1 : lseek(fd, 0, SEEK_CUR)
-        var done = 0
-        while done < bytes.count {
-            let n = Glibc.write(fd, base + done, bytes.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                let failure = SystemCallError(.write)
-                if start >= 0 && ftruncate(fd, start) == 0 { _ = lseek(fd, start, SEEK_SET) }
-                throw OutputError.writeFailed(path: path, failure, leaves: isStream ? .stream : isInPlace ? .earlierWritesWhole : .nothing)
-            }
-            done += n
+        let start = isStream ? nil : try? openFile.position()
+        do throws(SystemCallError) {
+            try openFile.write(UnsafeRawBufferPointer(start: base, count: bytes.count))
+        } catch {
+            if let start, (try? openFile.truncate(to: start)) != nil { try? openFile.seek(to: start) }
+            throw OutputError.writeFailed(path: path, error, leaves: isStream ? .stream : isInPlace ? .earlierWritesWhole : .nothing)
         }
     }
 
@@ -224,14 +217,10 @@ public final class OutputFile {
 
     public func write(_ text: String) throws(OutputError) { try write(Array(text.utf8)) }
 
-    /// The open descriptor, for writers that seek or use positioned writes (the recording writer).
-    var fileDescriptor: Int32 { fd }
-
     /// Closes our descriptor so another program (ffmpeg) can write ``temporaryPath`` itself;
     /// ``commit()`` then syncs and renames what it wrote.
     public func handOverToAnotherWriter() {
-        if fd > 2 { close(fd) }
-        fd = -1
+        openFile.close()
     }
 
     // MARK: - Finishing
@@ -249,35 +238,35 @@ public final class OutputFile {
         defer { lock?.release(); lock = nil }
         guard let temporary = temporaryPath else {
             if isInPlace {
-                guard fsync(fd) == 0 else {
-                    let failure = SystemCallError(.sync())
-                    close(fd)
-                    throw OutputError.io(path: path, failure)
+                do throws(SystemCallError) { try openFile.sync() } catch {
+                    openFile.close()
+                    throw OutputError.io(path: path, error)
                 }
                 Self.syncFolder(of: path)
             }
-            if fd > 2 { close(fd) }
+            openFile.close()
             return
         }
         do throws(OutputError) {
-            if fd < 0 { fd = open(SystemPath.bytes(temporary), O_RDONLY | O_CLOEXEC) }
-            guard fd >= 0, fsync(fd) == 0 else { throw OutputError.io(path: path, SystemCallError(.syncResult)) }
-            close(fd)
-            fd = -1
+            do throws(SystemCallError) {
+                // Handed over to another writer: reopened to sync what it wrote.
+                if openFile.descriptor < 0 { openFile = try SystemFile.open(temporary, for: .read) }
+                try openFile.sync()
+            } catch { throw OutputError.io(path: path, error.named(.syncResult)) }
+            openFile.close()
             let now = try Self.checkDestination(path, replacingExisting: replacing, inputs: [], wanted: "a file", kind: kind)
             guard now.kind == .missing || now.kind == .regularFile else {
                 throw OutputError.notAFile(path: path, found: now.noun, why: "it appeared while the result was written; it is left alone")
             }
             if replacing {
-                guard rename(SystemPath.bytes(temporary), SystemPath.bytes(path)) == 0 else { throw OutputError.io(path: path, SystemCallError(.moveIntoPlace)) }
+                do throws(SystemCallError) { try SystemPath.move(temporary, to: path) } catch { throw OutputError.io(path: path, error) }
             } else {
                 try Self.placeWithoutReplacing(temporary, at: path)
             }
             Self.syncFolder(of: path)
         } catch {
-            if fd >= 0 { close(fd) }
-            fd = -1
-            unlink(SystemPath.bytes(temporary))
+            openFile.close()
+            try? SystemPath.remove(temporary)
             throw error
         }
     }
@@ -287,9 +276,8 @@ public final class OutputFile {
     public func abandon() {
         guard !finished else { return }
         finished = true
-        if fd > 2 { close(fd) }
-        fd = -1
-        if let temporaryPath { unlink(SystemPath.bytes(temporaryPath)) } else if isInPlace { unlink(SystemPath.bytes(path)) }
+        openFile.close()
+        if let temporaryPath { try? SystemPath.remove(temporaryPath) } else if isInPlace { try? SystemPath.remove(path) }
         lock?.release()
         lock = nil
     }
@@ -299,8 +287,7 @@ public final class OutputFile {
     public func release() {
         guard !finished else { return }
         finished = true
-        if fd > 2 { close(fd) }
-        fd = -1
+        openFile.close()
         lock?.release()
         lock = nil
     }
@@ -310,17 +297,15 @@ public final class OutputFile {
     /// instead of ``path``, which is left as it was (missing, or the earlier result). Returns the
     /// name used.
     public func commitAside(asideNames: [String]) throws(OutputError) -> String {
-        guard !finished, fd >= 0 else { throw OutputError.finished(path: path) }
+        guard !finished, openFile.descriptor >= 0 else { throw OutputError.finished(path: path) }
         finished = true
         defer { lock?.release(); lock = nil }
         let written = writingPath
-        guard fsync(fd) == 0 else {
-            let failure = SystemCallError(.sync())
-            close(fd)
-            throw OutputError.io(path: written, failure)
+        do throws(SystemCallError) { try openFile.sync() } catch {
+            openFile.close()
+            throw OutputError.io(path: written, error)
         }
-        close(fd)
-        fd = -1
+        openFile.close()
         for name in asideNames {
             do throws(OutputError) {
                 try Self.placeWithoutReplacing(written, at: name)
@@ -338,32 +323,24 @@ public final class OutputFile {
     public func keepAside() -> String? {
         guard !finished else { return nil }
         finished = true
-        if fd > 2 { fsync(fd); close(fd) }
-        fd = -1
+        if !isStream { try? openFile.sync() }
+        openFile.close()
         lock?.release()
         lock = nil
         return temporaryPath
     }
 
-    /// `link` + `unlink`: unlike `rename`, fails (EEXIST) if something appeared at `path`.
+    /// Moves the finished file into place only if nothing is there (``SystemPath/moveWithoutReplacing(_:to:)``):
+    /// something that appeared at `path` meanwhile is ``OutputError/exists(path:)`` and is left alone.
     static func placeWithoutReplacing(_ temporary: String, at path: String) throws(OutputError) {
-        if link(SystemPath.bytes(temporary), SystemPath.bytes(path)) == 0 {
-            unlink(SystemPath.bytes(temporary))
-            return
+        do throws(SystemCallError) { try SystemPath.moveWithoutReplacing(temporary, to: path) } catch {
+            if error.errno == EEXIST { throw OutputError.exists(path: path) }
+            throw OutputError.io(path: path, error)
         }
-        let error = errno
-        if error == EEXIST { throw OutputError.exists(path: path) }
-        // File systems without hard links (some FUSE and network mounts): check, then rename.
-        guard PathStatus.of(path).kind == .missing else { throw OutputError.exists(path: path) }
-        guard rename(SystemPath.bytes(temporary), SystemPath.bytes(path)) == 0 else { throw OutputError.io(path: path, SystemCallError(.moveIntoPlace)) }
     }
 
     /// Makes a rename durable (best effort: some file systems cannot sync a folder).
     public static func syncFolder(of path: String) {
-        let fd = open(SystemPath.bytes(PathParts(path).folder), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd >= 0 {
-            fsync(fd)
-            close(fd)
-        }
+        try? SystemPath.syncFolder(PathParts(path).folder)
     }
 }

@@ -43,8 +43,12 @@ public final class OutputFolder {
         let parts = PathParts(path)
         while true {
             let temporary = parts.hiddenSibling(".\(TemporaryName.next()).partial")
-            if mkdir(SystemPath.bytes(temporary), 0o755) == 0 { return OutputFolder(path: path, temporaryPath: temporary, owns: owns, lock: lock) }
-            if errno != EEXIST { throw OutputError.io(path: path, SystemCallError(.create(temporary: temporary))) }
+            do throws(SystemCallError) {
+                try SystemPath.makeFolder(temporary)
+                return OutputFolder(path: path, temporaryPath: temporary, owns: owns, lock: lock)
+            } catch {
+                if error.errno != EEXIST { throw OutputError.io(path: path, error.named(.create(temporary: temporary))) }
+            }
         }
     }
 
@@ -66,16 +70,9 @@ public final class OutputFolder {
 
     /// The names in `folder` (not `.` and `..`).
     static func entries(of folder: String) throws(OutputError) -> [String] {
-        guard let dir = opendir(SystemPath.bytes(folder)) else { throw OutputError.io(path: folder, SystemCallError(.list)) }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                SystemPath.string(fromBytes: Array(raw.prefix { $0 != 0 }))
-            }
-            if name != "." && name != ".." { names.append(name) }
+        do throws(SystemCallError) { return try SystemPath.entries(of: folder).sorted() } catch {
+            throw OutputError.io(path: folder, error)
         }
-        return names.sorted()
     }
 
     /// The temporary path of the file `name` inside the folder being written.
@@ -84,17 +81,12 @@ public final class OutputFolder {
     /// Writes the file `name` into the folder, whole, or throws naming the output.
     public func write(_ bytes: [UInt8], to name: String) throws(OutputError) {
         let file = filePath(name)
-        let fd = open(SystemPath.bytes(file), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw OutputError.io(path: path + "/" + name, SystemCallError(.create())) }
-        defer { close(fd) }
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw OutputError.writeFailed(path: path + "/" + name, SystemCallError(.write), leaves: .nothingIn(path))
-            }
-            done += n
+        let opened: SystemFile
+        do throws(SystemCallError) { opened = try SystemFile.create(file, .exclusive) } catch {
+            throw OutputError.io(path: path + "/" + name, error)
+        }
+        do throws(SystemCallError) { try opened.write(bytes) } catch {
+            throw OutputError.writeFailed(path: path + "/" + name, error, leaves: .nothingIn(path))
         }
     }
 
@@ -106,29 +98,22 @@ public final class OutputFolder {
         defer { lock?.release(); lock = nil }
         do throws(OutputError) {
             for name in try Self.entries(of: temporaryPath) {
-                let fd = open(SystemPath.bytes(filePath(name)), O_RDONLY | O_CLOEXEC)
-                guard fd >= 0, fsync(fd) == 0 else {
-                    let failure = SystemCallError(.sync(member: name))
-                    if fd >= 0 { close(fd) }
-                    throw OutputError.io(path: path, failure)
+                do throws(SystemCallError) { try SystemFile.open(filePath(name), for: .read).sync() } catch {
+                    throw OutputError.io(path: path, error.named(.sync(member: name)))
                 }
-                close(fd)
             }
             OutputFile.syncFolder(of: filePath("x"))
             if PathStatus.of(path).kind == .folder {
                 try Self.checkExisting(path, replacingExisting: true, inputs: [], owns: owns)
                 let old = PathParts(path).hiddenSibling(".\(TemporaryName.next()).old")
-                guard rename(SystemPath.bytes(path), SystemPath.bytes(old)) == 0 else { throw OutputError.io(path: path, SystemCallError(.moveAside)) }
-                guard rename(SystemPath.bytes(temporaryPath), SystemPath.bytes(path)) == 0 else {
-                    let error = errno
-                    rename(SystemPath.bytes(old), SystemPath.bytes(path))
-                    throw OutputError.io(path: path, SystemCallError(.moveIntoPlace, errno: error))
+                do throws(SystemCallError) { try SystemPath.move(path, to: old) } catch { throw OutputError.io(path: path, error.named(.moveAside)) }
+                do throws(SystemCallError) { try SystemPath.move(temporaryPath, to: path) } catch {
+                    try? SystemPath.move(old, to: path)
+                    throw OutputError.io(path: path, error)
                 }
                 Self.remove(old)
             } else {
-                guard rename(SystemPath.bytes(temporaryPath), SystemPath.bytes(path)) == 0 else {
-                    throw OutputError.io(path: path, SystemCallError(.moveIntoPlace))
-                }
+                do throws(SystemCallError) { try SystemPath.move(temporaryPath, to: path) } catch { throw OutputError.io(path: path, error) }
             }
             OutputFile.syncFolder(of: path)
         } catch {
@@ -148,7 +133,7 @@ public final class OutputFolder {
 
     /// Removes a folder this type made (flat: it holds files only).
     private static func remove(_ folder: String) {
-        for name in (try? entries(of: folder)) ?? [] { unlink(SystemPath.bytes(folder + "/" + name)) }
-        rmdir(SystemPath.bytes(folder))
+        for name in (try? entries(of: folder)) ?? [] { try? SystemPath.remove(folder + "/" + name) }
+        try? SystemPath.removeFolder(folder)
     }
 }

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import LumaBase
 
 /// An exclusive claim on an output path, held while a result is written there, so two lumatrace
@@ -14,11 +9,11 @@ import LumaBase
 /// file it locked) and tries again, so two holders can never coexist.
 final class OutputLock {
     let path: String
-    private var fd: Int32
+    private var file: SystemFile?
 
-    private init(path: String, fd: Int32) {
+    private init(path: String, file: SystemFile) {
         self.path = path
-        self.fd = fd
+        self.file = file
     }
 
     deinit { release() }
@@ -27,28 +22,28 @@ final class OutputLock {
     static func claim(_ output: String) throws(OutputError) -> OutputLock {
         let lockPath = PathParts(output).hiddenSibling(".lock")
         for _ in 0..<100 {
-            let fd = open(SystemPath.bytes(lockPath), O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw OutputError.io(path: output, SystemCallError(.createLock(lockPath))) }
-            if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-                let error = errno
-                close(fd)
-                if error == EWOULDBLOCK || error == EINTR { throw OutputError.busy(path: output) }
-                throw OutputError.io(path: output, SystemCallError(.lock(lockPath), errno: error))
+            let file: SystemFile
+            do throws(SystemCallError) { file = try SystemFile.create(lockPath, .keepingContents) } catch {
+                throw OutputError.io(path: output, error.named(.createLock(lockPath)))
             }
-            var held = stat(), named = stat()
-            if fstat(fd, &held) == 0, stat(SystemPath.bytes(lockPath), &named) == 0, held.st_ino == named.st_ino, held.st_dev == named.st_dev {
-                return OutputLock(path: lockPath, fd: fd)
+            let locked: Bool
+            do throws(SystemCallError) { locked = try file.tryLock() } catch {
+                throw OutputError.io(path: output, error.named(.lock(lockPath)))
             }
-            close(fd)  // the holder removed it between our open and our lock: take the new one
+            guard locked else { throw OutputError.busy(path: output) }
+            if let held = try? file.status(), let named = try? SystemPath.status(of: lockPath), held.isSameFile(as: named) {
+                return OutputLock(path: lockPath, file: file)
+            }
+            file.close()  // the holder removed it between our open and our lock: take the new one
         }
         throw OutputError.busy(path: output)
     }
 
     /// Removes the lock file and drops the claim (idempotent).
     func release() {
-        guard fd >= 0 else { return }
-        unlink(SystemPath.bytes(path))
-        close(fd)
-        fd = -1
+        guard let file else { return }
+        try? SystemPath.remove(path)
+        file.close()
+        self.file = nil
     }
 }

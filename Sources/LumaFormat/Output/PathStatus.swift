@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import LumaBase
 import Synchronization
 
 /// What is at a path right now, as far as writing a result there is concerned.
@@ -31,27 +32,27 @@ struct PathStatus: Equatable {
 
     /// The status of `path`, following symbolic links.
     static func of(_ path: String) -> PathStatus {
-        let name = SystemPath.bytes(path)
-        var st = stat()
         var attempts = 0
-        while stat(name, &st) != 0 {
-            let error = errno
-            guard error == ENOENT else { return PathStatus(kind: .unreadable(error), identity: nil) }
-            var link = stat()
-            if lstat(name, &link) != 0 { return PathStatus(kind: .missing, identity: nil) }
-            if (link.st_mode & S_IFMT) == S_IFLNK { return PathStatus(kind: .danglingLink, identity: nil) }
-            // Not a link: the file appeared between the two calls (another writer). Look again.
-            attempts += 1
-            if attempts == 3 { return PathStatus(kind: .missing, identity: nil) }
-        }
-        let identity = (UInt64(st.st_dev), UInt64(st.st_ino))
-        switch st.st_mode & S_IFMT {
-        case S_IFREG: return PathStatus(kind: .regularFile, identity: identity)
-        case S_IFDIR: return PathStatus(kind: .folder, identity: identity)
-        case S_IFCHR: return PathStatus(kind: .characterDevice, identity: identity)
-        case S_IFBLK: return PathStatus(kind: .blockDevice, identity: identity)
-        case S_IFIFO: return PathStatus(kind: .fifo, identity: identity)
-        default: return PathStatus(kind: .socket, identity: identity)
+        while true {
+            let status: FileStatus
+            do throws(SystemCallError) { status = try SystemPath.status(of: path) } catch {
+                guard error.errno == ENOENT else { return PathStatus(kind: .unreadable(error.errno), identity: nil) }
+                guard let link = try? SystemPath.linkStatus(of: path) else { return PathStatus(kind: .missing, identity: nil) }
+                if link.kind == .symbolicLink { return PathStatus(kind: .danglingLink, identity: nil) }
+                // Not a link: the file appeared between the two calls (another writer). Look again.
+                attempts += 1
+                if attempts == 3 { return PathStatus(kind: .missing, identity: nil) }
+                continue
+            }
+            let identity = (status.device, status.inode)
+            switch status.kind {
+            case .regularFile: return PathStatus(kind: .regularFile, identity: identity)
+            case .folder: return PathStatus(kind: .folder, identity: identity)
+            case .characterDevice: return PathStatus(kind: .characterDevice, identity: identity)
+            case .blockDevice: return PathStatus(kind: .blockDevice, identity: identity)
+            case .fifo: return PathStatus(kind: .fifo, identity: identity)
+            case .socket, .symbolicLink: return PathStatus(kind: .socket, identity: identity)
+            }
         }
     }
 

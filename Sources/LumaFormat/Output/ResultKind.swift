@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LumaBase
 
 /// What a result file holds, told from its first bytes, so that `--force` replaces a result of
 /// the same kind only: a replay's log never lands on a recording, nor ground truth on a golden log.
@@ -57,11 +53,7 @@ public enum ResultKind: String, Sendable, Equatable, CaseIterable {
 
     /// The kind of the regular file at `path`, or `nil` when it cannot be read or says nothing.
     static func of(path: String) -> ResultKind? {
-        let fd = open(SystemPath.bytes(path), O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: headBytes)
-        let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        return n > 0 ? of(head: Array(head[..<n])) : nil
+        guard let head = try? SystemFile.open(path, for: .readWithoutWaiting).read(upTo: headBytes), !head.isEmpty else { return nil }
+        return of(head: head)
     }
 }

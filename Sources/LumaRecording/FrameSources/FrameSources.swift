@@ -32,20 +32,19 @@ public enum FrameSources {
         }
         // stat, not FileManager.fileExists: a symlink loop or a forbidden folder is named for what
         // it is ("too many levels of symbolic links"), not reported as missing.
-        var st = stat()
-        guard stat(SystemPath.bytes(input), &st) == 0 else {
-            let failure = SystemCallError(.stat)
-            throw failure.errno == ENOENT ? RecordingInputError.noSuchInput(input) : .cannotOpen(path: input, failure)
+        let status: FileStatus
+        do throws(SystemCallError) { status = try SystemPath.status(of: input) } catch {
+            throw error.errno == ENOENT ? RecordingInputError.noSuchInput(input) : .cannotOpen(path: input, error)
         }
-        let kind = st.st_mode & S_IFMT
-        if kind == S_IFIFO || kind == S_IFCHR {
+        let kind = status.kind
+        if kind == .fifo || kind == .characterDevice {
             // A FIFO or device: sniffed without losing a byte, since what was read cannot be read again.
             let stream = try ByteStream.open(input, stopRequested: stop)
             guard try stream.peek(9) == Array("YUV4MPEG2".utf8) else { throw RecordingInputError.notAY4MStream(input: input, output: output) }
             return (try Y4MSource(stream: stream, fps: rate, live: live, clock: streamClock), false)
         }
         if live { throw RecordingInputError.liveNeedsAStream(input) }
-        if kind == S_IFDIR { return (try ImageFolderSource(folder: input, rate: rate ?? defaultFolderRate), rate == nil) }
+        if kind == .folder { return (try ImageFolderSource(folder: input, rate: rate ?? defaultFolderRate), rate == nil) }
         if startsWith("YUV4MPEG2", input) { return (try Y4MSource(path: input, fps: rate, stop: stop, live: false), false) }
         if startsWith("LUMA", input) { throw RecordingInputError.alreadyARecording(input) }
         var video = try VideoSource(path: input, fps: rate, stop: stop)
@@ -63,11 +62,7 @@ public enum FrameSources {
 
     /// Whether a regular file starts with `magic` (reads that many bytes only).
     static func startsWith(_ magic: String, _ path: String) -> Bool {
-        let fd = Foundation.open(SystemPath.bytes(path), O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
         let expected = Array(magic.utf8)
-        var head = [UInt8](repeating: 0, count: expected.count)
-        return read(fd, &head, expected.count) == expected.count && head == expected
+        return (try? SystemFile.open(path, for: .read).read(upTo: expected.count)) == expected
     }
 }

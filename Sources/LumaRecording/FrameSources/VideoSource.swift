@@ -36,9 +36,9 @@ public struct VideoSource: FrameSource {
     /// when released; the program keeps its copy.
     static func input(_ path: String) throws -> (argument: String, handle: FileHandle?) {
         guard SystemPath.hasEscapedBytes(path) else { return (path, nil) }
-        let fd = open(SystemPath.bytes(path), O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw RecordingInputError.cannotOpen(path: path, SystemCallError(.open)) }
-        return ("/dev/stdin", FileHandle(fileDescriptor: fd, closeOnDealloc: true))
+        let file: SystemFile
+        do throws(SystemCallError) { file = try SystemFile.open(path, for: .read) } catch { throw RecordingInputError.cannotOpen(path: path, error) }
+        return ("/dev/stdin", FileHandle(fileDescriptor: file.takeDescriptor(), closeOnDealloc: true))
     }
 
     /// Told what the import noticed and went on with (fewer frames decoded than listed).

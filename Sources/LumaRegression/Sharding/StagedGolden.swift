@@ -80,7 +80,7 @@ public struct StagedGolden: Sendable, Equatable {
             }
         }
         try checkListing(staged, run: run)
-        for path in stale { unlink(SystemPath.bytes(path)) }
+        for path in stale { try? SystemPath.remove(path) }
         for (done, s) in ready.enumerated() {
             do throws(RegressionError) {
                 try s.move()
@@ -136,12 +136,13 @@ public struct StagedGolden: Sendable, Equatable {
     }
 
     private func move() throws(RegressionError) {
-        if rename(SystemPath.bytes(staged), SystemPath.bytes(golden)) == 0 {
+        do throws(SystemCallError) {
+            try SystemPath.move(staged, to: golden)
             OutputFile.syncFolder(of: golden)
             return
+        } catch {
+            guard error.errno == EXDEV else { throw .cannotReplace(path: golden, problem: .rename(error)) }
         }
-        let failure = SystemCallError(.moveIntoPlace)
-        guard failure.errno == EXDEV else { throw .cannotReplace(path: golden, problem: .rename(failure)) }
         // Another filesystem: a complete copy beside the golden, then a rename over it.
         guard let bytes = FileManager.default.contents(atPath: staged) else { throw .staging(path: staged, problem: .unreadable) }
         do throws(OutputError) {
@@ -151,7 +152,7 @@ public struct StagedGolden: Sendable, Equatable {
         } catch {
             throw .cannotReplace(path: golden, problem: .output(error))
         }
-        unlink(SystemPath.bytes(staged))
+        try? SystemPath.remove(staged)
     }
 
     private static func digest(of path: String) -> String? {

@@ -3,6 +3,7 @@ import Foundation
 import LumaAnalysis
 import LumaEngine
 import LumaFormat
+import LumaBase
 
 /// A failure the command line reports as one line on stderr, with a non-zero exit status.
 struct CLIError: Error, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import LumaFormat
+import LumaBase
 
 /// `print` for the command line: file names that are not UTF-8 (``SystemPath``) are shown with
 /// their raw bytes as `\xNN`, in tables, summaries and JSON alike. Shadows `Swift.print` in this module.

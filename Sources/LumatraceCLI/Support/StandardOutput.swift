@@ -2,6 +2,7 @@
 // `stdout` is a C global Swift 6 cannot prove safe; it is set before `main` and never reassigned.
 @preconcurrency import Glibc
 #endif
+import LumaBase
 
 /// Makes a failed write to standard output a failure of the command.
 ///
@@ -17,7 +18,7 @@ enum StandardOutput {
             let reason = flushed ? "a write failed" : String(cString: strerror(errno))
             guard !flushed || ferror(stdout) != 0 else { return }
             let message = "lumatrace: error: cannot write to standard output: \(reason)\n"
-            _ = message.withCString { write(2, $0, strlen($0)) }
+            try? SystemFile.borrowing(2).write(Array(message.utf8))
             _exit(2)
         }
     }

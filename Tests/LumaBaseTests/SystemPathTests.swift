@@ -1,5 +1,5 @@
-import LumaFormat
 import Testing
+import LumaBase
 
 @Suite("SystemPath: any file name's bytes survive a trip through a String")
 struct SystemPathTests {

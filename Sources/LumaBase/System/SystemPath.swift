@@ -11,9 +11,12 @@ import Darwin
 /// system. Names that are valid UTF-8 are untouched; a valid name that itself contains a character
 /// of that range (U+F780…U+F7FF) is escaped too, so every name round-trips exactly.
 ///
+/// Its other members are the layer's calls on paths (`SystemPath+Status.swift`,
+/// `SystemPath+Changes.swift`, `SystemPath+Listing.swift`), for the modules of this package.
+///
 /// ```swift
 /// let path = SystemPath.string(fromBytes: argv[1])   // "caf\u{F7E9}.luma" for caf\xE9.luma
-/// open(SystemPath.bytes(path), O_RDONLY)             // opens caf\xE9.luma
+/// try SystemFile.open(path, for: .read)              // opens caf\xE9.luma
 /// print(SystemPath.display(path))                    // caf\xE9.luma
 /// ```
 public enum SystemPath {
@@ -84,17 +87,7 @@ public enum SystemPath {
     /// The whole content of the file at `path`, or `nil` if it cannot be read (for files already
     /// read once with their size checked, such as an event log being compared).
     public static func contents(of path: String) -> [UInt8]? {
-        let fd = open(bytes(path), O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var out: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; return nil }
-            if n == 0 { return out }
-            out += chunk[..<n]
-        }
+        try? SystemFile.open(path, for: .read).read(upTo: Int.max)
     }
 
     /// One well-formed UTF-8 sequence at `i` (no overlongs, surrogates or values past U+10FFFF).
