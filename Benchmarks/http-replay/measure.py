@@ -9,8 +9,6 @@ file and from its URL, alternately, pinned to one core. Figures are frames per s
 `--runs` runs; the ratio is HTTP ÷ local. The bytes the server sent for one HTTP replay are
 compared with the file's size (a whole replay reads every chunk once).
 """
-import argparse
-import os
 import shutil
 import socket
 import statistics
@@ -20,8 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-SHARED = Path(os.environ.get("LUMATRACE_SHARED_DATA", ROOT.parent / "shared" / "data"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import measuring  # noqa: E402
 
 
 def free_port():
@@ -56,19 +54,12 @@ http {{
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runs", type=int, default=5, help="runs of each; medians are reported (default 5)")
+    parser = measuring.argument_parser(__doc__, "runs of each; medians are reported (default 5)")
     parser.add_argument("--analyzer", default="differencing", help="the analyzer replayed (default differencing)")
     args = parser.parse_args()
-    if args.runs < 1:
-        parser.error("--runs must be at least 1")
-    subprocess.run(["swift", "build", "-c", "release", "--product", "lumatrace"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    lumatrace = str(ROOT / ".build" / "release" / "lumatrace")
-    source = SHARED / "ball-hand-moved-negative" / "ball4.mp4"
-    if not source.exists():
-        sys.exit(f"{source} is missing: the benchmark reads the clips of ../shared/data (or LUMATRACE_SHARED_DATA)")
-    core = str(min(os.sched_getaffinity(0)))
+    lumatrace = measuring.release_lumatrace()
+    source = measuring.shared_clip("ball-hand-moved-negative", "ball4.mp4")
+    core = str(measuring.one_core())
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         served, home = tmp / "served", tmp / "nginx"

@@ -10,7 +10,6 @@ Swift decoder does the same (`lumatrace info` decodes and checks every chunk; it
 Throughput is raw frame bytes per second; figures are medians of `--runs` runs. Also: loading a
 100,000-event log into pandas (`lumatrace.read_events`).
 """
-import argparse
 import json
 import os
 import statistics
@@ -20,20 +19,13 @@ import tempfile
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent.parent
-SHARED = Path(os.environ.get("LUMATRACE_SHARED_DATA", ROOT.parent / "shared" / "data"))
-
-
-def lumatrace_binary():
-    subprocess.run(["swift", "build", "-c", "release", "--product", "lumatrace"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    return str(ROOT / ".build" / "release" / "lumatrace")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import measuring  # noqa: E402
 
 
 def pin_to_one_core():
     if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+        os.sched_setaffinity(0, {measuring.one_core()})
 
 
 def seconds(command):
@@ -53,10 +45,8 @@ def python_decode(path):
 
 def inputs(lumatrace_bin, folder):
     made = []
-    for name, source in [("negative-720p", SHARED / "ball-hand-moved-negative" / "ball4.mp4"),
-                         ("ball1-720p", SHARED / "vot2015-ball1" / "imgs")]:
-        if not source.exists():
-            sys.exit(f"{source} is missing: the benchmark reads the clips of ../shared/data (or LUMATRACE_SHARED_DATA)")
+    for name, source in [("negative-720p", measuring.shared_clip("ball-hand-moved-negative", "ball4.mp4")),
+                         ("ball1-720p", measuring.shared_clip("vot2015-ball1", "imgs"))]:
         out = folder / f"{name}.luma"
         subprocess.run([lumatrace_bin, "record", str(source), "-o", str(out)], check=True, capture_output=True)
         made.append((name, out))
@@ -78,13 +68,10 @@ def event_log(lumatrace_bin, folder, events=100_000):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runs", type=int, default=5, help="runs per measurement; medians are reported (default 5)")
+    parser = measuring.argument_parser(__doc__, "runs per measurement; medians are reported (default 5)")
     parser.add_argument("--json", action="store_true", help="one JSON line per input instead of the table")
     args = parser.parse_args()
-    if args.runs < 1:
-        parser.error("--runs must be at least 1")
-    lumatrace_bin = lumatrace_binary()
+    lumatrace_bin = measuring.release_lumatrace()
     pin_to_one_core()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -94,8 +81,8 @@ def main():
             for _ in range(args.runs):
                 size, elapsed = python_decode(path)
                 py.append(size / elapsed / 1e6)
-                full = seconds(["taskset", "-c", str(min(os.sched_getaffinity(0))), lumatrace_bin, "info", str(path)])
-                quick = seconds(["taskset", "-c", str(min(os.sched_getaffinity(0))), lumatrace_bin, "info", str(path), "--quick"])
+                full = seconds(["taskset", "-c", str(measuring.one_core()), lumatrace_bin, "info", str(path)])
+                quick = seconds(["taskset", "-c", str(measuring.one_core()), lumatrace_bin, "info", str(path), "--quick"])
                 swift.append(size / max(full - quick, 1e-9) / 1e6)
             row = {"input": name, "frames_mb": round(size / 1e6, 1), "python_mbps": round(statistics.median(py), 1),
                    "swift_mbps": round(statistics.median(swift), 1)}

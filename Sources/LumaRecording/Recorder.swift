@@ -20,9 +20,8 @@ public enum Recorder {
                               options: RecordingWriterOptions, metadata: [String: String] = [:], stop: StopFlag,
                               analysis: LiveAnalysis? = nil,
                               progress: ((Int, Int?) -> Void)? = nil) throws -> (header: RecordingHeader, summary: Summary) {
-        let header = RecordingHeader(width: source.width, height: source.height, timescale: source.timescale,
-                                     rateNumerator: source.rateNumerator, rateDenominator: source.rateDenominator,
-                                     metadata: source.metadata.merging(metadata) { $1 })
+        var header = source.header
+        header.metadata.merge(metadata) { $1 }
         var appender: BackgroundAppender?
         var frameCount = 0
         var failure: (any Error)?

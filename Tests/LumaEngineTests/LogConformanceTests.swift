@@ -28,18 +28,18 @@ struct LogConformanceTests {
         var counts: [String: [String: Int]]?
     }
 
-    static let folder = PackageLayout.conformance.appendingPathComponent("logs")
-    static let cases = PackageLayout.conformanceCases("logs")
+    static let corpus = ConformanceFolder("logs")
+    static let cases = corpus.cases
 
     @Test("the corpus holds logs of both versions, a plugin's own kinds and damaged logs")
     func corpusIsThere() {
-        #expect(Self.cases.count >= 8, "found \(Self.cases.count) log cases in \(Self.folder.path)")
+        #expect(Self.cases.count >= 8, "found \(Self.cases.count) log cases in \(Self.corpus)")
     }
 
     @Test("each log", arguments: cases)
     func conforms(_ name: String) throws {
-        let expected = try JSONDecoder().decode(Expected.self, from: Data(contentsOf: Self.folder.appendingPathComponent("\(name).expected.json")))
-        let path = Self.folder.appendingPathComponent("\(name).events.jsonl").path
+        let expected = try Self.corpus.expected(Expected.self, of: name)
+        let path = Self.corpus.path(of: name, ".events.jsonl")
         if case .refused(let line) = expected.read {
             do {
                 _ = try EventLog.read(path)

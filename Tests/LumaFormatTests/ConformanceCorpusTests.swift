@@ -38,8 +38,8 @@ struct ConformanceCorpusTests {
         var readableFramesDigest: String?
     }
 
-    static let folder = PackageLayout.conformance.appendingPathComponent("recordings")
-    static let cases = PackageLayout.conformanceCases("recordings")
+    static let corpus = ConformanceFolder("recordings")
+    static let cases = corpus.cases
 
     /// The error case's name as the corpus spells it.
     static func name(of error: LumaFormatError) -> String {
@@ -54,13 +54,13 @@ struct ConformanceCorpusTests {
 
     @Test("the corpus is committed and holds every kind of case")
     func corpusIsThere() {
-        #expect(Self.cases.count >= 30, "found \(Self.cases.count) cases in \(Self.folder.path)")
+        #expect(Self.cases.count >= 30, "found \(Self.cases.count) cases in \(Self.corpus)")
     }
 
     @Test("each case", arguments: cases)
     func conforms(_ name: String) throws {
-        let expected = try JSONDecoder().decode(Expected.self, from: Data(contentsOf: Self.folder.appendingPathComponent("\(name).expected.json")))
-        let path = Self.folder.appendingPathComponent("\(name).luma").path
+        let expected = try Self.corpus.expected(Expected.self, of: name)
+        let path = Self.corpus.path(of: name, ".luma")
         if case .error(let error) = expected.open {
             let thrown = formatError { _ = try RecordingReader(path: path) }
             #expect(thrown.map(Self.name) == error, "\(expected.about)")

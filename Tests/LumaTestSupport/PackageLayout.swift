@@ -11,16 +11,8 @@ public enum PackageLayout {
     public static var recordings: URL { root.appendingPathComponent("Recordings") }
 
     /// `Tests/Conformance/`: the corpus of recordings and logs, each with what a reader must make
-    /// of it, that the Swift and Python readers both walk.
+    /// of it, that the Swift and Python readers both walk (a folder of it: ``ConformanceFolder``).
     public static var conformance: URL { root.appendingPathComponent("Tests/Conformance") }
-
-    /// The cases of one folder of the conformance corpus (`recordings`, `logs`): the NAME of every
-    /// `NAME.expected.json`, sorted.
-    public static func conformanceCases(_ folder: String) -> [String] {
-        let path = conformance.appendingPathComponent(folder).path
-        return ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
-            .filter { $0.hasSuffix(".expected.json") }.map { String($0.dropLast(".expected.json".count)) }.sorted()
-    }
 
     /// `../shared/data` beside the checkout (CI always has it), or `LUMATRACE_SHARED_DATA`; `nil`
     /// when neither exists.

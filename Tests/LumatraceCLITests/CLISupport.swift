@@ -30,6 +30,15 @@ enum CLI {
         try RunningProgram(binary, arguments, stdin: stdin, stdout: stdout, stderr: stderr, cwd: cwd)
     }
 
+    /// Writes a synthetic recording to `path`: `lumatrace synth scene` with `frames` frames of `size`
+    /// from `seed`; a failed synth is a ``Failure`` with its message. Returns `path`.
+    @discardableResult
+    static func synth(_ scene: String, to path: String, size: String = "320x180", frames: Int, seed: Int = 1) throws -> String {
+        let synth = try run(["synth", scene, "--size", size, "--frames", "\(frames)", "--seed", "\(seed)", "-o", path])
+        guard synth.status == 0 else { throw Failure(description: "lumatrace synth failed: \(synth.stderr)") }
+        return path
+    }
+
     /// Runs `body` in a scratch folder holding `in.y4m` (``y4m(width:height:count:rate:colorspace:chroma:)``)
     /// and `r.luma`, recorded from it by `lumatrace record` with `options`.
     static func withRecording<T>(width: Int, height: Int, count: Int, options: [String] = [], _ body: (String) throws -> T) throws -> T {

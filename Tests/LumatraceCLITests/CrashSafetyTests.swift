@@ -99,7 +99,7 @@ func checkFramesMatchFeed(_ path: String) throws -> (frames: Int, largestChunk: 
 @Suite("Nothing lost: killed recorders and replays, full disks", .serialized)
 struct CrashSafetyTests {
     /// Kills in the quick run (CI); `LUMATRACE_KILLS=50 swift test --filter CrashSafety` for the long one.
-    static let kills = Int(ProcessInfo.processInfo.environment["LUMATRACE_KILLS"] ?? "") ?? 4
+    static let kills = TestRounds.count("LUMATRACE_KILLS", quick: 4)
 
     @Test("a recorder killed with SIGKILL at seeded points of its stream keeps every frame up to the last complete chunk, byte-identical")
     func killedRecorder() throws {
@@ -183,13 +183,12 @@ struct CrashSafetyTests {
     }
 
     /// Replays killed in the quick run; `LUMATRACE_REPLAY_KILLS=50 swift test --filter CrashSafety` for the long one.
-    static let replayKills = Int(ProcessInfo.processInfo.environment["LUMATRACE_REPLAY_KILLS"] ?? "") ?? 2
+    static let replayKills = TestRounds.count("LUMATRACE_REPLAY_KILLS", quick: 2)
 
     @Test("replays killed at seeded points of their log leave a valid partial log (no footer) and never replace the good log, nor leave a lock")
     func killedReplays() throws {
         try withScratchFolder("cli") { dir in
-            let recording = "\(dir)/long.luma"
-            #expect(try CLI.run(["synth", "tracking", "--size", "320x180", "--frames", "600", "--seed", "3", "-o", recording]).status == 0)
+            let recording = try CLI.synth("tracking", to: "\(dir)/long.luma", frames: 600, seed: 3)
             let log = "\(dir)/long.events.jsonl"
             #expect(try CLI.run(["replay", recording, "--analyzer", "differencing", "-o", log]).status == 0)
             let good = try #require(FileManager.default.contents(atPath: log))
@@ -241,13 +240,12 @@ struct CrashSafetyTests {
     }
 
     /// Rounds of concurrent writers in the quick run; `LUMATRACE_WRITER_ROUNDS=20` for the long one.
-    static let writerRounds = Int(ProcessInfo.processInfo.environment["LUMATRACE_WRITER_ROUNDS"] ?? "") ?? 1
+    static let writerRounds = TestRounds.count("LUMATRACE_WRITER_ROUNDS", quick: 1)
 
     @Test("concurrent writers of one log or one recording: one wins whole, the others are refused, nothing is damaged")
     func concurrentWriters() throws {
         try withScratchFolder("cli") { dir in
-            let source = "\(dir)/source.luma"
-            #expect(try CLI.run(["synth", "balls", "--size", "320x180", "--frames", "120", "--seed", "5", "-o", source]).status == 0)
+            let source = try CLI.synth("balls", to: "\(dir)/source.luma", frames: 120, seed: 5)
             let y4m = "\(dir)/source.y4m"
             #expect(try CLI.run(["export", source, "--format", "y4m", "-o", y4m]).status == 0)
             var refused = 0, won = 0

@@ -186,8 +186,7 @@ struct DestructiveOutputTests {
     @Test("two replays to one log at once: the second is refused at once, the first finishes whole")
     func concurrentReplays() throws {
         try withScratchFolder("cli") { dir in
-            let rec = dir + "/long.luma"
-            #expect(try CLI.run(["synth", "tracking", "--size", "320x180", "--frames", "300", "--seed", "3", "-o", rec]).status == 0)
+            let rec = try CLI.synth("tracking", to: dir + "/long.luma", frames: 300, seed: 3)
             let log = dir + "/long.events.jsonl"
             let first = try CLI.start(["replay", rec, "--analyzer", "trajectory", "--analyzer", "differencing", "--jobs", "1", "-o", log])
             // The second comes once the first holds the log's lock, and finds it held: the first is

@@ -16,10 +16,7 @@ struct FileClaimTests {
 
     /// A small version-3 recording of several chunks, made by `synth`.
     static func recording(in dir: String, name: String = "m.luma", size: String = "160x120", frames: Int = 90) throws -> String {
-        let path = "\(dir)/\(name)"
-        let r = try CLI.run(["synth", "balls", "-o", path, "--size", size, "--frames", "\(frames)"])
-        #expect(r.status == 0, "\(r.stderr)")
-        return path
+        try CLI.synth("balls", to: "\(dir)/\(name)", size: size, frames: frames)
     }
 
     /// `bytes` with the header record at `offset` (magic, lengths, fields, CRC) holding another

@@ -21,7 +21,7 @@ struct StreamInputTests {
     /// Rounds of each signal and FIFO: a signal lost at start-up (issue 34: record ignored SIGINT
     /// and SIGTERM until libdispatch had registered its signal sources, so one that came as soon as
     /// the FIFO was open was dropped, a few times in a hundred) shows in some round.
-    static let signalRounds = Int(ProcessInfo.processInfo.environment["LUMATRACE_SIGNAL_ROUNDS"] ?? "") ?? 5
+    static let signalRounds = TestRounds.count("LUMATRACE_SIGNAL_ROUNDS", quick: 5)
 
     @Test("a FIFO nobody writes to: SIGINT or SIGTERM ends record at once, with a message", arguments: [SIGINT, SIGTERM])
     func signalEndsTheWait(signal: Int32) throws {

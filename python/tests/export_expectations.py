@@ -31,6 +31,18 @@ def events_path(name: str) -> Path:
     return RECORDINGS / f"{name}.events.jsonl"
 
 
+def export_bundled(tmp_path_factory, write, suffix: str, read) -> dict:
+    """Each bundled recording exported once by `write` (`to_mcap`, `to_rrd`) into a fresh folder:
+    name -> (path, the summary `write` returned, `read(path)`)."""
+    folder = tmp_path_factory.mktemp(suffix.lstrip("."))
+    out = {}
+    for name in BUNDLED:
+        path = folder / f"{name}{suffix}"
+        summary = write(recording_path(name), events_path(name), path)
+        out[name] = (path, summary, read(path))
+    return out
+
+
 def read_log(path):
     """(header, events): the header line and every event line as JSON, in order."""
     lines = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]

@@ -2,7 +2,6 @@
 protobuf decoder (`mcap`, `mcap-protobuf-support`), and checked against the recording's frames and
 what the event log says (`export_expectations`)."""
 import os
-import sys
 from collections import Counter
 
 import pytest
@@ -13,12 +12,11 @@ from mcap_protobuf.decoder import DecoderFactory  # noqa: E402
 
 import lumatrace  # noqa: E402
 from lumatrace.__main__ import main  # noqa: E402
-from lumatrace._export import MissingSDKError, OtherRecordingError  # noqa: E402
-from lumatrace._output import OutputError  # noqa: E402
+from lumatrace._export import OtherRecordingError  # noqa: E402
 from lumatrace.errors import EventLogError  # noqa: E402
 from lumatrace.foxglove import to_mcap  # noqa: E402
 
-from export_expectations import (BUNDLED, box_corners, every_shape_log, events_path,  # noqa: E402
+from export_expectations import (BUNDLED, box_corners, every_shape_log, events_path, export_bundled,  # noqa: E402
                                  expected_nanoseconds, foxglove_primitives, pixel, read_log, recording_path,
                                  replayed_every_shape_log, shapes_of)
 
@@ -50,13 +48,7 @@ def primitives(annotations):
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory):
     """Each bundled recording exported once: name -> (path, summary, messages)."""
-    folder = tmp_path_factory.mktemp("mcap")
-    out = {}
-    for name in BUNDLED:
-        path = folder / f"{name}.mcap"
-        summary = to_mcap(recording_path(name), events_path(name), path)
-        out[name] = (path, summary, read_mcap(path))
-    return out
+    return export_bundled(tmp_path_factory, to_mcap, ".mcap", read_mcap)
 
 
 # MARK: - Frames
@@ -215,49 +207,6 @@ def test_metadata_names_what_the_file_was_made_from(exported):
     assert metadata["lumatrace"]["analyzers"] == "differencing 1, trajectory 2"
 
 
-def test_an_existing_file_is_replaced_only_with_force(exported, tmp_path):
-    out = tmp_path / "clip.mcap"
-    out.write_bytes(b"\x89MCAP0\r\nold")
-    with pytest.raises(OutputError) as refused:
-        to_mcap(recording_path("toss-real"), events_path("toss-real"), out)
-    assert refused.value.code == "exists" and str(out) in str(refused.value)
-    assert out.read_bytes() == b"\x89MCAP0\r\nold"
-    to_mcap(recording_path("toss-real"), events_path("toss-real"), out, force=True)
-    assert out.read_bytes() == exported["toss-real"][0].read_bytes()
-    assert sorted(os.listdir(tmp_path)) == ["clip.mcap"]
-
-
-def test_force_never_replaces_a_file_of_another_kind(tmp_path):
-    out = tmp_path / "clip.mcap"
-    out.write_bytes(recording_path("toss-real").read_bytes()[:64])
-    with pytest.raises(OutputError) as refused:
-        to_mcap(recording_path("toss-real"), events_path("toss-real"), out, force=True)
-    assert refused.value.code == "otherKind" and "recording" in str(refused.value)
-
-
-@pytest.mark.parametrize("which", ["recording", "events"])
-def test_the_output_is_never_an_input_even_through_a_link(tmp_path, which):
-    rec, log = tmp_path / "clip.luma", tmp_path / "clip.events.jsonl"
-    rec.write_bytes(recording_path("toss-real").read_bytes())
-    log.write_bytes(events_path("toss-real").read_bytes())
-    target = rec if which == "recording" else log
-    before = target.read_bytes()
-    for out in (target, tmp_path / "link.mcap"):
-        if out.name == "link.mcap":
-            out.symlink_to(target)
-        with pytest.raises(OutputError) as refused:
-            to_mcap(rec, log, out, force=True)
-        assert refused.value.code == "isInput"
-    assert target.read_bytes() == before
-
-
-def test_a_failed_export_leaves_nothing_behind(tmp_path):
-    with pytest.raises(EventLogError) as wrong:
-        to_mcap(recording_path("toss-real"), events_path("balls-synth"), tmp_path / "x.mcap")
-    assert "balls-synth.events.jsonl" in str(wrong.value) and "320x180" in str(wrong.value)
-    assert os.listdir(tmp_path) == []
-
-
 def test_an_event_past_the_last_frame_names_its_line(tmp_path):
     log = tmp_path / "late.events.jsonl"
     every_shape_log(log)
@@ -266,33 +215,3 @@ def test_an_event_past_the_last_frame_names_its_line(tmp_path):
     log.write_text("\n".join(lines) + "\n")
     with pytest.raises(EventLogError, match=r"late.events.jsonl: line 3: an event on frame 90, but .* has 90 frames"):
         to_mcap(recording_path("balls-synth"), log, tmp_path / "x.mcap")
-
-
-# MARK: - Command line
-
-def test_the_command_line_writes_and_says_what(tmp_path, capsys):
-    out = tmp_path / "c.mcap"
-    args = ["export-mcap", str(recording_path("toss-real")), str(events_path("toss-real")), "-o", str(out)]
-    assert main(args) == 0
-    assert capsys.readouterr().out.startswith(f"wrote {out}: 60 frames")
-    assert main(args) == 1
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].endswith(f"{out}: already exists (--force replaces it)")
-    assert main(args + ["--force"]) == 0
-
-
-def test_the_command_line_words_a_bad_input_as_one_line(tmp_path, capsys):
-    assert main(["export-mcap", str(events_path("toss-real")), str(events_path("toss-real")),
-                 "-o", str(tmp_path / "x.mcap")]) == 1
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "toss-real.events.jsonl: not a .luma recording" in err[0]
-
-
-def test_without_the_sdk_the_error_says_how_to_install_it(tmp_path, monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "foxglove", None)
-    with pytest.raises(MissingSDKError, match=r"pip install 'lumatrace\[foxglove\]'"):
-        to_mcap(recording_path("toss-real"), events_path("toss-real"), tmp_path / "x.mcap")
-    assert main(["export-mcap", str(recording_path("toss-real")), str(events_path("toss-real")),
-                 "-o", str(tmp_path / "x.mcap")]) == 1
-    assert "pip install 'lumatrace[foxglove]'" in capsys.readouterr().err
-    assert os.listdir(tmp_path) == []

@@ -2,7 +2,6 @@
 (`rerun.chunk.RrdReader`, the SDK's chunk API: no viewer, no server) and checked against the
 recording's frames and what the event log says (`export_expectations`)."""
 import os
-import sys
 from collections import defaultdict
 
 import numpy as np
@@ -13,13 +12,10 @@ import pyarrow as pa  # noqa: E402
 from rerun.chunk import RrdReader  # noqa: E402
 
 import lumatrace  # noqa: E402
-from lumatrace.__main__ import main  # noqa: E402
-from lumatrace._export import MissingSDKError, OtherRecordingError  # noqa: E402
-from lumatrace._output import OutputError  # noqa: E402
-from lumatrace.errors import EventLogError  # noqa: E402
+from lumatrace._export import OtherRecordingError  # noqa: E402
 from lumatrace.rerun import to_rrd  # noqa: E402
 
-from export_expectations import (BUNDLED, box_corners, every_shape_log, events_path,  # noqa: E402
+from export_expectations import (BUNDLED, box_corners, every_shape_log, events_path, export_bundled,  # noqa: E402
                                  expected_nanoseconds, pixel, read_log, recording_path, replayed_every_shape_log,
                                  rerun_instances, shapes_of)
 
@@ -70,13 +66,7 @@ class Loaded:
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory):
     """Each bundled recording exported once: name -> (path, summary, Loaded)."""
-    folder = tmp_path_factory.mktemp("rrd")
-    out = {}
-    for name in BUNDLED:
-        path = folder / f"{name}.rrd"
-        summary = to_rrd(recording_path(name), events_path(name), path)
-        out[name] = (path, summary, Loaded(path))
-    return out
+    return export_bundled(tmp_path_factory, to_rrd, ".rrd", Loaded)
 
 
 def on_screen(logged: dict, frame: int) -> int:
@@ -206,67 +196,3 @@ def test_no_wall_clock_timeline_and_the_recording_is_named_after_its_file(export
     timelines = {k for rows in loaded.rows.values() for r in rows for k in r if k in ("frame", "time", "log_time", "log_tick")}
     assert timelines == {"frame", "time"}
     assert loaded.rows["/__properties"][0]["RecordingInfo:name"] == ["balls-synth.luma"]
-
-
-def test_an_existing_file_is_replaced_only_with_force(tmp_path):
-    out = tmp_path / "clip.rrd"
-    out.write_bytes(b"RRF2old")
-    with pytest.raises(OutputError) as refused:
-        to_rrd(recording_path("toss-real"), events_path("toss-real"), out)
-    assert refused.value.code == "exists" and str(out) in str(refused.value)
-    assert out.read_bytes() == b"RRF2old"
-    to_rrd(recording_path("toss-real"), events_path("toss-real"), out, force=True)
-    assert len(Loaded(out).images) == 60
-    assert sorted(os.listdir(tmp_path)) == ["clip.rrd"]
-
-
-def test_force_never_replaces_a_file_of_another_kind(tmp_path):
-    out = tmp_path / "clip.rrd"
-    out.write_bytes(events_path("toss-real").read_bytes())
-    with pytest.raises(OutputError) as refused:
-        to_rrd(recording_path("toss-real"), events_path("toss-real"), out, force=True)
-    assert refused.value.code == "otherKind" and "event log" in str(refused.value)
-
-
-@pytest.mark.parametrize("which", ["recording", "events"])
-def test_the_output_is_never_an_input(tmp_path, which):
-    rec, log = tmp_path / "clip.luma", tmp_path / "clip.events.jsonl"
-    rec.write_bytes(recording_path("toss-real").read_bytes())
-    log.write_bytes(events_path("toss-real").read_bytes())
-    target = rec if which == "recording" else log
-    before = target.read_bytes()
-    with pytest.raises(OutputError) as refused:
-        to_rrd(rec, log, target, force=True)
-    assert refused.value.code == "isInput" and str(target) in str(refused.value)
-    with pytest.raises(OutputError):
-        to_rrd(rec, log, tmp_path / ".." / tmp_path.name / target.name, force=True)
-    assert target.read_bytes() == before
-
-
-def test_a_failed_export_leaves_nothing_behind(tmp_path):
-    with pytest.raises(EventLogError):
-        to_rrd(recording_path("balls-synth"), events_path("toss-real"), tmp_path / "x.rrd")
-    assert os.listdir(tmp_path) == []
-
-
-# MARK: - Command line
-
-def test_the_command_line_writes_and_words_errors_as_one_line(tmp_path, capsys):
-    out = tmp_path / "c.rrd"
-    args = ["export-rrd", str(recording_path("toss-real")), str(events_path("toss-real")), "-o", str(out)]
-    assert main(args) == 0
-    assert capsys.readouterr().out.startswith(f"wrote {out}: 60 frames, 70 events")
-    assert main(args) == 1
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].endswith("already exists (--force replaces it)")
-    assert main(["export-rrd", str(recording_path("toss-real")), str(tmp_path / "missing.jsonl"),
-                 "-o", str(tmp_path / "d.rrd")]) == 1
-    err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "missing.jsonl" in err[0]
-
-
-def test_without_the_sdk_the_error_says_how_to_install_it(tmp_path, monkeypatch):
-    monkeypatch.setitem(sys.modules, "rerun", None)
-    with pytest.raises(MissingSDKError, match=r"pip install 'lumatrace\[rerun\]'"):
-        to_rrd(recording_path("toss-real"), events_path("toss-real"), tmp_path / "x.rrd")
-    assert os.listdir(tmp_path) == []

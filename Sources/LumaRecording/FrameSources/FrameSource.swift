@@ -6,13 +6,10 @@ import LumaFormat
 public protocol FrameSource {
     /// Human-readable name for messages (file name, `stdin`, …).
     var name: String { get }
-    var width: Int { get }
-    var height: Int { get }
-    var timescale: Int64 { get }
-    var rateNumerator: Int { get }
-    var rateDenominator: Int { get }
-    /// Descriptive strings stored in the recording header.
-    var metadata: [String: String] { get }
+    /// What the recording's header keeps of the stream, known before its first frame: the frame
+    /// size, the ticks per second of the timestamps `nextFrame` returns, the nominal frame rate,
+    /// and descriptive strings about the source.
+    var header: RecordingHeader { get }
     /// Frames expected, if known (for the progress bar).
     var expectedFrameCount: Int? { get }
     /// What the input has that a recording does not keep ("colour", "the audio stream"), said once.

@@ -14,16 +14,13 @@ public struct ImageFolderSource: FrameSource {
         name = folder
     }
 
-    public var width: Int { sequence.width }
-    public var height: Int { sequence.height }
-    public var timescale: Int64 { rate.timescale }
-    public var rateNumerator: Int { rate.numerator }
-    public var rateDenominator: Int { rate.denominator }
-    public var expectedFrameCount: Int? { sequence.files.count }
-    public var metadata: [String: String] {
-        ["source": name, "source.format": "images", "source.files": "\(sequence.files.count)",
-         "source.timing": "evenly spaced at \(rate.numerator)/\(rate.denominator) fps"].merging(Self.signal.metadata) { $1 }
+    public var header: RecordingHeader {
+        RecordingHeader(width: sequence.width, height: sequence.height, timescale: rate.timescale, rateNumerator: rate.numerator,
+                        rateDenominator: rate.denominator,
+                        metadata: ["source": name, "source.format": "images", "source.files": "\(sequence.files.count)",
+                                   "source.timing": "evenly spaced at \(rate.numerator)/\(rate.denominator) fps"].merging(Self.signal.metadata) { $1 })
     }
+    public var expectedFrameCount: Int? { sequence.files.count }
 
     /// Image files hold full-range luma: JPEG's Y channel (JFIF: BT.601, full range), gray as is,
     /// and RGB converted with BT.601 weights (``ImageFileDecoder``).

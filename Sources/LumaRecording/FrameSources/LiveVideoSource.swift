@@ -20,12 +20,7 @@ import LumaFormat
 /// a recording holds one frame size.
 public final class LiveVideoSource: FrameSource, @unchecked Sendable {
     public let name: String
-    public let width: Int
-    public let height: Int
-    public let timescale: Int64
-    public let rateNumerator: Int
-    public let rateDenominator: Int
-    public let metadata: [String: String]
+    public let header: RecordingHeader
     public var expectedFrameCount: Int? { nil }
     /// Set when the stream ended because the frame size changed: what it changed to, and at which frame.
     public private(set) var sizeChange: (frame: Int, size: String)?
@@ -58,14 +53,13 @@ public final class LiveVideoSource: FrameSource, @unchecked Sendable {
             ffmpeg.stop()
             throw RecordingInputError.unreadableVideo(path: input, problem: .noTimeBase)
         }
-        (width, height) = (frames.info.width, frames.info.height)
-        timescale = base.denominator
         timeBaseNumerator = base.numerator
-        (rateNumerator, rateDenominator) = base.frameRate
-        metadata = [
+        let (rateNumerator, rateDenominator) = base.frameRate
+        header = RecordingHeader(width: frames.info.width, height: frames.info.height, timescale: base.denominator,
+                                 rateNumerator: rateNumerator, rateDenominator: rateDenominator, metadata: [
             "source": input, "source.format": "ffmpeg" + (format.map { " (\($0))" } ?? ""), "source.live": "true",
             "source.timing": "presentation timestamps (time base \(base.numerator)/\(base.denominator))",
-        ].merging(frames.info.lumaSignal.metadata) { $1 }
+        ].merging(frames.info.lumaSignal.metadata) { $1 })
     }
 
     deinit { ffmpeg.stop() }
@@ -78,7 +72,7 @@ public final class LiveVideoSource: FrameSource, @unchecked Sendable {
 
     public func nextFrame(into pixels: UnsafeMutableBufferPointer<UInt8>) throws -> Int64? {
         guard let report = reports.next(unless: stop) else { return nil }
-        if report.size != "\(width)x\(height)" {
+        if report.size != "\(header.width)x\(header.height)" {
             sizeChange = (index, report.size)
             ffmpeg.stop()
             return nil

@@ -16,12 +16,7 @@ import LumaProcess
 public struct VideoSource: FrameSource {
     let path: String
     public let name: String
-    public let width: Int
-    public let height: Int
-    public let timescale: Int64
-    public let rateNumerator: Int
-    public let rateDenominator: Int
-    public let metadata: [String: String]
+    public let header: RecordingHeader
     let timestamps: [Int64]
     private let ffmpeg: FFmpegDecoder
     let signal: LumaSignal
@@ -69,6 +64,7 @@ public struct VideoSource: FrameSource {
         guard !frames.isEmpty else { throw RecordingInputError.unreadableVideo(path: path, problem: .noDecodableFrames) }
 
         var extrapolated = 0
+        let timescale: Int64, rateNumerator: Int, rateDenominator: Int
         if let fps {
             // Container timing overridden: evenly spaced frames.
             timescale = fps.timescale
@@ -119,7 +115,7 @@ public struct VideoSource: FrameSource {
                     "source.pixel_format": pixelFormat,
                     "source.timing": fps.map { "evenly spaced at \($0.numerator)/\($0.denominator) fps" } ?? "container timestamps (time base \(timeBase.numerator)/\(timeBase.denominator))"]
         if extrapolated > 0 { meta["source.timing.extrapolated"] = "\(Plural.count(extrapolated, "frame")) had no timestamp; each got the previous frame interval" }
-        metadata = meta.merging(signal.metadata) { $1 }
+        let metadata = meta.merging(signal.metadata) { $1 }
 
         let decodeInput = try Self.input(path)
         // The Y plane as coded (high bit depths shifted to 8 bits), or RGB images to convert here.
@@ -131,7 +127,9 @@ public struct VideoSource: FrameSource {
         }
         self.frames = try ffmpeg.header({ colour ? .rgb(try PPMStreamReader(stream: $0)) : .luma(try Y4MReader(stream: $0)) },
                                         reading: .file)
-        (width, height) = self.frames.size
+        let (width, height) = self.frames.size
+        header = RecordingHeader(width: width, height: height, timescale: timescale, rateNumerator: rateNumerator,
+                                 rateDenominator: rateDenominator, metadata: metadata)
     }
 
     /// The colour and the other streams (audio, subtitles, more video) a luma recording leaves out.

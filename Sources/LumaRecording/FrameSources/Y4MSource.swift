@@ -45,12 +45,13 @@ public struct Y4MSource: FrameSource {
     }
 
     let live: Bool
-    public var width: Int { reader.info.width }
-    public var height: Int { reader.info.height }
-    public var timescale: Int64 { clock == .arrival ? 1_000_000 : rate.timescale }
-    public var rateNumerator: Int { rate.numerator }
-    public var rateDenominator: Int { rate.denominator }
-    public var metadata: [String: String] {
+    public var header: RecordingHeader {
+        RecordingHeader(width: reader.info.width, height: reader.info.height, timescale: clock == .arrival ? 1_000_000 : rate.timescale,
+                        rateNumerator: rate.numerator, rateDenominator: rate.denominator, metadata: metadata)
+    }
+
+    /// The header's descriptive strings: the stream's Y4M tags, and how its frames are timed.
+    private var metadata: [String: String] {
         var m = ["source": name, "source.format": "y4m", "y4m.colorspace": reader.info.colorspace, "y4m.interlacing": reader.info.interlacing,
                  "y4m.aspect": reader.info.aspect]
         if !reader.info.extensions.isEmpty { m["y4m.extensions"] = reader.info.extensions.joined(separator: " ") }

@@ -49,8 +49,7 @@ struct Record: ParsableCommand {
     @Argument(help: "Video file, Y4M file, '-' for a Y4M stream on stdin, or a folder of images.")
     var input: String
 
-    @Option(name: .shortAndLong, help: "The .luma file to write.")
-    var output: String
+    @OptionGroup var recording: RecordingOutputOptions
 
     @Option(help: "Frame rate: for image folders and Y4M without one (default for folders: 30), or to replace a video's own timestamps with evenly spaced ones. 30, 29.97 or 30000/1001.")
     var fps: String?
@@ -80,9 +79,6 @@ struct Record: ParsableCommand {
 
     @Option(help: "zstd compression level, 1...19. Higher levels gain little on frame residuals and record slower.")
     var level: Int = 1
-
-    @Option(help: "The .luma format version to write: 3 (default; 16×16 blocks choose their predictor, smaller on noisy video), 2 (for readers that know versions 1 and 2) or 1 (the header and reference frame kept once).")
-    var formatVersion: Int = RecordingHeader.formatVersion
 
     @Option(name: .customLong("meta"), help: "Extra metadata KEY=VALUE stored in the header (repeatable), e.g. --meta camera=north-goal.")
     var metadata: [String] = []
@@ -124,7 +120,7 @@ struct Record: ParsableCommand {
     var eventsPath: String? {
         if let events { return events }
         guard choice.isGiven else { return nil }
-        return (output.hasSuffix(".luma") ? String(output.dropLast(5)) : output) + ".events.jsonl"
+        return (recording.output.hasSuffix(".luma") ? String(recording.output.dropLast(5)) : recording.output) + ".events.jsonl"
     }
 
     /// The analysis while recording, if asked for: settings and the log's destination are checked now.
@@ -138,7 +134,7 @@ struct Record: ParsableCommand {
         options.replaceExistingLog = force
         options.configurationFolder = ConfigurationFolder.of(logPath)
         options.otherInputs = [input] + (choice.pipeline.map { [$0] } ?? [])
-        let analysis = try LiveAnalysis(setups: setups, registry: registry, logPath: logPath, recordingPath: output, options: options)
+        let analysis = try LiveAnalysis(setups: setups, registry: registry, logPath: logPath, recordingPath: recording.output, options: options)
         analysis.fellBehind = { frame, lag in
             warn("note: the analysis is \(Plural.count(lag, "frame")) behind the recording (at frame \(frame)); it reads frames back "
                  + "from the recording to catch up, and no frame is dropped")
@@ -150,7 +146,7 @@ struct Record: ParsableCommand {
         try reportingErrors {
             let stop = StopFlag()
             // Whether OUTPUT may be written is checked before any wait for input.
-            try OutputFile.check(output, replacingExisting: force, inputs: [input], kind: .recording, why: RecordingWriter.needsAFile)
+            try OutputFile.check(recording.output, replacingExisting: force, inputs: [input], kind: .recording, why: RecordingWriter.needsAFile)
             let analysis = try liveAnalysis()
             // The first interrupt ends the recording (closed, complete) and lets the analysis
             // catch up; a second one stops the analysis where it is.
@@ -159,7 +155,7 @@ struct Record: ParsableCommand {
             let rate = fps.flatMap(FrameRate.init(parsing:))
             var source: any FrameSource
             do {
-                let opened = try FrameSources.open(input, output: output, rate: rate, live: live, stop: stop, ffmpegFormat: inputFormat,
+                let opened = try FrameSources.open(input, output: recording.output, rate: rate, live: live, stop: stop, ffmpegFormat: inputFormat,
                                                    realtime: realtime, y4mClock: timestamps, warning: { warn($0) })
                 source = opened.source
                 if opened.assumedRate { warn("\(input): image folders have no timing; assuming 30 fps (pass --fps to set it)") }
@@ -188,11 +184,11 @@ struct Record: ParsableCommand {
         var options = live ? RecordingWriterOptions.fixedDuration(chunkSeconds)
                            : RecordingWriterOptions(chunkDuration: chunkSeconds, maximumChunkDuration: maxChunkSeconds)
         options.compressionLevel = level
-        options.formatVersion = formatVersion
+        options.formatVersion = recording.formatVersion
         let progress = ProgressBar("recording")
         defer { progress.finish() }
         var note = firstFrameNote
-        let (header, summary) = try Recorder.record(&source, to: output, replacingExisting: force, inputs: [input], options: options,
+        let (header, summary) = try Recorder.record(&source, to: recording.output, replacingExisting: force, inputs: [input], options: options,
                                                     metadata: meta, stop: stop, analysis: analysis, progress: { frames, expected in
             if let said = note {
                 note = nil
@@ -204,7 +200,7 @@ struct Record: ParsableCommand {
         // With the events on standard output, what record says goes to stderr so the stream stays JSON Lines.
         let print: (String) -> Void = events == "-" ? { FileHandle.standardError.write(Data(($0 + "\n").utf8)) } : { Swift.print($0) }
         let raw = Double(summary.frameCount * header.frameSize)
-        print("recorded \(Plural.count(summary.frameCount, "frame")) \(header.width)x\(header.height) in \(Plural.count(summary.chunkCount, "chunk")) → \(output) (\(summary.fileSize) bytes, ratio \(DecimalText.fixed(raw / Double(summary.fileSize), 2)))")
+        print("recorded \(Plural.count(summary.frameCount, "frame")) \(header.width)x\(header.height) in \(Plural.count(summary.chunkCount, "chunk")) → \(recording.output) (\(summary.fileSize) bytes, ratio \(DecimalText.fixed(raw / Double(summary.fileSize), 2)))")
         // The recording is complete whatever the analysis did; an analysis that could not run says so after it.
         let analyzed = try analysis?.recordingEnded(summary)
         if stop.isSet { print("stopped by signal; the file is closed and complete up to the last frame received") }
@@ -226,7 +222,7 @@ struct Record: ParsableCommand {
             }
             if analyzed.stoppedEarly {
                 throw LiveAnalysisError.stoppedByInterrupt(framesAnalyzed: analyzed.framesAnalyzed, framesRecorded: summary.frameCount,
-                                                           log: logPath, recording: output)
+                                                           log: logPath, recording: recording.output)
             }
         }
     }

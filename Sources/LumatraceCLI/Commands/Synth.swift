@@ -27,8 +27,7 @@ struct Synth: ParsableCommand {
     @Argument(help: "Scene: balls, tracking, distractors, mixed or crowded.")
     var scene: String
 
-    @Option(name: .shortAndLong, help: "The .luma file to write.")
-    var output: String
+    @OptionGroup var recording: RecordingOutputOptions
 
     @Option(help: "Where to write the ground truth JSON.")
     var truth: String?
@@ -51,9 +50,6 @@ struct Synth: ParsableCommand {
     @Flag(help: "Overwrite existing output files.")
     var force = false
 
-    @Option(help: "The .luma format version to write: 3 (default; 16×16 blocks choose their predictor, smaller on noisy video), 2 (for readers that know versions 1 and 2) or 1 (the header and reference frame kept once).")
-    var formatVersion: Int = RecordingHeader.formatVersion
-
     func run() throws {
         try reportingErrors {
             guard let kind = SceneKind(rawValue: scene) else {
@@ -69,8 +65,8 @@ struct Synth: ParsableCommand {
                 let option = ["frameCount": "--frames", "framesPerSecond": "--fps", "width": "--size", "height": "--size"][error.option] ?? "--\(error.option)"
                 throw UsageError("\(option): \(error.message)")
             }
-            if let truth, OutputFile.sameName(truth, output) {
-                throw UsageError("--truth \(truth) and -o \(output) name the same file: the truth and the recording each need a file of their own")
+            if let truth, OutputFile.sameName(truth, recording.output) {
+                throw UsageError("--truth \(truth) and -o \(recording.output) name the same file: the truth and the recording each need a file of their own")
             }
             let truthFile = try truth.map { try OutputFile.create($0, replacingExisting: force, kind: .truth, streams: .allowed) }
 
@@ -78,9 +74,9 @@ struct Synth: ParsableCommand {
                                          metadata: ["source": "synth", "synth.scene": kind.rawValue, "synth.seed": String(seed),
                                                     "synth.noise": String(noise)])
             var options = RecordingWriterOptions()
-            options.formatVersion = formatVersion
+            options.formatVersion = recording.formatVersion
             // A synthetic scene is made again in seconds: nothing half-written is ever left under OUTPUT.
-            let writer = try RecordingWriter(path: output, header: header, options: options, overwrite: force, placement: .whenComplete)
+            let writer = try RecordingWriter(path: recording.output, header: header, options: options, overwrite: force, placement: .whenComplete)
             let progress = ProgressBar("synthesizing")
             // Frames render in parallel in small batches (rendering is pure), and are written in order.
             let batch = 8
@@ -110,7 +106,7 @@ struct Synth: ParsableCommand {
                 try truthFile.write(synthetic.truth.canonicalJSON())
                 try truthFile.commit()
             }
-            print("synthesized \(kind.rawValue) (seed \(seed)): \(Plural.count(summary.frameCount, "frame")) \(w)x\(h) → \(output) (\(summary.fileSize) bytes)"
+            print("synthesized \(kind.rawValue) (seed \(seed)): \(Plural.count(summary.frameCount, "frame")) \(w)x\(h) → \(recording.output) (\(summary.fileSize) bytes)"
                   + (truth.map { ", truth → \($0) (\(synthetic.truth.ballSegments.count) ball segments, \(synthetic.truth.objectTracks.count) object tracks)" } ?? ""))
         }
     }

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import importlib
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterator, NamedTuple
 
 import numpy as np
 
+from ._output import OutputFile
 from .errors import LumatraceError
 from .overlays import Overlays, read_overlays
 from .recording import Recording
@@ -149,3 +151,22 @@ class Pairing:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+@contextmanager
+def exporting(recording_path, events_path, output_path, *, kind: str, force: bool,
+              other_recording: bool) -> Iterator[tuple[OutputFile, Pairing]]:
+    """The rules every export writes by: `output_path` claimed for a file of `kind` ("mcap",
+    "rrd"), and the recording paired with its event log. Yields `(out, pairing)`: write to
+    `out.writing_path`, reading `pairing.frames()`.
+
+    The file appears only when complete (written to a temporary sibling, then renamed). An existing
+    file is replaced only with `force`, and only if it is of `kind`; the output is never one of the
+    inputs. The log must have been made from the recording's frames (its frames digest says),
+    unless `other_recording`.
+
+    Raises `OutputError` for the output, the reading errors of `lumatrace.open`, `EventLogError` and
+    `OtherRecordingError` for the inputs (each naming its file)."""
+    with OutputFile(output_path, force=force, inputs=[recording_path, events_path], kind=kind) as out, \
+            Pairing(recording_path, events_path, other_recording=other_recording) as pairing:
+        yield out, pairing

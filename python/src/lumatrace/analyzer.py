@@ -161,18 +161,17 @@ class Stream:
                    frame_analysis_spacing=float(hello.get("frameAnalysisSpacing", 0)), frame_count=s.get("frameCount"))
 
 
+@dataclass(slots=True, eq=False)
 class Frame:
     """One frame: `pixels`, a read-only `(height, width)` uint8 array (top row first, yours to
     keep), its `index` in the recording and its time (`ticks` of `timescale`, or `seconds`).
-    `region` is the pixels of the region of interest. numpy functions take a frame as its pixels."""
-    __slots__ = ("pixels", "index", "ticks", "timescale", "region_of_interest")
-
-    def __init__(self, pixels: np.ndarray, index: int, ticks: int, timescale: int, region_of_interest: Region = WHOLE_FRAME):
-        self.pixels = pixels
-        self.index = index
-        self.ticks = ticks
-        self.timescale = timescale
-        self.region_of_interest = region_of_interest
+    `region` is the pixels of the region of interest. numpy functions take a frame as its pixels.
+    Frames compare by identity, as arrays have no single truth value."""
+    pixels: np.ndarray
+    index: int
+    ticks: int
+    timescale: int
+    region_of_interest: Region = WHOLE_FRAME
 
     @property
     def seconds(self) -> float:

@@ -24,8 +24,7 @@ from __future__ import annotations
 
 import os
 
-from ._export import Export, Pairing, import_sdk
-from ._output import OutputFile
+from ._export import Export, Pairing, exporting, import_sdk
 from .errors import LumatraceError
 from .overlays import Box, Dots, Polyline
 
@@ -43,23 +42,17 @@ _FONT_SIZE = 12.0
 def to_mcap(recording_path, events_path, output_path, *, force: bool = False,
             other_recording: bool = False) -> Export:
     """Writes `output_path` (an `.mcap`) with every frame of the recording and what its event log
-    draws on each. Returns what was written (`Export`).
+    draws on each, by the rules of every export (`lumatrace._export.exporting`: complete or not at
+    all, an existing MCAP file replaced only with `force`, the log one of these frames unless
+    `other_recording`). Returns what was written (`Export`).
 
-    The file appears only when complete (written to a temporary sibling, then renamed). An existing
-    file is replaced only with `force`, and only if it is an MCAP file; the output is never one of
-    the inputs. The log must have been made from the recording's frames (its frames digest says),
-    unless `other_recording`.
-
-    Raises `OutputError` for the output, the reading errors of `lumatrace.open`, `EventLogError` and
-    `OtherRecordingError` for the inputs (each naming its file), and `MissingSDKError` without
-    `foxglove-sdk`."""
+    Raises what `exporting` raises, and `MissingSDKError` without `foxglove-sdk`."""
     foxglove = import_sdk("foxglove", what="Foxglove", package="foxglove-sdk", extra="foxglove")
     from foxglove.channels import ImageAnnotationsChannel, RawImageChannel
     from foxglove.mcap import MCAPWriteOptions
 
-    output_path = os.fspath(output_path)
-    with OutputFile(output_path, force=force, inputs=[recording_path, events_path], kind="mcap") as out, \
-            Pairing(recording_path, events_path, other_recording=other_recording) as pairing:
+    with exporting(recording_path, events_path, output_path, kind="mcap", force=force,
+                   other_recording=other_recording) as (out, pairing):
         # A context of our own: the channels reach this file only, never the SDK's global sinks.
         context = foxglove.Context()
         # One compression thread: zstd's multithreaded output need not be the same bytes run to run.
@@ -81,7 +74,7 @@ def to_mcap(recording_path, events_path, output_path, *, force: bool = False,
                 frames += 1
         finally:
             writer.close()
-        return pairing.summary(output_path, frames)
+        return pairing.summary(out.path, frames)
 
 
 def _metadata(pairing: Pairing) -> dict:

@@ -31,8 +31,7 @@ import uuid
 
 import numpy as np
 
-from ._export import Export, Pairing, import_sdk
-from ._output import OutputFile
+from ._export import Export, Pairing, exporting, import_sdk
 from .errors import LumatraceError
 from .overlays import Box, Dots, Polyline
 
@@ -51,25 +50,19 @@ _NAMESPACE = uuid.UUID("6c0a3f8e-2b61-5d7a-9a43-1f3c8e5b7d20")
 def to_rrd(recording_path, events_path, output_path, *, force: bool = False,
            other_recording: bool = False) -> Export:
     """Writes `output_path` (an `.rrd`) with every frame of the recording and what its event log
-    draws on each. Returns what was written (`Export`).
+    draws on each, by the rules of every export (`lumatrace._export.exporting`: complete or not at
+    all, an existing Rerun file replaced only with `force`, the log one of these frames unless
+    `other_recording`). Returns what was written (`Export`).
 
-    The file appears only when complete (written to a temporary sibling, then renamed). An existing
-    file is replaced only with `force`, and only if it is a Rerun file; the output is never one of
-    the inputs. The log must have been made from the recording's frames (its frames digest says),
-    unless `other_recording`.
-
-    Raises `OutputError` for the output, the reading errors of `lumatrace.open`, `EventLogError` and
-    `OtherRecordingError` for the inputs (each naming its file), and `MissingSDKError` without
-    `rerun-sdk`."""
+    Raises what `exporting` raises, and `MissingSDKError` without `rerun-sdk`."""
     rr = import_sdk("rerun", what="Rerun", package="rerun-sdk", extra="rerun")
     import rerun.blueprint as rrb
 
-    output_path = os.fspath(output_path)
-    with OutputFile(output_path, force=force, inputs=[recording_path, events_path], kind="rrd") as out, \
-            Pairing(recording_path, events_path, other_recording=other_recording) as pairing:
+    with exporting(recording_path, events_path, output_path, kind="rrd", force=force,
+                   other_recording=other_recording) as (out, pairing):
         stream = rr.RecordingStream(APPLICATION_ID, recording_id=recording_id(pairing), send_properties=False)
         if not stream.is_enabled():
-            raise LumatraceError(output_path, "Rerun logging is switched off in this environment (RERUN=off); "
+            raise LumatraceError(out.path, "Rerun logging is switched off in this environment (RERUN=off); "
                                               "unset RERUN to export")
         stream.save(out.writing_path, default_blueprint=rrb.Blueprint(
             rrb.Spatial2DView(origin="/camera", name=os.path.basename(pairing.recording_path))))
@@ -95,7 +88,7 @@ def to_rrd(recording_path, events_path, output_path, *, force: bool = False,
         finally:
             stream.flush()
             stream.disconnect()
-        return pairing.summary(output_path, frames)
+        return pairing.summary(out.path, frames)
 
 
 def recording_id(pairing: Pairing) -> str:

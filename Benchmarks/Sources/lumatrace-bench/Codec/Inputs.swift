@@ -107,7 +107,7 @@ enum Inputs {
             return nil
         }
         var (source, _) = try FrameSources.open(path, output: scratch + "/\(kind.rawValue).luma", rate: nil, live: false, stop: StopFlag())
-        let (width, height) = (source.width, source.height)
+        let (width, height) = (source.header.width, source.header.height)
         let size = width * height
         var frames: [UInt8] = []
         if let expected = source.expectedFrameCount { frames.reserveCapacity(expected * size) }
@@ -119,7 +119,7 @@ enum Inputs {
         guard !frames.isEmpty else { throw InputError("\(path): no frames") }
 
         let y4m = scratch + "/\(kind.rawValue).y4m"
-        try writeY4M(frames, width: width, height: height, rate: "\(source.rateNumerator):\(source.rateDenominator)", to: y4m)
+        try writeY4M(frames, width: width, height: height, rate: "\(source.header.rateNumerator):\(source.header.rateDenominator)", to: y4m)
         let summary = InputSummary(kind: kind, scene: nil, source: relative, width: width, height: height, frameCount: frames.count / size)
         return BenchInput(summary: summary, frames: frames, y4mPath: y4m)
     }

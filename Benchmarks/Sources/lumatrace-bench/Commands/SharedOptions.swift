@@ -60,7 +60,7 @@ struct WriterOptions: ParsableArguments {
             try writer.close()
         } catch {
             let flags = "--level \(level)" + (chunkSeconds.map { " --chunk-seconds \($0)" } ?? "")
-            let reason = if case LumaFormatError.invalidHeader(_, let reason) = error { reason } else { "\(error)" }
+            let reason = if case LumaFormatError.invalidHeader(_, let reason) = error { "\(reason)" } else { "\(error)" }
             throw ValidationError("\(flags): the writer refuses these options: \(reason)")
         }
     }

@@ -101,8 +101,7 @@ struct LiveCommand: ParsableCommand {
                                                options: .fixedDuration(1), stop: StopFlag(), analysis: analysis)
         let done = try analysis.recordingEnded(summary)
         let (latency, analysisTimes) = measured.withLock { ($0.latency.sorted(), $0.analysis.sorted()) }
-        return LiveRun(received: total, recorded: summary.frameCount, analyzed: done.framesAnalyzed, largestLag: done.largestLag,
-                       readBack: done.framesReadBack, latency: latency, analysisTime: analysisTimes)
+        return LiveRun(received: total, recorded: summary.frameCount, analysis: done, latency: latency, analysisTime: analysisTimes)
     }
 }
 
@@ -110,9 +109,8 @@ struct LiveCommand: ParsableCommand {
 struct LiveRun {
     var received: Int
     var recorded: Int
-    var analyzed: Int
-    var largestLag: Int
-    var readBack: Int
+    /// How the analysis while recording kept up: frames analyzed, its largest lag, frames read back.
+    var analysis: LiveAnalysis.Summary
     /// Nanoseconds, sorted.
     var latency: [UInt64]
     var analysisTime: [UInt64]
@@ -128,7 +126,8 @@ struct LiveRun {
     var medianAnalysis: Double { Self.ms(analysisTime, 0.5) }
 
     var summary: String {
-        "frames received \(received), recorded \(recorded), analyzed \(analyzed); at most \(largestLag) behind, \(readBack) read back; "
+        "frames received \(received), recorded \(recorded), analyzed \(analysis.framesAnalyzed); "
+            + "at most \(analysis.largestLag) behind, \(analysis.framesReadBack) read back; "
             + "latency median \(fixed(medianLatency, 2)) ms, p99 \(fixed(p99Latency, 2)) ms, max \(fixed(maxLatency, 2)) ms; "
             + "analyzers' median \(fixed(medianAnalysis, 2)) ms"
     }
@@ -156,7 +155,7 @@ struct LiveResult {
     /// One frame interval plus the analyzers' own median time: what p99 may reach.
     var budget: Double { interval + medianAnalysis }
     /// Every frame of every run recorded and analyzed.
-    var nothingDropped: Bool { runs.allSatisfy { $0.recorded == $0.received && $0.analyzed == $0.received } }
+    var nothingDropped: Bool { runs.allSatisfy { $0.recorded == $0.received && $0.analysis.framesAnalyzed == $0.received } }
 }
 
 extension LiveResult: BenchResult {
@@ -180,7 +179,7 @@ extension LiveResult: BenchResult {
             ["  budget: frame interval + analyzers' median", "\(fixed(interval, 2)) + \(fixed(medianAnalysis, 2))", "= \(fixed(budget, 2)) ms"],
         ], rightAligned: [1, 2])
         lines.append("  every frame recorded and analyzed: \(nothingDropped ? "yes" : "NO") "
-                     + "(largest lag \(runs.map(\.largestLag).max() ?? 0) frames, \(runs.map(\.readBack).reduce(0, +)) read back)")
+                     + "(largest lag \(runs.map(\.analysis.largestLag).max() ?? 0) frames, \(runs.map(\.analysis.framesReadBack).reduce(0, +)) read back)")
         for check in checks {
             lines.append("  \(check.metric.label): \(check.metric.format(check.metric.value)), target \(check.metric.format(check.target)) \(check.verdict)")
         }
@@ -192,7 +191,7 @@ extension LiveResult: BenchResult {
             ("input", .string(name)), ("width", .int(width)), ("height", .int(height)), ("rate", .int(Self.rate)), ("seconds", .int(seconds)),
             ("latency_median_ms", .number(medianLatency, 3)), ("latency_p99_ms", .number(p99Latency, 3)),
             ("analysis_median_ms", .number(medianAnalysis, 3)), ("budget_ms", .number(budget, 3)),
-            ("largest_lag", .int(runs.map(\.largestLag).max() ?? 0)), ("read_back", .int(runs.map(\.readBack).reduce(0, +))),
+            ("largest_lag", .int(runs.map(\.analysis.largestLag).max() ?? 0)), ("read_back", .int(runs.map(\.analysis.framesReadBack).reduce(0, +))),
             ("nothing_dropped", .bool(nothingDropped)),
             ("runs_p99_ms", .array(runs.map { .number($0.p99Latency, 3) })),
         ] + checks.jsonFields).text
@@ -219,10 +218,9 @@ struct PacedSource: FrameSource {
     var start: UInt64?
 
     var name: String { "paced synthetic 60 frames/s" }
-    var timescale: Int64 { Int64(rate) }
-    var rateNumerator: Int { rate }
-    var rateDenominator: Int { 1 }
-    var metadata: [String: String] { ["source": name] }
+    var header: RecordingHeader {
+        RecordingHeader(width: width, height: height, timescale: Int64(rate), rateNumerator: rate, metadata: ["source": name])
+    }
     var expectedFrameCount: Int? { total }
 
     mutating func nextFrame(into pixels: UnsafeMutableBufferPointer<UInt8>) throws -> Int64? {

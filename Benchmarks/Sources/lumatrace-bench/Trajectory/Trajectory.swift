@@ -71,19 +71,24 @@ struct MemoryResult {
     let frames: Int
     let loops: Int
     let seconds: Double
-    /// Child's VmHWM / VmRSS after the runtime started, the frame buffer was allocated and the first
-    /// frame read, before the analyzer existed (KiB).
-    let baselineHWM: Int
-    let baselineRSS: Int
-    /// Child's VmHWM after `finish` (KiB): its peak RSS over the whole run.
-    let peakHWM: Int
-    let finalRSS: Int
+    /// The child's memory after the runtime started, the frame buffer was allocated and the first
+    /// frame read, before the analyzer existed.
+    let baseline: MemoryStatus
+    /// The child's memory after `finish`: its `hwm` is the peak RSS over the whole run.
+    let end: MemoryStatus
     /// VmRSS at the end of every minute of recording time (KiB).
     let rssPerMinute: [Int]
     let trajectories: Int
     let ends: Int
 
-    var analyzerKiB: Int { peakHWM - baselineHWM }
+    var analyzerKiB: Int { end.hwm - baseline.hwm }
+}
+
+/// A process's VmHWM (the high-water mark of its resident set since `exec`) and VmRSS, in KiB, as
+/// /proc/self/status gives them.
+struct MemoryStatus {
+    var hwm: Int
+    var rss: Int
 }
 
 /// Everything measured at one size.
@@ -370,9 +375,9 @@ extension TrajectoryBench {
               let ends = json["ends"] as? Int else {
             throw InputError("memory child (\(frames) frames): unexpected output '\(text)'")
         }
-        return MemoryResult(minutes: minutes, frames: frames, loops: loops, seconds: seconds, baselineHWM: baseHWM, baselineRSS: baseRSS,
-                            peakHWM: peak, finalRSS: final, rssPerMinute: perMinute,
-                            trajectories: trajectories, ends: ends)
+        return MemoryResult(minutes: minutes, frames: frames, loops: loops, seconds: seconds,
+                            baseline: MemoryStatus(hwm: baseHWM, rss: baseRSS), end: MemoryStatus(hwm: peak, rss: final),
+                            rssPerMinute: perMinute, trajectories: trajectories, ends: ends)
     }
 
     /// The child: `lumatrace-bench trajectory-memory-child FILE.y4m FRAMES`. Reads the gray `.y4m`
@@ -483,20 +488,20 @@ extension TrajectoryBench {
 
     /// VmHWM and VmRSS of this process from /proc/self/status, in KiB (read with `read`: procfs
     /// files report size 0).
-    static func memoryStatus() -> (hwm: Int, rss: Int) {
+    static func memoryStatus() -> MemoryStatus {
         let fd = open("/proc/self/status", O_RDONLY)
-        guard fd >= 0 else { return (0, 0) }
+        guard fd >= 0 else { return MemoryStatus(hwm: 0, rss: 0) }
         defer { close(fd) }
         var bytes = [UInt8](repeating: 0, count: 16384)
         let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-        guard n > 0 else { return (0, 0) }
+        guard n > 0 else { return MemoryStatus(hwm: 0, rss: 0) }
         var hwm = 0, rss = 0
         for line in String(decoding: bytes[0..<n], as: UTF8.self).split(separator: "\n") {
             let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard parts.count >= 2, let kib = Int(parts[1]) else { continue }
             if parts[0] == "VmHWM:" { hwm = kib } else if parts[0] == "VmRSS:" { rss = kib }
         }
-        return (hwm, rss)
+        return MemoryStatus(hwm: hwm, rss: rss)
     }
 }
 
@@ -581,7 +586,7 @@ extension TrajectoryResult: BenchResult {
                          + "(the clip's \(input.frameCount) frames looped, read one at a time from the .y4m into one buffer)")
             let header = ["stream", "frames", "rewinds", "baseline", "peak RSS", "analyzer share", "RSS per minute (MiB)", "frames/s"]
             let rows = memory.map { m -> [String] in
-                ["\(m.minutes) min", grouped(m.frames), "\(m.loops)", mib(m.baselineHWM), mib(m.peakHWM), mib(m.analyzerKiB),
+                ["\(m.minutes) min", grouped(m.frames), "\(m.loops)", mib(m.baseline.hwm), mib(m.end.hwm), mib(m.analyzerKiB),
                  m.rssPerMinute.map { fixed(Double($0) / 1024, 1) }.joined(separator: " "), fixed(Double(m.frames) / m.seconds, 1)]
             }
             lines += aligned([header] + rows, rightAligned: Set(1..<header.count - 2).union([header.count - 1])).map { "     " + $0 }
@@ -589,7 +594,7 @@ extension TrajectoryResult: BenchResult {
             lines.append("     peak RSS = its VmHWM (/proc/self/status) after finish: the child's peak since exec; analyzer share = peak − baseline.")
             lines.append("     (Not ru_maxrss: on Linux it keeps the high-water mark of the image exec replaced, here the parent's, which holds the frames.)")
             if memory.count >= 2, let first = memory.first, let last = memory.last {
-                lines.append("     \(last.minutes) min − \(first.minutes) min peak: \(mib(last.peakHWM - first.peakHWM)) "
+                lines.append("     \(last.minutes) min − \(first.minutes) min peak: \(mib(last.end.hwm - first.end.hwm)) "
                              + "(memory does not grow with stream length if this is ~0).")
             }
         }
@@ -617,9 +622,9 @@ extension TrajectoryResult: BenchResult {
         ] + checks.jsonFields
         if !memory.isEmpty {
             fields.append(("memory", .array(memory.map { m in
-                .object([("minutes", .int(m.minutes)), ("frames", .int(m.frames)), ("baseline_hwm_kib", .int(m.baselineHWM)),
-                         ("peak_hwm_kib", .int(m.peakHWM)), ("analyzer_kib", .int(m.analyzerKiB)),
-                         ("final_rss_kib", .int(m.finalRSS)), ("rss_per_minute_kib", .array(m.rssPerMinute.map { .int($0) })),
+                .object([("minutes", .int(m.minutes)), ("frames", .int(m.frames)), ("baseline_hwm_kib", .int(m.baseline.hwm)),
+                         ("peak_hwm_kib", .int(m.end.hwm)), ("analyzer_kib", .int(m.analyzerKiB)),
+                         ("final_rss_kib", .int(m.end.rss)), ("rss_per_minute_kib", .array(m.rssPerMinute.map { .int($0) })),
                          ("fps", .number(Double(m.frames) / m.seconds, 2))])
             })))
         }

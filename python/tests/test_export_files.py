@@ -1,0 +1,127 @@
+"""What every export does with its output file and on the command line, whatever the viewer:
+`lumatrace._export.exporting` claims the file and pairs the inputs, and `python -m lumatrace` words
+their errors, so `to_mcap` (`export-mcap`) and `to_rrd` (`export-rrd`) are checked here together.
+What each writes inside the file is in `test_foxglove.py` and `test_rerun.py`."""
+import importlib
+import os
+import sys
+from typing import Callable, NamedTuple
+
+import pytest
+
+from lumatrace.__main__ import main
+from lumatrace._export import MissingSDKError
+from lumatrace._output import OutputError
+from lumatrace.errors import EventLogError
+
+from export_expectations import events_path, recording_path
+
+
+class Exporter(NamedTuple):
+    write: Callable
+    #: Its command in `python -m lumatrace`.
+    command: str
+    suffix: str
+    #: The first bytes of a file of this kind (`_output._MAGIC`), standing for an older export.
+    magic: bytes
+    #: The SDK's module, which is also the name of the extra that installs it.
+    sdk: str
+
+
+#: Each export: its SDK, its module and function, and its files.
+EXPORTS = {"mcap": ("foxglove", "lumatrace.foxglove", "to_mcap", b"\x89MCAP0\r\n"),
+           "rrd": ("rerun", "lumatrace.rerun", "to_rrd", b"RRF2")}
+
+
+@pytest.fixture(params=sorted(EXPORTS))
+def export(request) -> Exporter:
+    sdk, module, function, magic = EXPORTS[request.param]
+    pytest.importorskip(sdk, reason=f"needs the {sdk} SDK: pip install 'lumatrace[{sdk}]'")
+    return Exporter(getattr(importlib.import_module(module), function), f"export-{request.param}",
+                    f".{request.param}", magic, sdk)
+
+
+# MARK: - Files
+
+
+def test_an_existing_file_is_replaced_only_with_force(export, tmp_path):
+    out = tmp_path / f"clip{export.suffix}"
+    old = export.magic + b"old"
+    out.write_bytes(old)
+    with pytest.raises(OutputError) as refused:
+        export.write(recording_path("toss-real"), events_path("toss-real"), out)
+    assert refused.value.code == "exists" and str(out) in str(refused.value)
+    assert out.read_bytes() == old
+    summary = export.write(recording_path("toss-real"), events_path("toss-real"), out, force=True)
+    assert summary.frames == 60 and out.read_bytes().startswith(export.magic) and out.read_bytes() != old
+    assert sorted(os.listdir(tmp_path)) == [out.name]
+
+
+@pytest.mark.parametrize("other, noun", [("recording", "recording"), ("events", "event log")])
+def test_force_never_replaces_a_file_of_another_kind(export, tmp_path, other, noun):
+    out = tmp_path / f"clip{export.suffix}"
+    original = (recording_path if other == "recording" else events_path)("toss-real").read_bytes()[:64]
+    out.write_bytes(original)
+    with pytest.raises(OutputError) as refused:
+        export.write(recording_path("toss-real"), events_path("toss-real"), out, force=True)
+    assert refused.value.code == "otherKind" and noun in str(refused.value)
+    assert out.read_bytes() == original
+
+
+@pytest.mark.parametrize("which", ["recording", "events"])
+def test_the_output_is_never_an_input_by_its_name_another_path_or_a_link(export, tmp_path, which):
+    rec, log = tmp_path / "clip.luma", tmp_path / "clip.events.jsonl"
+    rec.write_bytes(recording_path("toss-real").read_bytes())
+    log.write_bytes(events_path("toss-real").read_bytes())
+    target = rec if which == "recording" else log
+    before = target.read_bytes()
+    link = tmp_path / f"link{export.suffix}"
+    link.symlink_to(target)
+    for out in (target, tmp_path / ".." / tmp_path.name / target.name, link):
+        with pytest.raises(OutputError) as refused:
+            export.write(rec, log, out, force=True)
+        assert refused.value.code == "isInput" and str(out) in str(refused.value)
+    assert target.read_bytes() == before
+
+
+def test_a_failed_export_leaves_nothing_behind(export, tmp_path):
+    with pytest.raises(EventLogError) as wrong:
+        export.write(recording_path("toss-real"), events_path("balls-synth"), tmp_path / f"x{export.suffix}")
+    assert "balls-synth.events.jsonl" in str(wrong.value) and "320x180" in str(wrong.value)
+    assert os.listdir(tmp_path) == []
+
+
+# MARK: - Command line
+
+def test_the_command_line_writes_and_says_what(export, tmp_path, capsys):
+    out = tmp_path / f"c{export.suffix}"
+    args = [export.command, str(recording_path("toss-real")), str(events_path("toss-real")), "-o", str(out)]
+    assert main(args) == 0
+    assert capsys.readouterr().out.startswith(f"wrote {out}: 60 frames, 70 events")
+    assert main(args) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].endswith(f"{out}: already exists (--force replaces it)")
+    assert main(args + ["--force"]) == 0
+
+
+@pytest.mark.parametrize("recording, events, says", [
+    ("toss-real.events.jsonl", "toss-real.events.jsonl", "toss-real.events.jsonl: not a .luma recording"),
+    ("toss-real.luma", "missing.jsonl", "missing.jsonl")])
+def test_the_command_line_words_a_bad_input_as_one_line(export, tmp_path, capsys, recording, events, says):
+    bundled = recording_path("toss-real").parent
+    paths = [str(bundled / name) if (bundled / name).exists() else str(tmp_path / name) for name in (recording, events)]
+    assert main([export.command, *paths, "-o", str(tmp_path / f"x{export.suffix}")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and says in err[0]
+
+
+def test_without_the_sdk_the_error_says_how_to_install_it(export, tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, export.sdk, None)
+    install = f"pip install 'lumatrace[{export.sdk}]'"
+    with pytest.raises(MissingSDKError) as missing:
+        export.write(recording_path("toss-real"), events_path("toss-real"), tmp_path / f"x{export.suffix}")
+    assert install in str(missing.value)
+    assert main([export.command, str(recording_path("toss-real")), str(events_path("toss-real")),
+                 "-o", str(tmp_path / f"x{export.suffix}")]) == 1
+    assert install in capsys.readouterr().err
+    assert os.listdir(tmp_path) == []
