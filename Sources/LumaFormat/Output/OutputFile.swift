@@ -149,7 +149,7 @@ public final class OutputFile {
     static func checkDestination(_ path: String, replacingExisting: Bool, inputs: [String],
                                  wanted: String, kind: ResultKind? = nil) throws(OutputError) -> PathStatus {
         let folder = PathParts(path).folder
-        guard PathStatus.of(folder).kind == .folder else { throw OutputError.folderMissing(path: path, folder: folder) }
+        guard PathStatus.of(folder).kind == .present(.folder) else { throw OutputError.folderMissing(path: path, folder: folder) }
         let status = PathStatus.of(path)
         for input in inputs where input != "-" && (status.isSameFile(as: PathStatus.of(input)) || sameName(path, input)) {
             throw OutputError.isInput(path: path, input: input)
@@ -161,17 +161,17 @@ public final class OutputFile {
             throw OutputError.io(path: path, SystemCallError(.stat, errno: error))
         case .danglingLink:
             throw OutputError.wrongKind(path: path, found: status.noun, wanted: wanted)
-        case .regularFile:
+        case .present(.regularFile):
             if wanted != "a file" { throw OutputError.wrongKind(path: path, found: status.noun, wanted: wanted) }
             if !replacingExisting { throw OutputError.exists(path: path) }
             if let kind, let found = ResultKind.of(path: path), found != kind {
                 throw OutputError.otherKind(path: path, found: found, wanted: kind)
             }
-        case .folder:
+        case .present(.folder):
             if wanted != "a folder" { throw OutputError.wrongKind(path: path, found: status.noun, wanted: wanted) }
-        case .characterDevice, .fifo:
+        case .present(.characterDevice), .present(.fifo):
             break  // the caller decides whether a stream will do
-        case .blockDevice, .socket:
+        case .present(.blockDevice), .present(.socket), .present(.symbolicLink):
             throw OutputError.notAFile(path: path, found: status.noun, why: "lumatrace writes results only to files")
         }
         return status
@@ -255,7 +255,7 @@ public final class OutputFile {
             } catch { throw OutputError.io(path: path, error.named(.syncResult)) }
             openFile.close()
             let now = try Self.checkDestination(path, replacingExisting: replacing, inputs: [], wanted: "a file", kind: kind)
-            guard now.kind == .missing || now.kind == .regularFile else {
+            guard now.kind == .missing || now.kind == .present(.regularFile) else {
                 throw OutputError.notAFile(path: path, found: now.noun, why: "it appeared while the result was written; it is left alone")
             }
             if replacing {

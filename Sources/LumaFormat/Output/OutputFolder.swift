@@ -58,7 +58,7 @@ public final class OutputFolder {
         switch status.kind {
         case .missing:
             return
-        case .folder:
+        case .present(.folder):
             let entries = try entries(of: path)
             if entries.isEmpty { return }
             if let foreign = entries.first(where: { !owns($0) }) { throw OutputError.foreignFolder(path: path, example: foreign) }
@@ -103,7 +103,7 @@ public final class OutputFolder {
                 }
             }
             OutputFile.syncFolder(of: filePath("x"))
-            if PathStatus.of(path).kind == .folder {
+            if PathStatus.of(path).kind == .present(.folder) {
                 try Self.checkExisting(path, replacingExisting: true, inputs: [], owns: owns)
                 let old = PathParts(path).hiddenSibling(".\(TemporaryName.next()).old")
                 do throws(SystemCallError) { try SystemPath.move(path, to: old) } catch { throw OutputError.io(path: path, error.named(.moveAside)) }

@@ -10,12 +10,8 @@ import Synchronization
 struct PathStatus: Equatable {
     enum Kind: Equatable {
         case missing
-        case regularFile
-        case folder
-        case characterDevice
-        case blockDevice
-        case fifo
-        case socket
+        /// Something is there: what `stat` (following links) says it is.
+        case present(FileStatus.Kind)
         /// A symbolic link whose target does not exist.
         case danglingLink
         /// stat failed for another reason (permissions, a link loop): its `errno`.
@@ -44,15 +40,7 @@ struct PathStatus: Equatable {
                 if attempts == 3 { return PathStatus(kind: .missing, identity: nil) }
                 continue
             }
-            let identity = (status.device, status.inode)
-            switch status.kind {
-            case .regularFile: return PathStatus(kind: .regularFile, identity: identity)
-            case .folder: return PathStatus(kind: .folder, identity: identity)
-            case .characterDevice: return PathStatus(kind: .characterDevice, identity: identity)
-            case .blockDevice: return PathStatus(kind: .blockDevice, identity: identity)
-            case .fifo: return PathStatus(kind: .fifo, identity: identity)
-            case .socket, .symbolicLink: return PathStatus(kind: .socket, identity: identity)
-            }
+            return PathStatus(kind: .present(status.kind), identity: (status.device, status.inode))
         }
     }
 
@@ -63,18 +51,19 @@ struct PathStatus: Equatable {
     }
 
     /// A device or FIFO: a stream that is written to, never replaced.
-    var isStream: Bool { kind == .characterDevice || kind == .fifo }
+    var isStream: Bool { kind == .present(.characterDevice) || kind == .present(.fifo) }
 
     /// "a folder", "a character device", … for messages.
     var noun: String {
         switch kind {
         case .missing: return "missing"
-        case .regularFile: return "a file"
-        case .folder: return "a folder"
-        case .characterDevice: return "a character device"
-        case .blockDevice: return "a block device"
-        case .fifo: return "a FIFO"
-        case .socket: return "a socket"
+        case .present(.regularFile): return "a file"
+        case .present(.folder): return "a folder"
+        case .present(.characterDevice): return "a character device"
+        case .present(.blockDevice): return "a block device"
+        case .present(.fifo): return "a FIFO"
+        case .present(.socket): return "a socket"
+        case .present(.symbolicLink): return "a symbolic link"
         case .danglingLink: return "a symbolic link to nothing"
         case .unreadable(let error): return "not readable (\(String(cString: strerror(error))))"
         }
