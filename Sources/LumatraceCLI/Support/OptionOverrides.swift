@@ -34,7 +34,7 @@ struct OptionOverrides {
                 do throws(SystemFile.WholeFileProblem) {
                     bytes = try SystemFile.readWhole(path, maximumBytes: Self.maximumValueFileBytes, acceptingPipes: true)
                 } catch {
-                    throw CLIError("--set \(s[..<eq]): '\(path)' \(error.description) (the value file is UTF-8 text of at most 16 MiB)")
+                    throw CLIError("--set \(s[..<eq]): '\(path)': \(error.description) (the value file is UTF-8 text of at most 16 MiB)")
                 }
                 guard let text = String(validating: bytes, as: UTF8.self) else {
                     throw CLIError("--set \(s[..<eq]): '\(path)' is not UTF-8 text")
