@@ -1,5 +1,7 @@
 import CImageGlue
 import Foundation
+import LumaBase
+import LumaFormat
 
 /// PNG files through libpng (Debian `libpng-dev`), behind CImageGlue's plain C calls.
 public enum PNGFile {
@@ -36,8 +38,10 @@ public enum PNGFile {
 
     /// Reads a PNG file as RGB (for tests and reports).
     public static func read(_ path: String) throws(Failure) -> RGBImage {
-        guard let data = FileManager.default.contents(atPath: path) else { throw Failure(description: "\(path): cannot read") }
-        let bytes = [UInt8](data)
+        let bytes: [UInt8]
+        do throws(SystemFile.WholeFileProblem) {
+            bytes = try SystemFile.readWhole(path, maximumBytes: ImageFileDecoder.maximumFileSize)
+        } catch { throw Failure(description: "\(path): \(error.description)") }
         var w: UInt32 = 0, h: UInt32 = 0
         var message = [CChar](repeating: 0, count: 256)
         guard lt_png_read_info(bytes, bytes.count, &w, &h, &message, message.count) == 0 else {

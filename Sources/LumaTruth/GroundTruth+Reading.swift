@@ -17,26 +17,19 @@ extension GroundTruth {
     /// version, a ball point that is not `[frame, x, y, radius]` or a box that is not
     /// `[frame, x, y, w, h]`, frames out of order or outside `0..<frames`, and non-finite numbers.
     public static func read(_ path: String) throws(TruthError) -> GroundTruth {
-        let data: Data
-        // A device (`/dev/zero`) reports size 0: name it for what it is, not as an empty file.
-        if let status = try? SystemPath.status(of: path), let kind = Self.notAFile(status.mode) {
-            throw TruthError(path: path, reason: "is \(kind), not a truth file")
-        }
-        do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            if let size = attributes[.size] as? Int, size > maximumFileBytes {
-                throw TruthError(path: path, reason: "truth file is \(size) bytes, over the \(maximumFileBytes)-byte limit")
-            }
-            // Said before reading: Foundation's reader leaks a buffer on an empty file (found by fuzzing).
-            if let size = attributes[.size] as? Int, size == 0 {
-                throw TruthError(path: path, reason: "empty file (0 bytes): not a truth file")
-            }
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch let e as TruthError {
-            throw e
+        let bytes: [UInt8]
+        do throws(SystemFile.WholeFileProblem) {
+            bytes = try SystemFile.readWhole(path, maximumBytes: maximumFileBytes, acceptingPipes: true)
         } catch {
-            throw TruthError(path: path, reason: "cannot read: \(error.localizedDescription)")
+            switch error {
+            case .notAFile: throw TruthError(path: path, reason: "\(error.description), not a truth file")
+            case .tooLarge: throw TruthError(path: path, reason: "truth file \(error.description)")
+            case .unreadable: throw TruthError(path: path, reason: error.description)
+            }
         }
+        // Said before decoding: Foundation's decoder leaks a buffer on empty data (found by fuzzing).
+        guard !bytes.isEmpty else { throw TruthError(path: path, reason: "empty file (0 bytes): not a truth file") }
+        let data = Data(bytes)
         let truth: GroundTruth
         do {
             truth = try JSONDecoder().decode(GroundTruth.self, from: data)
@@ -104,17 +97,6 @@ extension GroundTruth {
                 throw TruthError(path: path, reason: "\(owner): frame \(frame) is past the file's \(frames) frames")
             }
             previous = frame
-        }
-    }
-
-    /// What a path is when it is not a regular file or a pipe, in words; `nil` when it is one.
-    private static func notAFile(_ mode: mode_t) -> String? {
-        switch mode & S_IFMT {
-        case S_IFREG, S_IFIFO: return nil
-        case S_IFDIR: return "a folder"
-        case S_IFCHR: return "a character device"
-        case S_IFBLK: return "a block device"
-        default: return "not a regular file"
         }
     }
 

@@ -45,6 +45,48 @@ struct SystemCallGuardTests {
             """))
     }
 
+    /// Foundation's ways of reading a whole file, which read however much is there: a 2 GiB file
+    /// named as a small one would be held in memory before anything could refuse it.
+    static let unboundedReads = [".contents(atPath:", "Data(contentsOf:", "String(contentsOf", "FileHandle(forReadingAtPath:",
+                                 "readDataToEndOfFile(", ".readToEnd(", "attributesOfItem("]
+
+    /// The lines of `source`'s code (comments and strings blanked) that read a whole file with Foundation.
+    static func unboundedReads(in source: String) -> [(line: Int, read: String)] {
+        SwiftCode.blankingCommentsAndStrings(source).split(separator: "\n", omittingEmptySubsequences: false).enumerated().flatMap { index, line in
+            unboundedReads.filter { line.contains($0) }.map { (index + 1, $0) }
+        }
+    }
+
+    @Test("no whole-file read with Foundation: files are read through SystemFile.readWhole, bounded")
+    func wholeFileReadsAreBounded() throws {
+        var found: [String] = []
+        for top in ["Sources", "Plugins"] {
+            let folder = PackageLayout.root.appendingPathComponent(top)
+            for file in try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter({ $0.hasSuffix(".swift") }).sorted() {
+                let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                found += Self.unboundedReads(in: source).map { "\(top)/\(file):\($0.line): \($0.read)" }
+            }
+        }
+        #expect(found.isEmpty, Comment(rawValue: """
+            Whole-file reads with Foundation, which hold whatever size the file has: use SystemFile.readWhole(path, \
+            maximumBytes:) for a file a user names, FileDigest for a digest, SystemPath.contents(of:) for a file \
+            already read and checked.
+            \(found.joined(separator: "\n"))
+            """))
+    }
+
+    @Test("the whole-file scan finds Foundation's reads in code, not in comments or strings")
+    func findsUnboundedReads() {
+        let source = #"""
+            let data = FileManager.default.contents(atPath: path)       // 1
+            // Data(contentsOf: url) in a comment
+            let text = try String(contentsOfFile: path, encoding: .utf8) // 3
+            let message = "use Data(contentsOf:) never"
+            let bytes = try SystemFile.readWhole(path, maximumBytes: 16) // bounded
+            """#
+        #expect(Self.unboundedReads(in: source).map { "\($0.line): \($0.read)" } == ["1: .contents(atPath:", "3: String(contentsOf"])
+    }
+
     @Test("the scan finds raw calls, and only in code")
     func findsRawCalls() {
         let source = #"""

@@ -85,6 +85,11 @@ struct HostileInputTests {
             let long = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(dir)/long-line.events.jsonl"))
             try long.truncate(atOffset: 1 << 30)
             try long.close()
+            // A 2 GiB file (sparse) named where a small text file goes: refused by its size, never read.
+            _ = FileManager.default.createFile(atPath: "\(dir)/huge.txt", contents: nil)
+            let hugeText = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(dir)/huge.txt"))
+            try hugeText.truncate(atOffset: 2 << 30)
+            try hugeText.close()
 
             // The costliest lines to parse that are still short enough to be read: 4 MiB of `[0,0,…]`
             // and of `[[0],[0],…]`.
@@ -120,6 +125,15 @@ struct HostileInputTests {
                 Case(arguments: ["info", "/dev/zero"], message: "/dev/zero: is a character device, not a recording"),
                 Case(arguments: ["diff", "/dev/zero", log], message: "/dev/zero: is a character device, not an event log"),
                 Case(arguments: ["score", log, "--truth", "/dev/zero"], message: "/dev/zero: is a character device, not a truth file"),
+                Case(arguments: ["score", log, "--truth", "\(dir)/huge.txt"], message: "huge.txt: truth file is 2147483648 bytes, over the 67108864-byte limit"),
+                Case(arguments: ["truth", "import", "otb", "\(dir)/huge.txt", "--size", "64x64", "-o", "\(dir)/i.truth.json"],
+                     message: "huge.txt: is 2147483648 bytes, over the 67108864-byte limit (a label file is UTF-8 text"),
+                Case(arguments: ["replay", luma, "--analyzer", "differencing", "--set", "differencing.threshold=@\(dir)/huge.txt", "-o", "\(dir)/j.jsonl"],
+                     message: "--set differencing.threshold: '\(dir)/huge.txt': is 2147483648 bytes, over the 16777216-byte limit"),
+                Case(arguments: ["replay", luma, "--analyzer", "differencing", "--set", "differencing.threshold=@/dev/zero", "-o", "\(dir)/k.jsonl"],
+                     message: "--set differencing.threshold: '/dev/zero': is a character device"),
+                Case(arguments: ["play", "/dev/zero"], message: "/dev/zero: is a character device, not an event log"),
+                Case(arguments: ["play", "\(dir)/long-line.events.jsonl"], message: "long-line.events.jsonl:1: line is longer than 4 MiB"),
                 Case(arguments: ["diff", "\(dir)/numbers.events.jsonl", log], message: "numbers.events.jsonl:1: not a Lumatrace event log"),
                 Case(arguments: ["diff", "\(dir)/nested.events.jsonl", log], message: "nested.events.jsonl:1: not a Lumatrace event log"),
                 Case(arguments: ["diff", "\(dir)/long-line.events.jsonl", log], message: "long-line.events.jsonl:1: line is longer than 4 MiB"),

@@ -29,6 +29,24 @@ struct PlayTests {
         #expect(elapsed >= .seconds(span / 4 * 0.95), "played \(span) s of events at rate 4 in \(elapsed)")
     }
 
+    @Test("a log from a pipe (the shell's <(…)) plays whole, read once; a truth file and a --set value from a pipe are read too")
+    func fromPipes() throws {
+        let played = try ProgramRun.run("/bin/bash", ["-c", "\"$0\" play <(cat \"$1\") --rate 1000", CLI.binary, Self.log])
+        #expect(played.status == 0, "\(played.stderr)")
+        #expect(played.stdout == (try String(contentsOfFile: Self.log, encoding: .utf8)))
+        let truth = PackageLayout.root.appendingPathComponent("Recordings/toss-real.truth.json").path
+        let scored = try ProgramRun.run("/bin/bash", ["-c", "\"$0\" score \"$1\" --truth <(cat \"$2\")", CLI.binary, Self.log, truth])
+        #expect(scored.status == 0, "\(scored.stderr)")
+        let direct = try CLI.run(["score", Self.log, "--truth", truth])
+        #expect(scored.stdout.replacingOccurrences(of: #"/dev/fd/[0-9]+"#, with: truth, options: .regularExpression) == direct.stdout)
+        try withScratchFolder("play") { dir in
+            let replayed = try ProgramRun.run("/bin/bash", ["-c", "\"$0\" replay \"$1\" --analyzer differencing --set differencing.threshold=@<(echo 31) -o \"$2\"",
+                                                            CLI.binary, PackageLayout.root.appendingPathComponent("Recordings/toss-real.luma").path, "\(dir)/t.events.jsonl"])
+            #expect(replayed.status == 0, "\(replayed.stderr)")
+            #expect(try String(contentsOfFile: "\(dir)/t.events.jsonl", encoding: .utf8).contains(#""threshold":31"#))
+        }
+    }
+
     @Test("--from/--to play a stretch (frames or times): the header, the events in it, no footer")
     func stretch() throws {
         let lines = try String(contentsOfFile: Self.log, encoding: .utf8).split(separator: "\n").map(String.init)

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import LumaBase
 
@@ -27,7 +26,7 @@ public struct ProgramFile: Sendable, Equatable {
             guard word.contains("/") || !word.contains("=") else { continue }
             let path = word.hasPrefix("/") ? word : URL(fileURLWithPath: folder).appendingPathComponent(word).path
             // Only words that look like paths or name a file in the folder; never a PATH lookup.
-            guard (try? SystemPath.status(of: path))?.kind == .regularFile, let digest = sha256(ofFileAt: path),
+            guard (try? SystemPath.status(of: path))?.kind == .regularFile, let digest = try? FileDigest.sha256(ofFileAt: path),
                   !out.contains(where: { $0.path == word }) else { continue }
             out.append(ProgramFile(path: word, sha256: digest))
         }
@@ -51,19 +50,5 @@ public struct ProgramFile: Sendable, Equatable {
         }
         if !current.isEmpty { words.append(current) }
         return words
-    }
-
-    /// SHA-256 of a file, read in 1 MiB pieces; `nil` when it cannot be read.
-    static func sha256(ofFileAt path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        var hasher = SHA256()
-        do {
-            // nil or empty: the end of the file.
-            while let piece = try handle.read(upToCount: 1 << 20), !piece.isEmpty { hasher.update(data: piece) }
-        } catch {
-            return nil
-        }
-        return Array(hasher.finalize()).hexString
     }
 }

@@ -18,6 +18,33 @@ package struct FileStatus: Equatable, Sendable {
         case socket
         /// Only from ``SystemPath/linkStatus(of:)``, which does not follow links.
         case symbolicLink
+
+        /// The kind `st_mode`'s type bits say.
+        package init(mode: mode_t) {
+            switch mode & S_IFMT {
+            case S_IFREG: self = .regularFile
+            case S_IFDIR: self = .folder
+            case S_IFCHR: self = .characterDevice
+            case S_IFBLK: self = .blockDevice
+            case S_IFIFO: self = .fifo
+            case S_IFLNK: self = .symbolicLink
+            default: self = .socket
+            }
+        }
+
+        /// For messages: "a regular file", "a folder", "a character device", "a block device",
+        /// "a pipe", "a socket", "a symbolic link".
+        package var inWords: String {
+            switch self {
+            case .regularFile: return "a regular file"
+            case .folder: return "a folder"
+            case .characterDevice: return "a character device"
+            case .blockDevice: return "a block device"
+            case .fifo: return "a pipe"
+            case .socket: return "a socket"
+            case .symbolicLink: return "a symbolic link"
+            }
+        }
     }
 
     /// The type and permission bits, as `st_mode` holds them (`FileKind.describe` words them).
@@ -35,17 +62,7 @@ package struct FileStatus: Equatable, Sendable {
         inode = UInt64(st.st_ino)
     }
 
-    package var kind: Kind {
-        switch mode & S_IFMT {
-        case S_IFREG: return .regularFile
-        case S_IFDIR: return .folder
-        case S_IFCHR: return .characterDevice
-        case S_IFBLK: return .blockDevice
-        case S_IFIFO: return .fifo
-        case S_IFLNK: return .symbolicLink
-        default: return .socket
-        }
-    }
+    package var kind: Kind { Kind(mode: mode) }
 
     /// The permission bits (`0o644`), which a file rewritten in place keeps.
     package var permissions: mode_t { mode & 0o7777 }

@@ -32,6 +32,14 @@ public struct EventLog: Sendable {
     /// ``maximumLineBytes``, and anything that is not a regular file or a pipe (a device such as
     /// `/dev/zero` is not a log). Lines are parsed as they are read: memory follows the events.
     public static func read(_ path: String, maximumBytes: Int = 1 << 31) throws(EventLogError) -> EventLog {
+        try read(path, maximumBytes: maximumBytes, eachLine: { _ in })
+    }
+
+    /// Reads and checks a log as ``read(_:maximumBytes:)`` does, handing each line as written
+    /// (without its newline) to `eachLine` once it has passed its checks: for a reader that needs
+    /// the bytes too (`play` writes them out) from a log that may come from a pipe and be read once.
+    public static func read(_ path: String, maximumBytes: Int = 1 << 31,
+                            eachLine: (ArraySlice<UInt8>) -> Void) throws(EventLogError) -> EventLog {
         let file = try LogFile(path: path)
         if let size = file.regularSize, size > maximumBytes {
             throw EventLogError(path: path, line: nil, reason: "log is \(size) bytes, over the \(maximumBytes)-byte limit")
@@ -51,9 +59,11 @@ public struct EventLog: Sendable {
             while let newline = block[start..<n].firstIndex(of: 10) {
                 if pending.isEmpty {
                     try parser.consume(block[start..<newline])
+                    eachLine(block[start..<newline])
                 } else {
                     pending += block[start..<newline]
                     try parser.consume(pending[...])
+                    eachLine(pending[...])
                     pending.removeAll(keepingCapacity: pending.count <= 1 << 20)
                 }
                 start = newline + 1

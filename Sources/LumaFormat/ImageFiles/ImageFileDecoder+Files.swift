@@ -5,27 +5,19 @@ import LumaBase
 extension ImageFileDecoder {
     /// Reads a whole regular file of at most `maximumFileSize` bytes.
     static func readFile(atPath path: String) throws(ImageDecodingError) -> [UInt8] {
-        func failure(_ reason: String) -> ImageDecodingError {
-            ImageDecodingError(source: path, reason: reason)
+        do throws(SystemFile.WholeFileProblem) {
+            // A file that shrinks while it is read gives fewer bytes: decoded, it says truncated.
+            return try SystemFile.readWhole(path, maximumBytes: maximumFileSize)
+        } catch {
+            let reason = switch error {
+            case .notAFile(.folder): "is a folder, not an image file"
+            case .notAFile: "is not a regular file"
+            case .tooLarge(let bytes, _):
+                "file is \((bytes ?? 0) >> 20) MiB, over the \(maximumFileSize >> 20) MiB limit for one image"
+            case .unreadable: error.description
+            }
+            throw ImageDecodingError(source: path, reason: reason)
         }
-        // Without waiting: opening a FIFO for reading would otherwise wait for a writer forever.
-        let file: SystemFile
-        do throws(SystemCallError) { file = try SystemFile.open(path, for: .readWithoutWaiting) } catch {
-            throw failure("cannot open: \(error.errnoText)")
-        }
-        let info: FileStatus
-        do throws(SystemCallError) { info = try file.status() } catch { throw failure("cannot stat: \(error.errnoText)") }
-        guard info.kind == .regularFile else {
-            throw failure(info.kind == .folder ? "is a folder, not an image file" : "is not a regular file")
-        }
-        let size = Int(info.size)
-        guard size <= maximumFileSize else {
-            throw failure(
-                "file is \(size >> 20) MiB, over the \(maximumFileSize >> 20) MiB limit for one "
-                    + "image")
-        }
-        // A file that shrank while read gives fewer bytes: decoded, it says truncated.
-        do throws(SystemCallError) { return try file.read(upTo: size) } catch { throw failure("cannot read: \(error.errnoText)") }
     }
 
     /// The names in a folder (not `.` and `..`); a name that is not UTF-8 keeps its bytes.

@@ -1,14 +1,15 @@
 import LumaAnalysis
+import LumaBase
 
 /// Why a file given as a shard's part is not one: the data behind
 /// ``RegressionError/part(path:problem:)``.
 public enum PartProblem: Equatable, Sendable, CustomStringConvertible {
-    /// Not a regular file, or not there.
-    case notAFile
+    /// A folder, device or pipe (`kind` says which, in words).
+    case notAFile(kind: String)
     /// Larger than any part may be.
     case tooLarge(limit: Int)
-    /// The file could not be read.
-    case unreadable
+    /// The file could not be opened or read (not there, not allowed): the call and its `errno`.
+    case unreadable(SystemCallError)
     /// Not JSON, where the parser stopped.
     case notJSON(JSONParser.Failure)
     /// JSON without the part format's name.
@@ -24,9 +25,9 @@ public enum PartProblem: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .notAFile: return "not a readable file"
+        case .notAFile(let kind): return "is \(kind), not a regress part"
         case .tooLarge(let limit): return "larger than \(limit) bytes"
-        case .unreadable: return "cannot be read"
+        case .unreadable(let failure): return failure.description
         case .notJSON(let failure): return "not a regress part (not JSON: \(failure))"
         case .notAPart(let format): return "not a regress part (no \"format\":\"\(format)\")"
         case .version(let found, let readable): return "a regress part of format version \(found); this lumatrace reads version \(readable)"

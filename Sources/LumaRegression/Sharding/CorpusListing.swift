@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import LumaAnalysis
 import LumaBase
 import LumaEngine
 
@@ -29,11 +30,11 @@ public struct CorpusListing: Sendable, Equatable {
         goldens = try paths.map { path in
             let header = try EventLog.read(path).header
             let frames = max(0, header.lastFrame - header.firstFrame + 1)
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw EventLogError(path: path, reason: "cannot be read")
+            let digest: String
+            do throws(SystemCallError) { digest = try FileDigest.sha256(ofFileAt: path) } catch {
+                throw EventLogError(path: path, reason: error.description)
             }
-            return Golden(path: path, cost: max(1, frames) * max(1, header.analyzers.count),
-                          sha256: Array(SHA256.hash(data: data)).hexString)
+            return Golden(path: path, cost: max(1, frames) * max(1, header.analyzers.count), sha256: digest)
         }
         digest = Self.digest(of: goldens)
     }

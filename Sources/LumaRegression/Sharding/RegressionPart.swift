@@ -64,12 +64,16 @@ public struct RegressionPart: Sendable, Equatable {
     /// refused naming the file.
     public static func read(_ path: String) throws(RegressionError) -> RegressionPart {
         let fail = { (problem: PartProblem) in RegressionError.part(path: path, problem: problem) }
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              (attributes[.type] as? FileAttributeType) == .typeRegular else { throw fail(.notAFile) }
-        guard let size = attributes[.size] as? Int, size <= maximumFileBytes else { throw fail(.tooLarge(limit: maximumFileBytes)) }
-        guard let data = FileManager.default.contents(atPath: path) else { throw fail(.unreadable) }
+        let bytes: [UInt8]
+        do throws(SystemFile.WholeFileProblem) { bytes = try SystemFile.readWhole(path, maximumBytes: maximumFileBytes) } catch {
+            switch error {
+            case .unreadable(let failure): throw fail(.unreadable(failure))
+            case .notAFile(let kind): throw fail(.notAFile(kind: kind.inWords))
+            case .tooLarge: throw fail(.tooLarge(limit: maximumFileBytes))
+            }
+        }
         let value: JSONValue
-        do { value = try JSONParser.parse([UInt8](data)) } catch { throw fail(.notJSON(error)) }
+        do { value = try JSONParser.parse(bytes) } catch { throw fail(.notJSON(error)) }
         guard value["format"]?.stringValue == format else { throw fail(.notAPart(format: format)) }
         guard let version = value["version"]?.intValue, version == formatVersion else {
             throw fail(.version(found: value["version"]?.serialized ?? "?", readable: formatVersion))

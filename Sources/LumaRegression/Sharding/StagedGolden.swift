@@ -22,18 +22,20 @@ public struct StagedGolden: Sendable, Equatable {
 
     /// Copies the new log at `newLog` into the stage under the golden's name.
     static func stage(_ newLog: String, for golden: String, in stage: GoldenStage) throws -> StagedGolden {
-        guard let goldenBytes = FileManager.default.contents(atPath: golden) else {
+        // The golden's digest, and the new log's bytes as they are copied (read once, so the
+        // digest is of exactly what is staged). Both were just read whole by the replay and diff.
+        guard let goldenSHA256 = try? FileDigest.sha256(ofFileAt: golden) else {
             throw RegressionError.cannotReplace(path: golden, problem: .unreadable)
         }
-        guard let newBytes = FileManager.default.contents(atPath: newLog) else {
+        guard let newBytes = SystemPath.contents(of: newLog) else {
             throw RegressionError.staging(path: newLog, problem: .newLogUnreadable)
         }
         let target = stage.entry(for: golden)
         let out = try OutputFile.create(target, replacingExisting: stage.replacingExisting, inputs: [golden], kind: .eventLog, streams: GoldenStage.fileOnly)
-        try out.write([UInt8](newBytes))
+        try out.write(newBytes)
         try out.commit()
-        return StagedGolden(golden: URL(fileURLWithPath: golden).standardizedFileURL.path, goldenSHA256: sha256(goldenBytes),
-                            staged: target, stagedSHA256: sha256(newBytes))
+        return StagedGolden(golden: URL(fileURLWithPath: golden).standardizedFileURL.path, goldenSHA256: goldenSHA256,
+                            staged: target, stagedSHA256: Array(SHA256.hash(data: newBytes)).hexString)
     }
 
     /// Where a staged log stands when a merge looks at it.
@@ -132,7 +134,7 @@ public struct StagedGolden: Sendable, Equatable {
     }
 
     private static func isLink(_ path: String) -> Bool {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
+        (try? SystemPath.linkStatus(of: path))?.kind == .symbolicLink
     }
 
     private func move() throws(RegressionError) {
@@ -144,10 +146,10 @@ public struct StagedGolden: Sendable, Equatable {
             guard error.errno == EXDEV else { throw .cannotReplace(path: golden, problem: .rename(error)) }
         }
         // Another filesystem: a complete copy beside the golden, then a rename over it.
-        guard let bytes = FileManager.default.contents(atPath: staged) else { throw .staging(path: staged, problem: .unreadable) }
+        guard let bytes = SystemPath.contents(of: staged) else { throw .staging(path: staged, problem: .unreadable) }
         do throws(OutputError) {
             let out = try OutputFile.create(golden, replacingExisting: true, kind: .eventLog, streams: .refused(why: "a golden log is a file"))
-            try out.write([UInt8](bytes))
+            try out.write(bytes)
             try out.commit()
         } catch {
             throw .cannotReplace(path: golden, problem: .output(error))
@@ -155,11 +157,7 @@ public struct StagedGolden: Sendable, Equatable {
         try? SystemPath.remove(staged)
     }
 
-    private static func digest(of path: String) -> String? {
-        FileManager.default.contents(atPath: path).map(sha256)
-    }
-
-    private static func sha256(_ data: Data) -> String { Array(SHA256.hash(data: data)).hexString }
+    private static func digest(of path: String) -> String? { try? FileDigest.sha256(ofFileAt: path) }
 
     /// As a part file holds it.
     var encoded: JSONValue {

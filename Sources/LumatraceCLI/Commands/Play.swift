@@ -20,7 +20,8 @@ struct Play: ParsableCommand {
               lumatrace play rec.events.jsonl --from 4.5s --to 9s    # a stretch (frames or times)
               lumatrace play rec.events.jsonl --loop                 # again and again, until Ctrl-C
 
-            Pacing uses a monotonic clock; the lines themselves are the log's bytes.
+            Pacing uses a monotonic clock; the lines themselves are the log's bytes. The log
+            may come from a pipe: lumatrace play <(zcat rec.events.jsonl.gz).
             """)
 
     @Argument(help: "The event log to play.")
@@ -50,11 +51,10 @@ struct Play: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let parsed = try EventLog.read(log)
-            // The lines as written: the log was just checked line by line.
-            guard let bytes = FileManager.default.contents(atPath: log) else { throw CLIError("\(log): cannot be read") }
-            var lines = bytes.split(separator: 10, omittingEmptySubsequences: false).map { Data($0) + Data([10]) }
-            if lines.last == Data([10]) { lines.removeLast() }
+            // The lines as written, each once it passed its checks: read once, as a log from a
+            // pipe (`<(…)`) can only be.
+            var lines: [Data] = []
+            let parsed = try EventLog.read(log) { lines.append(Data($0) + Data([10])) }
             let header = lines[0]
             // The footer counts and digests every event: it follows only a whole log played once.
             let footer = parsed.footer == nil || from != nil || to != nil ? nil : lines.last

@@ -92,10 +92,13 @@ struct Truth: ParsableCommand {
                 geometry.firstFrame = firstFrame
                 geometry.ballRadius = ballRadius
                 geometry.maximumGap = maxGap
-                guard let data = FileManager.default.contents(atPath: labels) else { throw CLIError("\(labels): cannot read the label file") }
-                guard data.count <= GroundTruth.maximumFileBytes, let text = String(data: data, encoding: .utf8) else {
-                    throw CLIError("\(labels): not a UTF-8 text file of at most \(GroundTruth.maximumFileBytes) bytes")
+                let bytes: [UInt8]
+                do throws(SystemFile.WholeFileProblem) {
+                    bytes = try SystemFile.readWhole(labels, maximumBytes: GroundTruth.maximumFileBytes, acceptingPipes: true)
+                } catch {
+                    throw CLIError("\(labels): \(error.description) (a label file is UTF-8 text of at most \(GroundTruth.maximumFileBytes) bytes)")
                 }
+                guard let text = String(validating: bytes, as: UTF8.self) else { throw CLIError("\(labels): not UTF-8 text, so not a label file") }
                 let truth = try GroundTruth.imported(TruthImport.Format(rawValue: format)!, from: text, path: labels, geometry: geometry)
                 try file.write(truth.canonicalJSON())
                 try file.commit()

@@ -1,5 +1,6 @@
 import Foundation
 import LumaAnalysis
+import LumaBase
 import LumaEngine
 import LumaRegression
 
@@ -15,6 +16,9 @@ struct OptionOverrides {
     var analyzers: [String] { settings.analyzers }
     var isEmpty: Bool { settings.isEmpty }
 
+    /// A `--set NAME.KEY=@FILE` value file larger than this is refused before it is read.
+    static let maximumValueFileBytes = 16 << 20
+
     /// No overrides.
     init() {}
 
@@ -26,9 +30,14 @@ struct OptionOverrides {
             var value = String(s[s.index(after: eq)...])
             if value.hasPrefix("@") {
                 let path = String(value.dropFirst())
-                guard let data = FileManager.default.contents(atPath: path), data.count <= 16 << 20,
-                      let text = String(data: data, encoding: .utf8) else {
-                    throw CLIError("--set \(s[..<eq]): cannot read '\(path)' (a UTF-8 text file of at most 16 MiB)")
+                let bytes: [UInt8]
+                do throws(SystemFile.WholeFileProblem) {
+                    bytes = try SystemFile.readWhole(path, maximumBytes: Self.maximumValueFileBytes, acceptingPipes: true)
+                } catch {
+                    throw CLIError("--set \(s[..<eq]): '\(path)': \(error.description) (the value file is UTF-8 text of at most 16 MiB)")
+                }
+                guard let text = String(validating: bytes, as: UTF8.self) else {
+                    throw CLIError("--set \(s[..<eq]): '\(path)' is not UTF-8 text")
                 }
                 value = text.trimmingCharacters(in: .whitespacesAndNewlines)
                 files[String(s[..<eq])] = path
