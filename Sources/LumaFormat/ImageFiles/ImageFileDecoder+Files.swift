@@ -12,8 +12,8 @@ extension ImageFileDecoder {
             let reason = switch error {
             case .notAFile(.folder): "is a folder, not an image file"
             case .notAFile: "is not a regular file"
-            case .tooLarge(let bytes, _):
-                "file is \((bytes ?? 0) >> 20) MiB, over the \(maximumFileSize >> 20) MiB limit for one image"
+            case .tooLarge(let bytes?, _): "file is \(bytes >> 20) MiB, over the \(maximumFileSize >> 20) MiB limit for one image"
+            case .tooLarge(nil, _): "file grew past the \(maximumFileSize >> 20) MiB limit for one image while it was read"
             case .unreadable: error.description
             }
             throw ImageDecodingError(source: path, reason: reason)
