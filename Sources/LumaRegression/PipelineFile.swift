@@ -41,13 +41,12 @@ public enum PipelineFile {
 
     /// The first ``maximumBytes`` of the file (a regular file or a pipe), and whether it holds more.
     private static func head(of path: String) throws(RegressionError) -> (bytes: [UInt8], cut: Bool) {
-        let file: SystemFile, status: FileStatus
-        do throws(SystemCallError) {
-            file = try SystemFile.open(path, for: .read)
-            status = try file.status()
-        } catch { throw .pipeline(path: path, problem: .unreadable(error)) }
-        guard status.kind == .regularFile || status.kind == .fifo else {
-            throw .pipeline(path: path, problem: .notAFile(kind: FileKind.describe(status.mode)))
+        let file: SystemFile
+        do throws(SystemFile.OpenProblem) { file = try SystemFile.openFile(path, acceptingPipes: true).file } catch {
+            switch error {
+            case .unreadable(let failure): throw .pipeline(path: path, problem: .unreadable(failure))
+            case .notAFile(let kind): throw .pipeline(path: path, problem: .notAFile(kind: kind.inWords))
+            }
         }
         let bytes: [UInt8]
         do throws(SystemCallError) { bytes = try file.read(upTo: maximumBytes + 1) } catch {

@@ -1,4 +1,12 @@
 extension SystemFile {
+    /// Why a path was not opened as a file to read (``openFile(_:acceptingPipes:)``).
+    package enum OpenProblem: Error, Equatable, Sendable {
+        /// The open or its `fstat` failed: the call and its `errno`.
+        case unreadable(SystemCallError)
+        /// A folder, a device, or a pipe where only regular files are taken.
+        case notAFile(FileStatus.Kind)
+    }
+
     /// Why a whole small file (a truth file, a label file, a `--set` value, a pipeline) was not
     /// read. The caller names the path and says what it expected, in its own typed error.
     package enum WholeFileProblem: Error, Equatable, Sendable {
@@ -41,17 +49,14 @@ extension SystemFile {
     /// ```
     package static func readWhole(_ path: String, maximumBytes: Int, acceptingPipes: Bool = false) throws(WholeFileProblem) -> [UInt8] {
         let file: SystemFile, status: FileStatus
-        do throws(SystemCallError) {
-            file = try open(path, for: acceptingPipes ? .read : .readWithoutWaiting)
-            status = try file.status()
-        } catch { throw .unreadable(error) }
-        switch status.kind {
-        case .regularFile:
-            guard status.size <= UInt64(maximumBytes) else { throw .tooLarge(bytes: status.size, limit: maximumBytes) }
-        case .fifo where acceptingPipes:
-            break
-        default:
-            throw .notAFile(status.kind)
+        do throws(OpenProblem) { (file, status) = try openFile(path, acceptingPipes: acceptingPipes) } catch {
+            switch error {
+            case .unreadable(let failure): throw .unreadable(failure)
+            case .notAFile(let kind): throw .notAFile(kind)
+            }
+        }
+        if status.kind == .regularFile, status.size > UInt64(maximumBytes) {
+            throw .tooLarge(bytes: status.size, limit: maximumBytes)
         }
         let bytes: [UInt8]
         do throws(SystemCallError) { bytes = try file.read(upTo: maximumBytes + 1) } catch { throw .unreadable(error) }
@@ -59,5 +64,19 @@ extension SystemFile {
             throw .tooLarge(bytes: status.kind == .regularFile ? (try? file.status())?.size : nil, limit: maximumBytes)
         }
         return bytes
+    }
+
+    /// Opens the file at `path` for reading, with what it is: a regular file, or with
+    /// `acceptingPipes` also a pipe. Anything else (a folder, a device) is `.notAFile`, and a FIFO
+    /// where pipes are refused is opened without waiting for its writer, so naming one never hangs;
+    /// a failed open or `fstat` is `.unreadable`. How much to read is the caller's.
+    package static func openFile(_ path: String, acceptingPipes: Bool) throws(OpenProblem) -> (file: SystemFile, status: FileStatus) {
+        let file: SystemFile, status: FileStatus
+        do throws(SystemCallError) {
+            file = try open(path, for: acceptingPipes ? .read : .readWithoutWaiting)
+            status = try file.status()
+        } catch { throw .unreadable(error) }
+        guard status.kind == .regularFile || (acceptingPipes && status.kind == .fifo) else { throw .notAFile(status.kind) }
+        return (file, status)
     }
 }

@@ -200,18 +200,16 @@ private final class LogFile {
 
     init(path: String) throws(EventLogError) {
         self.path = path
-        do throws(SystemCallError) { file = try SystemFile.open(path, for: .read) } catch {
-            throw EventLogError(path: path, line: nil, reason: "cannot read: \(error.errnoText)")
-        }
         let status: FileStatus
-        do throws(SystemCallError) { status = try file.status() } catch {
-            throw EventLogError(path: path, line: nil, reason: "cannot stat: \(error.errnoText)")
+        do throws(SystemFile.OpenProblem) { (file, status) = try SystemFile.openFile(path, acceptingPipes: true) } catch {
+            let reason = switch error {
+            case .unreadable(let failure) where failure.call == .open: "cannot read: \(failure.errnoText)"
+            case .unreadable(let failure): "cannot stat: \(failure.errnoText)"
+            case .notAFile(let kind): "is \(kind.inWords), not an event log"
+            }
+            throw EventLogError(path: path, line: nil, reason: reason)
         }
-        switch status.kind {
-        case .regularFile: regularSize = Int(status.size)
-        case .fifo: regularSize = nil
-        default: throw EventLogError(path: path, line: nil, reason: "is \(FileKind.describe(status.mode)), not an event log")
-        }
+        regularSize = status.kind == .regularFile ? Int(status.size) : nil
     }
 
     /// Reads the next bytes into `block`; 0 at the end.

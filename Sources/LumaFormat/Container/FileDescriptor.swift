@@ -22,19 +22,16 @@ final class FileHandleIO: @unchecked Sendable {
     }
 
     static func openForReading(_ path: String) throws(LumaFormatError) -> FileHandleIO {
-        // Without waiting, so that opening a FIFO with no writer returns at once (a blocking open
-        // waits for a writer forever).
-        let file: SystemFile, status: FileStatus
-        do throws(SystemCallError) {
-            file = try SystemFile.open(path, for: .readWithoutWaiting)
-            status = try file.status()
-        } catch { throw LumaFormatError.io(path: path, error) }
         // Recordings are read at offsets: only a regular file will do. A device such as /dev/zero
         // or a pipe is named for what it is, not reported as an empty file or waited on.
-        guard status.kind == .regularFile else {
-            throw LumaFormatError.notARegularFile(path: path, kind: FileKind.describe(status.mode))
+        do throws(SystemFile.OpenProblem) {
+            return FileHandleIO(path: path, file: try SystemFile.openFile(path, acceptingPipes: false).file)
+        } catch {
+            switch error {
+            case .unreadable(let failure): throw LumaFormatError.io(path: path, failure)
+            case .notAFile(let kind): throw LumaFormatError.notARegularFile(path: path, kind: kind.inWords)
+            }
         }
-        return FileHandleIO(path: path, file: file)
     }
 
     /// Opens a file for writing. With `exclusive`, an existing file is an error instead of being replaced.
