@@ -47,7 +47,7 @@ package struct FileStatus: Equatable, Sendable {
         }
     }
 
-    /// The type and permission bits, as `st_mode` holds them (`FileKind.describe` words them).
+    /// The type and permission bits, as `st_mode` holds them (``kind`` names the type, `Kind.inWords` words it).
     package var mode: mode_t
     /// Bytes, for a regular file (a device says 0).
     package var size: UInt64
