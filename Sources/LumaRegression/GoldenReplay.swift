@@ -7,7 +7,8 @@ import LumaFormat
 /// The replay a golden log's header describes, ready to run again (`verify`, `regress`).
 public struct GoldenReplay {
     public let golden: EventLog
-    public let recordingPath: String
+    /// Where the recording was found (shown without a URL's password and query).
+    public let recording: RecordingLocation
     public let reader: RecordingReader
     /// The analyzers and options of the header; settings to try (``SettingOverrides``) are
     /// applied to them before ``run(to:jobs:registry:progress:)``.
@@ -20,19 +21,19 @@ public struct GoldenReplay {
     /// its frames are the ones the log was made from, and resolves the header's analyzers.
     /// A header that starts a program (an `external` analyzer's command) is refused unless
     /// `allowPrograms`.
-    public init(golden: EventLog, recording: String? = nil, registry: AnalyzerRegistry, allowPrograms: Bool) throws {
+    public init(golden: EventLog, recording: RecordingLocation? = nil, registry: AnalyzerRegistry, allowPrograms: Bool) throws {
         self.golden = golden
         let header = golden.header
-        let path = recording ?? URL(fileURLWithPath: golden.path).deletingLastPathComponent().appendingPathComponent(header.recordingFile).path
+        let location = recording ?? RecordingLocation(URL(fileURLWithPath: golden.path).deletingLastPathComponent().appendingPathComponent(header.recordingFile).path)
         // A URL is checked by asking for it (a 404 names it); a path first by whether it is there.
-        guard ByteSources.isURL(path) || (try? SystemPath.status(of: path)) != nil else {
-            throw RegressionError.recordingMissing(log: golden.path, recordingFile: header.recordingFile, lookedFor: path)
+        guard location.isURL || (try? SystemPath.status(of: location.openableText)) != nil else {
+            throw RegressionError.recordingMissing(log: golden.path, recordingFile: header.recordingFile, lookedFor: location.description)
         }
-        recordingPath = path
-        reader = try RecordingReader(location: path)
+        self.recording = location
+        reader = try RecordingReader(location: location)
         let digest = try reader.framesDigest().hexString
         guard digest == header.recordingDigest else {
-            throw RegressionError.wrongRecording(path: path, log: golden.path, digest: digest, expected: header.recordingDigest)
+            throw RegressionError.wrongRecording(path: location.description, log: golden.path, digest: digest, expected: header.recordingDigest)
         }
         var setups: [AnalyzerSetup] = []
         var notes: [String] = []
@@ -51,14 +52,6 @@ public struct GoldenReplay {
         try ProgramPermission.require(setups, from: golden.path, registry: registry, allowed: allowPrograms)
         self.setups = setups
         versionNotes = notes
-    }
-
-    /// Where the recording `file` (a log header's file name) is under `location`: a folder, or an
-    /// http(s) URL that the file name, percent-encoded, is appended to.
-    public static func recording(named file: String, under location: String) -> String {
-        guard ByteSources.isURL(location) else { return URL(fileURLWithPath: location).appendingPathComponent(file).path }
-        let name = file.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#"))) ?? file
-        return (location.hasSuffix("/") ? location : location + "/") + name
     }
 
     /// Replays into `logPath`. A golden log that itself records an analyzer failure must fail the

@@ -4,19 +4,20 @@ import Synchronization
 import LumaAnalysis
 import LumaBase
 import LumaEngine
+import LumaFormat
 import LumaTruth
 
 /// A regression run over a folder of golden logs: each is replayed with the analyzers and options
 /// of its header (plus any settings to try), diffed against the new log and, when the folder holds
 /// its recording's truth, scored; goldens are replaced when asked and allowed (``RegressionJudge``).
 public enum RegressionRun {
-    /// The golden logs of a folder, by file name.
+    /// The golden logs of a folder, by file name; a name that is not UTF-8 keeps its bytes
+    /// (``SystemPath``), so its golden is read and reported like any other.
     public static func goldenLogs(in folder: String) throws -> [String] {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+        guard (try? SystemPath.status(of: folder))?.kind == .folder else {
             throw RegressionError.notAFolder(folder)
         }
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        let names = try SystemPath.entries(of: folder)
             .filter { $0.hasSuffix(".events.jsonl") && !$0.hasPrefix(".") }.sorted()
         guard !names.isEmpty else { throw RegressionError.noGoldenLogs(folder: folder) }
         return names.map { URL(fileURLWithPath: folder).appendingPathComponent($0).path }
@@ -36,7 +37,7 @@ public enum RegressionRun {
     /// `recordings` when given (a folder, or an http(s) URL that the file name is appended to).
     public static func run(_ goldens: [String], selection: [Int]? = nil, overrides: SettingOverrides, jobs: Int,
                            tolerances: LogDiff.Tolerances, judge: RegressionJudge, stage: GoldenStage? = nil, allowPrograms: Bool,
-                           recordings: String? = nil, registry: AnalyzerRegistry) throws -> [RegressionResult] {
+                           recordings: RecordingLocation? = nil, registry: AnalyzerRegistry) throws -> [RegressionResult] {
         // Each override must name an analyzer some golden runs, or it is a typo.
         let headers = try goldens.map { try EventLog.read($0).header }
         // Every golden that would start a program is refused before anything runs.
@@ -140,7 +141,7 @@ public struct RegressionResult: Sendable {
     }
 
     static func measure(_ goldenPath: String, ordinal: Int, overrides: SettingOverrides, tolerances: LogDiff.Tolerances,
-                        judge: RegressionJudge, stage: GoldenStage?, allowPrograms: Bool, recordings: String?,
+                        judge: RegressionJudge, stage: GoldenStage?, allowPrograms: Bool, recordings: RecordingLocation?,
                         registry: AnalyzerRegistry) -> RegressionResult {
         let url = URL(fileURLWithPath: goldenPath)
         var result = RegressionResult(name: url.lastPathComponent)
@@ -148,10 +149,10 @@ public struct RegressionResult: Sendable {
         // and plugin folders as the golden does); it goes beside the golden only to replace it.
         let newFolder = judge.update && stage == nil ? url.deletingLastPathComponent() : FileManager.default.temporaryDirectory
         let newPath = newFolder.appendingPathComponent(".\(url.lastPathComponent).regress-\(getpid())-\(ordinal)").path
-        defer { try? FileManager.default.removeItem(atPath: newPath) }
+        defer { try? SystemPath.remove(newPath) }
         do {
             let golden = try EventLog.read(goldenPath)
-            let recording = recordings.map { GoldenReplay.recording(named: golden.header.recordingFile, under: $0) }
+            let recording = recordings.map { $0.appending(fileName: golden.header.recordingFile) }
             var replay = try GoldenReplay(golden: golden, recording: recording, registry: registry, allowPrograms: allowPrograms)
             try overrides.apply(to: &replay.setups, registry: registry)
             result.notes = replay.versionNotes
@@ -169,10 +170,10 @@ public struct RegressionResult: Sendable {
                     result.notes += LogDiff.programChanges(x, y).map { "\(result.name): the plugin changed: \($0)" }
                 }
             }
-            result.identical = FileManager.default.contentsEqual(atPath: goldenPath, andPath: newPath)
+            result.identical = SystemPath.contents(of: goldenPath).map { $0 == SystemPath.contents(of: newPath) } ?? false
             let stem = URL(fileURLWithPath: golden.header.recordingFile).deletingPathExtension().lastPathComponent
             let truthPath = url.deletingLastPathComponent().appendingPathComponent(stem + ".truth.json").path
-            if FileManager.default.fileExists(atPath: truthPath) {
+            if (try? SystemPath.status(of: truthPath)) != nil {
                 let truth = try GroundTruth.read(truthPath, for: golden)
                 let (a, b) = (try LogScore(log: shapedGolden, truth: truth), try LogScore(log: new, truth: truth))
                 result.goldenScore = a

@@ -10,7 +10,7 @@ import LumaTruth
 /// per analyzer, a still of the scene with every path drawn over it, plots of each trajectory and
 /// track, and, with truth, the scores. Images are inline PNG, plots inline SVG: it needs no network.
 public struct ReportPage {
-    let recording: String
+    let recording: RecordingLocation
     let reader: RecordingReader
     let digest: String
     let logPath: String
@@ -20,7 +20,7 @@ public struct ReportPage {
 
     /// A page on `log`, a replay of `reader` (whose frames digest is `digest`), named by the paths
     /// given; with `truth`, scored against it.
-    public init(recording: String, reader: RecordingReader, digest: String, logPath: String, log: EventLog,
+    public init(recording: RecordingLocation, reader: RecordingReader, digest: String, logPath: String, log: EventLog,
                 truthPath: String?, truth: GroundTruth?) {
         (self.recording, self.reader, self.digest, self.logPath, self.log, self.truthPath, self.truth) =
             (recording, reader, digest, logPath, log, truthPath, truth)
@@ -34,7 +34,7 @@ public struct ReportPage {
     public func html() throws -> String {
         let observations = try LoggedObservations(log)
         let score = try truth.map { try LogScore(log: log, truth: $0) }
-        var body = "<h1>\(escapeHTML(URL(fileURLWithPath: recording).lastPathComponent))</h1>\n"
+        var body = "<h1>\(escapeHTML(recording.fileName))</h1>\n"
         body += facts()
         body += counts()
         body += "<h2>The scene</h2>\n<p>Median of frames sampled across the recording; trajectories (red points, green fitted paths) "
@@ -49,7 +49,7 @@ public struct ReportPage {
         }
         return """
             <!doctype html>
-            <html lang="en"><head><meta charset="utf-8"><title>Lumatrace report: \(escapeHTML(URL(fileURLWithPath: recording).lastPathComponent))</title>
+            <html lang="en"><head><meta charset="utf-8"><title>Lumatrace report: \(escapeHTML(recording.fileName))</title>
             <style>
             body { font-family: sans-serif; margin: 24px; color: #222; max-width: 1300px; }
             table { border-collapse: collapse; margin: 8px 0 16px; } td, th { border: 1px solid #ccc; padding: 3px 8px; text-align: left; }
@@ -67,7 +67,7 @@ public struct ReportPage {
     private func facts() -> String {
         let duration = Double(reader.frameCount) / rate
         var rows: [(String, String)] = [
-            ("recording", recording), ("frames", "\(reader.frameCount), \(width)×\(height), nominal \(DecimalText.fixed(reader.header.nominalFrameRate, 3)) frames/s (\(DecimalText.fixed(duration, 2)) s)"),
+            ("recording", recording.description), ("frames", "\(reader.frameCount), \(width)×\(height), nominal \(DecimalText.fixed(reader.header.nominalFrameRate, 3)) frames/s (\(DecimalText.fixed(duration, 2)) s)"),
             ("frames digest", String(digest.prefix(16)) + "…"), ("event log", logPath),
             ("replayed frames", "\(log.header.firstFrame)…\(log.header.lastFrame)" + (log.isComplete ? "" : " (incomplete log)")),
         ]

@@ -33,7 +33,7 @@ struct HTTPRecordingTests {
     func sameAsTheFile() throws {
         try Self.withServed { server, path, _ in
             let local = try RecordingReader(path: path)
-            let remote = try RecordingReader(location: server.url("clip.luma"))
+            let remote = try RecordingReader(location: RecordingLocation(server.url("clip.luma")))
             #expect(remote.path == server.url("clip.luma"))
             #expect(remote.hasIndex && remote.chunks == local.chunks && remote.header == local.header)
             #expect(try Self.digest(of: remote, chunks: remote.chunks) == Self.digest(of: local, chunks: local.chunks))
@@ -44,7 +44,7 @@ struct HTTPRecordingTests {
     @Test("opening reads the header, reference and index; then only the chunks decoded are fetched")
     func onlyWhatIsNeeded() throws {
         try Self.withServed { server, path, _ in
-            let source = try HTTPByteSource(url: server.url("clip.luma"))
+            let source = try HTTPByteSource(RecordingLocation(server.url("clip.luma")))
             let reader = try RecordingReader(source: source)
             #expect(reader.chunks.count >= 12)
             let opened = source.bytesFetched
@@ -68,7 +68,7 @@ struct HTTPRecordingTests {
     func retried() throws {
         try Self.withServed { server, path, _ in
             let retries = Mutex<[HTTPByteSource.Retry]>([])
-            let source = try HTTPByteSource(url: server.url("clip.luma")) { retry in
+            let source = try HTTPByteSource(RecordingLocation(server.url("clip.luma"))) { retry in
                 retries.withLock { $0.append(retry) }
                 // The event the test waits for: the first retry. The server comes back before the
                 // next attempt (this runs on the reading thread, between attempts).
@@ -87,7 +87,7 @@ struct HTTPRecordingTests {
     @Test("a server gone for good is an error after the last attempt, naming the URL")
     func givesUp() throws {
         try Self.withServed { server, _, _ in
-            let reader = try RecordingReader(location: server.url("clip.luma"))
+            let reader = try RecordingReader(location: RecordingLocation(server.url("clip.luma")))
             server.stop()
             let error = formatError { _ = try reader.makeDecoder().decode(reader.chunks[3]) }
             guard case .http(let url, .transport, let attempts) = error else {
@@ -104,7 +104,7 @@ struct HTTPRecordingTests {
     func changedUnderTheReader() throws {
         try Self.withServed { server, path, _ in
             // Same bytes, a new modification time: nginx's ETag changes.
-            let reader = try RecordingReader(location: server.url("clip.luma"))
+            let reader = try RecordingReader(location: RecordingLocation(server.url("clip.luma")))
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: path)
             let touched = formatError { _ = try reader.makeDecoder().decode(reader.chunks[4]) }
             guard case .http(server.url("clip.luma"), .etagChanged(let was, let now), nil) = touched else {
@@ -113,7 +113,7 @@ struct HTTPRecordingTests {
             }
             #expect(was != now && !was.isEmpty && !now.isEmpty)
             // Another length.
-            let again = try RecordingReader(location: server.url("clip.luma"))
+            let again = try RecordingReader(location: RecordingLocation(server.url("clip.luma")))
             try writeRecording(path, width: 320, height: 240, count: 60, chunkDuration: 0.2, seed: 9)
             let replaced = formatError { _ = try again.makeDecoder().decode(again.chunks[4]) }
             let newSize = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? UInt64)
@@ -124,28 +124,35 @@ struct HTTPRecordingTests {
     @Test("what is not a served recording says so: 404, no byte ranges, an empty file")
     func refusals() throws {
         try Self.withServed { server, _, _ in
-            let missing = formatError { _ = try RecordingReader(location: server.url("missing.luma")) }
+            let missing = formatError { _ = try RecordingReader(location: RecordingLocation(server.url("missing.luma"))) }
             #expect(missing == .http(url: server.url("missing.luma"), problem: .status(404), attempts: nil))
             #expect(missing?.description == "\(server.url("missing.luma")): HTTP 404 Not Found")
             _ = FileManager.default.createFile(atPath: server.folder + "/empty.luma", contents: Data())
-            let empty = formatError { _ = try RecordingReader(location: server.url("empty.luma")) }
+            let empty = formatError { _ = try RecordingReader(location: RecordingLocation(server.url("empty.luma"))) }
             #expect(empty == .http(url: server.url("empty.luma"), problem: .empty, attempts: nil))
 
             try Self.withServed(settings: "max_ranges 0;") { plain, _, _ in
-                let whole = formatError { _ = try RecordingReader(location: plain.url("clip.luma")) }
+                let whole = formatError { _ = try RecordingReader(location: RecordingLocation(plain.url("clip.luma"))) }
                 #expect(whole == .http(url: plain.url("clip.luma"), problem: .noByteRanges, attempts: nil))
             }
         }
     }
 
-    @Test("a presigned URL's query (its signature) stays out of names and messages")
-    func queryKeptOut() throws {
+    @Test("a URL's password and a presigned URL's query (its signature) stay out of names and messages")
+    func secretsKeptOut() throws {
         try Self.withServed { server, _, _ in
             let signed = server.url("clip.luma") + "?X-Amz-Signature=secret123&X-Amz-Expires=60"
-            let reader = try RecordingReader(location: signed)
-            #expect(reader.path == server.url("clip.luma"))
-            let missing = formatError { _ = try RecordingReader(location: server.url("gone.luma") + "?sig=secret123") }
+            let reader = try RecordingReader(location: RecordingLocation(signed))
+            #expect(reader.path == server.url("clip.luma") + "?…")
+            #expect(reader.fileName == "clip.luma")
+            let withPassword = server.url("clip.luma").replacingOccurrences(of: "http://", with: "http://alice:pw-S3CRET@")
+            #expect(try RecordingReader(location: RecordingLocation(withPassword)).path == server.url("clip.luma"))
+            let missing = formatError { _ = try RecordingReader(location: RecordingLocation(server.url("gone.luma") + "?sig=secret123")) }
             #expect(missing?.description.contains("secret123") == false)
+            let refused = formatError {
+                _ = try RecordingReader(location: RecordingLocation(withPassword.replacingOccurrences(of: "clip.luma", with: "gone.luma")))
+            }
+            #expect(refused?.description == "\(server.url("gone.luma")): HTTP 404 Not Found")
         }
     }
 

@@ -25,6 +25,8 @@ typedef struct {
     int overflow;
     /// 1 when the failure is worth retrying: a connection refused, reset or cut, a timeout.
     int transient;
+    /// 1 when the request ran out of time (`timeout_seconds`, or too slow for too long).
+    int timed_out;
     /// The ETag header, empty when there is none.
     char etag[256];
     /// libcurl's error text, empty on success.
@@ -32,8 +34,9 @@ typedef struct {
 } lt_http_response;
 
 /// A handle for `url` (only http:// and https:// are followed, redirects included); NULL when
-/// libcurl cannot be set up.
-lt_http *lt_http_open(const char *url);
+/// libcurl cannot be set up. A request that takes longer than `timeout_seconds` in all, or that
+/// receives under 512 bytes a second for 30 s, fails as a timeout (transient).
+lt_http *lt_http_open(const char *url, long timeout_seconds);
 void lt_http_close(lt_http *http);
 
 /// GETs bytes `offset ..< offset + count` into `out`. Returns 0 when a response arrived (check

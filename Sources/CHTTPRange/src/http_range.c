@@ -67,7 +67,7 @@ static size_t on_header(char *line, size_t size, size_t n, void *context) {
     return bytes;
 }
 
-lt_http *lt_http_open(const char *url) {
+lt_http *lt_http_open(const char *url, long timeout_seconds) {
     static int initialized = 0;
     if (!initialized) {
         curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -88,9 +88,12 @@ lt_http *lt_http_open(const char *url) {
     curl_easy_setopt(c, CURLOPT_MAXREDIRS, 5L);
     curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 15L);
-    // A stalled server: under 1 byte/s for 30 s ends the request (and it is retried).
-    curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    // A stalled or trickling server: under 512 bytes/s for 30 s, or a request longer than the
+    // deadline in all, ends the request (and it is retried). Without the deadline, a body sent at
+    // 2 bytes a second would hold a replay for days.
+    curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 512L);
     curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, 30L);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT, timeout_seconds);
     curl_easy_setopt(c, CURLOPT_USERAGENT, "lumatrace");
     curl_easy_setopt(c, CURLOPT_ERRORBUFFER, http->error);
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
@@ -125,9 +128,17 @@ int lt_http_get_range(lt_http *http, uint64_t offset, size_t count, uint8_t *out
     if (code == CURLE_WRITE_ERROR && response->overflow) return 0;  // the caller sees `overflow`
     snprintf(response->error, sizeof response->error, "%s", http->error[0] ? http->error : curl_easy_strerror(code));
     switch (code) {
+    case CURLE_OPERATION_TIMEDOUT:
+        response->timed_out = 1;
+        response->transient = 1;
+        break;
+    case CURLE_OUT_OF_MEMORY:
+        // libcurl says "Out of memory" for a header line longer than it takes in (100 KB).
+        snprintf(response->error, sizeof response->error, "the server's answer could not be taken in (libcurl: %s): "
+                 "a header line over libcurl's 100 KB limit does this", http->error[0] ? http->error : curl_easy_strerror(code));
+        break;
     case CURLE_COULDNT_CONNECT:
     case CURLE_COULDNT_RESOLVE_HOST:
-    case CURLE_OPERATION_TIMEDOUT:
     case CURLE_PARTIAL_FILE:
     case CURLE_RECV_ERROR:
     case CURLE_SEND_ERROR:

@@ -76,7 +76,7 @@ public enum Replay {
                                          debugImages: options.debugOutputDirectory.map { DebugImages.pgmFiles(in: $0) },
                                          configurationFolder: options.configurationFolder)
 
-        let header = EventLogHeader(recordingFile: options.recordingName ?? URL(fileURLWithPath: reader.path).lastPathComponent,
+        let header = EventLogHeader(recordingFile: options.recordingName ?? reader.fileName,
                                     recordingBytes: reader.fileSize, recordingDigest: digest, frameCount: total,
                                     width: h.width, height: h.height, timescale: h.timescale,
                                     engineVersion: LumatraceVersion.engine, firstFrame: range.lowerBound,

@@ -7,8 +7,16 @@
 /// A source never changes length under its reader: one that finds its bytes changed (a file
 /// replaced on the server) says so in an error, rather than handing back bytes of two versions.
 public protocol ByteSource: AnyObject, Sendable {
-    /// What messages call the source: a path or a URL (without its query, which may hold a secret).
+    /// What messages call the source: a path, or a URL as ``RecordingLocation`` shows it (no
+    /// password, no query: they may hold secrets).
     var name: String { get }
+    /// The recording's file name (what an event log's header keeps): a path's last component, a
+    /// URL path's last segment.
+    var fileName: String { get }
+    /// A failure of the source itself that ends every read from now on (a web resource replaced
+    /// while it was read), or `nil`: what a reader reports instead of calling bytes it could not
+    /// read damage.
+    var failure: LumaFormatError? { get }
     /// Bytes in the source, fixed when it was opened.
     var size: UInt64 { get }
     /// Reads exactly `buffer.count` bytes at `offset`; a read past ``size``, or a source that
@@ -17,6 +25,9 @@ public protocol ByteSource: AnyObject, Sendable {
 }
 
 extension ByteSource {
+    public var fileName: String { RecordingLocation(name).fileName }
+    public var failure: LumaFormatError? { nil }
+
     /// `count` bytes at `offset`, as an array.
     public func read(at offset: UInt64, count: Int) throws(LumaFormatError) -> [UInt8] {
         if count == 0 { return [] }
@@ -50,8 +61,8 @@ public enum ByteSources {
 
     /// The source `location` names: ``HTTPByteSource`` for an `http(s)://` URL, else the file at
     /// that path. `report` hears of every retry of a web request (for a progress line).
-    public static func open(_ location: String, report: (@Sendable (HTTPByteSource.Retry) -> Void)? = nil) throws(LumaFormatError) -> any ByteSource {
-        if isURL(location) { return try HTTPByteSource(url: location, report: report) }
-        return try FileByteSource(path: location)
+    public static func open(_ location: RecordingLocation, report: (@Sendable (HTTPByteSource.Retry) -> Void)? = nil) throws(LumaFormatError) -> any ByteSource {
+        if location.isURL { return try HTTPByteSource(location, report: report) }
+        return try FileByteSource(path: location.openableText)
     }
 }

@@ -22,7 +22,12 @@ import Glibc
 /// - A request that fails on the way (connection refused, reset or cut, a timeout, HTTP 5xx or
 ///   429) is retried up to ``maximumAttempts`` times, waiting 0.25 s, then twice as long each time.
 /// - The length and the ETag the server gives on the first answer are checked on every answer:
-///   a resource replaced while being read is an error, never frames of two versions.
+///   a resource replaced while being read is an error, never frames of two versions; from then
+///   on every read fails with it (``failure``), so no reader takes it for damage.
+/// - A request has a deadline, ``defaultRequestTimeout`` seconds unless
+///   ``requestTimeoutVariable`` (`LUMATRACE_HTTP_TIMEOUT`) says otherwise, and ends sooner when
+///   its body comes at under 512 bytes a second for 30 s: a server that trickles cannot hold a
+///   command for days.
 /// - Only `http` and `https` are followed, redirects included; requests are serialized (one
 ///   connection, kept alive), so one source may be shared by several decoders.
 public final class HTTPByteSource: ByteSource {
@@ -41,15 +46,26 @@ public final class HTTPByteSource: ByteSource {
     public static let blockSize = 4 << 10
     static let cachedBlocks = 64
     public static let maximumAttempts = 5
+    /// The environment variable that sets a request's deadline, in whole seconds.
+    public static let requestTimeoutVariable = "LUMATRACE_HTTP_TIMEOUT"
+    /// A request's deadline when ``requestTimeoutVariable`` is not set: two minutes, time for a
+    /// large chunk over a slow link.
+    public static let defaultRequestTimeout = 120
+    public static let maximumRequestTimeout = 86_400
 
     public let name: String
+    public let fileName: String
     public let size: UInt64
     /// Body bytes received so far, over every request (what a benchmark or a test compares with
     /// the chunks read).
     public var bytesFetched: UInt64 { connection.state.withLock { $0.fetched } }
+    /// Set once the resource was found replaced (its length or ETag changed): the error every
+    /// read has thrown since.
+    public var failure: LumaFormatError? { connection.state.withLock { $0.failure } }
 
     private let report: (@Sendable (Retry) -> Void)?
     private let etag: String
+    private let requestTimeout: Int
     private let connection: Connection
 
     /// The libcurl handle (one connection, kept alive) and what came through it; every use is
@@ -59,22 +75,39 @@ public final class HTTPByteSource: ByteSource {
             var handle: OpaquePointer?
             var fetched: UInt64 = 0
             var blocks: [(index: UInt64, bytes: [UInt8])] = []
+            var failure: LumaFormatError?
         }
         let state: Mutex<State>
         init(_ handle: OpaquePointer) { state = Mutex(State(handle: handle)) }
         deinit { state.withLock { lt_http_close($0.handle) } }
     }
 
-    /// Opens `url` with a first request for its first block, which gives the length and ETag.
-    public init(url: String, report: (@Sendable (Retry) -> Void)? = nil) throws(LumaFormatError) {
-        name = HTTPByteSource.withoutQuery(url)
+    /// Opens `location` (an `http(s)://` URL) with a first request for its first block, which
+    /// gives the length and ETag. Messages name it as the location shows itself: without its
+    /// password and query.
+    public init(_ location: RecordingLocation, report: (@Sendable (Retry) -> Void)? = nil) throws(LumaFormatError) {
+        name = location.description
+        fileName = location.fileName
         self.report = report
-        guard let handle = lt_http_open(url) else { throw LumaFormatError.http(url: name, problem: .clientSetUp, attempts: nil) }
+        let timeout = try HTTPByteSource.requestTimeout(for: name)
+        guard let handle = lt_http_open(location.openableText, timeout) else { throw LumaFormatError.http(url: name, problem: .clientSetUp, attempts: nil) }
         connection = Connection(handle)
-        let first = try HTTPByteSource.fetch(connection, name: name, offset: 0, count: HTTPByteSource.blockSize, expected: nil, report: report)
+        let first = try HTTPByteSource.fetch(connection, name: name, offset: 0, count: HTTPByteSource.blockSize, expected: nil,
+                                             timeout: timeout, report: report)
         size = first.total
         etag = first.etag
+        requestTimeout = timeout
         connection.state.withLock { $0.blocks = [(0, first.bytes)] }
+    }
+
+    /// The deadline ``requestTimeoutVariable`` sets, or the default; a value that is not a whole
+    /// number of seconds in range is refused, naming the variable.
+    private static func requestTimeout(for name: String) throws(LumaFormatError) -> Int {
+        guard let text = getenv(requestTimeoutVariable).map({ String(cString: $0) }) else { return defaultRequestTimeout }
+        guard let seconds = Int(text), (1...maximumRequestTimeout).contains(seconds) else {
+            throw LumaFormatError.http(url: name, problem: .invalidTimeout(text), attempts: nil)
+        }
+        return seconds
     }
 
     public func read(at offset: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws(LumaFormatError) {
@@ -114,7 +147,15 @@ public final class HTTPByteSource: ByteSource {
     }
 
     private func fetch(offset: UInt64, count: Int) throws(LumaFormatError) -> Answer {
-        try HTTPByteSource.fetch(connection, name: name, offset: offset, count: count, expected: (size, etag), report: report)
+        if let failure { throw failure }
+        do throws(LumaFormatError) {
+            return try HTTPByteSource.fetch(connection, name: name, offset: offset, count: count, expected: (size, etag),
+                                            timeout: requestTimeout, report: report)
+        } catch {
+            if case .http(_, .lengthChanged, _) = error { connection.state.withLock { $0.failure = error } }
+            if case .http(_, .etagChanged, _) = error { connection.state.withLock { $0.failure = error } }
+            throw error
+        }
     }
 
     private struct Answer {
@@ -132,11 +173,11 @@ public final class HTTPByteSource: ByteSource {
     /// retrying what is worth retrying. `expected` is the length and ETag every later answer must
     /// have.
     private static func fetch(_ connection: Connection, name: String, offset: UInt64, count: Int, expected: (size: UInt64, etag: String)?,
-                              report: (@Sendable (Retry) -> Void)?) throws(LumaFormatError) -> Answer {
+                              timeout: Int, report: (@Sendable (Retry) -> Void)?) throws(LumaFormatError) -> Answer {
         var attempt = 0
         while true {
             attempt += 1
-            switch request(connection, offset: offset, count: count, expected: expected) {
+            switch request(connection, offset: offset, count: count, expected: expected, timeout: timeout) {
             case .success(let answer): return answer
             case .failure(.final(let problem)):
                 throw LumaFormatError.http(url: name, problem: problem, attempts: nil)
@@ -153,7 +194,8 @@ public final class HTTPByteSource: ByteSource {
         }
     }
 
-    private static func request(_ connection: Connection, offset: UInt64, count: Int, expected: (size: UInt64, etag: String)?) -> Result<Answer, Failure> {
+    private static func request(_ connection: Connection, offset: UInt64, count: Int, expected: (size: UInt64, etag: String)?,
+                                timeout: Int) -> Result<Answer, Failure> {
         var response = lt_http_response()
         var bytes = [UInt8](repeating: 0, count: count)
         let code = connection.state.withLock { s in
@@ -163,7 +205,8 @@ public final class HTTPByteSource: ByteSource {
         }
         let etag = text(of: &response.etag)
         if code != 0 {
-            let problem = HTTPProblem.transport(text(of: &response.error))
+            let words = text(of: &response.error)
+            let problem = response.timed_out != 0 ? HTTPProblem.timedOut(words, limitSeconds: timeout) : .transport(words)
             return .failure(response.transient != 0 ? .transient(problem) : .final(problem))
         }
         switch response.status {
@@ -192,7 +235,8 @@ public final class HTTPByteSource: ByteSource {
             }
         }
         let wanted = Int(min(UInt64(count), total > offset ? total - offset : 0))
-        guard response.overflow == 0, response.received == wanted else {
+        guard response.overflow == 0 else { return .failure(.final(.longAnswer(wanted: wanted))) }
+        guard response.received == wanted else {
             return .failure(.transient(.shortAnswer(received: response.received, wanted: wanted)))
         }
         bytes.removeLast(count - wanted)
@@ -204,11 +248,5 @@ public final class HTTPByteSource: ByteSource {
             let bytes = raw.prefix { $0 != 0 }
             return String(decoding: bytes, as: UTF8.self)
         }
-    }
-
-    /// The URL without its query and fragment: a presigned URL's query holds a signature, which
-    /// does not belong in messages and logs.
-    static func withoutQuery(_ url: String) -> String {
-        String(url.prefix { $0 != "?" && $0 != "#" })
     }
 }

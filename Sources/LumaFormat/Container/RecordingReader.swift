@@ -28,7 +28,13 @@ public struct RecordingDamage: Equatable, Sendable, CustomStringConvertible {
 /// Opening reads only the header, reference frame and index. Frames are decoded a chunk at a time
 /// with a ``ChunkDecoder``; each decoder is for one thread, the reader itself may be shared.
 public final class RecordingReader: @unchecked Sendable {
+    /// What messages call the recording: its path, or its URL without password or query.
     public let path: String
+    /// The recording's file name, as an event log's header keeps it.
+    public var fileName: String { source.fileName }
+    /// A failure of the recording's source that ended reading (a web resource replaced while it
+    /// was read), or `nil`.
+    public var readFailure: LumaFormatError? { source.failure }
     public let header: RecordingHeader
     /// Bytes in the recording (its source's size, fixed when opened).
     public var fileSize: UInt64 { source.size }
@@ -70,7 +76,7 @@ public final class RecordingReader: @unchecked Sendable {
 
     /// Opens the recording `location` names: a file's path, or an `http://` or `https://` URL
     /// read with range requests (``HTTPByteSource``). `report` hears of every retried web request.
-    public convenience init(location: String, report: (@Sendable (HTTPByteSource.Retry) -> Void)? = nil) throws(LumaFormatError) {
+    public convenience init(location: RecordingLocation, report: (@Sendable (HTTPByteSource.Retry) -> Void)? = nil) throws(LumaFormatError) {
         try self.init(source: ByteSources.open(location, report: report))
     }
 
@@ -81,6 +87,12 @@ public final class RecordingReader: @unchecked Sendable {
     /// written over one of them), the one whose size and version decode the first chunk is
     /// believed, and the other is reported as damage for `lumatrace recover` to write back.
     public convenience init(source: any ByteSource) throws(LumaFormatError) {
+        try self.init(checking: source)
+        // Reads that failed while opening (a resource replaced on its server) were not damage.
+        if let failure = source.failure { throw failure }
+    }
+
+    private convenience init(checking source: any ByteSource) throws(LumaFormatError) {
         let (path, fileSize) = (source.name, source.size)
         let primary = try RecordingReader.readHeader(source, fileSize: fileSize, path: path)
         guard primary.copyOffset == nil,
@@ -261,12 +273,14 @@ public final class RecordingReader: @unchecked Sendable {
     }
 
     /// Decodes every chunk and returns all damage: found while opening, and payloads that fail
-    /// their checksum.
+    /// their checksum. A source that fails on the way (``readFailure``: a web resource replaced)
+    /// ends the check; what it could not read is not called damage.
     public func verify() -> [RecordingDamage] {
         var found = damage
         let decoder = makeDecoder()
         for c in chunks {
             do { decoder.recycle(try decoder.decode(c)) } catch {
+                if readFailure != nil { break }
                 found.append(RecordingDamage(chunk: c.number, frames: c.frames, bytes: c.offset..<(c.offset + c.payloadLength), cause: .undecodable(error)))
             }
         }

@@ -19,6 +19,13 @@ public enum HTTPProblem: Equatable, Sendable, CustomStringConvertible {
     case etagChanged(was: String, now: String)
     /// The answer held fewer bytes than asked for.
     case shortAnswer(received: Int, wanted: Int)
+    /// A range answer whose body ran past the bytes asked for.
+    case longAnswer(wanted: Int)
+    /// The request took longer than the deadline (``HTTPByteSource/requestTimeoutVariable``), or
+    /// the body came too slowly for too long: libcurl's words, and the deadline in seconds.
+    case timedOut(String, limitSeconds: Int)
+    /// ``HTTPByteSource/requestTimeoutVariable`` is set to something that is not a deadline.
+    case invalidTimeout(String)
 
     public var description: String {
         switch self {
@@ -32,6 +39,12 @@ public enum HTTPProblem: Equatable, Sendable, CustomStringConvertible {
         case .etagChanged(let was, let now):
             return "changed while being read: its ETag was \(was.isEmpty ? "none" : was), now \(now.isEmpty ? "none" : now)"
         case .shortAnswer(let received, let wanted): return "the answer held \(received) bytes of the \(wanted) asked for"
+        case .longAnswer(let wanted):
+            return "the server sent more than the \(wanted) bytes asked for: its range answers cannot be trusted"
+        case .timedOut(let words, let limit):
+            return "\(words) (a request may take at most \(limit) s, or stall under 512 bytes/s for 30 s; \(HTTPByteSource.requestTimeoutVariable)=SECONDS sets the deadline)"
+        case .invalidTimeout(let value):
+            return "\(HTTPByteSource.requestTimeoutVariable)=\(value) is not a number of seconds from 1 to \(HTTPByteSource.maximumRequestTimeout)"
         }
     }
 

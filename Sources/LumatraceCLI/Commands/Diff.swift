@@ -42,7 +42,7 @@ struct Diff: ParsableCommand {
 
     @Option(help: ArgumentHelp("The recording both logs were made from: each log is checked against its frames and exact times, so logs of one source recorded at two timescales (a file and a Y4M pipe) compare.",
                                valueName: "rec"))
-    var recording: String?
+    var recording: RecordingLocation?
 
     @OptionGroup var tolerance: ToleranceOptions
 

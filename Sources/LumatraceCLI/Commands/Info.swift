@@ -16,7 +16,7 @@ struct Info: ParsableCommand {
             """)
 
     @Argument(help: "The .luma recording: a path, or an http(s):// URL read with range requests.")
-    var recording: String
+    var recording: RecordingLocation
 
     @Flag(help: "Read only the header and index; do not decode and check every chunk.")
     var quick = false
@@ -29,6 +29,7 @@ struct Info: ParsableCommand {
             let reader = try openRecording(recording)
             let h = reader.header
             let damage = quick ? reader.damage : reader.verify()
+            if let failure = reader.readFailure { throw failure }
             let first = reader.chunks.first?.firstTicks ?? 0
             let last = reader.chunks.last?.lastTicks ?? 0
             let frames = reader.frameCount
@@ -45,7 +46,7 @@ struct Info: ParsableCommand {
 
             if json {
                 let value = JSONValue.object([
-                    .init("file", .string(recording)),
+                    .init("file", .string(recording.description)),
                     .init("bytes", .int(Int64(reader.fileSize))),
                     .init("formatVersion", .int(Int64(reader.formatVersion))),
                     .init("width", .int(Int64(h.width))),

@@ -198,7 +198,7 @@ struct Record: ParsableCommand {
         })
         progress.finish()
         // With the events on standard output, what record says goes to stderr so the stream stays JSON Lines.
-        let print: (String) -> Void = events == "-" ? { FileHandle.standardError.write(Data(($0 + "\n").utf8)) } : { Swift.print($0) }
+        let print: (String) -> Void = events == "-" ? { printOnStandardError($0) } : { Swift.print($0) }
         let raw = Double(summary.frameCount * header.frameSize)
         print("recorded \(Plural.count(summary.frameCount, "frame")) \(header.width)x\(header.height) in \(Plural.count(summary.chunkCount, "chunk")) → \(recording.output) (\(summary.fileSize) bytes, ratio \(DecimalText.fixed(raw / Double(summary.fileSize), 2)))")
         // The recording is complete whatever the analysis did; an analysis that could not run says so after it.

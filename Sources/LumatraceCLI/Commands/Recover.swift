@@ -17,7 +17,7 @@ struct Recover: ParsableCommand {
               lumatrace recover crashed.luma -o fixed.luma   # leave the original untouched
             """)
 
-    @Argument(help: "The .luma recording.")
+    @Argument(help: "The .luma recording: a file (a recording on a web server is read, not rebuilt: download it first).")
     var recording: String
 
     @Option(name: .shortAndLong, help: "Write the recovered recording here instead of in place.")
@@ -28,6 +28,9 @@ struct Recover: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
+            if ByteSources.isURL(recording) {
+                throw UsageError("\(RecordingLocation(recording)) is a URL: recover rebuilds a file in place or into -o; download the recording first (curl -o clip.luma URL), then recover the file")
+            }
             let report = try RecordingRecovery.recover(recording, output: output, overwrite: force)
             if report.wasIntact {
                 print("\(recording): intact (indexed, every chunk decodes); nothing to do")

@@ -106,7 +106,7 @@ extension Regress {
 
         @Option(help: ArgumentHelp("Where the goldens' recordings are, when not beside them: a folder, or an http(s):// URL (a web server, an object store) that each golden's recording file name is appended to; read with range requests.",
                                    valueName: "location"))
-        var recordings: String?
+        var recordings: RecordingLocation?
 
         @Option(help: "Recordings replayed at once (1...256).")
         var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -197,8 +197,7 @@ extension Regress {
             if json {
                 print(RegressionRun.json(folder: folder, outcomes).serialized)
             } else if junit?.path == "-" {
-                let table = RegressionRun.report(outcomes, update: update).map { $0 + "\n" }.joined()
-                FileHandle.standardError.write(Data(table.utf8))
+                for line in RegressionRun.report(outcomes, update: update) { printOnStandardError(line) }
             } else {
                 for line in RegressionRun.report(outcomes, update: update) { print(line) }
             }
@@ -241,7 +240,7 @@ extension Regress {
             try file.write(part.json.serialized + "\n")
             try file.commit()
             let said = "shard \(shard.index) of \(shard.count): \(Plural.count(mine.count, "golden log")) of \(listing.goldens.count) → \(output)"
-            if output == "-" { FileHandle.standardError.write(Data((said + "\n").utf8)) } else { print(said) }
+            if output == "-" { printOnStandardError(said) } else { print(said) }
         }
     }
 }
@@ -299,7 +298,7 @@ extension Regress {
                     if moved < staged.count {
                         said += (moved == 0 ? "" : "; ") + "\(Plural.count(staged.count - moved, "staged log")) already in place (moved by an earlier merge)"
                     }
-                    FileHandle.standardError.write(Data((said + "\n").utf8))
+                    printOnStandardError(said)
                 }
                 try Regress.Corpus.printReport(outcomes, folder: folder, update: update, json: report.isJSON, junit: junitFile)
             }

@@ -28,7 +28,7 @@ struct Render: ParsableCommand {
             """)
 
     @Argument(help: "The .luma recording: a path, or an http(s):// URL read with range requests.")
-    var recording: String
+    var recording: RecordingLocation
 
     @Option(help: "The event log to draw (made from this recording).")
     var events: String
@@ -77,7 +77,7 @@ struct Render: ParsableCommand {
             let ffmpeg = kind == .gif || kind == .mp4
                 ? try Tools.require("ffmpeg", for: "to write GIF and MP4", otherwise: "or render PNG frames (-o folder/) instead") : nil
             // The output is claimed before any frame is decoded; it takes its name only when complete.
-            let inputs = [recording, events]
+            let inputs = [recording.filePath, events].compactMap { $0 }
             let folder = kind == .folder
                 ? try OutputFolder.create(output, replacingExisting: force, inputs: inputs, owns: Self.isRenderedFrame) : nil
             let file = kind == .folder ? nil

@@ -30,7 +30,7 @@ struct Replay: ParsableCommand {
             """)
 
     @Argument(help: "The .luma recording: a path, or an http(s):// URL read with range requests.")
-    var recording: String
+    var recording: RecordingLocation
 
     @OptionGroup var choice: AnalyzerChoiceOptions
 
@@ -59,7 +59,7 @@ struct Replay: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let registry = Lumatrace.registry
-            let logPath = output ?? URL(fileURLWithPath: recording).deletingPathExtension().lastPathComponent + ".events.jsonl"
+            let logPath = output ?? URL(fileURLWithPath: recording.fileName).deletingPathExtension().lastPathComponent + ".events.jsonl"
             let setups = try choice.resolveSetups(registry: registry, logFolder: ConfigurationFolder.of(logPath))
             let reader = try openRecording(recording)
             let range = try frames.range(in: reader)
@@ -80,7 +80,7 @@ struct Replay: ParsableCommand {
             }
             progress.finish()
             // With the log on standard output, the summary goes to stderr so the stream stays JSON Lines.
-            let say: (String) -> Void = logPath == "-" ? { FileHandle.standardError.write(Data(($0 + "\n").utf8)) } : { print($0) }
+            let say: (String) -> Void = logPath == "-" ? { printOnStandardError($0) } : { print($0) }
             say("replayed \(Plural.count(footer.framesReplayed, "frame")) of \(recording) → \(logPath == "-" ? "standard output" : logPath)")
             say("events: \(footer.eventCount)")
             for c in footer.counts { say("  \(c.analyzer).\(c.kind)".padding(toLength: 32, withPad: " ", startingAt: 0) + "\(c.count)") }

@@ -24,7 +24,7 @@ struct Report: ParsableCommand {
             """)
 
     @Argument(help: "The .luma recording: a path, or an http(s):// URL read with range requests.")
-    var recording: String
+    var recording: RecordingLocation
 
     @Option(help: "The event log (made from this recording).")
     var events: String
@@ -43,7 +43,7 @@ struct Report: ParsableCommand {
             guard ["html", "htm"].contains(URL(fileURLWithPath: output).pathExtension.lowercased()) else {
                 throw CLIError("-o \(output): a report is an .html file")
             }
-            let file = try OutputFile.create(output, replacingExisting: force, inputs: [recording, events] + (truth.map { [$0] } ?? []), kind: .page,
+            let file = try OutputFile.create(output, replacingExisting: force, inputs: [recording.filePath, events, truth].compactMap { $0 }, kind: .page,
                                              streams: .allowed)
             let log = try EventLog.read(events).declaringKinds(from: Lumatrace.registry)
             let reader = try openRecording(recording)

@@ -44,7 +44,7 @@ struct Truth: ParsableCommand {
         var labels: String
 
         @Option(help: "The recording the labels describe (gives the frame size and count).")
-        var recording: String?
+        var recording: RecordingLocation?
 
         @Option(help: "Frame size WIDTHxHEIGHT, when there is no --recording.")
         var size: String?
@@ -76,7 +76,7 @@ struct Truth: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let file = try OutputFile.create(output, replacingExisting: force, inputs: [labels] + (recording.map { [$0] } ?? []),
+                let file = try OutputFile.create(output, replacingExisting: force, inputs: [labels, recording?.filePath].compactMap { $0 },
                                                  kind: .truth, streams: .allowed)
                 var geometry: TruthImport.Geometry
                 if let recording {
@@ -118,7 +118,7 @@ struct Truth: ParsableCommand {
         var truth: String
 
         @Option(help: "The recording it describes.")
-        var recording: String?
+        var recording: RecordingLocation?
 
         func run() throws {
             try reportingErrors {

@@ -21,7 +21,7 @@ struct Verify: ParsableCommand {
     var log: String
 
     @Option(help: "The recording (a path or an http(s):// URL), when it is not next to the log under its header name.")
-    var recording: String?
+    var recording: RecordingLocation?
 
     @Flag(help: ArgumentHelp(stringLiteral: FlagHints.allowExternalHelp))
     var allowExternal = false

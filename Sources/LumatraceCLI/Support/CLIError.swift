@@ -52,11 +52,16 @@ func printError(_ error: any Error, command: CommandContext = .other) {
 }
 
 /// `text` with its control characters written as escapes (`\n`, `\r`, `\t`, `\u{1B}`).
-func oneLine(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+func oneLine(_ text: String) -> String { escapingControls(text, keeping: []) }
+
+/// `text` with its control characters, but those in `kept`, written as escapes.
+func escapingControls(_ text: String, keeping kept: Set<Unicode.Scalar>) -> String {
+    func escaped(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.generalCategory == .control && !kept.contains(scalar) }
+    guard text.unicodeScalars.contains(where: escaped) else { return text }
     var out = ""
     for scalar in text.unicodeScalars {
         switch scalar {
+        case _ where !escaped(scalar): out.unicodeScalars.append(scalar)
         case "\n": out += "\\n"
         case "\r": out += "\\r"
         case "\t": out += "\\t"
@@ -68,5 +73,5 @@ func oneLine(_ text: String) -> String {
 }
 
 func warn(_ message: String) {
-    FileHandle.standardError.write(Data("lumatrace: \(SystemPath.display(message))\n".utf8))
+    FileHandle.standardError.write(Data("lumatrace: \(oneLine(SystemPath.display(message)))\n".utf8))
 }

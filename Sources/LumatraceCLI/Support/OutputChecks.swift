@@ -9,7 +9,7 @@ enum OutputChecks {
     /// Requires the log to have been made from `reader`'s frames, unless `force`; returns the
     /// recording's frames digest.
     @discardableResult
-    static func requireSameRecording(_ log: EventLog, reader: RecordingReader, recording: String, force: Bool) throws -> String {
+    static func requireSameRecording(_ log: EventLog, reader: RecordingReader, recording: RecordingLocation, force: Bool) throws -> String {
         let digest = try reader.framesDigest().hexString
         // The digest covers times in ticks of the recording's timescale: the same frames at the
         // same times recorded at another timescale are the same recording, and are compared so.
