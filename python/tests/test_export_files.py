@@ -4,6 +4,7 @@ their errors, so `to_mcap` (`export-mcap`) and `to_rrd` (`export-rrd`) are check
 What each writes inside the file is in `test_foxglove.py` and `test_rerun.py`."""
 import importlib
 import os
+import subprocess
 import sys
 from typing import Callable, NamedTuple
 
@@ -98,7 +99,7 @@ def test_the_command_line_writes_and_says_what(export, tmp_path, capsys):
     args = [export.command, str(recording_path("toss-real")), str(events_path("toss-real")), "-o", str(out)]
     assert main(args) == 0
     assert capsys.readouterr().out.startswith(f"wrote {out}: 60 frames, 70 events")
-    assert main(args) == 1
+    assert main(args) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].endswith(f"{out}: already exists (--force replaces it)")
     assert main(args + ["--force"]) == 0
@@ -110,7 +111,7 @@ def test_the_command_line_writes_and_says_what(export, tmp_path, capsys):
 def test_the_command_line_words_a_bad_input_as_one_line(export, tmp_path, capsys, recording, events, says):
     bundled = recording_path("toss-real").parent
     paths = [str(bundled / name) if (bundled / name).exists() else str(tmp_path / name) for name in (recording, events)]
-    assert main([export.command, *paths, "-o", str(tmp_path / f"x{export.suffix}")]) == 1
+    assert main([export.command, *paths, "-o", str(tmp_path / f"x{export.suffix}")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and says in err[0]
 
@@ -122,6 +123,44 @@ def test_without_the_sdk_the_error_says_how_to_install_it(export, tmp_path, monk
         export.write(recording_path("toss-real"), events_path("toss-real"), tmp_path / f"x{export.suffix}")
     assert install in str(missing.value)
     assert main([export.command, str(recording_path("toss-real")), str(events_path("toss-real")),
-                 "-o", str(tmp_path / f"x{export.suffix}")]) == 1
+                 "-o", str(tmp_path / f"x{export.suffix}")]) == 2
     assert install in capsys.readouterr().err
     assert os.listdir(tmp_path) == []
+
+
+def run_command(*args, cwd):
+    """`python -m lumatrace ARGS` in a process of its own: (exit status, stdout bytes, stderr lines)."""
+    done = subprocess.run([sys.executable, "-m", "lumatrace", *map(str, args)], cwd=cwd, capture_output=True)
+    return done.returncode, done.stdout, done.stderr.decode().strip().splitlines()
+
+
+def test_dash_writes_the_export_to_standard_output_and_the_summary_to_standard_error(export, tmp_path):
+    status, out, err = run_command(export.command, recording_path("toss-real"), events_path("toss-real"), "-o", "-",
+                                   cwd=tmp_path)
+    assert status == 0, err
+    assert out.startswith(export.magic) and len(out) > 100_000
+    assert len(err) == 1 and err[0].startswith("wrote standard output: 60 frames, 70 events")
+    assert os.listdir(tmp_path) == [], "no file named '-', nothing left behind"
+    if export.suffix == ".mcap":  # the same bytes as the file (an .rrd differs run to run by its row ids)
+        file = tmp_path / "c.mcap"
+        export.write(recording_path("toss-real"), events_path("toss-real"), file)
+        assert file.read_bytes() == out
+
+
+def test_a_device_such_as_dev_null_is_written_not_replaced(export, tmp_path):
+    status, out, err = run_command(export.command, recording_path("toss-real"), events_path("toss-real"),
+                                   "-o", os.devnull, cwd=tmp_path)
+    assert status == 0 and err == [] and out.decode().startswith(f"wrote {os.devnull}: 60 frames")
+    assert os.listdir(tmp_path) == [] and not os.path.isfile(os.devnull)
+
+
+def test_exit_statuses_are_the_lumatrace_tools(export, tmp_path):
+    """0 done, 2 an error (1 is lumatrace's "a difference"), 64 a wrong command line; one line each."""
+    status, _, err = run_command(export.command, recording_path("toss-real"), tmp_path / "missing.jsonl",
+                                 "-o", tmp_path / f"x{export.suffix}", cwd=tmp_path)
+    assert status == 2 and len(err) == 1 and "missing.jsonl" in err[0]
+    status, _, err = run_command(export.command, recording_path("toss-real"), cwd=tmp_path)
+    assert status == 64 and len(err) == 1
+    assert err[0].startswith(f"python -m lumatrace {export.command}: error: ") and "--help" in err[0]
+    status, _, err = run_command("no-such-command", cwd=tmp_path)
+    assert status == 64 and len(err) == 1 and "no-such-command" in err[0]

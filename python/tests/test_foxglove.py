@@ -172,7 +172,7 @@ def test_a_log_of_another_recording_of_the_same_size_is_refused_unless_asked(tmp
     assert "balls-synth.events.jsonl: is a log of another recording (balls-synth.luma" in str(other.value)
     assert os.listdir(tmp_path) == []
     args = ["export-mcap", str(recording_path("tracking-synth")), str(events_path("balls-synth")), "-o", str(tmp_path / "x.mcap")]
-    assert main(args) == 1
+    assert main(args) == 2
     assert capsys.readouterr().err.strip().endswith("; pass --force to use it anyway")
     summary = to_mcap(recording_path("tracking-synth"), events_path("balls-synth"), tmp_path / "x.mcap",
                       other_recording=True)

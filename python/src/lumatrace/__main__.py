@@ -5,8 +5,10 @@
 
 Each command is one entry of `COMMANDS`: a name, a function that adds its arguments to a parser,
 and a function that runs it. Errors are printed here, in one place: the library raises errors
-that name the file and know nothing of flags; this module words them as one line and exits 1
-(2 for a command line argparse cannot parse).
+that name the file and know nothing of flags; this module words them as one line. The exit
+statuses are the `lumatrace` tool's: 0 done, 2 an error (1 is its "a difference", which no command
+here answers), 64 a wrong command line. `-o -` writes to standard output (the summary line then
+goes to standard error), and a device such as `/dev/null` or a FIFO is written, never replaced.
 """
 from __future__ import annotations
 
@@ -16,6 +18,10 @@ import sys
 import textwrap
 
 from .errors import LumatraceError
+
+#: Exit statuses, as the `lumatrace` tool's (`lumatrace --help`).
+EXIT_FAILURE = 2
+EXIT_USAGE = 64
 
 _EXPORT_EPILOG = {
     "mcap": """\
@@ -44,7 +50,8 @@ def _add_export_arguments(parser: argparse.ArgumentParser, suffix: str) -> None:
     parser.add_argument("recording", help="the .luma recording")
     parser.add_argument("events", help="its event log (.events.jsonl), from `lumatrace replay`")
     parser.add_argument("-o", "--output", required=True, metavar=f"OUT.{suffix}",
-                        help=f"the .{suffix} file to write; it appears only when complete")
+                        help=f"the .{suffix} file to write; it appears only when complete "
+                             f"(`-` writes to standard output)")
     parser.add_argument("--force", action="store_true",
                         help=f"replace OUT.{suffix} if it exists (only a .{suffix} file is ever replaced), and "
                              f"draw a log made from another recording of the same size")
@@ -69,17 +76,25 @@ COMMANDS = [
 ]
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser that words a wrong command line as the `lumatrace` tool does: one line,
+    `PROG: error: MESSAGE (see `PROG COMMAND --help`)`, and exit status 64."""
+
+    def error(self, message: str):
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see `{self.prog} --help`)\n")
+
+
 def parser(prog: str | None = None) -> argparse.ArgumentParser:
     # The commands are listed in the description: argparse (3.11) wraps a subcommand list badly.
     listing = "\n".join(f"  {name:<13} {summary}" for name, summary, *_ in COMMANDS)
-    top = argparse.ArgumentParser(
+    top = _Parser(
         prog=prog or _prog(), usage="%(prog)s [-h] COMMAND ...",
         description=f"Lumatrace recordings and event logs from Python: exports for viewers.\n\ncommands:\n{listing}",
         epilog="`COMMAND --help` tells more. Recording and replaying are the Swift `lumatrace` tool's.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = top.add_subparsers(dest="command", metavar="COMMAND", help=argparse.SUPPRESS, required=True)
     for name, summary, epilog, add_arguments, run in COMMANDS:
-        sub = commands.add_parser(name, help=summary, description=summary[0].upper() + summary[1:] + ".",
+        sub = commands.add_parser(name, prog=f"{top.prog} {name}", help=summary, description=summary[0].upper() + summary[1:] + ".",
                                   epilog=textwrap.dedent(epilog), formatter_class=argparse.RawDescriptionHelpFormatter)
         add_arguments(sub)
         sub.set_defaults(run=run)
@@ -87,16 +102,19 @@ def parser(prog: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Runs one command; returns the exit status (0, or 1 when it failed)."""
+    """Runs one command; returns the exit status (0, or `EXIT_FAILURE` when it failed). A wrong
+    command line exits `EXIT_USAGE` (through `SystemExit`, as argparse does)."""
     prog = _prog()
     args = parser(prog).parse_args(argv)
     try:
-        print(args.run(args))
+        summary = args.run(args)
     except KeyboardInterrupt:
         return 130
     except Exception as e:  # noqa: BLE001 - every failure becomes one line; the kinds are worded below
         print(f"{prog}: error: {_describe(e)}", file=sys.stderr)
-        return 1
+        return EXIT_FAILURE
+    # Standard output may be the result itself.
+    print(summary, file=sys.stderr if getattr(args, "output", None) == "-" else sys.stdout)
     return 0
 
 

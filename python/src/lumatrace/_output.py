@@ -9,12 +9,19 @@ The rules, the same as the command line's:
 - the bytes go to a temporary sibling (`.NAME.PID-N.partial`) and reach the final name by a rename
   when everything was written: a failure never leaves half a file under the name the user gave;
 - an existing file is replaced only with `force`, and only by a result of its own kind: `force`
-  never turns a recording or an event log into an export.
+  never turns a recording or an event log into an export;
+- `-` (standard output), a character device such as `/dev/null` or a FIFO is a stream: never
+  replaced, it receives the result once complete (the bytes are written to a temporary file first,
+  since a writer may need to seek, and copied to the stream at the end).
 """
 from __future__ import annotations
 
 import itertools
 import os
+import shutil
+import stat
+import sys
+import tempfile
 
 from .errors import LumatraceError
 
@@ -39,19 +46,35 @@ class OutputError(LumatraceError):
         self.code = code
 
 
+#: The path that means standard output.
+STANDARD_OUTPUT = "-"
+
+
 class OutputFile:
     """Claims `path` for a result of `kind` ("mcap", "rrd"): checks it, and hands out a temporary
-    sibling to write (`writing_path`) that a clean exit from the `with` block renames into place.
-    An exception inside the block removes the temporary file and leaves `path` as it was."""
+    sibling to write (`writing_path`) that a clean exit from the `with` block renames into place
+    (or, for a stream, copies to it). An exception inside the block removes the temporary file and
+    leaves `path` as it was."""
 
     def __init__(self, path, *, force: bool, inputs, kind: str):
         self.path = os.fspath(path)
         self.force = force
         self.kind = kind
         self.inputs = [os.fspath(p) for p in inputs]
-        check(self.path, force=force, inputs=self.inputs, kind=kind)
-        folder, name = os.path.split(self.path)
-        self.writing_path = os.path.join(folder, f".{name}.{os.getpid()}-{next(_counter)}.partial")
+        #: Standard output, a device or a FIFO: written once complete, never replaced.
+        self.is_stream = check(self.path, force=force, inputs=self.inputs, kind=kind)
+        if self.is_stream:
+            # A folder of our own (mode 0700): nobody else can put a file or link at the name.
+            self._folder = tempfile.mkdtemp(prefix="lumatrace-")
+            self.writing_path = os.path.join(self._folder, f"output.{kind}.partial")
+        else:
+            folder, name = os.path.split(self.path)
+            self.writing_path = os.path.join(folder, f".{name}.{os.getpid()}-{next(_counter)}.partial")
+
+    @property
+    def name(self) -> str:
+        """The output in a user's words: its path, or "standard output"."""
+        return "standard output" if self.path == STANDARD_OUTPUT else self.path
 
     def __enter__(self) -> "OutputFile":
         return self
@@ -69,6 +92,10 @@ class OutputFile:
     def _commit(self) -> None:
         if not os.path.exists(self.writing_path):
             raise OutputError(self.path, "io", "nothing was written")
+        if self.is_stream:
+            self._copy_to_stream()
+            self._remove_temporary()
+            return
         # Checked again: the inputs were read meanwhile, and something may have appeared.
         check(self.path, force=self.force, inputs=self.inputs, kind=self.kind)
         if self.force:
@@ -84,15 +111,34 @@ class OutputFile:
             return
         os.unlink(self.writing_path)
 
+    def _copy_to_stream(self) -> None:
+        try:
+            with open(self.writing_path, "rb") as source:
+                if self.path == STANDARD_OUTPUT:
+                    sys.stdout.flush()
+                    shutil.copyfileobj(source, sys.stdout.buffer)
+                    sys.stdout.buffer.flush()
+                else:
+                    with open(self.path, "wb") as stream:
+                        shutil.copyfileobj(source, stream)
+        except OSError as e:
+            raise OutputError(self.path, "io", e.strerror or str(e)) from None
+
     def _remove_temporary(self) -> None:
+        if self.is_stream:
+            shutil.rmtree(self._folder, ignore_errors=True)
+            return
         try:
             os.unlink(self.writing_path)
         except FileNotFoundError:
             pass
 
 
-def check(path: str, *, force: bool, inputs, kind: str) -> None:
-    """Raises `OutputError` unless a result of `kind` may be written at `path`."""
+def check(path: str, *, force: bool, inputs, kind: str) -> bool:
+    """Raises `OutputError` unless a result of `kind` may be written at `path`; returns whether
+    `path` is a stream (standard output, a character device, a FIFO)."""
+    if path == STANDARD_OUTPUT:
+        return True
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
         raise OutputError(path, "folderMissing", f"the folder {folder} does not exist")
@@ -104,8 +150,14 @@ def check(path: str, *, force: bool, inputs, kind: str) -> None:
     if os.path.isdir(path):
         raise OutputError(path, "wrongKind", "is a folder; the output here is a file")
     if not os.path.lexists(path):
-        return
-    if not os.path.isfile(path):
+        return False
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        raise OutputError(path, "wrongKind", "is a link to nothing; the output here is a file") from None
+    if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+        return True
+    if not stat.S_ISREG(mode):
         raise OutputError(path, "wrongKind", "is not a regular file; the output here is a file")
     if not force:
         raise OutputError(path, "exists", "already exists")
@@ -113,6 +165,7 @@ def check(path: str, *, force: bool, inputs, kind: str) -> None:
     if found is not None and found != kind:
         raise OutputError(path, "otherKind", f"is {_NOUN[found]}, not {_NOUN[kind]}; a result replaces only "
                                              f"a file of its own kind: remove it first or choose another name")
+    return False
 
 
 def _kind_of(path: str) -> str | None:

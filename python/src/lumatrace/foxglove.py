@@ -74,7 +74,7 @@ def to_mcap(recording_path, events_path, output_path, *, force: bool = False,
                 frames += 1
         finally:
             writer.close()
-        return pairing.summary(out.path, frames)
+        return pairing.summary(out.name, frames)
 
 
 def _metadata(pairing: Pairing) -> dict:

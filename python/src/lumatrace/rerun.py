@@ -88,7 +88,7 @@ def to_rrd(recording_path, events_path, output_path, *, force: bool = False,
         finally:
             stream.flush()
             stream.disconnect()
-        return pairing.summary(out.path, frames)
+        return pairing.summary(out.name, frames)
 
 
 def recording_id(pairing: Pairing) -> str:
