@@ -24,6 +24,7 @@ public struct GoldenReplay {
     public init(golden: EventLog, recording: RecordingLocation? = nil, registry: AnalyzerRegistry, allowPrograms: Bool) throws {
         self.golden = golden
         let header = golden.header
+        try AnalyzerSetup.checkInstanceCount(header.analyzers.count, in: golden.path)
         let location = recording ?? RecordingLocation(URL(fileURLWithPath: golden.path).deletingLastPathComponent().appendingPathComponent(header.recordingFile).path)
         // A URL is checked by asking for it (a 404 names it); a path first by whether it is there.
         guard location.isURL || (try? SystemPath.status(of: location.openableText)) != nil else {

@@ -33,7 +33,7 @@ public enum PipelineFile {
         guard let list = json["analyzers"]?.arrayValue else {
             throw RegressionError.pipeline(path: path, problem: .noAnalyzers)
         }
-        try AnalyzerSetup.checkInstanceCount(list.count, source: path)
+        try AnalyzerSetup.checkInstanceCount(list.count, in: path)
         return try list.map { item throws(OptionError) in
             try AnalyzerSetup.parse(item, registry: registry, source: path, validating: validating(item["name"]?.stringValue ?? ""))
         }

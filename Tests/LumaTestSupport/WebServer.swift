@@ -84,7 +84,7 @@ public final class WebServer: @unchecked Sendable {
 
     public struct ServerFailed: Error, CustomStringConvertible { public var description: String }
 
-    private static func accepts(_ port: Int) -> Bool {
+    static func accepts(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -98,7 +98,7 @@ public final class WebServer: @unchecked Sendable {
     }
 
     /// A port nothing listens on now: the kernel's choice for a socket bound to port 0.
-    private static func freePort() throws -> Int {
+    static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()

@@ -62,4 +62,67 @@ struct HTTPRecordingCommandTests {
             #expect(result.stderr == "lumatrace: error: \(server.url("nope.luma")): HTTP 404 Not Found\n")
         }
     }
+
+    @Test("a URL's password and signature appear in no output and no file, through every command that takes a URL")
+    func secretsKept() throws {
+        try withScratchFolder("served") { served in try withScratchFolder("corpus") { corpus in try withScratchFolder("out") { out in
+            for name in ["balls-synth.luma", "toss-real.luma"] {
+                try FileManager.default.copyItem(atPath: PackageLayout.recordings.appendingPathComponent(name).path, toPath: served + "/" + name)
+            }
+            for name in ["balls-synth.events.jsonl", "balls-synth.truth.json", "toss-real.events.jsonl"] {
+                try FileManager.default.copyItem(atPath: PackageLayout.recordings.appendingPathComponent(name).path, toPath: corpus + "/" + name)
+            }
+            // A golden whose recording the server does not have: its error line names the URL.
+            try FileManager.default.copyItem(atPath: PackageLayout.recordings.appendingPathComponent("tracking-synth.events.jsonl").path,
+                                             toPath: corpus + "/tracking-synth.events.jsonl")
+            let server = try WebServer(serving: served)
+            let liar = try LyingWebServer(serving: served + "/toss-real.luma")
+            func secret(_ url: String) -> String {
+                url.replacingOccurrences(of: "http://", with: "http://alice:S3CRETPW@") + "?X-Amz-Signature=SIGSECRET#FRAGSECRET"
+            }
+            let url = secret(server.url("balls-synth.luma")), log = corpus + "/balls-synth.events.jsonl"
+            let runs: [[String]] = [
+                ["info", url], ["info", url, "--json"], ["info", secret(server.url("missing.luma"))], ["info", secret(liar.url("st503"))],
+                ["replay", url, "--analyzer", "differencing", "-o", out + "/replayed.events.jsonl"],
+                ["replay", url, "--analyzer", "differencing", "-o", "-"],
+                ["export", url, "--format", "y4m", "--to", "3", "-o", out + "/frames.y4m"],
+                ["report", url, "--events", log, "-o", out + "/report.html"],
+                ["render", url, "--events", log, "-o", out + "/sheet.png"],
+                ["verify", log, "--recording", url],
+                ["diff", log, log, "--recording", url],
+                ["truth", "check", corpus + "/balls-synth.truth.json", "--recording", url],
+                ["regress", corpus, "--recordings", secret(server.url("")), "--jobs", "1", "--junit", out + "/junit.xml"],
+                ["regress", corpus, "--recordings", secret(server.url("")), "--jobs", "1", "--json"],
+                ["regress", corpus, "--recordings", secret(server.url("")), "--jobs", "1", "--junit", "-"],
+            ]
+            for arguments in runs {
+                let r = try CLI.run(arguments)
+                for secret in ["S3CRETPW", "SIGSECRET", "FRAGSECRET"] {
+                    #expect(!r.stdout.contains(secret) && !r.stderr.contains(secret), "\(arguments): \(r.stdout)\(r.stderr)")
+                }
+            }
+            let written = try FileManager.default.contentsOfDirectory(atPath: out)
+            #expect(written.sorted() == ["frames.y4m", "junit.xml", "replayed.events.jsonl", "report.html", "sheet.png"], "\(written)")
+            for name in written {
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: out + "/" + name))
+                for secret in ["S3CRETPW", "SIGSECRET", "FRAGSECRET"] { #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(name) holds \(secret)") }
+            }
+            // What is shown instead: the URL without its password, the query as ?….
+            let info = try CLI.run(["info", url])
+            #expect(info.stdout.hasPrefix(server.url("balls-synth.luma") + "?…\n"), "\(info.stdout)")
+        } } }
+    }
+
+    @Test("regress joins each recording's name to a URL's path, before its query (a presigned folder)")
+    func regressURLWithQuery() throws {
+        try withScratchFolder("served") { served in try withScratchFolder("corpus") { corpus in
+            try FileManager.default.copyItem(atPath: PackageLayout.recordings.appendingPathComponent("toss-real.luma").path, toPath: served + "/toss-real.luma")
+            try FileManager.default.copyItem(atPath: PackageLayout.recordings.appendingPathComponent("toss-real.events.jsonl").path,
+                                             toPath: corpus + "/toss-real.events.jsonl")
+            let server = try WebServer(serving: served)
+            let result = try CLI.run(["regress", corpus, "--recordings", server.url("?sig=SIGQ"), "--jobs", "1"])
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("1 recording: 1 unchanged"), "\(result.stdout)")
+        } }
+    }
 }

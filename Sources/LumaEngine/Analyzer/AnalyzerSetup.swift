@@ -48,12 +48,13 @@ public struct AnalyzerSetup: Equatable, Sendable {
     /// The environment variable that sets ``instanceLimit``.
     public static let instanceLimitVariable = "LUMATRACE_MAX_ANALYZERS"
 
-    /// Refuses a list of `count` analyzer instances (from `source`: a pipeline file, a log header,
-    /// the command line) longer than ``instanceLimit``.
-    public static func checkInstanceCount(_ count: Int, source: String) throws(OptionError) {
+    /// Refuses a list of `count` analyzer instances longer than ``instanceLimit``: from `file` (a
+    /// pipeline file, a log whose header lists them), which the error names, or from the
+    /// `analyzer` option when `file` is `nil`.
+    public static func checkInstanceCount(_ count: Int, in file: String?) throws(OptionError) {
         guard count > instanceLimit else { return }
-        throw OptionError(option: "analyzer", message: """
-            \(source) names \(count) analyzer instances, more than the limit of \(instanceLimit) \
+        throw OptionError(option: file ?? "analyzer", message: """
+            \(file == nil ? "the replay names" : "names") \(count) analyzer instances, more than the limit of \(instanceLimit) \
             (each holds frame-sized buffers; set \(instanceLimitVariable)=N, up to 100000, to allow more)
             """)
     }
@@ -170,38 +171,10 @@ public struct AnalyzerSetup: Equatable, Sendable {
         } catch let e as OptionError {
             throw OptionError(option: e.option.hasPrefix("\(name).") ? e.option : "\(name).\(e.option)", message: e.message)
         } catch let error as DecodingError {
-            let (path, message) = Self.describe(error)
-            throw OptionError(option: path.isEmpty ? name : "\(name).\(path)", message: message)
+            let problem = DecodingProblem(error)
+            throw OptionError(option: problem.path.isEmpty ? name : "\(name).\(problem.path)", message: problem.reason)
         } catch {
             throw OptionError(option: name, message: "configuration does not fit the analyzer: \(error)")
-        }
-    }
-
-    /// A decoding failure in the words of options: the option's path and what its value should be.
-    static func describe(_ error: DecodingError) -> (path: String, message: String) {
-        func path(_ context: DecodingError.Context) -> String {
-            context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-        }
-        func expected(_ type: Any.Type) -> String {
-            switch type {
-            case is String.Type: "a string"
-            case is Bool.Type: "true or false"
-            case is Int.Type, is Int64.Type, is Int32.Type, is UInt.Type: "a whole number"
-            case is Double.Type, is Float.Type: "a number"
-            default: String(describing: type).hasPrefix("Array") ? "an array" : "a value of type \(type)"
-            }
-        }
-        func found(_ context: DecodingError.Context) -> String {
-            guard let range = context.debugDescription.range(of: "found ") else { return "" }
-            let rest = context.debugDescription[range.upperBound...].split(separator: " ").prefix(2).joined(separator: " ")
-            return " (found \(rest.hasSuffix("instead.") ? String(rest.dropLast(" instead.".count)) : rest))"
-        }
-        switch error {
-        case .typeMismatch(let type, let context): return (path(context), "must be \(expected(type))\(found(context))")
-        case .valueNotFound(let type, let context): return (path(context), "must be \(expected(type)), not null")
-        case .keyNotFound(let key, let context): return ((path(context).isEmpty ? "" : path(context) + ".") + key.stringValue, "is missing")
-        case .dataCorrupted(let context): return (path(context), "is not a valid value: \(context.debugDescription)")
-        @unknown default: return ("", "does not fit the analyzer")
         }
     }
 

@@ -21,7 +21,7 @@ public enum ShapedEvent: Sendable {
     /// read from a log and for events an analyzer emits.
     public init(payload: JSONValue, shape: EventShape) throws(Mismatch) {
         func view<T: Decodable>(_ type: T.Type) throws(Mismatch) -> T {
-            do { return try payload.decode(T.self) } catch { throw Mismatch(view: "\(T.self)", reason: "\(error)") }
+            do { return try payload.decode(T.self) } catch { throw Mismatch(view: "\(T.self)", reason: "\(DecodingProblem(error))") }
         }
         switch shape {
         case .pathUpdate: self = .pathUpdate(try view(PathUpdate.self))

@@ -47,6 +47,7 @@ struct Export: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
+            try OutputChecks.requireDistinct(("-o", output), ("--timestamps", timestamps))
             let reader = try openRecording(recording)
             let range = try frames.range(in: reader)
             let h = reader.header

@@ -17,6 +17,26 @@ struct PythonAnalyzerTemplate {
         return out
     }
 
+    /// Why `typeName` would make code that does not run, or `nil`: a Python constant (`None`,
+    /// `True`, `False`, which pass as capitalised names), a name the script or its tests import
+    /// (a class `Event` would hide `lumatrace.analyzer.Event`), or a module name that would hide a
+    /// module they import (`Numpy` writes numpy.py, which `import numpy` would then find).
+    var clash: String? {
+        if ["None", "True", "False", "NotImplemented", "Ellipsis"].contains(typeName) { return "it is a Python constant" }
+        if Self.importedNames.contains(typeName) { return "the script imports \(typeName) from lumatrace.analyzer" }
+        if Self.importedModules.contains(moduleName) { return "its script, \(moduleName).py, would hide the module \(moduleName) that the analyzer imports" }
+        return nil
+    }
+
+    /// What the script and its tests import by name (see `analyzer` and `tests`).
+    static let importedNames: Set<String> = ["Analyzer", "Event", "OptionsRefused"]
+    /// Modules the script, its tests and `lumatrace.analyzer` import: a script named like one
+    /// would be imported in its place.
+    static let importedModules: Set<String> = [
+        "lumatrace", "numpy", "pytest", "sys", "os", "re", "json", "math", "struct", "hashlib", "traceback", "dataclasses",
+        "typing", "abc", "collections", "functools", "types", "io", "test",
+    ]
+
     /// The checkout's virtual environment, which has numpy and the `lumatrace` package.
     var python: String { checkout + "/.venv/bin/python" }
 

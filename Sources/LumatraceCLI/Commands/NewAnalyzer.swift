@@ -55,6 +55,9 @@ struct NewAnalyzer: ParsableCommand {
               name.count <= 48 else {
             throw ValidationError("'\(name)' is not a type name: letters and digits, starting with a capital, e.g. Glare")
         }
+        if language == .python, let clash = PythonAnalyzerTemplate(typeName: name, checkout: "").clash {
+            throw ValidationError("'\(name)' cannot name a Python analyzer: \(clash); choose another name, e.g. \(name)Detector")
+        }
     }
 
     func run() throws {

@@ -126,6 +126,7 @@ struct Record: ParsableCommand {
     /// The analysis while recording, if asked for: settings and the log's destination are checked now.
     private func liveAnalysis() throws -> LiveAnalysis? {
         guard let logPath = eventsPath else { return nil }
+        try OutputChecks.requireDistinct(("-o", recording.output), ("--events", logPath))
         let registry = Lumatrace.registry
         let setups = try choice.resolveSetups(registry: registry, logFolder: ConfigurationFolder.of(logPath))
         var options = LiveAnalysis.Options()

@@ -6,6 +6,13 @@ import LumaFormat
 /// Checks made before any frame is decoded, by commands that draw a log over its recording.
 /// (Where results may be written is ``OutputFile``'s and ``OutputFolder``'s business.)
 enum OutputChecks {
+    /// Two outputs of one command must be two files: `first` and `second` are each a flag and the
+    /// path given to it (`nil` when not given, `-` for standard output, which may be shared).
+    static func requireDistinct(_ first: (flag: String, path: String?), _ second: (flag: String, path: String?)) throws {
+        guard let a = first.path, let b = second.path, a != "-", a == b || OutputFile.sameName(a, b) else { return }
+        throw UsageError("\(first.flag) \(a) and \(second.flag) \(b) name the same file: each output needs a file of its own")
+    }
+
     /// Requires the log to have been made from `reader`'s frames, unless `force`; returns the
     /// recording's frames digest.
     @discardableResult
