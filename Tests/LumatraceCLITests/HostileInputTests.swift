@@ -28,6 +28,30 @@ enum HostileInput {
         return path
     }
 
+    /// The toss golden whose header lists its first analyzer `count` times (as instances of it).
+    static func log(analyzerCopies count: Int, in dir: String) throws -> String {
+        var lines = try String(contentsOfFile: recordings.appendingPathComponent("toss-real.events.jsonl").path, encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        var header = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        let first = try #require((header["analyzers"] as? [[String: Any]])?.first)
+        header["analyzers"] = (0..<count).map { i in first.merging(["name": "d\(i)", "analyzer": first["name"]!]) { $1 } }
+        lines[0] = String(decoding: try JSONSerialization.data(withJSONObject: header), as: UTF8.self)
+        let path = "\(dir)/many-instances.events.jsonl"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
+        return path
+    }
+
+    /// The toss golden without its footer, its first `diff` event's blobs replaced by `blobs` (JSON).
+    static func log(blobs: String, in dir: String) throws -> String {
+        var lines = try String(contentsOfFile: recordings.appendingPathComponent("toss-real.events.jsonl").path, encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        lines.removeLast()
+        let i = try #require(lines.firstIndex { $0.contains("\"blobs\":[]") })
+        lines[i] = lines[i].replacingOccurrences(of: "\"blobs\":[]", with: "\"blobs\":\(blobs)")
+        let path = "\(dir)/bad-blobs.events.jsonl"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
+        return path
+    }
 
     /// `CraftedBytes.hugeFrameClaims()` as a file.
     static func hugeClaims(in dir: String) -> String {
@@ -99,6 +123,9 @@ struct HostileInputTests {
             try ("[" + Array(repeating: "[0]", count: (most - 2) / 4).joined(separator: ",") + "]\n")
                 .write(toFile: "\(dir)/nested.events.jsonl", atomically: false, encoding: .utf8)
 
+            let many = try HostileInput.log(analyzerCopies: 3000, in: dir)
+            let badBlobs = try HostileInput.log(blobs: "[1,\"a\"]", in: dir)
+
             let cases: [Case] = [
                 Case(arguments: ["replay", luma, "--from", "1e300s", "-o", "\(dir)/a.jsonl"], message: "--from 1e+300s: no frame at or after that time"),
                 Case(arguments: ["replay", luma, "--to", "1e300s", "--analyzer", "differencing", "-o", "\(dir)/b.jsonl"], message: "replayed 90 frames", status: 0),
@@ -138,6 +165,16 @@ struct HostileInputTests {
                 Case(arguments: ["diff", "\(dir)/nested.events.jsonl", log], message: "nested.events.jsonl:1: not a Lumatrace event log"),
                 Case(arguments: ["diff", "\(dir)/long-line.events.jsonl", log], message: "long-line.events.jsonl:1: line is longer than 4 MiB"),
                 Case(arguments: ["info", luma], message: "cannot write to standard output: No space left on device", stdout: "/dev/full"),
+                Case(arguments: ["recover", "http://127.0.0.1:9/x.luma"], message: "http://127.0.0.1:9/x.luma is a URL: recover rebuilds a file"),
+                Case(arguments: ["export", luma, "--format", "y4m", "--timestamps", "\(dir)/same.y4m", "-o", "\(dir)/same.y4m"],
+                     message: "-o \(dir)/same.y4m and --timestamps \(dir)/same.y4m name the same file"),
+                Case(arguments: ["record", luma, "--analyzer", "differencing", "--events", "\(dir)/same.luma", "-o", "\(dir)/same.luma"],
+                     message: "-o \(dir)/same.luma and --events \(dir)/same.luma name the same file"),
+                Case(arguments: ["verify", many], message: "option \(many): names 3000 analyzer instances, more than the limit of 64"),
+                Case(arguments: ["diff", HostileInput.recordings.appendingPathComponent("toss-real.events.jsonl").path, badBlobs], message: "is not a Blobs (the shape its header gives it): blobs.[0] must be an object (found number)"),
+                Case(arguments: ["new-analyzer", "--language", "python", "None", "--path", "\(dir)/none"], message: "'None' cannot name a Python analyzer: it is a Python constant"),
+                Case(arguments: ["new-analyzer", "--language", "python", "Event", "--path", "\(dir)/event"],
+                     message: "'Event' cannot name a Python analyzer: the script imports Event from lumatrace.analyzer"),
             ]
             for c in cases {
                 let r = try MeasuredRun.run(c.arguments, stdout: c.stdout)
