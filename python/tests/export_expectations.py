@@ -146,18 +146,21 @@ def rerun_instances(path) -> dict:
 
 
 def write_log(path, analyzers, events, *, width=320, height=180, frames=90, digest=None):
-    """Writes a small version-1 event log whose footer (count, SHA-256 of the event lines) checks:
-    `analyzers` as [(name, [(kind, shape), ...])], `events` as [(frame, analyzer, kind, data)];
-    `digest` the recording's frames digest, if the log is to name it."""
-    recording = {"file": "x.luma", "frames": frames, "width": width, "height": height, "timescale": 30}
-    if digest:
-        recording["sha256"] = digest
+    """Writes a small version-1 event log that `lumatrace` reads (a full header, a footer whose
+    count and SHA-256 of the event lines check): `analyzers` as [(name, [(kind, shape), ...])],
+    `events` as [(frame, analyzer, kind, data)]; `digest` the recording's frames digest, if the log
+    is to name it."""
+    recording = {"file": "x.luma", "bytes": 0, "sha256": digest or "", "frames": frames, "width": width,
+                 "height": height, "timescale": 30}
     header = {"format": "lumatrace.events", "version": 1, "recording": recording,
-              "analyzers": [{"name": name, "version": "1",
+              "engine": {"name": "lumatrace", "version": "0.1.0"},
+              "replay": {"from": 0, "to": frames - 1, "skipDamaged": False},
+              "analyzers": [{"name": name, "version": "1", "frameAnalysisSpacing": 0.0,
+                             "regionOfInterest": [0.0, 0.0, 1.0, 1.0], "configuration": {},
                              "events": [{"kind": k, "version": 1, "shape": s} for k, s in kinds]}
                             for name, kinds in analyzers]}
     lines = [json.dumps({"frame": f, "t": f / 30, "analyzer": a, "kind": k, "data": d}) + "\n" for f, a, k, d in events]
-    footer = {"end": {"complete": True, "frames": frames, "events": len(events),
+    footer = {"end": {"complete": True, "frames": frames, "events": len(events), "counts": {},
                       "sha256": hashlib.sha256("".join(lines).encode()).hexdigest()}}
     Path(path).write_text(json.dumps(header) + "\n" + "".join(lines) + json.dumps(footer) + "\n")
 

@@ -9,6 +9,7 @@ import pytest
 
 import lumatrace
 from lumatrace import _records
+from lumatrace.overlays import read_overlays
 from conftest import CONFORMANCE
 
 CASES = sorted(p.name[:-len(".expected.json")] for p in (CONFORMANCE / "recordings").glob("*.expected.json"))
@@ -91,7 +92,11 @@ def test_log_case(case):
         with pytest.raises(lumatrace.EventLogError) as raised:
             lumatrace.read_events(path)
         assert raised.value.line == expected["read"]["line"], str(raised.value)
-        assert str(path) in str(raised.value)
+        assert f"{path}: line {raised.value.line}: " in str(raised.value), "one line naming the file and line"
+        # The exports read logs through the same checks (`lumatrace.overlays`).
+        with pytest.raises(lumatrace.EventLogError) as drawing:
+            read_overlays(path, width=160, height=96)
+        assert drawing.value.line == expected["read"]["line"], str(drawing.value)
         return
     events = lumatrace.read_events(path)
     log = events.attrs["log"]

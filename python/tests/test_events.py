@@ -1,5 +1,8 @@
 """Event logs as pandas tables, specified on the bundled goldens and the conformance logs."""
+import hashlib
 import json
+import subprocess
+import sys
 import warnings
 
 import pandas as pd
@@ -86,7 +89,7 @@ def test_errors_name_the_file_and_line(tmp_path):
 
 @pytest.mark.parametrize("line, reason", [
     (b'{"frame":1,"t":0.1,"analyzer":"a","kind":"k","data":' + b"[" * 100000 + b"]" * 100000 + b"}\n", "not valid JSON"),
-    (b'{"frame":1,"t":NaN,"analyzer":"a","kind":"k","data":{}}\n', "not a recording time"),
+    (b'{"frame":1,"t":NaN,"analyzer":"a","kind":"k","data":{}}\n', "not valid JSON"),
     (b'{"frame":' + b"9" * 5000 + b',"t":0.1,"analyzer":"a","kind":"k","data":{}}\n', "not valid JSON"),
     (b'{"frame":1,"t":0.1,"analyzer":"\xff\xfe","kind":"k","data":{}}\n', "not valid JSON"),
 ], ids=["nested-100000-deep", "nan-time", "5000-digit-frame", "invalid-utf8"])
@@ -97,3 +100,79 @@ def test_hostile_event_lines_are_refused_naming_the_line(tmp_path, line, reason)
     with pytest.raises(lumatrace.EventLogError) as raised:
         lumatrace.read_events(path)
     assert raised.value.line == 2 and reason in str(raised.value)
+
+
+def relogged(path, header: bytes, events: list) -> None:
+    """Writes a log of `header` (a line) and `events` (dicts) with a footer whose digest and count
+    match: a valid log, but for what the events hold."""
+    lines = [json.dumps(e, separators=(",", ":")).encode() + b"\n" for e in events]
+    footer = json.loads((LOGS / "v2-tracking.events.jsonl").read_bytes().splitlines()[-1])
+    footer["end"].update(events=len(lines), sha256=hashlib.sha256(b"".join(lines)).hexdigest(), counts={})
+    path.write_bytes(header + b"\n" + b"".join(lines) + json.dumps(footer).encode() + b"\n")
+
+
+TRACKING_HEADER = (LOGS / "v2-tracking.events.jsonl").read_bytes().splitlines()[0]
+
+
+def test_data_fields_named_like_the_events_own_columns_keep_their_own_names():
+    path = LOGS / "data-fields-named-like-columns.events.jsonl"
+    line = json.loads(path.read_text().splitlines()[1])
+    first = lumatrace.read_events(path).iloc[0]
+    assert (first.frame, first.time, first.analyzer, first.kind) == (line["frame"], line["t"], "tracking", "track")
+    assert (first["data.frame"], first["data.time"], first["data.analyzer"], first["data.kind"], first["data.data"]) == (
+        "left", 33.5, "spoof", "x", 1)
+
+
+def test_a_data_field_is_renamed_by_its_name_in_every_row_whatever_its_value(tmp_path):
+    """Always `data.frame`, also when the value equals the event's frame: a column holds one thing."""
+    path = tmp_path / "same.events.jsonl"
+    relogged(path, TRACKING_HEADER, [
+        {"frame": 3, "t": 0.1, "analyzer": "tracking", "kind": "hit", "data": {"frame": 3, "x": 1.5}},
+        {"frame": 4, "t": 0.2, "analyzer": "tracking", "kind": "hit", "data": {"frame": "left", "data.frame": 7}},
+        {"frame": 5, "t": 0.3, "analyzer": "tracking", "kind": "track",
+         "data": {"id": "a", "boundingBox": [0.1, 0.2, 0.3, 0.4], "x": 9, "time": 2}},
+    ])
+    events = lumatrace.read_events(path)
+    assert list(events.frame) == [3, 4, 5] and events.frame.dtype == "int64"
+    assert list(events.time) == [0.1, 0.2, 0.3]
+    assert list(events["data.frame"][:2]) == [3, "left"] and events["data.frame"].isna().tolist() == [False, False, True]
+    assert events["data.data.frame"].iloc[1] == 7
+    box = events.iloc[2]
+    assert (box.x, box.y, box["data.x"], box["data.time"]) == (0.1, 0.2, 9, 2)
+
+
+def test_blob_fields_named_like_the_blob_tables_columns_keep_their_own_names(tmp_path):
+    header = json.loads(TRACKING_HEADER)
+    header["analyzers"][0]["events"].append({"kind": "spots", "version": 1, "shape": "blobs"})
+    path = tmp_path / "blobs.events.jsonl"
+    relogged(path, json.dumps(header).encode(), [
+        {"frame": 2, "t": 0.1, "analyzer": "tracking", "kind": "spots",
+         "data": {"id": "e", "blobs": [{"index": 7, "frame": "x", "boundingBox": [0.1, 0.2, 0.3, 0.4]}]}},
+    ])
+    blobs = lumatrace.read_events(path, by_kind=True)["spots.blobs"].iloc[0]
+    assert (blobs.frame, blobs["index"], blobs.id, blobs.x) == (2, 0, "e", 0.1)
+    assert (blobs["data.index"], blobs["data.frame"]) == (7, "x")
+
+
+def test_a_log_of_mostly_distinct_fields_is_refused_in_bounded_memory(tmp_path):
+    """20,000 events with one field of its own each (1.7 MB) would be a table of 400 million
+    cells: refused, naming the limit, while memory grows by a small multiple of the log's size."""
+    path = tmp_path / "manycols.events.jsonl"
+    relogged(path, TRACKING_HEADER, [{"frame": i // 500, "t": i // 500 * 0.03 + 0.5, "analyzer": "tracking",
+                                      "kind": "track", "data": {f"k{i}": 1}} for i in range(20000)])
+    size = path.stat().st_size
+    probe = """if True:
+        import resource, sys, pandas, lumatrace
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        try:
+            lumatrace.read_events(sys.argv[1])
+            print("read")
+        except lumatrace.EventLogError as e:
+            print(e)
+        print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024)
+    """
+    said, grew = subprocess.run([sys.executable, "-c", probe, str(path)], capture_output=True, text=True,
+                                check=True).stdout.splitlines()
+    assert said.startswith(f"{path}: the table would be 20000 rows by 20005 columns, over the limit of")
+    assert "cells" in said
+    assert int(grew) < 20 * size, f"reading grew the peak by {int(grew)} bytes for a log of {size}"

@@ -1,31 +1,41 @@
-"""An event log read one line at a time, checked as the Swift reader (`EventLogReader`) checks it.
+"""An event log read one line at a time, checked as the Swift reader (`EventLogParser`) checks it.
 
     log = EventLines("clip.events.jsonl")
     log.header                       # the first line, as JSON
+    log.facts                        # what it says, checked (`LogHeader`: frames, shapes)
     for line, event in log:          # (1-based line number, the event as JSON), in frame order
         ...
     log.footer                       # after the loop: the footer's "end" object, or None
 
-Memory stays one line, whatever the log's length. The checks are those of `lumatrace.events`
-(`read_events`) and of the command line, with the same words: a header of format
-"lumatrace.events" and version 1 or 2; every event line with `frame` (an integer), `t`,
-`analyzer`, `kind` and `data`; frames that never go back; a last line that ends in a newline (a
-crash cuts it off); and a footer, when there is one, that is the last line and whose event count
-and SHA-256 match the event lines (an edited log is refused).
+Memory stays one line, whatever the log's length. The rules and words are the command line's, so
+a log is read here exactly when `lumatrace` reads it: a regular file or a pipe of at most 2 GiB;
+lines of at most 4 MiB, each strict JSON (`_json`); a header `lumatrace` accepts (`_event_header`);
+every event line with `frame` (an integer), `t` (a number with a fraction or an exponent, as
+Lumatrace writes times), `analyzer` and `kind` (strings) and `data`; frames that never go back and
+lie within the replayed frames; times within what a recording's ticks can hold; a last line that
+ends in a newline (a crash cuts it off); and a footer, when there is one, that is the last line,
+holds what a footer holds, fits the header and the events, and whose event count and SHA-256
+match the event lines (an edited log is refused).
 """
 from __future__ import annotations
 
 import hashlib
-import json
-import math
+import os
+import stat
 import warnings
 
+from ._event_header import MAXIMUM_FRAMES, LogHeader, read_header
+from ._json import JSONProblem, int_value, member, parse
 from .errors import EventLogError
 
-#: The format versions read (as the Swift `EventLogHeader.readableVersions`).
-READABLE_VERSIONS = (1, 2)
-#: The longest line a log may have (as the Swift reader).
+#: The longest line a log may have, without its newline (as the Swift reader).
 MAXIMUM_LINE_BYTES = 4 << 20
+#: The largest log read (as the Swift `EventLog.read`'s default).
+MAXIMUM_LOG_BYTES = 1 << 31
+#: The largest event time, in seconds: the furthest a recording's timestamp can lie (2^61 ticks at
+#: one tick per second, the Swift `LoggedEvent.maximumSeconds`).
+MAXIMUM_SECONDS = float(1 << 61)
+_FOOTER_FIELDS = "(complete, frames, events, counts, sha256)"
 
 
 class EventLines:
@@ -37,12 +47,12 @@ class EventLines:
         #: Read up to a last line a crash cut off (with a warning) instead of refusing the log.
         self.partial = partial
         self.footer: dict | None = None
-        try:
-            self._file = open(self.path, "rb")
-        except OSError as e:
-            raise EventLogError(self.path, None, e.strerror or str(e)) from None
+        #: Bytes read so far (the whole log's size once iterated).
+        self.bytes_read = 0
+        self._file = self._open()
         try:
             self.header = self._read_header()
+            self.facts: LogHeader = read_header(self.header, self.path)
         except BaseException:
             self._file.close()
             raise
@@ -50,82 +60,123 @@ class EventLines:
     def shapes(self) -> dict:
         """The shape each analyzer declares for each kind it emits: (analyzer, kind) -> shape name
         (None for free JSON)."""
-        out = {}
-        for analyzer in self.header.get("analyzers") or []:
-            for declared in analyzer.get("events") or []:
-                out[(analyzer.get("name"), declared.get("kind"))] = declared.get("shape")
-        return out
+        return self.facts.shapes
+
+    def _open(self):
+        try:
+            f = open(self.path, "rb")
+        except OSError as e:
+            raise EventLogError(self.path, None, f"cannot read: {e.strerror or e}") from None
+        mode, size = (s := os.fstat(f.fileno())).st_mode, s.st_size
+        if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
+            f.close()
+            raise EventLogError(self.path, None, "is not a regular file or a pipe, not an event log")
+        if stat.S_ISREG(mode) and size > MAXIMUM_LOG_BYTES:
+            f.close()
+            raise EventLogError(self.path, None, f"log is {size} bytes, over the {MAXIMUM_LOG_BYTES}-byte limit")
+        return f
+
+    def _line(self, number: int) -> bytes | None:
+        """Line `number` without its newline; None at the end of the log, or (with `partial`) at
+        a last line cut off."""
+        line = self._file.readline(MAXIMUM_LINE_BYTES + 2)
+        if not line:
+            return None
+        self.bytes_read += len(line)
+        if self.bytes_read > MAXIMUM_LOG_BYTES:
+            raise EventLogError(self.path, None, f"log is over the {MAXIMUM_LOG_BYTES}-byte limit")
+        complete = line.endswith(b"\n")
+        if len(line) - complete > MAXIMUM_LINE_BYTES:
+            raise EventLogError(self.path, number, f"line is longer than {MAXIMUM_LINE_BYTES >> 20} MiB: "
+                                                   f"not an event log line")
+        if not complete:
+            if self.partial and number > 1:
+                warnings.warn(f"{self.path}: line {number} is cut off (no newline): left out", stacklevel=3)
+                return None
+            raise EventLogError(self.path, number, "last line is cut off (no newline): the log is truncated")
+        return line[:-1]
+
+    def _json(self, line: bytes, number: int):
+        try:
+            return parse(line)
+        except JSONProblem as e:
+            raise EventLogError(self.path, number, f"not valid JSON: {e.reason}") from None
 
     def _read_header(self) -> dict:
-        path, first = self.path, self._file.readline(MAXIMUM_LINE_BYTES + 1)
-        if not first:
-            raise EventLogError(path, None, "empty file: not an event log")
-        try:
-            header = json.loads(first)
-        except (ValueError, RecursionError):
-            raise EventLogError(path, 1, "not valid JSON: not a Lumatrace event log") from None
-        if not isinstance(header, dict) or header.get("format") != "lumatrace.events":
-            raise EventLogError(path, 1, 'not a Lumatrace event log (the header has no "format":"lumatrace.events")')
-        if header.get("version") not in READABLE_VERSIONS:
-            raise EventLogError(path, 1, f"event log format version {header.get('version')!r} is not supported "
-                                         f"(this reader reads versions 1...2)")
-        return header
+        line = self._line(1)
+        if line is None:
+            raise EventLogError(self.path, None, "empty file: not an event log")
+        return self._json(line, 1)
 
     def __iter__(self):
-        path, f = self.path, self._file
+        path, facts = self.path, self.facts
         digest, count, last_frame, footer_line, number = hashlib.sha256(), 0, None, None, 1
         try:
             while True:
-                line = f.readline(MAXIMUM_LINE_BYTES + 1)
-                if not line:
+                line = self._line(number + 1)
+                if line is None:
                     break
                 number += 1
-                if len(line) > MAXIMUM_LINE_BYTES:
-                    raise EventLogError(path, number, f"line is longer than {MAXIMUM_LINE_BYTES >> 20} MiB: "
-                                                      f"not an event log line")
-                if not line.endswith(b"\n"):
-                    if self.partial:
-                        warnings.warn(f"{path}: line {number} is cut off (no newline): left out", stacklevel=2)
-                        break
-                    raise EventLogError(path, number, "last line is cut off (no newline): the log is truncated")
                 if footer_line is not None:
                     raise EventLogError(path, footer_line, "footer line is not the last line")
-                try:
-                    event = json.loads(line)
-                except (ValueError, RecursionError):  # RecursionError: nesting deeper than any log's
-                    raise EventLogError(path, number, "not valid JSON") from None
+                event = self._json(line, number)
                 if isinstance(event, dict) and "end" in event:
                     self.footer, footer_line = event["end"], number
                     continue
-                try:
-                    frame, time, analyzer, kind = event["frame"], event["t"], event["analyzer"], event["kind"]
-                    event["data"]
-                except (KeyError, TypeError):
-                    raise EventLogError(path, number,
-                                        "not an event line (needs frame, t, analyzer, kind, data)") from None
-                if (not isinstance(frame, int) or isinstance(frame, bool) or frame < 0
-                        or not isinstance(time, (int, float))
-                        or not isinstance(analyzer, str) or not isinstance(kind, str)):
-                    raise EventLogError(path, number, "not an event line (frame is an integer, t a number, "
-                                                      "analyzer and kind strings)")
-                if not math.isfinite(time):
-                    raise EventLogError(path, number, f"event time {time} is not a recording time")
+                frame, time = int_value(member(event, "frame")), member(event, "t")
+                if (frame is None or not isinstance(time, float) or not isinstance(member(event, "analyzer"), str)
+                        or not isinstance(member(event, "kind"), str) or "data" not in event):
+                    raise EventLogError(path, number, "not an event line (needs frame, t, analyzer, kind, data; "
+                                                      "frame an integer, t a number with decimals, analyzer and "
+                                                      "kind strings)")
                 if last_frame is not None and frame < last_frame:
                     raise EventLogError(path, number, f"events are out of frame order ({frame} after {last_frame})")
-                last_frame = frame
+                if frame < facts.first_frame or (facts.last_frame is not None and frame > facts.last_frame):
+                    last = facts.last_frame if facts.last_frame is not None else (1 << 63) - 1
+                    raise EventLogError(path, number, f"event at frame {frame}, outside the replayed frames "
+                                                      f"{facts.first_frame}...{last}")
+                if abs(time) > MAXIMUM_SECONDS:
+                    raise EventLogError(path, number, f"event time {time!r} is not a recording time "
+                                                      f"(at most ±{int(MAXIMUM_SECONDS)} s)")
+                event["frame"] = last_frame = frame
                 digest.update(line)
+                digest.update(b"\n")
                 count += 1
                 yield number, event
             if footer_line is not None:
-                footer = self.footer
-                if not isinstance(footer, dict) or footer.get("sha256") != digest.hexdigest():
-                    raise EventLogError(path, footer_line, "footer digest does not match the event lines: "
-                                                           "the log was edited or damaged")
-                if footer.get("events") != count:
-                    raise EventLogError(path, footer_line, f"footer counts {footer.get('events')} events, "
-                                                           f"the log has {count}")
+                self._check_footer(footer_line, digest.hexdigest(), count, last_frame)
         finally:
-            f.close()
+            self._file.close()
+
+    def _check_footer(self, line: int, digest: str, count: int, last_event: int | None) -> None:
+        """The checks of the Swift `EventLogParser.finish`: a version-2 footer's recording facts fit
+        the header and the events; every footer holds what a footer holds, and its digest and
+        count are the event lines'."""
+        path, end, facts = self.path, self.footer, self.facts
+        if facts.version >= 2:
+            recording = member(end, "recording")
+            byte_count, frames = int_value(member(recording, "bytes")), int_value(member(recording, "frames"))
+            last = int_value(member(end, "lastFrame"))
+            if (byte_count is None or byte_count < 0 or not isinstance(member(recording, "sha256"), str)
+                    or frames is None or not 0 <= frames <= MAXIMUM_FRAMES
+                    or last is None or not 0 <= last <= MAXIMUM_FRAMES):
+                raise EventLogError(path, line, "footer has no valid recording facts (end.recording, end.lastFrame)")
+            last_event = facts.first_frame if last_event is None else last_event
+            if not (last >= last_event and last < max(frames, facts.first_frame + 1)
+                    and (facts.replays_to_end or last == facts.last_frame)):
+                raise EventLogError(path, line, f"footer's lastFrame {last} does not fit the header's frames "
+                                                f"and the events")
+        counts = member(end, "counts")
+        if (not isinstance(member(end, "complete"), bool) or int_value(member(end, "frames")) is None
+                or int_value(member(end, "events")) is None or not isinstance(member(end, "sha256"), str)
+                or not isinstance(counts, dict)
+                or not all(isinstance(kinds, dict) and all(int_value(n) is not None for n in kinds.values())
+                           for kinds in counts.values())):
+            raise EventLogError(path, line, f"footer lacks what a footer holds {_FOOTER_FIELDS}")
+        if end["sha256"] != digest:
+            raise EventLogError(path, line, "footer digest does not match the event lines: the log was edited or damaged")
+        if int_value(end["events"]) != count:
+            raise EventLogError(path, line, f"footer counts {end['events']} events, the log has {count}")
 
     def close(self) -> None:
         self._file.close()

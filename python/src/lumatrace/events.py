@@ -11,14 +11,22 @@ An event log is JSON lines: a header naming the recording and every analyzer wit
 event kind it emits, one event per line, and a footer. Columns come from those shape declarations
 (`box` events have `x, y, width, height` from their `boundingBox`, `quadrilateral` events their
 four corners, ...), and any other field of an event becomes a column of its own (nested objects as
-`a.b`), so a new plugin's events load without code changes. Coordinates stay as the log has them:
-normalized to the frame, lower-left origin.
+`a.b`), so a new plugin's events load without code changes. A field whose name is a column the
+reader fills itself (`frame`, `time`, `analyzer`, `kind`, `data`, a split field's columns) is
+`data.NAME`, always, so an event's data never overwrites its frame or time. Coordinates stay as the
+log has them: normalized to the frame, lower-left origin.
+
+Tables are bounded by the log's size: a log whose events are mostly distinct fields (each event a
+row, each field a column) would make a table almost all empty cells, so a table of more than
+`MINIMUM_CELL_LIMIT` + `CELLS_PER_LOG_BYTE` cells per byte of the log is refused with
+`EventLogError`, and memory stays a small multiple of the log's size.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from ._event_lines import EventLines
+from .errors import EventLogError
 
 #: Fields of a shape read into named columns: field -> column names (lists of numbers split).
 _SPLIT = {
@@ -34,6 +42,15 @@ _NESTED = {"pathEnd": "points", "blobs": "blobs"}
 _POINT_COLUMNS = ("frame", "x", "y", "radius")
 
 _BASE = ["frame", "time", "analyzer", "kind", "id"]
+#: Columns the reader fills from the event line: a data field of one of these names is `data.NAME`.
+_ENVELOPE = ("frame", "time", "analyzer", "kind", "data")
+#: ... and those it fills in a table of path points or blobs (the event's id, the item's index).
+_ITEM_COLUMNS = _ENVELOPE + ("id", "index", "value", "endFrame")
+#: The cells (rows x columns) a table may hold: this many, plus `CELLS_PER_LOG_BYTE` per byte of the
+#: log. The tables of Lumatrace's own logs hold well under one cell per byte; a 1.6 MB log of
+#: 20,000 events with one distinct field each would make 400 million.
+MINIMUM_CELL_LIMIT = 1 << 22
+CELLS_PER_LOG_BYTE = 2
 
 
 @dataclass
@@ -60,19 +77,20 @@ def read_events(path, by_kind: bool = False, partial: bool = False):
     a crash cut off is an error too; `partial=True` reads the lines before it (with a warning)."""
     import pandas as pd
 
-    log, rows, nested = _parse(str(path), partial=partial)
+    log, rows, nested, log_bytes = _parse(str(path), partial=partial)
+    limit = MINIMUM_CELL_LIMIT + CELLS_PER_LOG_BYTE * log_bytes
     if not by_kind:
-        frame = _frame(pd, rows)
+        frame = _frame(pd, rows, log, limit)
         frame.attrs["log"] = log
         return frame
     tables = {}
     kinds = sorted({r["kind"] for r in rows})
     for kind in kinds:
         subset = [r for r in rows if r["kind"] == kind]
-        tables[kind] = _frame(pd, subset)
+        tables[kind] = _frame(pd, subset, log, limit, name=kind)
     for (kind, name), items in sorted(nested.items()):
         base = ["frame", "analyzer", "kind", "id"] if name == "points" else _BASE
-        tables[f"{kind}.{name}"] = _frame(pd, items, base=base)
+        tables[f"{kind}.{name}"] = _frame(pd, items, log, limit, base=base, name=f"{kind}.{name}")
     for table in tables.values():
         table.attrs["log"] = log
     return tables
@@ -88,16 +106,17 @@ def _parse(path: str, partial: bool = False):
         shape = shapes.get((analyzer, kind))
         row = {"frame": frame, "time": float(event["t"]), "analyzer": analyzer, "kind": kind}
         if isinstance(data, dict):
-            for key, value in data.items():
-                if key == _NESTED.get(shape) and isinstance(value, list):
-                    _nest(nested, kind, key, value, row, data.get("id"), shape)
-                    row[f"{key}Count"] = len(value)
-                else:
-                    _flatten(row, key, value)
+            key = _NESTED.get(shape)
+            if isinstance(data.get(key), list):
+                _nest(nested, kind, key, data[key], row, data.get("id"), shape)
+                row[f"{key}Count"] = len(data[key])
+                _add_fields(row, {k: v for k, v in data.items() if k != key}, _ENVELOPE + (f"{key}Count",))
+            else:
+                _add_fields(row, data, _ENVELOPE)
         else:
             row["data"] = data
         rows.append(row)
-    return EventLog(path, lines.header, lines.footer, shapes), rows, nested
+    return EventLog(path, lines.header, lines.footer, shapes), rows, nested, lines.bytes_read
 
 
 def _nest(nested, kind, key, items, row, event_id, shape):
@@ -115,29 +134,45 @@ def _nest(nested, kind, key, items, row, event_id, shape):
                 entry[name] = value
         elif isinstance(item, dict):
             entry["index"] = k
-            for field, value in item.items():
-                _flatten(entry, field, value)
+            _add_fields(entry, item, _ITEM_COLUMNS)
         else:
             entry["index"] = k
             entry["value"] = item
         out.append(entry)
 
 
-def _flatten(row, key, value, prefix=""):
-    name = prefix + key
-    if key in _SPLIT and isinstance(value, list) and len(value) == len(_SPLIT[key]) and not prefix:
-        for column, v in zip(_SPLIT[key], value):
-            row[column] = v
-    elif isinstance(value, dict):
+def _add_fields(row: dict, fields: dict, taken: tuple) -> None:
+    """An object's fields as columns of `row`: a shape's split field (`_SPLIT`) as its named
+    columns, a nested object as `a.b`, and a field named like a column the reader fills (`taken`,
+    or this object's split columns) as `data.NAME`: a name decides it, never a value, so a column
+    holds one thing in every row. (Fields named `data.…` become `data.data.…`, so no two fields
+    share a column.)"""
+    split = {key for key, value in fields.items() if _splits(key, value)}
+    split_columns = {column for key in split for column in _SPLIT[key]}
+    for key, value in fields.items():
+        if key in split:
+            row.update(zip(_SPLIT[key], value))
+            continue
+        own = key in taken or key in split_columns or key.startswith("data.")
+        _flatten(row, f"data.{key}" if own else key, value)
+
+
+def _splits(key: str, value) -> bool:
+    return key in _SPLIT and isinstance(value, list) and len(value) == len(_SPLIT[key])
+
+
+def _flatten(row: dict, name: str, value) -> None:
+    if isinstance(value, dict):
         for k, v in value.items():
-            _flatten(row, k, v, prefix=name + ".")
+            _flatten(row, f"{name}.{k}", v)
     else:
         row[name] = value
 
 
-def _frame(pd, rows, base=_BASE):
+def _frame(pd, rows, log: EventLog, limit: int, base=_BASE, name: str = "the table"):
     """A DataFrame of `rows` with the `base` columns first, then every other field in the order
-    first seen; integer, float and string columns typed (nullable where some rows lack them)."""
+    first seen; integer, float and string columns typed (nullable where some rows lack them).
+    Refuses (`EventLogError`) a table of more than `limit` cells."""
     columns = list(base)
     seen = set(columns)
     for r in rows:
@@ -145,6 +180,10 @@ def _frame(pd, rows, base=_BASE):
             if k not in seen:
                 seen.add(k)
                 columns.append(k)
+    if len(rows) * len(columns) > limit:
+        raise EventLogError(log.path, None, f"{name} would be {len(rows)} rows by {len(columns)} columns, over the "
+                                            f"limit of {limit} cells for a log of this size ({MINIMUM_CELL_LIMIT} + "
+                                            f"{CELLS_PER_LOG_BYTE} per byte): its events hold mostly distinct fields")
     table = pd.DataFrame.from_records(rows, columns=columns)
     for column in columns:
         series = table[column]
