@@ -2,6 +2,7 @@
 at the cost of one chunk, damage named or skipped on request, hostile files refused cheaply."""
 import json
 import subprocess
+import sys
 import tracemalloc
 import warnings
 
@@ -157,7 +158,7 @@ def test_random_access_decodes_one_chunk(monkeypatch, tmp_path, lumatrace_bin):
         rec[46]
         assert len(decompressed) == 1, "frames 45 and 46 share chunk 4: one decoding"
         rec[12]
-        assert len(decompressed) == 2 and rec._cached[0] == 1
+        assert len(decompressed) == 2 and rec._cached[0].number == 1
 
 
 def test_iteration_holds_one_chunk_at_a_time(tmp_path, lumatrace_bin):
@@ -171,6 +172,68 @@ def test_iteration_holds_one_chunk_at_a_time(tmp_path, lumatrace_bin):
         tracemalloc.stop()
         assert count == 80
         assert peak < 4 * largest, f"iterating peaked at {peak} bytes; one chunk is {largest}, all frames {total}"
+
+
+@pytest.mark.parametrize("version", [1, 2, 3])
+def test_frames_rebuilt_a_band_at_a_time_equal_the_swift_export_across_band_edges(monkeypatch, tmp_path, lumatrace_bin,
+                                                                                  version):
+    """Bands of one row of blocks (16 rows of pixels), so a frame of 100 rows has 7 bands, each
+    carrying its modes' state into the next; frames read backwards restart from the chunk."""
+    from lumatrace import _payload
+    monkeypatch.setattr(_payload, "BAND_PIXELS", 1)
+    clip = recorded(lumatrace_bin, tmp_path, 72, 100, 12)
+    if version != 3:
+        subprocess.run([lumatrace_bin, "record", str(tmp_path / "source.y4m"), "-o", str(clip), "--force",
+                        "--format-version", str(version), "--chunk-seconds", "1", "--max-chunk-seconds", "1"],
+                       check=True, capture_output=True)
+    assert_same_as_swift(lumatrace_bin, clip)
+    with lumatrace.open(clip) as rec:
+        swift = exported_frames(lumatrace_bin, clip, rec)
+        assert all(np.array_equal(rec[i], swift[i]) for i in reversed(range(len(rec))))
+
+
+#: Peak memory of iterating a recording, measured in a process of its own: what the process held
+#: after opening it (the reference frame included), and its peak resident size while every frame
+#: was read. (The kernel's VmHWM, not `ru_maxrss`, which keeps the peak of the process that started
+#: this one.)
+_ITERATION_PROBE = """if True:
+    import sys, lumatrace
+    def status(field):
+        return next(int(l.split()[1]) * 1024 for l in open("/proc/self/status") if l.startswith(field + ":"))
+    rec = lumatrace.open(sys.argv[1])
+    held = status("VmRSS")
+    count = sum(1 for _ in rec.frames())
+    print(count, held, status("VmHWM"))
+"""
+
+
+@pytest.mark.parametrize("content", ["zeros", "noisy"])
+def test_iterating_big_frames_holds_the_payload_and_two_frames(tmp_path, lumatrace_bin, content):
+    """A chunk of three 4096x4096 frames: iterating holds its decompressed payload, the frame being
+    rebuilt and the one before it (as the Swift reader), never the chunk's frames or frame-sized
+    scratch. (Zeros: 33 KB of file for 48 MiB of frames, the hostile case; noisy: every block mode.)"""
+    width = height = 4096
+    if content == "zeros":
+        source = tmp_path / "source.y4m"
+        with open(source, "wb") as f:
+            f.write(f"YUV4MPEG2 W{width} H{height} F10:1 Ip A1:1 Cmono\n".encode())
+            for _ in range(3):
+                f.write(b"FRAME\n" + bytes(width * height))
+        clip = tmp_path / "clip.luma"
+        subprocess.run([lumatrace_bin, "record", str(source), "-o", str(clip)], check=True, capture_output=True)
+    else:
+        clip = recorded(lumatrace_bin, tmp_path, width, height, 3)
+    with lumatrace.open(clip) as rec:
+        (chunk,) = rec.info.chunks
+        payload = rec._chunk_fields(chunk).raw_length
+        compressed = chunk.payload_length
+    count, held, peak = map(int, subprocess.run([sys.executable, "-c", _ITERATION_PROBE, str(clip)], check=True,
+                                                capture_output=True, text=True).stdout.split())
+    frame = width * height
+    assert count == 3
+    bound = payload + compressed + 2 * frame + (16 << 20)
+    assert peak - held < bound, (f"iterating grew memory by {(peak - held) / frame:.2f} frames; the payload is "
+                                 f"{payload / frame:.2f} frames, the bound {bound / frame:.2f}")
 
 
 def test_info_describes_the_file_without_decoding(balls):

@@ -33,6 +33,151 @@ class PayloadDamage(Exception):
     """The decompressed payload does not hold what its chunk's fields say."""
 
 
+#: The pixels rebuilt at a time (rounded to whole rows of blocks): what a frame's decoding needs
+#: beyond its own pixels and its predictor is a few times this, whatever the frame's size.
+BAND_PIXELS = 1 << 18
+# The set bits of every byte.
+_POPCOUNT = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)
+
+
+class ChunkFrames:
+    """A chunk's frames, rebuilt one at a time from its decompressed payload.
+
+    The payload is checked and laid out once, on construction (raising `PayloadDamage` naming the
+    frame, or `LookupError` when a frame is coded against a reference frame that is lost), so
+    rebuilding a frame cannot fail. `frame(k)` rebuilds frame `k` (0-based in the chunk) from the
+    frame before it, keeping only the last frame rebuilt: memory is the payload, two frames and a
+    few bands of scratch (`BAND_PIXELS`), as in the Swift reader, whatever the chunk's frame count
+    and size. Reading in order rebuilds each frame once; going back restarts from the nearest frame
+    not coded against the one before it."""
+
+    def __init__(self, number: int, raw: np.ndarray, version: int, width: int, height: int, codings, whole,
+                 reference: np.ndarray | None, first_frame: int):
+        self.number = number
+        self.version, self.width, self.height = version, width, height
+        self.codings, self.whole, self.reference, self.first_frame = codings, whole, reference, first_frame
+        n, size = len(codings), width * height
+        mask_size, mode_size, low_size, fixed = payload_sizes(version, width, height)
+        if version >= 3:
+            self.modes = raw[:n * mode_size].reshape(n, mode_size)
+            self.lows = raw[n * mode_size:n * (mode_size + low_size)].reshape(n, low_size)
+            self.masks = raw[n * (mode_size + low_size):n * fixed].reshape(n, mask_size)
+            self.values = raw[n * fixed:]
+            self.mask_of = list(range(n))
+            stored = [_set_bits(self.masks[k], size) for k in range(n)]
+            short = "the mask of frame {} asks for more high nibbles than stored"
+            left_over = "{} high-nibble bytes are left over"
+        else:
+            self.mask_of = [None if w else sum(1 for x in whole[:k] if not x) for k, w in enumerate(whole)]
+            masked = n - sum(whole)
+            self.masks = raw[:masked * mask_size].reshape(masked, mask_size)
+            self.values = raw[masked * mask_size:]
+            stored = [size if whole[k] else _set_bits(self.masks[self.mask_of[k]], size) for k in range(n)]
+            short = "the mask of frame {} asks for more residual bytes than stored"
+            left_over = "{} residual bytes are left over"
+        self.offsets, used = [], 0
+        for k, count in enumerate(stored):
+            if used + count > len(self.values):
+                raise PayloadDamage(f"frame {first_frame + k} is cut short" if version < 3 and whole[k]
+                                    else short.format(first_frame + k))
+            self.offsets.append(used)
+            used += count
+        if used != len(self.values):
+            raise PayloadDamage(left_over.format(len(self.values) - used))
+        if version >= 3:
+            bad = np.flatnonzero((self.modes > 2).any(axis=1))
+            if len(bad):
+                raise PayloadDamage(f"frame {first_frame + int(bad[0])} has a block mode that is not a mode")
+        lost = [k for k, c in enumerate(codings) if c == FROM_REFERENCE]
+        if lost and reference is None:
+            raise LookupError(f"both copies of the file's reference frame are damaged, and frame "
+                              f"{first_frame + lost[0]} is coded against it")
+        self._last: tuple[int, np.ndarray] | None = None
+
+    def __len__(self) -> int:
+        return len(self.codings)
+
+    def frame(self, k: int) -> np.ndarray:
+        """Frame `k` of the chunk, a read-only `(height, width)` uint8 array of its own."""
+        last = self._last
+        if last is not None and last[0] == k:
+            return last[1]
+        start = k
+        while self.codings[start] == FROM_PREVIOUS and not (last is not None and last[0] == start - 1):
+            start -= 1
+        for i in range(start, k + 1):
+            previous = self._last[1] if self._last is not None and self._last[0] == i - 1 else None
+            self._last = None  # the frame before is all a frame needs: let older ones go
+            frame = self._rebuild(i, previous)
+            frame.flags.writeable = False
+            self._last = (i, frame)
+        return self._last[1]
+
+    def _predictor(self, k: int, previous: np.ndarray | None) -> np.ndarray | None:
+        """What frame `k` is coded against; None for nothing (zeros)."""
+        coding = self.codings[k]
+        if coding == FROM_PREVIOUS:
+            return previous
+        return self.reference if coding == FROM_REFERENCE else None
+
+    def _rebuild(self, k: int, previous: np.ndarray | None) -> np.ndarray:
+        predictor = self._predictor(k, previous)
+        out = np.empty((self.height, self.width), dtype=np.uint8)
+        if self.version >= 3:
+            self._rebuild_v3(k, predictor, out)
+        else:
+            self._rebuild_masked(k, predictor, out.reshape(-1))
+        return out
+
+    def _rebuild_masked(self, k: int, predictor: np.ndarray | None, out: np.ndarray) -> None:
+        """Versions 1 and 2: the predictor plus every residual byte (a frame stored whole), or plus
+        the non-zero ones where the mask says, a band of pixels at a time."""
+        size, used = len(out), self.offsets[k]
+        if predictor is None:
+            out[:] = 0
+        else:
+            out[:] = predictor.reshape(-1)
+        if self.whole[k]:
+            out += self.values[used:used + size]
+            return
+        mask = self.masks[self.mask_of[k]]
+        for start in range(0, size, BAND_PIXELS):
+            stop = min(start + BAND_PIXELS, size)
+            positions = _mask_positions(mask[start >> 3:(stop + 7) >> 3], stop - start)
+            out[start:stop][positions] += self.values[used:used + len(positions)]
+            used += len(positions)
+
+    def _rebuild_v3(self, k: int, predictor: np.ndarray | None, out: np.ndarray) -> None:
+        """Version 3: bands of whole block rows, each from its low nibbles, its high nibbles and the
+        rows just above it (of the frame and of the predictor)."""
+        height, width = self.height, self.width
+        band = BLOCK * max(1, BAND_PIXELS // (BLOCK * width))
+        modes = self.modes[k].reshape((height + BLOCK - 1) // BLOCK, (width + BLOCK - 1) // BLOCK)
+        low, mask, used = self.lows[k], self.masks[k], self.offsets[k]
+        zeros = np.zeros((min(band, height), width), dtype=np.uint8) if predictor is None else None
+        above = predictor_above = np.zeros(width, dtype=np.uint8)
+        for top in range(0, height, band):
+            bottom = min(top + band, height)
+            start, stop = top * width, bottom * width  # multiples of 16: whole mask and nibble bytes
+            positions = _mask_positions(mask[start >> 3:(stop + 7) >> 3], stop - start)
+            high = self.values[used:used + len(positions)]
+            used += len(positions)
+            residual = _nibble_residuals(low[start >> 1:(stop + 1) >> 1], positions, high, stop - start)
+            p = zeros[:bottom - top] if predictor is None else predictor[top:bottom]
+            _rebuild_blocks(modes[top // BLOCK:(bottom + BLOCK - 1) // BLOCK], residual.reshape(bottom - top, width),
+                            p, out[top:bottom], above, predictor_above)
+            above, predictor_above = out[bottom - 1], p[bottom - top - 1]
+
+
+def _set_bits(mask: np.ndarray, count: int) -> int:
+    """How many of the first `count` bits of a little-endian bit mask are set."""
+    whole = count >> 3
+    total = int(_POPCOUNT[mask[:whole]].sum(dtype=np.int64))
+    if count & 7:
+        total += int(_POPCOUNT[mask[whole] & ((1 << (count & 7)) - 1)])
+    return total
+
+
 def _mask_positions(mask: np.ndarray, count: int) -> np.ndarray:
     """Indices of the set bits of a little-endian bit mask of `count` pixels. Masks are mostly
     zero, so only their non-zero bytes are unpacked."""
@@ -40,75 +185,6 @@ def _mask_positions(mask: np.ndarray, count: int) -> np.ndarray:
     bits = np.unpackbits(mask[nonzero][:, None], axis=1, bitorder="little").view(bool)
     positions = (nonzero[:, None] * 8 + np.arange(8))[bits]
     return positions[positions < count] if len(positions) and positions[-1] >= count else positions
-
-
-def decode_frames(raw: np.ndarray, version: int, width: int, height: int, codings, whole,
-                  reference: np.ndarray | None, first_frame: int) -> np.ndarray:
-    """Rebuilds a chunk's frames, `(n, height, width)` uint8, from its decompressed payload.
-
-    Raises `PayloadDamage` (message names the frame) when the payload is inconsistent, and
-    `LookupError` when a frame is coded against a reference frame that is lost."""
-    n = len(codings)
-    size = width * height
-    out = np.empty((n, height, width), dtype=np.uint8)
-    zeros = None
-    mask_size, mode_size, low_size, fixed = payload_sizes(version, width, height)
-
-    def predictor(k):
-        nonlocal zeros
-        c = codings[k]
-        if c == FROM_PREVIOUS:
-            return out[k - 1]
-        if c == FROM_REFERENCE:
-            if reference is None:
-                raise LookupError(f"both copies of the file's reference frame are damaged, and frame {first_frame + k} is coded against it")
-            return reference
-        if zeros is None:
-            zeros = np.zeros((height, width), dtype=np.uint8)
-        return zeros
-
-    if version >= 3:
-        modes = raw[:n * mode_size].reshape(n, mode_size) if mode_size else None
-        lows = raw[n * mode_size:n * (mode_size + low_size)].reshape(n, low_size)
-        masks = raw[n * (mode_size + low_size):n * fixed].reshape(n, mask_size)
-        values = raw[n * fixed:]
-        used = 0
-        for k in range(n):
-            positions = _mask_positions(masks[k], size)
-            if used + len(positions) > len(values):
-                raise PayloadDamage(f"the mask of frame {first_frame + k} asks for more high nibbles than stored")
-            high = values[used:used + len(positions)]
-            used += len(positions)
-            residual = _nibble_residuals(lows[k], positions, high, size)
-            if not _rebuild_blocks(modes[k], residual.reshape(height, width), predictor(k), out[k]):
-                raise PayloadDamage(f"frame {first_frame + k} has a block mode that is not a mode")
-        if used != len(values):
-            raise PayloadDamage(f"{len(values) - used} high-nibble bytes are left over")
-        return out
-
-    n_masked = n - sum(whole)
-    masks = raw[:n_masked * mask_size].reshape(n_masked, mask_size)
-    values = raw[n_masked * mask_size:]
-    used = masked = 0
-    flat = out.reshape(n, size)
-    for k in range(n):
-        p = predictor(k).reshape(size)
-        if whole[k]:
-            if len(values) - used < size:
-                raise PayloadDamage(f"frame {first_frame + k} is cut short")
-            np.add(p, values[used:used + size], out=flat[k])
-            used += size
-            continue
-        positions = _mask_positions(masks[masked], size)
-        masked += 1
-        if used + len(positions) > len(values):
-            raise PayloadDamage(f"the mask of frame {first_frame + k} asks for more residual bytes than stored")
-        flat[k] = p
-        flat[k, positions] += values[used:used + len(positions)]
-        used += len(positions)
-    if used != len(values):
-        raise PayloadDamage(f"{len(values) - used} residual bytes are left over")
-    return out
 
 
 def _nibble_residuals(low: np.ndarray, positions: np.ndarray, high: np.ndarray, size: int) -> np.ndarray:
@@ -123,9 +199,11 @@ def _nibble_residuals(low: np.ndarray, positions: np.ndarray, high: np.ndarray, 
     return residual
 
 
-def _rebuild_blocks(modes: np.ndarray, residual: np.ndarray, predictor: np.ndarray, frame: np.ndarray) -> bool:
-    """Writes `frame` from its block modes, residuals and predictor frame; False when a mode byte
-    is not a mode (nothing is written then).
+def _rebuild_blocks(modes: np.ndarray, residual: np.ndarray, predictor: np.ndarray, frame: np.ndarray,
+                    above_row: np.ndarray, predictor_above_row: np.ndarray) -> None:
+    """Writes `frame` (whole block rows of a frame, or its last ones) from its block modes
+    (checked: 0...2), residuals and predictor, given the rows just above it of the frame
+    (`above_row`) and of the predictor (zeros at the top of the frame).
 
     Within a block, mode 1 (the pixel above) makes a pixel the pixel above the block plus the
     residuals down to it, and mode 2 (the change above) the predictor plus the change above the
@@ -134,9 +212,7 @@ def _rebuild_blocks(modes: np.ndarray, residual: np.ndarray, predictor: np.ndarr
     height, width = residual.shape
     if not modes.any():  # every block predicted by the predictor frame
         np.add(predictor, residual, out=frame)
-        return True
-    if modes.max() > 2:
-        return False
+        return
     rows = (height + BLOCK - 1) // BLOCK
     columns = (width + BLOCK - 1) // BLOCK
     padded = rows * BLOCK
@@ -164,19 +240,20 @@ def _rebuild_blocks(modes: np.ndarray, residual: np.ndarray, predictor: np.ndarr
     temporal = (last_p + r3[:, BLOCK - 1]) & is0
     below = np.zeros_like(last_p)
     below[1:] = last_p[1:] - last_p[:-1]
-    below[0] = last_p[0]
+    below[0] = last_p[0] - predictor_above_row
     carried = (below & is2) + sums[:, BLOCK - 1]
     not0 = ~is0
     above = np.zeros((rows, width), dtype=np.uint8)
+    above[0] = above_row
     for b in range(1, rows):
         np.add(above[b - 1], carried[b - 1], out=above[b])
         np.bitwise_and(above[b], not0[b - 1], out=above[b])
         np.bitwise_or(above[b], temporal[b - 1], out=above[b])
     change = np.zeros((rows, width), dtype=np.uint8)
     change[1:] = above[1:] - last_p[:-1]
+    change[0] = above_row - predictor_above_row
     # Modes 1 and 2: sums + (above | predictor + change); mode 0: predictor + residual.
     offsets = ((above & is1) + (change & is2))[:, None, :]
     later = sums + (p3 & ~is1[:, None, :]) + offsets
     result = ((p3 + r3) & is0[:, None, :]) | (later & ~is0[:, None, :])
     frame[:] = result.reshape(padded, width)[:height]
-    return True

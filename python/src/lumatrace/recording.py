@@ -6,12 +6,14 @@
     rec[10:20]          # (10, height, width) uint8
     rec.times.seconds   # float64 per frame; rec.times.ticks are exact
     rec.frame_at(2.5)   # the frame on screen 2.5 s into the recording
-    for frame in rec:   # memory bounded by one chunk
+    for frame in rec:   # memory bounded by one chunk's payload and two frames
         ...
 
 Opening reads the header, the reference frame and the index (or, for a file that was never
-closed or whose index is damaged, scans its records). A frame costs at most one chunk's decoding:
-the last decoded chunk is kept, so reading frames in order decodes each chunk once.
+closed or whose index is damaged, scans its records). A frame costs at most one chunk's
+decompression: the last chunk's payload is kept with the last frame rebuilt from it, so reading
+frames in order decompresses each chunk once and rebuilds each frame once, and memory stays the
+payload and two frames (`ChunkFrames`), however many frames a chunk holds.
 """
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ import numpy as np
 import zstandard
 
 from . import _records as rec_
-from ._payload import PayloadDamage, decode_frames
+from ._payload import ChunkFrames, PayloadDamage
 from ._records import ByteSource, ChunkInfo, Header, HeaderProblem, RecordProblem
 from .errors import (DamagedChunkError, InvalidHeaderError, MissingFramesError,
                      NotARecordingError, UnsupportedVersionError)
@@ -106,7 +108,8 @@ class Recording:
         self.skipped: list[Damage] = []
         self._src = ByteSource(self.path)
         self._zstd = zstandard.ZstdDecompressor()
-        self._cached: tuple[int, np.ndarray, list] | None = None
+        #: The chunk decoded last, with its frame times.
+        self._cached: tuple[ChunkFrames, list] | None = None
         self._times: FrameTimes | None = None
         try:
             self._open()
@@ -399,10 +402,12 @@ class Recording:
             raise self._damaged(c, f"chunk header says frames {f.first_frame}..<{f.first_frame + len(f.ticks)}, the index says {c.frames.start}..<{c.frames.stop}")
         return f
 
-    def _decode(self, c: ChunkInfo):
-        """(frames (n, h, w), ticks) of one chunk, checked; raises DamagedChunkError."""
-        if self._cached is not None and self._cached[0] == c.number:
-            return self._cached[1], self._cached[2]
+    def _decode(self, c: ChunkInfo) -> tuple[ChunkFrames, list]:
+        """(frames, ticks) of one chunk, checked (its frames are rebuilt when asked for:
+        `ChunkFrames`); raises DamagedChunkError."""
+        if self._cached is not None and self._cached[0].number == c.number:
+            return self._cached
+        self._cached = None  # the chunk before (its payload, its last frame) is let go first
         f = self._chunk_fields(c)
         if c.payload_length > self._src.size:
             raise self._damaged(c, "payload length is larger than the file")
@@ -412,15 +417,14 @@ class Recording:
             raise self._damaged(c, f"payload: {e}") from None
         h = self.header
         try:
-            frames = decode_frames(np.frombuffer(raw, dtype=np.uint8), h.version, h.width, h.height,
-                                   f.codings, f.whole, self._reference, c.first_frame)
+            frames = ChunkFrames(c.number, np.frombuffer(raw, dtype=np.uint8), h.version, h.width, h.height,
+                                 f.codings, f.whole, self._reference, c.first_frame)
         except PayloadDamage as e:
             raise self._damaged(c, f"payload: {e}") from None
         except LookupError as e:
             raise self._damaged(c, str(e)) from None
-        frames.flags.writeable = False
-        self._cached = (c.number, frames, f.ticks)
-        return frames, f.ticks
+        self._cached = (frames, f.ticks)
+        return self._cached
 
     def _chunk_of(self, frame: int) -> ChunkInfo | None:
         k = int(np.searchsorted(self._firsts, frame, side="right")) - 1
@@ -446,7 +450,7 @@ class Recording:
         if c is None:
             raise MissingFramesError(self.path, range(i, i + 1), "it lay in a damaged chunk")
         frames, _ = self._decode(c)
-        return frames[i - c.first_frame]
+        return frames.frame(i - c.first_frame)
 
     def __getitem__(self, key):
         if isinstance(key, slice):
@@ -481,7 +485,8 @@ class Recording:
                 expected = c.first_frame + c.frame_count
                 continue
             for k in range(max(start, c.first_frame) - c.first_frame, min(stop, c.first_frame + c.frame_count) - c.first_frame):
-                yield c.first_frame + k, ticks[k], frames[k]
+                yield c.first_frame + k, ticks[k], frames.frame(k)
+            frames = None  # held no longer than the reader holds it
             expected = c.first_frame + c.frame_count
 
     def _gap(self, damage: Damage, error: Exception) -> None:
