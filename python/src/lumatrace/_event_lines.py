@@ -67,13 +67,14 @@ class EventLines:
             f = open(self.path, "rb")
         except OSError as e:
             raise EventLogError(self.path, None, f"cannot read: {e.strerror or e}") from None
-        mode, size = (s := os.fstat(f.fileno())).st_mode, s.st_size
-        if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode)):
+        status = os.fstat(f.fileno())
+        if not (stat.S_ISREG(status.st_mode) or stat.S_ISFIFO(status.st_mode)):
             f.close()
             raise EventLogError(self.path, None, "is not a regular file or a pipe, not an event log")
-        if stat.S_ISREG(mode) and size > MAXIMUM_LOG_BYTES:
+        if stat.S_ISREG(status.st_mode) and status.st_size > MAXIMUM_LOG_BYTES:
             f.close()
-            raise EventLogError(self.path, None, f"log is {size} bytes, over the {MAXIMUM_LOG_BYTES}-byte limit")
+            raise EventLogError(self.path, None, f"log is {status.st_size} bytes, over the "
+                                                 f"{MAXIMUM_LOG_BYTES}-byte limit")
         return f
 
     def _line(self, number: int) -> bytes | None:

@@ -8,8 +8,11 @@ above in the frame itself, 2 the predictor frame plus the change of the pixel ab
 zigzag-mapped and split into nibbles: the low ones two to a byte, the high ones as a mask and the
 non-zero values. Decoding follows each block's mode row by row in the Swift reader; here the rows
 of a block are folded into a cumulative sum down the block (mode 1 adds up residuals from the row
-above the block, mode 2 adds up changes), so a frame costs a few whole-array operations and one
-short loop over its block rows.
+above the block, mode 2 adds up changes), so a band of block rows costs a few whole-array
+operations and one short loop over its block rows.
+
+Frames are rebuilt one at a time (`ChunkFrames`), each from the one before it and a band of block
+rows at a time, so decoding holds the chunk's payload, two frames and bounded scratch.
 """
 from __future__ import annotations
 
