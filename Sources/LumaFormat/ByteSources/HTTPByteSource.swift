@@ -22,8 +22,10 @@ import Glibc
 /// - A request that fails on the way (connection refused, reset or cut, a timeout, HTTP 5xx or
 ///   429) is retried up to ``maximumAttempts`` times, waiting 0.25 s, then twice as long each time.
 /// - The length and the ETag the server gives on the first answer are checked on every answer:
-///   a resource replaced while being read is an error, never frames of two versions; from then
-///   on every read fails with it (``failure``), so no reader takes it for damage.
+///   a resource replaced while being read is an error, never frames of two versions. A request
+///   that fails for good (replaced, or still failing after its retries) ends the source: every
+///   later read fails with the same error (``failure``), so no reader takes it for damage or
+///   spends minutes on reads that cannot succeed.
 /// - A request has a deadline, ``defaultRequestTimeout`` seconds unless
 ///   ``requestTimeoutVariable`` (`LUMATRACE_HTTP_TIMEOUT`) says otherwise, and ends sooner when
 ///   its body comes at under 512 bytes a second for 30 s: a server that trickles cannot hold a
@@ -59,8 +61,8 @@ public final class HTTPByteSource: ByteSource {
     /// Body bytes received so far, over every request (what a benchmark or a test compares with
     /// the chunks read).
     public var bytesFetched: UInt64 { connection.state.withLock { $0.fetched } }
-    /// Set once the resource was found replaced (its length or ETag changed): the error every
-    /// read has thrown since.
+    /// Set once a request failed for good (the resource replaced, the server still failing after
+    /// the retries): the error every read has thrown since.
     public var failure: LumaFormatError? { connection.state.withLock { $0.failure } }
 
     private let report: (@Sendable (Retry) -> Void)?
@@ -152,8 +154,9 @@ public final class HTTPByteSource: ByteSource {
             return try HTTPByteSource.fetch(connection, name: name, offset: offset, count: count, expected: (size, etag),
                                             timeout: requestTimeout, report: report)
         } catch {
-            if case .http(_, .lengthChanged, _) = error { connection.state.withLock { $0.failure = error } }
-            if case .http(_, .etagChanged, _) = error { connection.state.withLock { $0.failure = error } }
+            // A request that failed for good (after its retries) ends the source: a reader that
+            // would go on past it (a scan for chunks) fails at once, and says why.
+            connection.state.withLock { $0.failure = error }
             throw error
         }
     }

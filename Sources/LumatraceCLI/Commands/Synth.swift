@@ -65,9 +65,7 @@ struct Synth: ParsableCommand {
                 let option = ["frameCount": "--frames", "framesPerSecond": "--fps", "width": "--size", "height": "--size"][error.option] ?? "--\(error.option)"
                 throw UsageError("\(option): \(error.message)")
             }
-            if let truth, OutputFile.sameName(truth, recording.output) {
-                throw UsageError("--truth \(truth) and -o \(recording.output) name the same file: the truth and the recording each need a file of their own")
-            }
+            try OutputChecks.requireDistinct(("--truth", truth), ("-o", recording.output))
             let truthFile = try truth.map { try OutputFile.create($0, replacingExisting: force, kind: .truth, streams: .allowed) }
 
             let header = RecordingHeader(width: w, height: h, timescale: Int64(fps), rateNumerator: fps, rateDenominator: 1,
