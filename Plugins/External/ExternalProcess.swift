@@ -14,7 +14,8 @@ import Glibc
 /// (TERM, then KILL after ``reaperGracePeriod``) and exits as the program did; KILL follows for the
 /// reaper after ``gracePeriod``, and it is reaped. That happens on a timeout, on any failure, on
 /// SIGINT or SIGTERM (see ``ExternalInterruption``), when the program is released, and, by the
-/// reaper itself, for anything left behind after a clean exit; so no process of the program outlives the replay, and Lumatrace leaves no zombie. (Why a reaper, and not a cgroup: see
+/// reaper itself, for anything left behind after a clean exit, or when Lumatrace is killed outright
+/// (SIGKILL); so no process of the program outlives the replay, and Lumatrace leaves no zombie. (Why a reaper, and not a cgroup: see
 /// `Program.Reaper`.)
 ///
 /// Deadlines read the monotonic clock; they only ever decide whether to give up, never what is

@@ -166,6 +166,17 @@ struct ExternalAnalyzerHangTests {
         }
     }
 
+    @Test("lumatrace killed outright (SIGKILL) leaves nothing of its program running: the reaper learns of its death")
+    func killedOutright() throws {
+        try withScratchFolder("cli") { dir in
+            let pids = "\(dir)/pids"
+            // The program hangs at frame 3 ignoring TERM; lumatrace is KILLed once it is there.
+            let run = try Self.replay(mode: "ignores-term", pids: pids, in: dir, options: Self.noTimeout, signals: [SIGKILL])
+            #expect(run.signal == SIGKILL, "\(run)")
+            try Self.expectGone(pids, expected: 1)
+        }
+    }
+
     @Test("a second Ctrl-C does not wait for the grace period: the programs are killed and lumatrace ends by the signal")
     func signalledTwice() throws {
         try withScratchFolder("cli") { dir in
