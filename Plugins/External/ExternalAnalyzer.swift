@@ -11,10 +11,11 @@ import LumaAnalysis
 ///
 /// The program's events go into the log like any analyzer's, in the same order. The program must
 /// be deterministic itself (no clocks or unseeded randomness in what it emits). A program that
-/// crashes, hangs past `timeout`, writes anything but protocol lines, or writes more than
-/// `maximumLineBytes` in a line or `maximumEventsPerFrame` events for a frame stops the replay with
-/// an error naming the frame; the program and every process it started are ended (see
-/// ``ExternalProcess``), and the log written so far stays valid.
+/// crashes, hangs past `timeout` (reading its answer included), writes anything but protocol
+/// lines, or writes more than `maximumLineBytes` in a line, `maximumEventsPerFrame` events or
+/// `maximumBytesPerFrame` bytes for a frame stops the replay with an error naming the frame; the
+/// program and every process it started are ended (see ``ExternalProcess``), and the log written
+/// so far stays valid.
 public struct ExternalAnalyzer: Analyzer {
     public static let name = "external"
     public static let version = "1"
@@ -24,6 +25,7 @@ public struct ExternalAnalyzer: Analyzer {
     private let timeout: Double
     private let startTimeout: Double
     private let maximumEventsPerFrame: Int
+    private let maximumBytesPerFrame: Int
     private let timescale: Int64
     /// The files the command names, hashed as the program starts: the log header keeps them.
     public let programFiles: [ProgramFile]
@@ -42,6 +44,7 @@ public struct ExternalAnalyzer: Analyzer {
         timeout = configuration.timeout
         startTimeout = max(configuration.timeout, configuration.startTimeout)
         maximumEventsPerFrame = configuration.maximumEventsPerFrame
+        maximumBytesPerFrame = configuration.maximumBytesPerFrame
         timescale = context.stream.timescale
         let deadline = Deadline(seconds: startTimeout, setBy: "external.startTimeout")
         do {
@@ -109,11 +112,18 @@ public struct ExternalAnalyzer: Analyzer {
         }
     }
 
-    /// Reads event lines until `{"done": done}`.
+    /// Reads event lines until `{"done": done}`, holding at most ``ExternalConfiguration/maximumBytesPerFrame``
+    /// of them: each line is counted as it arrives, before it is parsed or kept.
     private func collectEvents(until done: JSONValue, deadline: Deadline, during step: String, into events: inout EventSink) throws {
         var count = 0
+        var bytes = 0
         while true {
             let line = try program.readLine(deadline: deadline, during: step)
+            bytes += line.count + 1
+            guard bytes <= maximumBytesPerFrame else {
+                throw ExternalAnalyzerError("`\(program.command)` wrote over \(maximumBytesPerFrame) bytes \(step); if its events are really that "
+                    + "large, raise external.maximumBytesPerFrame (up to \(ExternalConfiguration.bytesPerFrameRange.upperBound))")
+            }
             let answer = try parse(line, during: step)
             if let d = answer["done"] {
                 guard d == done || (d.intValue != nil && d.intValue == done.intValue) else {

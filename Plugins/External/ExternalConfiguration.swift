@@ -22,10 +22,13 @@ public struct ExternalConfiguration: AnalyzerConfiguration {
     public var startTimeout = 10.0
     /// The longest line the program may write, in bytes: a bound on the memory one event takes.
     public var maximumLineBytes = 1 << 20
-    /// The most events the program may write for one frame (or at the end). With
-    /// ``maximumLineBytes`` it bounds the memory a frame's events take: by default at most
-    /// 1000 × 1 MiB of JSON text, and 1 MiB for any one event.
+    /// The most events the program may write for one frame (or at the end).
     public var maximumEventsPerFrame = 1000
+    /// The most bytes the program may write on stdout for one frame (or at the end), every line and
+    /// newline counted: the bound on the memory a frame's events take, 16 MiB by default. The two
+    /// limits above alone would allow 1000 × 1 MiB, a gigabyte held for one frame; this one stops
+    /// such a program as soon as its output passes the limit, before more of it is held.
+    public var maximumBytesPerFrame = 16 << 20
 
     /// The seconds ``timeout`` and ``startTimeout`` allow.
     static let timeoutRange = 0.1...3600.0
@@ -33,6 +36,8 @@ public struct ExternalConfiguration: AnalyzerConfiguration {
     static let lineBytesRange = 1024...(256 << 20)
     /// The events ``maximumEventsPerFrame`` allows.
     static let eventsPerFrameRange = 1...1_000_000
+    /// The bytes ``maximumBytesPerFrame`` allows.
+    static let bytesPerFrameRange = 1024...(1 << 30)
 
     public init() {}
 
@@ -53,5 +58,7 @@ public struct ExternalConfiguration: AnalyzerConfiguration {
         AnalyzerOption("maximumLineBytes", \.maximumLineBytes, in: lineBytesRange, help: "longest line the program may write, bytes"),
         AnalyzerOption("maximumEventsPerFrame", \.maximumEventsPerFrame, in: eventsPerFrameRange,
                        help: "most events the program may write for one frame"),
+        AnalyzerOption("maximumBytesPerFrame", \.maximumBytesPerFrame, in: bytesPerFrameRange,
+                       help: "most bytes the program may write on stdout for one frame, newlines included"),
     ]
 }

@@ -14,8 +14,8 @@ import Glibc
 /// (TERM, then KILL after ``reaperGracePeriod``) and exits as the program did; KILL follows for the
 /// reaper after ``gracePeriod``, and it is reaped. That happens on a timeout, on any failure, on
 /// SIGINT or SIGTERM (see ``ExternalInterruption``), when the program is released, and, by the
-/// reaper itself, for anything left behind after a clean exit; so no process of the program
-/// outlives the replay, and Lumatrace leaves no zombie. (Why a reaper, and not a cgroup: see
+/// reaper itself, for anything left behind after a clean exit, or when Lumatrace is killed outright
+/// (SIGKILL); so no process of the program outlives the replay, and Lumatrace leaves no zombie. (Why a reaper, and not a cgroup: see
 /// `Program.Reaper`.)
 ///
 /// Deadlines read the monotonic clock; they only ever decide whether to give up, never what is
@@ -101,6 +101,10 @@ final class ExternalProcess: @unchecked Sendable {
     }
 
     /// The next stdout line (without its newline), waiting at most until `deadline`.
+    ///
+    /// The deadline and a signal are checked before every read, not only while waiting: a program
+    /// that writes without pause (a gigabyte of lines for one frame) would otherwise never let
+    /// either be noticed.
     func readLine(deadline: Deadline, during step: String) throws(ExternalAnalyzerError) -> [UInt8] {
         while true {
             do throws(LineBuffer.LineTooLong) {
@@ -109,6 +113,8 @@ final class ExternalProcess: @unchecked Sendable {
                 throw fail("`\(command)` wrote a line over \(lines.maximumLineBytes) bytes \(step); if its events are really that "
                     + "large, raise external.maximumLineBytes (up to \(ExternalConfiguration.lineBytesRange.upperBound))")
             }
+            try stopIfSignalled(during: step)
+            if deadline.hasPassed { throw timedOut(output, deadline: deadline, during: step) }
             // Known to have exited before this read: whatever it wrote before exiting is read now.
             let exitedBefore = reapLeader()
             let count: Int?
@@ -182,11 +188,14 @@ final class ExternalProcess: @unchecked Sendable {
     private func wait(_ pipe: ProgramPipe, deadline: Deadline, during step: String) throws(ExternalAnalyzerError) {
         try stopIfSignalled(during: step)
         let milliseconds = deadline.millisecondsLeft
-        guard milliseconds > 0 else {
-            let what = pipe.toProgram ? "did not read its input" : "did not answer"
-            throw fail("`\(command)` \(what) \(step) within the timeout of \(deadline.limit); it was stopped")
-        }
+        guard milliseconds > 0 else { throw timedOut(pipe, deadline: deadline, during: step) }
         _ = try? pipe.waitUntilReady(milliseconds: Int32(min(milliseconds, 100)))
+    }
+
+    /// Ends the group and returns the error of a step that met its deadline on `pipe`, for throwing.
+    private func timedOut(_ pipe: ProgramPipe, deadline: Deadline, during step: String) -> ExternalAnalyzerError {
+        let what = pipe.toProgram ? "did not read its input" : "did not answer"
+        return fail("`\(command)` \(what) \(step) within the timeout of \(deadline.limit); it was stopped")
     }
 
     /// After SIGINT or SIGTERM (see ``ExternalInterruption``), ends the group and fails the step.

@@ -89,19 +89,26 @@ static void signal_all(int signal_number, pid_t program_group) {
     close(fd);
 }
 
+/// The signal the kernel sends the reaper when the thread that started it ends
+/// (PR_SET_PDEATHSIG): its own, so that the reaper can tell it from a TERM of the caller's.
+#define PARENT_DEATH_SIGNAL SIGHUP
+
 /// The signals the reaper acts on, kept blocked and taken with sigwaitinfo, so none can arrive
 /// between a check and the wait and be missed: a child's end, TERM (end the program), ALRM (the
-/// grace period is over), USR1 (KILL at once).
+/// grace period is over), USR1 (KILL at once), HUP (the caller may have died).
 static void reaper_signals(sigset_t *set) {
     sigemptyset(set);
     sigaddset(set, SIGCHLD);
     sigaddset(set, SIGTERM);
     sigaddset(set, SIGALRM);
     sigaddset(set, SIGUSR1);
+    sigaddset(set, PARENT_DEATH_SIGNAL);
 }
 
-/// Waits for the program and all descendants; returns the program's wait status.
-static int reap(pid_t program, int grace_ms, const sigset_t *signals) {
+/// Waits for the program and all descendants; returns the program's wait status. `caller` is the
+/// process that started the reaper: once it is no longer the reaper's parent, it has died (a
+/// SIGKILL, the OOM killer) and nobody will ever stop the program, so the reaper does, as on TERM.
+static int reap(pid_t program, int grace_ms, const sigset_t *signals, pid_t caller) {
     int program_status = 0;
     int stopping = 0, killing = 0, timer_set = 0;
     for (;;) {
@@ -125,6 +132,9 @@ static int reap(pid_t program, int grace_ms, const sigset_t *signals) {
         // pass (their parent just ended) get the same treatment.
         if (stopping) signal_all(killing ? SIGKILL : SIGTERM, program);
         int received = sigwaitinfo(signals, 0);
+        // The death signal also comes when only the caller's thread that started the reaper ends;
+        // the reaper is then the child of another thread of the same process, which still runs.
+        if (received == PARENT_DEATH_SIGNAL && getppid() != caller) stopping = 1;
         if (received == SIGTERM || received == SIGUSR1) stopping = 1;
         if (received == SIGALRM || received == SIGUSR1) killing = 1;
     }
@@ -137,6 +147,7 @@ int lumatrace_spawn_reaped(const char *path, char *const argv[], char *const env
     sigset_t all, previous;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, &previous);
+    pid_t caller = getpid();
     pid_t reaper = fork();
     if (reaper != 0) {
         int error = errno;
@@ -154,6 +165,11 @@ int lumatrace_spawn_reaped(const char *path, char *const argv[], char *const env
     default_dispositions();
     setpgid(0, 0);
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    // Told when the caller dies, however it dies: a SIGKILL gives it no chance to stop the program.
+    // A caller that died before this call is seen here: the reaper has another parent already, and
+    // starts nothing.
+    prctl(PR_SET_PDEATHSIG, PARENT_DEATH_SIGNAL, 0, 0, 0);
+    if (getppid() != caller) _exit(127);
     pid_t program = fork();
     if (program == 0) {
         setpgid(0, 0);
@@ -173,7 +189,7 @@ int lumatrace_spawn_reaped(const char *path, char *const argv[], char *const env
     sigset_t signals;
     reaper_signals(&signals);
     sigprocmask(SIG_SETMASK, &signals, 0);
-    int status = reap(program, grace_ms, &signals);
+    int status = reap(program, grace_ms, &signals, caller);
     if (WIFEXITED(status)) _exit(WEXITSTATUS(status));
     if (WIFSIGNALED(status)) {
         int s = WTERMSIG(status);

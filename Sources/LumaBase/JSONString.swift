@@ -7,20 +7,32 @@
 /// included, is written as it is.
 public enum JSONString {
     /// Appends `text` to `out` as a JSON string literal, quotes included.
+    ///
+    /// Works on the UTF-8 bytes: every byte that needs an escape is ASCII, and no byte of a
+    /// multi-byte character is, so the text between two escapes is appended in one piece (an event
+    /// of a megabyte of text is one append, not a million).
     public static func quote(_ text: String, into out: inout String) {
         out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
+        var text = text  // `withUTF8` may first make a bridged string contiguous
+        text.withUTF8 { bytes in
+            var plain = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                out += String(decoding: UnsafeBufferPointer(rebasing: bytes[plain..<index]), as: UTF8.self)
+                switch byte {
+                case UInt8(ascii: "\""): out += "\\\""
+                case UInt8(ascii: "\\"): out += "\\\\"
+                case UInt8(ascii: "\n"): out += "\\n"
+                case UInt8(ascii: "\r"): out += "\\r"
+                case UInt8(ascii: "\t"): out += "\\t"
+                default:
+                    let hex = String(byte, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                }
+                plain = index + 1
             }
+            out += String(decoding: UnsafeBufferPointer(rebasing: bytes[plain...]), as: UTF8.self)
         }
         out += "\""
     }

@@ -46,7 +46,9 @@ public struct Program: Sendable {
     /// a process group of its own below it. When the program exits, the reaper TERMs whatever it
     /// left running, KILLs it after ``gracePeriod``, and exits as the program did.
     /// ``RunningProgram/terminate()`` has the reaper do the same to the program itself;
-    /// ``RunningProgram/kill()`` has it KILL everything at once.
+    /// ``RunningProgram/kill()`` has it KILL everything at once. When Lumatrace dies without a
+    /// word (SIGKILL, the OOM killer), the kernel tells the reaper (`PR_SET_PDEATHSIG`), and it
+    /// ends the program as on ``RunningProgram/terminate()``.
     ///
     /// Why a reaper and not a cgroup, or Lumatrace as subreaper: a cgroup needs a delegated cgroup
     /// tree that an unprivileged user often does not have, and Lumatrace as its own subreaper

@@ -39,7 +39,7 @@ struct ConformanceTests {
         configuration.options = .object([.init("every", .int(5))])
         try AnalyzerHarness(ExternalAnalyzer.self, configuration: configuration)
             .checkConformance(invalidOptions: [("timeout", "0"), ("command", ""), ("startTimeout", "0"), ("maximumLineBytes", "100"),
-                                                ("maximumEventsPerFrame", "0")])
+                                                ("maximumEventsPerFrame", "0"), ("maximumBytesPerFrame", "100")])
     }
 
     @Test("the harness feeds frames in memory and decodes typed events")

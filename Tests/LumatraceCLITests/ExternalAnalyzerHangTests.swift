@@ -43,6 +43,7 @@ struct ExternalAnalyzerHangTests {
             return data
         if mode == "ignores-term":  # carries on after TERM, saying it came (the test waits for that)
             signal.signal(signal.SIGTERM, lambda *_: open(pids + ".term", "w").close())
+        if mode == "streams": signal.signal(signal.SIGTERM, signal.SIG_IGN)
         if mode == "silent": time.sleep(3600)
         if mode == "never-reads":
             send({"ready": True})
@@ -61,6 +62,10 @@ struct ExternalAnalyzerHangTests {
                 if mode in ("hangs-at-frame", "ignores-term"):
                     open(pids + ".at-frame-3", "w").close()
                     time.sleep(3600)
+                if mode == "streams":  # answers frame 3 with event lines of 1 kB that never end, without a pause
+                    open(pids + ".at-frame-3", "w").close()
+                    line = json.dumps({"kind": "tick", "data": {"text": "x" * 1000}}) + "\\n"
+                    while True: sys.stdout.write(line)
                 if mode == "long-line":
                     sys.stdout.write("x" * 20_000_000 + "\\n"); sys.stdout.flush(); time.sleep(3600)
                 if mode == "daemon":
@@ -84,6 +89,9 @@ struct ExternalAnalyzerHangTests {
               ("hangs-at-frame", limits(timeout: 2), "failed at frame 3: ",
                "did not answer at frame 3 within the timeout of 2 s (external.timeout)"),
               ("ignores-term", limits(timeout: 2), "failed at frame 3: ",
+               "did not answer at frame 3 within the timeout of 2 s (external.timeout)"),
+              // Lines keep coming, far under the bytes a frame may hold: the timeout covers reading them.
+              ("streams", limits(timeout: 2) + unbounded, "failed at frame 3: ",
                "did not answer at frame 3 within the timeout of 2 s (external.timeout)"),
               ("long-line", limits(), "failed at frame 3: ",
                "wrote a line over 1048576 bytes at frame 3; if its events are really that large, raise external.maximumLineBytes"),
@@ -120,6 +128,9 @@ struct ExternalAnalyzerHangTests {
 
     /// Limits no replay of these tests reaches: only the signal can stop the program.
     static let noTimeout = limits()
+    /// The highest limits on a frame's events, which a program that writes without end meets only
+    /// after seconds of lines (each second holds hundreds of megabytes at most).
+    static let unbounded = ["--set", "external.maximumEventsPerFrame=1000000", "--set", "external.maximumBytesPerFrame=1073741824"]
 
     @Test("SIGINT or SIGTERM to lumatrace stops its programs, even one that ignores TERM, and the replay fails naming the signal",
           arguments: [SIGINT, SIGTERM])
@@ -136,6 +147,32 @@ struct ExternalAnalyzerHangTests {
             #expect(run.status != 0, "\(run)")
             #expect(run.stderr.contains("analyzer external failed at frame ") && run.stderr.contains("lumatrace received \(name)"), "\(run.stderr)")
             #expect(try EventLog.read(log).footer?["end"]?["failure"]?["analyzer"]?.stringValue == "external")
+            try Self.expectGone(pids, expected: 1)
+        }
+    }
+
+    @Test("Ctrl-C while the program pours out event lines stops the replay at once, with a finished log and no temporary file")
+    func signalledWhileStreaming() throws {
+        try withScratchFolder("cli") { dir in
+            let pids = "\(dir)/pids"
+            let log = "\(dir)/streaming.events.jsonl"
+            let run = try Self.replay(mode: "streams", pids: pids, in: dir, log: log,
+                                      options: Self.noTimeout + Self.unbounded, signals: [SIGINT])
+            #expect(run.status != 0, "\(run)")
+            #expect(run.stderr.contains("analyzer external failed at frame 3: ") && run.stderr.contains("lumatrace received SIGINT"), "\(run.stderr)")
+            #expect(try EventLog.read(log).footer?["end"]?["failure"]?["analyzer"]?.stringValue == "external")
+            #expect(try Self.temporaryFiles(in: dir).isEmpty)
+            try Self.expectGone(pids, expected: 1)
+        }
+    }
+
+    @Test("lumatrace killed outright (SIGKILL) leaves nothing of its program running: the reaper learns of its death")
+    func killedOutright() throws {
+        try withScratchFolder("cli") { dir in
+            let pids = "\(dir)/pids"
+            // The program hangs at frame 3 ignoring TERM; lumatrace is KILLed once it is there.
+            let run = try Self.replay(mode: "ignores-term", pids: pids, in: dir, options: Self.noTimeout, signals: [SIGKILL])
+            #expect(run.signal == SIGKILL, "\(run)")
             try Self.expectGone(pids, expected: 1)
         }
     }
@@ -171,6 +208,9 @@ struct ExternalAnalyzerHangTests {
               message: "wrote a line over 1048576 bytes at frame 2; if its events are really that large, raise external.maximumLineBytes (up to 268435456)"),
         Bound(option: "maximumEventsPerFrame", events: 1001, bytes: 10, raisedTo: 1001,
               message: "wrote over 1000 events at frame 2; if it really has that many, raise external.maximumEventsPerFrame (up to 1000000)"),
+        // Within the other two limits (1000 lines of 1 MiB), a frame's events may still not take a gigabyte.
+        Bound(option: "maximumBytesPerFrame", events: 20, bytes: 1_000_000, raisedTo: 32 << 20,
+              message: "wrote over 16777216 bytes at frame 2; if its events are really that large, raise external.maximumBytesPerFrame (up to 1073741824)"),
     ])
     func bound(_ bound: Bound) throws {
         try withScratchFolder("cli") { dir in
@@ -180,6 +220,7 @@ struct ExternalAnalyzerHangTests {
             #expect(refused.status != 0)
             #expect(refused.stderr.contains("analyzer external failed at frame 2: ") && refused.stderr.contains(bound.message), "\(refused.stderr)")
             #expect(try EventLog.read("\(dir)/refused.events.jsonl").events.filter { $0.kind == "big" }.isEmpty)
+            #expect(try Self.temporaryFiles(in: dir).isEmpty)
 
             let raised = try CLI.run(replay + ["--set", "external.\(bound.option)=\(bound.raisedTo)", "-o", "\(dir)/raised.events.jsonl"])
             #expect(raised.status == 0, "\(raised.stderr)")
@@ -194,7 +235,8 @@ struct ExternalAnalyzerHangTests {
         let r = try CLI.run(["analyzers", "external"])
         #expect(r.status == 0, "\(r.stderr)")
         for option in ["startTimeout", "0.1...3600 (default 10)", "maximumLineBytes", "1024...268435456 (default 1048576)",
-                       "maximumEventsPerFrame", "1...1000000 (default 1000)"] {
+                       "maximumEventsPerFrame", "1...1000000 (default 1000)",
+                       "maximumBytesPerFrame", "1024...1073741824 (default 16777216)"] {
             #expect(r.stdout.contains(option), "\(r.stdout)")
         }
     }
@@ -248,6 +290,12 @@ struct ExternalAnalyzerHangTests {
         }
         result.stderr = (try? String(contentsOfFile: "\(dir)/stderr.txt", encoding: .utf8)) ?? ""
         return result
+    }
+
+    /// The temporary files (`.NAME.PID-N.partial`) of logs in `dir`: none once a replay has ended,
+    /// however it failed, unless it was killed.
+    static func temporaryFiles(in dir: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".partial") }
     }
 
     /// Kills every process whose pid is in the file, so that a failing test leaves nothing behind.

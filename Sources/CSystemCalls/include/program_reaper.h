@@ -16,7 +16,9 @@
 ///   exit code, or the same signal);
 /// - when the reaper gets SIGTERM, it sends SIGTERM to the program's group and to every
 ///   descendant it has adopted, then SIGKILL after `grace_ms`, and ends the same way;
-/// - when it gets SIGUSR1, it does the same without waiting: SIGKILL at once (a second Ctrl-C).
+/// - when it gets SIGUSR1, it does the same without waiting: SIGKILL at once (a second Ctrl-C);
+/// - when the caller dies (PR_SET_PDEATHSIG, even by SIGKILL), it does as on SIGTERM, so a killed
+///   caller leaves nothing of the program running.
 ///
 /// The program starts as a freshly started program: every signal at its default, none blocked, no
 /// other descriptor of the caller's open. Returns 0 and the reaper's pid in `*pid`, or an errno

@@ -111,11 +111,20 @@ public struct JSONParser {
         i += 1
         var out: [UInt8] = []
         while true {
+            // The bytes up to the next quote, backslash or control character are taken as they are,
+            // in one copy, found in one pass over the raw bytes: appended byte by byte, an event of
+            // a megabyte of text took a million appends.
+            let plain = i
+            i = bytes.withUnsafeBufferPointer { all in
+                var end = plain
+                while end < all.count, all[end] >= 0x20, all[end] != UInt8(ascii: "\""), all[end] != UInt8(ascii: "\\") { end += 1 }
+                return end
+            }
+            out.append(contentsOf: bytes[plain..<i])
             guard i < bytes.count else { throw fail(.unterminatedString) }
             let c = bytes[i]
             if c == UInt8(ascii: "\"") { i += 1; break }
             if c < 0x20 { throw fail(.controlCharacterInString) }
-            if c != UInt8(ascii: "\\") { out.append(c); i += 1; continue }
             i += 1
             guard i < bytes.count else { throw fail(.unterminatedEscape) }
             let e = bytes[i]
