@@ -121,12 +121,15 @@ class EventLines:
                 if footer_line is not None:
                     raise EventLogError(path, footer_line, "footer line is not the last line")
                 event = self._json(line, number)
-                if isinstance(event, dict) and "end" in event:
+                fields = event if type(event) is dict else {}
+                if "end" in fields:
                     self.footer, footer_line = event["end"], number
                     continue
-                frame, time = int_value(member(event, "frame")), member(event, "t")
-                if (frame is None or not isinstance(time, float) or not isinstance(member(event, "analyzer"), str)
-                        or not isinstance(member(event, "kind"), str) or "data" not in event):
+                frame, time = fields.get("frame"), fields.get("t")
+                if type(frame) is not int:
+                    frame = int_value(frame)
+                if (frame is None or type(time) is not float or type(fields.get("analyzer")) is not str
+                        or type(fields.get("kind")) is not str or "data" not in fields):
                     raise EventLogError(path, number, "not an event line (needs frame, t, analyzer, kind, data; "
                                                       "frame an integer, t a number with decimals, analyzer and "
                                                       "kind strings)")

@@ -43,8 +43,7 @@ def parse(line: bytes):
     if text.startswith("\ufeff"):
         raise JSONProblem("invalid value at character 1 (a byte-order mark)")
     try:
-        value = json.loads(text, parse_constant=_constant, parse_float=_float, parse_int=_int,
-                           object_pairs_hook=_first_of_each_key)
+        value = _DECODER.decode(text)
     except json.JSONDecodeError as e:
         words = e.msg.removesuffix(" at")  # "Invalid control character at"
         raise JSONProblem(f"{words[:1].lower()}{words[1:]} at character {e.pos + 1}") from None
@@ -54,34 +53,6 @@ def parse(line: bytes):
     if deep or _SURROGATE_ESCAPE.search(line):
         _check_strings_and_depth(value)
     return value
-
-
-def int_value(value) -> int | None:
-    """An integer, or a float that is one (below 9e15 in size); None otherwise (`JSONValue.intValue`)."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer() and abs(value) < 9e15:
-        return int(value)
-    return None
-
-
-def number_value(value) -> float | None:
-    """Any number as a float; None otherwise (`JSONValue.doubleValue`)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return float(value)
-
-
-def member(value, key: str):
-    """`value[key]` when `value` is an object that has it, else None (`JSONValue`'s subscript)."""
-    return value.get(key) if isinstance(value, dict) else None
-
-
-def compact(value, limit: int = 200) -> str:
-    """A value as one short line of JSON, for a message."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)[:limit]
 
 
 def _constant(name: str):
@@ -110,6 +81,40 @@ def _first_of_each_key(pairs: list) -> dict:
         for key, value in pairs:
             out.setdefault(key, value)
     return out
+
+
+#: One decoder for every line: `json.loads` with hooks builds a new one per call, which cost a
+#: third of the time of reading a log.
+_DECODER = json.JSONDecoder(parse_constant=_constant, parse_float=_float, parse_int=_int,
+                            object_pairs_hook=_first_of_each_key)
+
+
+def int_value(value) -> int | None:
+    """An integer, or a float that is one (below 9e15 in size); None otherwise (`JSONValue.intValue`)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer() and abs(value) < 9e15:
+        return int(value)
+    return None
+
+
+def number_value(value) -> float | None:
+    """Any number as a float; None otherwise (`JSONValue.doubleValue`)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+def member(value, key: str):
+    """`value[key]` when `value` is an object that has it, else None (`JSONValue`'s subscript)."""
+    return value.get(key) if isinstance(value, dict) else None
+
+
+def compact(value, limit: int = 200) -> str:
+    """A value as one short line of JSON, for a message."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)[:limit]
 
 
 def _check_strings_and_depth(value) -> None:

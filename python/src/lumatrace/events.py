@@ -147,6 +147,10 @@ def _add_fields(row: dict, fields: dict, taken: tuple) -> None:
     or this object's split columns) as `data.NAME`: a name decides it, never a value, so a column
     holds one thing in every row. (Fields named `data.…` become `data.data.…`, so no two fields
     share a column.)"""
+    if not any(key in _SPECIAL or type(value) is dict or key.startswith("data.") for key, value in fields.items()) \
+            and not any(key in fields for key in taken):
+        row.update(fields)  # the common case: plain fields, no name of the reader's
+        return
     split = {key for key, value in fields.items() if _splits(key, value)}
     split_columns = {column for key in split for column in _SPLIT[key]}
     for key, value in fields.items():
@@ -155,6 +159,10 @@ def _add_fields(row: dict, fields: dict, taken: tuple) -> None:
             continue
         own = key in taken or key in split_columns or key.startswith("data.")
         _flatten(row, f"data.{key}" if own else key, value)
+
+
+#: Field names `_add_fields` cannot copy as they are: split fields and the columns they split into.
+_SPECIAL = frozenset(_SPLIT) | frozenset(column for columns in _SPLIT.values() for column in columns)
 
 
 def _splits(key: str, value) -> bool:
