@@ -57,14 +57,14 @@ public enum JUnitReport {
         } else if !o.passed {
             element("failure", message: failureMessage(o), type: "regression", text: text(of: o, details: details), into: &out)
         } else if !details.isEmpty {
-            out += "      <system-out>" + XMLText.escaped(details.joined(separator: "\n")) + "</system-out>\n"
+            out += "      <system-out>" + XMLText.escaped(SystemPath.display(details.joined(separator: "\n"))) + "</system-out>\n"
         }
         out += "    </testcase>\n"
     }
 
     private static func element(_ name: String, message: String, type: String?, text: String, into out: inout String) {
         let oneLine = message.split(whereSeparator: \.isNewline).joined(separator: " ")
-        out += "      <\(name) message=\(quoted(oneLine))" + (type.map { " type=\(quoted($0))" } ?? "") + ">" + XMLText.escaped(text) + "</\(name)>\n"
+        out += "      <\(name) message=\(quoted(oneLine))" + (type.map { " type=\(quoted($0))" } ?? "") + ">" + XMLText.escaped(SystemPath.display(text)) + "</\(name)>\n"
     }
 
     /// The result column, with the scores that got worse (regress's `worse:` lines) in place of
@@ -103,7 +103,9 @@ public enum JUnitReport {
         return out
     }
 
-    private static func quoted(_ value: String) -> String { "\"" + XMLText.escaped(value, inAttribute: true) + "\"" }
+    /// A value as an attribute; a file name that is not UTF-8 shows its bytes as `\xNN`, as the
+    /// table shows it (``SystemPath/display(_:)``).
+    private static func quoted(_ value: String) -> String { "\"" + XMLText.escaped(SystemPath.display(value), inAttribute: true) + "\"" }
 }
 
 extension ScoreMetric {

@@ -173,6 +173,8 @@ struct HostileInputTests {
                 Case(arguments: ["verify", many], message: "option \(many): names 3000 analyzer instances, more than the limit of 64"),
                 Case(arguments: ["diff", HostileInput.recordings.appendingPathComponent("toss-real.events.jsonl").path, badBlobs], message: "is not a Blobs (the shape its header gives it): blobs.[0] must be an object (found number)"),
                 Case(arguments: ["new-analyzer", "--language", "python", "None", "--path", "\(dir)/none"], message: "'None' cannot name a Python analyzer: it is a Python constant"),
+                Case(arguments: ["new-analyzer", "--language", "python", "ValueError", "--path", "\(dir)/value-error"],
+                     message: "'ValueError' cannot name a Python analyzer: it would hide Python's built-in ValueError"),
                 Case(arguments: ["new-analyzer", "--language", "python", "Event", "--path", "\(dir)/event"],
                      message: "'Event' cannot name a Python analyzer: the script imports Event from lumatrace.analyzer"),
             ]

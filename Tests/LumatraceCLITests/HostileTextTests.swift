@@ -53,6 +53,8 @@ struct HostileTextTests {
             #expect(r.stdout.contains("3 recordings: 3 unchanged"), "\(r.stdout)")
             let junit = try String(contentsOfFile: dir + "/r.xml", encoding: .utf8)
             #expect(junit.contains("tests=\"3\""), "\(junit)")
+            // The report names it as the table does, by its bytes.
+            #expect(junit.contains("bad\\xFF\\xFE.events.jsonl") && !junit.unicodeScalars.contains { (0xF780...0xF7FF).contains($0.value) }, "\(junit)")
             // The temporary new log of each golden is gone, the odd name's included.
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/c").count == 5)
         }

@@ -28,6 +28,7 @@ struct LyingServerTests {
                 Case(arguments: ["info", server.url("len_change")], message: "changed while being read: it was \(size) bytes, now \(size + 1)"),
                 Case(arguments: ["info", server.url("more")], message: "the server sent more than the 4096 bytes asked for"),
                 Case(arguments: ["info", server.url("bighdr")], message: "a header line over libcurl's 100 KB limit"),
+                Case(arguments: ["info", server.url("wrongcr")], message: "the server answered with bytes from 1 when asked for bytes from 0"),
                 Case(arguments: ["info", server.url("honest")], message: "LUMATRACE_HTTP_TIMEOUT=0 is not a number of seconds from 1 to 86400",
                      environment: ["LUMATRACE_HTTP_TIMEOUT": "0"]),
                 Case(arguments: ["info", server.url("slowloris")], message: "(a request may take at most 1 s",

@@ -10,6 +10,7 @@ the lie (http://127.0.0.1:PORT/<lie>/name.luma):
   etag_change   a new ETag on every answer: the resource was replaced
   len_change    a resource one byte longer on every answer
   more          100 KB more body than the range asked for
+  wrongcr       a Content-Range one byte past the range asked for
   bighdr        a 10 MiB header line
   slowloris     honest headers, then the body at 2 bytes a second
   slowfirst     the first answer honest, then slowloris
@@ -30,7 +31,7 @@ import time
 PORT, DATA = int(sys.argv[1]), open(sys.argv[2], "rb").read()
 threading.Timer(float(sys.argv[3]) if len(sys.argv) > 3 else 120.0, lambda: os._exit(0)).start()
 answers = {}
-LIES = {"honest", "etag_change", "len_change", "more", "bighdr", "slowloris", "slowfirst", "etag_esc", "st503", "auth"}
+LIES = {"honest", "etag_change", "len_change", "more", "bighdr", "slowloris", "slowfirst", "etag_esc", "st503", "auth", "wrongcr"}
 
 
 class Liar(http.server.BaseHTTPRequestHandler):
@@ -88,7 +89,8 @@ class Liar(http.server.BaseHTTPRequestHandler):
             extra = [("X-Big", "z" * (10 << 20))]
         elif lie == "slowloris" or (lie == "slowfirst" and count > 1):
             trickle = True
-        headers = [("Content-Range", "bytes %d-%d/%d" % (first, last, total)), ("Content-Length", str(len(body))), ("ETag", etag)]
+        shift = 1 if lie == "wrongcr" else 0
+        headers = [("Content-Range", "bytes %d-%d/%d" % (first + shift, last + shift, total)), ("Content-Length", str(len(body))), ("ETag", etag)]
         self.answer(206, headers + extra, body, trickle)
 
 

@@ -105,7 +105,7 @@ public final class HTTPByteSource: ByteSource {
     /// The deadline ``requestTimeoutVariable`` sets, or the default; a value that is not a whole
     /// number of seconds in range is refused, naming the variable.
     private static func requestTimeout(for name: String) throws(LumaFormatError) -> Int {
-        guard let text = getenv(requestTimeoutVariable).map({ String(cString: $0) }) else { return defaultRequestTimeout }
+        guard let text = getenv(requestTimeoutVariable).map({ String(cString: $0) }), !text.isEmpty else { return defaultRequestTimeout }
         guard let seconds = Int(text), (1...maximumRequestTimeout).contains(seconds) else {
             throw LumaFormatError.http(url: name, problem: .invalidTimeout(text), attempts: nil)
         }
@@ -225,8 +225,11 @@ public final class HTTPByteSource: ByteSource {
         default:
             return .failure(.final(.status(response.status)))
         }
-        guard response.total >= 0, response.first == Int64(offset) else {
+        guard response.total >= 0, response.first >= 0 else {
             return .failure(.final(.noContentRange(offset: offset)))
+        }
+        guard response.first == Int64(offset) else {
+            return .failure(.final(.otherRange(asked: offset, sent: UInt64(response.first))))
         }
         let total = UInt64(response.total)
         if let expected {

@@ -17,6 +17,8 @@ public enum HTTPProblem: Equatable, Sendable, CustomStringConvertible {
     case lengthChanged(was: UInt64, now: UInt64)
     /// The resource's ETag changed while it was being read ("" for none).
     case etagChanged(was: String, now: String)
+    /// A 206 answer whose Content-Range starts elsewhere than the bytes asked for.
+    case otherRange(asked: UInt64, sent: UInt64)
     /// The answer held fewer bytes than asked for.
     case shortAnswer(received: Int, wanted: Int)
     /// A range answer whose body ran past the bytes asked for.
@@ -38,6 +40,8 @@ public enum HTTPProblem: Equatable, Sendable, CustomStringConvertible {
         case .lengthChanged(let was, let now): return "changed while being read: it was \(was) bytes, now \(now)"
         case .etagChanged(let was, let now):
             return "changed while being read: its ETag was \(was.isEmpty ? "none" : was), now \(now.isEmpty ? "none" : now)"
+        case .otherRange(let asked, let sent):
+            return "the server answered with bytes from \(sent) when asked for bytes from \(asked): its range answers cannot be trusted"
         case .shortAnswer(let received, let wanted): return "the answer held \(received) bytes of the \(wanted) asked for"
         case .longAnswer(let wanted):
             return "the server sent more than the \(wanted) bytes asked for: its range answers cannot be trusted"

@@ -23,11 +23,30 @@ struct PythonAnalyzerTemplate {
     /// module they import (`Numpy` writes numpy.py, which `import numpy` would then find).
     var clash: String? {
         if ["None", "True", "False", "NotImplemented", "Ellipsis"].contains(typeName) { return "it is a Python constant" }
+        if Self.builtinClasses.contains(typeName) { return "it would hide Python's built-in \(typeName), which the script and Python itself use" }
         if Self.importedNames.contains(typeName) { return "the script imports \(typeName) from lumatrace.analyzer" }
         if Self.importedModules.contains(moduleName) { return "its script, \(moduleName).py, would hide the module \(moduleName) that the analyzer imports" }
         return nil
     }
 
+    /// Python's built-in classes (its exceptions and warnings, as of Python 3.11: `dir(builtins)`'s
+    /// capitalised names but the constants): a script class of one of these names hides it.
+    static let builtinClasses: Set<String> = [
+        "ArithmeticError", "AssertionError", "AttributeError", "BaseException", "BaseExceptionGroup",
+        "BlockingIOError", "BrokenPipeError", "BufferError", "BytesWarning", "ChildProcessError",
+        "ConnectionAbortedError", "ConnectionError", "ConnectionRefusedError", "ConnectionResetError",
+        "DeprecationWarning", "EOFError", "EncodingWarning", "EnvironmentError", "Exception",
+        "ExceptionGroup", "FileExistsError", "FileNotFoundError", "FloatingPointError", "FutureWarning",
+        "GeneratorExit", "IOError", "ImportError", "ImportWarning", "IndentationError", "IndexError",
+        "InterruptedError", "IsADirectoryError", "KeyError", "KeyboardInterrupt", "LookupError",
+        "MemoryError", "ModuleNotFoundError", "NameError", "NotADirectoryError", "NotImplementedError",
+        "OSError", "OverflowError", "PendingDeprecationWarning", "PermissionError", "ProcessLookupError",
+        "RecursionError", "ReferenceError", "ResourceWarning", "RuntimeError", "RuntimeWarning",
+        "StopAsyncIteration", "StopIteration", "SyntaxError", "SyntaxWarning", "SystemError", "SystemExit",
+        "TabError", "TimeoutError", "TypeError", "UnboundLocalError", "UnicodeDecodeError",
+        "UnicodeEncodeError", "UnicodeError", "UnicodeTranslateError", "UnicodeWarning", "UserWarning",
+        "ValueError", "Warning", "ZeroDivisionError",
+    ]
     /// What the script and its tests import by name (see `analyzer` and `tests`).
     static let importedNames: Set<String> = ["Analyzer", "Event", "OptionsRefused"]
     /// Modules the script, its tests and `lumatrace.analyzer` import: a script named like one
