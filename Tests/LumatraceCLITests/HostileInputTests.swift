@@ -170,7 +170,7 @@ struct HostileInputTests {
                      message: "-o \(dir)/same.y4m and --timestamps \(dir)/same.y4m name the same file"),
                 Case(arguments: ["record", luma, "--analyzer", "differencing", "--events", "\(dir)/same.luma", "-o", "\(dir)/same.luma"],
                      message: "-o \(dir)/same.luma and --events \(dir)/same.luma name the same file"),
-                Case(arguments: ["verify", many], message: "option \(many): names 3000 analyzer instances, more than the limit of 64"),
+                Case(arguments: ["verify", many], message: "error: \(many): names 3000 analyzer instances, more than the limit of 64"),
                 Case(arguments: ["diff", HostileInput.recordings.appendingPathComponent("toss-real.events.jsonl").path, badBlobs], message: "is not a Blobs (the shape its header gives it): blobs.[0] must be an object (found number)"),
                 Case(arguments: ["new-analyzer", "--language", "python", "None", "--path", "\(dir)/none"], message: "'None' cannot name a Python analyzer: it is a Python constant"),
                 Case(arguments: ["new-analyzer", "--language", "python", "ValueError", "--path", "\(dir)/value-error"],

@@ -48,15 +48,18 @@ public struct AnalyzerSetup: Equatable, Sendable {
     /// The environment variable that sets ``instanceLimit``.
     public static let instanceLimitVariable = "LUMATRACE_MAX_ANALYZERS"
 
-    /// Refuses a list of `count` analyzer instances longer than ``instanceLimit``: from `file` (a
-    /// pipeline file, a log whose header lists them), which the error names, or from the
-    /// `analyzer` option when `file` is `nil`.
-    public static func checkInstanceCount(_ count: Int, in file: String?) throws(OptionError) {
+    /// Refuses a list of `count` analyzer instances from the `analyzer` option longer than
+    /// ``instanceLimit``.
+    public static func checkInstanceCount(_ count: Int) throws(OptionError) {
         guard count > instanceLimit else { return }
-        throw OptionError(option: file ?? "analyzer", message: """
-            \(file == nil ? "the replay names" : "names") \(count) analyzer instances, more than the limit of \(instanceLimit) \
-            (each holds frame-sized buffers; set \(instanceLimitVariable)=N, up to 100000, to allow more)
-            """)
+        throw OptionError(option: "analyzer", message: "the replay names \(InstanceLimitError.words(count))")
+    }
+
+    /// Refuses a list of `count` analyzer instances from `file` (a pipeline file, a log whose
+    /// header lists them) longer than ``instanceLimit``, naming the file.
+    public static func checkInstanceCount(_ count: Int, in file: String) throws(InstanceLimitError) {
+        guard count > instanceLimit else { return }
+        throw InstanceLimitError(file: file, count: count, limit: instanceLimit)
     }
 
     /// The names of the settings every analyzer has, handled by the engine.

@@ -35,7 +35,7 @@ public final class FrameAnalysis {
         guard !setups.isEmpty else {
             throw .option(OptionError(option: "analyzer", message: "no analyzer given; known analyzers: \(registry.names.joined(separator: ", "))"))
         }
-        do throws(OptionError) { try AnalyzerSetup.checkInstanceCount(setups.count, in: nil) } catch { throw .option(error) }
+        do throws(OptionError) { try AnalyzerSetup.checkInstanceCount(setups.count) } catch { throw .option(error) }
         var seen = Set<String>()
         for s in setups where !seen.insert(s.name).inserted { throw .option(AnalyzerSetup.givenTwice(s.name, analyzer: s.analyzer)) }
         var runners: [Runner] = []
