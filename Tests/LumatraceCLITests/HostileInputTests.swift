@@ -30,25 +30,31 @@ enum HostileInput {
 
     /// The toss golden whose header lists its first analyzer `count` times (as instances of it).
     static func log(analyzerCopies count: Int, in dir: String) throws -> String {
-        var lines = try String(contentsOfFile: recordings.appendingPathComponent("toss-real.events.jsonl").path, encoding: .utf8)
-            .split(separator: "\n").map(String.init)
+        var lines = try tossLines()
         var header = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
         let first = try #require((header["analyzers"] as? [[String: Any]])?.first)
         header["analyzers"] = (0..<count).map { i in first.merging(["name": "d\(i)", "analyzer": first["name"]!]) { $1 } }
         lines[0] = String(decoding: try JSONSerialization.data(withJSONObject: header), as: UTF8.self)
-        let path = "\(dir)/many-instances.events.jsonl"
-        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
-        return path
+        return try write(lines, to: "\(dir)/many-instances.events.jsonl")
     }
 
     /// The toss golden without its footer, its first `diff` event's blobs replaced by `blobs` (JSON).
     static func log(blobs: String, in dir: String) throws -> String {
-        var lines = try String(contentsOfFile: recordings.appendingPathComponent("toss-real.events.jsonl").path, encoding: .utf8)
-            .split(separator: "\n").map(String.init)
+        var lines = try tossLines()
         lines.removeLast()
         let i = try #require(lines.firstIndex { $0.contains("\"blobs\":[]") })
         lines[i] = lines[i].replacingOccurrences(of: "\"blobs\":[]", with: "\"blobs\":\(blobs)")
-        let path = "\(dir)/bad-blobs.events.jsonl"
+        return try write(lines, to: "\(dir)/bad-blobs.events.jsonl")
+    }
+
+    /// The lines of the toss golden (header, events, footer), to edit into a hostile log.
+    static func tossLines() throws -> [String] {
+        try String(contentsOfFile: recordings.appendingPathComponent("toss-real.events.jsonl").path, encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+    }
+
+    /// Writes `lines` as a log at `path`; returns `path`.
+    static func write(_ lines: [String], to path: String) throws -> String {
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
         return path
     }

@@ -11,14 +11,14 @@ struct HostileTextTests {
     /// The toss golden with its trajectory's end reason replaced by `reason` (JSON text), the
     /// footer's digest made again so the log is valid: what a hostile plugin could write.
     static func log(endReason reason: String, to path: String) throws {
-        var lines = try String(contentsOfFile: tossLog, encoding: .utf8).split(separator: "\n").map(String.init)
+        var lines = try HostileInput.tossLines()
         let i = try #require(lines.firstIndex { $0.contains("\"kind\":\"trajectory.end\"") && $0.contains("\"reason\":\"exit\"") })
         lines[i] = lines[i].replacingOccurrences(of: "\"reason\":\"exit\"", with: "\"reason\":\"\(reason)\"")
         let events = lines[1..<(lines.count - 1)]
         let digest = sha256Hex(Array(events.map { $0 + "\n" }.joined().utf8))
         let footer = try #require(lines.last?.range(of: "\"sha256\":\"")).upperBound
         lines[lines.count - 1].replaceSubrange(footer..<lines[lines.count - 1].index(footer, offsetBy: 64), with: digest)
-        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
+        _ = try HostileInput.write(lines, to: path)
     }
 
     @Test("an analyzer's words with terminal escapes and NUL are printed escaped by diff and regress")

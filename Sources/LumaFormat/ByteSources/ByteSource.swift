@@ -13,9 +13,8 @@ public protocol ByteSource: AnyObject, Sendable {
     /// The recording's file name (what an event log's header keeps): a path's last component, a
     /// URL path's last segment.
     var fileName: String { get }
-    /// A failure of the source itself that ends every read from now on (a web resource replaced
-    /// while it was read), or `nil`: what a reader reports instead of calling bytes it could not
-    /// read damage.
+    /// A failure of the source itself that ends every read from now on (a web request that failed
+    /// for good), or `nil`: what a reader reports instead of calling bytes it could not read damage.
     var failure: LumaFormatError? { get }
     /// Bytes in the source, fixed when it was opened.
     var size: UInt64 { get }

@@ -32,8 +32,8 @@ public final class RecordingReader: @unchecked Sendable {
     public let path: String
     /// The recording's file name, as an event log's header keeps it.
     public var fileName: String { source.fileName }
-    /// A failure of the recording's source that ended reading (a web resource replaced while it
-    /// was read), or `nil`.
+    /// A failure of the recording's source that ended reading (a web request that failed for good:
+    /// the resource replaced, the server still failing after the retries), or `nil`.
     public var readFailure: LumaFormatError? { source.failure }
     public let header: RecordingHeader
     /// Bytes in the recording (its source's size, fixed when opened).
@@ -87,12 +87,12 @@ public final class RecordingReader: @unchecked Sendable {
     /// written over one of them), the one whose size and version decode the first chunk is
     /// believed, and the other is reported as damage for `lumatrace recover` to write back.
     public convenience init(source: any ByteSource) throws(LumaFormatError) {
-        try self.init(checking: source)
-        // Reads that failed while opening (a resource replaced on its server) were not damage.
+        try self.init(opening: source)
+        // Reads that failed while opening (a web request that failed for good) were not damage.
         if let failure = source.failure { throw failure }
     }
 
-    private convenience init(checking source: any ByteSource) throws(LumaFormatError) {
+    private convenience init(opening source: any ByteSource) throws(LumaFormatError) {
         let (path, fileSize) = (source.name, source.size)
         let primary = try RecordingReader.readHeader(source, fileSize: fileSize, path: path)
         guard primary.copyOffset == nil,
@@ -273,7 +273,7 @@ public final class RecordingReader: @unchecked Sendable {
     }
 
     /// Decodes every chunk and returns all damage: found while opening, and payloads that fail
-    /// their checksum. A source that fails on the way (``readFailure``: a web resource replaced)
+    /// their checksum. A source that fails on the way (``readFailure``: a web request failed for good)
     /// ends the check; what it could not read is not called damage.
     public func verify() -> [RecordingDamage] {
         var found = damage
