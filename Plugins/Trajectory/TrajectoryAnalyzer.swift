@@ -1,5 +1,9 @@
 import LumaAnalysis
 import LumaImaging
+import Foundation
+let debugFlights = ProcessInfo.processInfo.environment["LT_DEBUG"] != nil
+let debugPoints = ProcessInfo.processInfo.environment["LT_DEBUG"] == "2"
+
 
 /// Finds small objects moving on parabolic paths, the way Vision's `VNDetectTrajectoriesRequest`
 /// does, from differences between the frames of a fixed camera.
@@ -19,25 +23,31 @@ import LumaImaging
 /// velocity, angle, apex and landing, and `filter=throw` applies Apple's sample-app logic.
 public struct TrajectoryAnalyzer: Analyzer {
     public static let name = "trajectory"
-    public static let version = "2"
+    public static let version = "3"
     public static let summary = "parabolic trajectories of thrown objects (Vision's VNDetectTrajectoriesRequest, and beyond)"
     public static let eventTypes: [any EventPayload.Type] = [TrajectoryObservation.self, TrajectoryEnd.self]
 
-    /// Below this, a track is not reported whatever the options say: Vision, too, reports only
-    /// trajectories it is confident about.
-    static let minimumConfidence = 0.7
+    /// Below this, a flight is not reported whatever the options say: the confidence is meant as
+    /// the probability that the path is a real flight, and half is where a guess stops.
+    static let minimumConfidence = 0.5
+    /// Flights shorter than this are never kept for the clip's polarity.
+    static let polarityLength = 8
 
     private let configuration: TrajectoryConfiguration
     private let streamIdentity: String
     /// The name the events are logged under: ids derive from it, so two instances never share one.
     private let instanceName: String
     private let geometry: ProcessingGeometry
-    private var report: TrajectoryReport
+    private let report: TrajectoryReport
     private let filter: ReportFilter
     private let minimumRadius: Double
     private let maximumRadius: Double
-    private var detector: MotionDetector
-    private var tracker: TrajectoryTracker
+    private let rating: FlightConfidence
+    private var candidates: DiscCandidateFinder
+    private var finder: FlightFinder
+    private var polarity = ClipPolarity()
+    /// Geometric confidence and log luma ratio of every flight that ended, for the polarity.
+    private var endedFlights: [(geometric: Double, logRatio: Double)] = []
     private var reported = 0
 
     public init(configuration: TrajectoryConfiguration, context: AnalyzerContext) throws {
@@ -55,55 +65,80 @@ public struct TrajectoryAnalyzer: Analyzer {
             minimumRadius: configuration.objectMinimumNormalizedRadius)
         let nominal = stream.nominalFrameRate > 0 && stream.nominalFrameRate.isFinite ? 1 / stream.nominalFrameRate : 1.0 / 30
         let interval = max(nominal, context.frameAnalysisSpacing)
-        detector = MotionDetector(
-            geometry: geometry, fixedThreshold: configuration.threshold, minimumRadius: minimumRadius, maximumRadius: maximumRadius,
-            settleFrames: Int((0.5 / interval).rounded(.up)))
+        candidates = DiscCandidateFinder(geometry: geometry, fixedThreshold: configuration.threshold,
+                                         minimumRadius: minimumRadius, maximumRadius: maximumRadius)
+        finder = FlightFinder(settings: .init(geometry: geometry, frameInterval: interval))
+        rating = FlightConfidence(geometry: geometry, frameInterval: interval)
         let quality = TrajectoryQuality(processingFactor: geometry.factor, frameSize: max(stream.width, stream.height))
-        tracker = TrajectoryTracker(settings: .init(geometry: geometry, quality: quality, frameInterval: interval,
-                                                    radiusWindow: configuration.trajectoryLength))
         report = TrajectoryReport(geometry: geometry, trajectoryLength: configuration.trajectoryLength, quality: quality)
         filter = ReportFilter(configuration: configuration, regionLeft: Double(geometry.region.x0), regionWidth: Double(geometry.region.width))
     }
 
     public mutating func analyze(_ frame: Frame, into events: inout EventSink) throws {
-        let detections = detector.detect(frame)
-        let ended = tracker.advance(frame: frame.index, time: frame.timestamp.seconds, detections: detections, finder: detector)
-        report.quality.noise = detector.noiseLevel
+        let found = candidates.find(frame)
+        let ended = finder.advance(frame: frame.index, time: frame.timestamp.seconds, candidates: found)
+        learnPolarity(ended: ended)
         try emitEnds(ended, into: &events)
-        for track in tracker.tracks where track.gainedPoint {
-            try observe(track, into: &events)
+        for flight in finder.flights where flight.gainedPoint {
+            try observe(flight, into: &events)
         }
     }
 
     public mutating func finish(into events: inout EventSink) throws {
-        try emitEnds(tracker.finish(), into: &events)
+        let ended = finder.finish()
+        learnPolarity(ended: ended)
+        try emitEnds(ended, into: &events)
     }
 
-    /// Emits a `trajectory` event if the track has earned one.
-    private mutating func observe(_ track: Track, into events: inout EventSink) throws {
-        guard track.count >= configuration.trajectoryLength, let fit = track.fit else { return }
+    /// Updates the clip's polarity from the flights that ended and those still open.
+    private mutating func learnPolarity(ended: [FlightFinder.Ended]) {
+        let gravity = finder.gravity.estimate
+        for e in ended where e.flight.count >= Self.polarityLength {
+            endedFlights.append((rating.geometric(e.flight, clipGravity: gravity).product, ClipPolarity.logRatio(e.flight)))
+        }
+        var all = endedFlights
+        for f in finder.flights where f.count >= Self.polarityLength {
+            all.append((rating.geometric(f, clipGravity: gravity).product, ClipPolarity.logRatio(f)))
+        }
+        polarity.learn(all)
+    }
+
+    /// Emits a `trajectory` event if the flight has earned one.
+    private mutating func observe(_ flight: Flight, into events: inout EventSink) throws {
+        guard flight.count >= configuration.trajectoryLength else { return }
+        let track = Track(serial: flight.serial, points: flight.points)
         let radius = report.movingAverageRadius(track)
-        guard radius >= minimumRadius, radius <= maximumRadius, report.quality.isBallistic(track, radius: radius) else { return }
-        let confidence = report.quality.confidence(fit, radius: radius)
+        guard radius >= minimumRadius, radius <= maximumRadius else { return }
+        let confidence = rating.confidence(flight, clipGravity: finder.gravity.estimate, polarity: polarity)
         guard confidence >= Self.minimumConfidence else { return }
         let a = report.equationCoefficients(track)[0]
         guard filter.passes(track, confidence: confidence, equationA: a) else { return }
         let ordinal: Int
-        if let o = track.ordinal {
+        if let o = flight.ordinal {
             ordinal = o
         } else {
             ordinal = reported
             reported += 1
-            tracker.markReported(serial: track.serial, ordinal: ordinal)
+            finder.markReported(serial: flight.serial, ordinal: ordinal)
         }
-        guard let observation = report.observation(track, id: id(ordinal)) else { return }
+        guard let observation = report.observation(track, id: id(ordinal), confidence: confidence) else { return }
         try events.emit(observation)
     }
 
-    private func emitEnds(_ ended: [TrajectoryTracker.Ended], into events: inout EventSink) throws {
-        for e in ended {
-            guard let ordinal = e.track.ordinal else { continue }
-            try events.emit(report.end(e.track, id: id(ordinal), reason: e.reason))
+    private func emitEnds(_ ended: [FlightFinder.Ended], into events: inout EventSink) throws {
+        if debugFlights {
+            for e in ended where e.flight.count >= 6 {
+                let g = rating.geometric(e.flight, clipGravity: finder.gravity.estimate)
+                let c = rating.confidence(e.flight, clipGravity: finder.gravity.estimate, polarity: polarity)
+                let fit = BallisticFit(e.flight.points[...])
+                if debugPoints { print("POINTS \(e.flight.serial): " + e.flight.points.map { "\($0.frame):\(Int($0.x)),\(Int($0.y)),r\(Int($0.radius))" }.joined(separator: " ")) }
+                print("DEBUG flight \(e.flight.serial) frames \(e.flight.first.frame)-\(e.flight.last.frame) n \(e.flight.count) conf \(c) geo \(g) acc \(fit?.acceleration ?? 0) clip \(finder.gravity.estimate ?? 0) logrho \(ClipPolarity.logRatio(e.flight)) pol \(polarity.sign) \(e.reason)")
+            }
+        }
+        for e in ended.sorted(by: { ($0.flight.ordinal ?? Int.max, $0.flight.serial) < ($1.flight.ordinal ?? Int.max, $1.flight.serial) }) {
+            guard let ordinal = e.flight.ordinal else { continue }
+            let confidence = rating.confidence(e.flight, clipGravity: finder.gravity.estimate, polarity: polarity)
+            try events.emit(report.end(Track(serial: e.flight.serial, points: e.flight.points), id: id(ordinal), reason: e.reason, confidence: confidence))
         }
     }
 

@@ -15,11 +15,6 @@ struct TrajectoryReport: Sendable {
     /// Mean radius of the last `trajectoryLength` points, frame pixels.
     func movingAverageRadius(_ track: Track) -> Double { track.meanRadius(window: trajectoryLength) }
 
-    func confidence(_ track: Track) -> Double {
-        guard let fit = track.fit else { return 0 }
-        return quality.confidence(fit, radius: movingAverageRadius(track))
-    }
-
     /// `[a, b, c]` of `y = a·x² + b·x + c` over all points, normalized; `nil` when the points do not
     /// move sideways enough for `y` to be a function of `x`.
     func equation(_ track: Track) -> [Double]? {
@@ -57,7 +52,7 @@ struct TrajectoryReport: Sendable {
     }
 
     /// The `trajectory` event for the track's current state.
-    func observation(_ track: Track, id: String) -> TrajectoryObservation? {
+    func observation(_ track: Track, id: String, confidence: Double) -> TrajectoryObservation? {
         guard let fit = track.fit else { return nil }
         let recent = track.points.suffix(trajectoryLength)
         let equation = equation(track)
@@ -72,12 +67,12 @@ struct TrajectoryReport: Sendable {
         return TrajectoryObservation(
             id: id, detectedPoints: recent.map(normalized), projectedPoints: projected,
             equationCoefficients: equation ?? equationCoefficients(track), timeFit: timeFit(fit),
-            timeRange: timeRange(track), confidence: confidence(track),
+            timeRange: timeRange(track), confidence: confidence,
             movingAverageRadius: movingAverageRadius(track) / width)
     }
 
     /// The `trajectory.end` event.
-    func end(_ track: Track, id: String, reason: TrajectoryEnd.Reason) -> TrajectoryEnd {
+    func end(_ track: Track, id: String, reason: TrajectoryEnd.Reason, confidence: Double) -> TrajectoryEnd {
         let fit = track.fit
         let points = track.points.map { p -> [Double] in
             let n = geometry.normalized(p.x, p.y)
@@ -110,7 +105,7 @@ struct TrajectoryReport: Sendable {
         return TrajectoryEnd(
             id: id, reason: reason, points: points, equationCoefficients: equationCoefficients(track),
             timeFit: fit.map(timeFit) ?? TimeFit(x: [0, 0], y: [0, 0, 0]), timeRange: timeRange(track),
-            confidence: confidence(track), movingAverageRadius: movingAverageRadius(track) / width,
+            confidence: confidence, movingAverageRadius: movingAverageRadius(track) / width,
             launch: launch, apex: apex, landing: landing)
     }
 

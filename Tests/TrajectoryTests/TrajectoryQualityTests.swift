@@ -88,8 +88,7 @@ struct TrajectoryQualityTests {
             let truth = try JSONDecoder().decode(GroundTruth.self, from: Data(contentsOf: URL(fileURLWithPath: truthFolder + "/" + name)))
             let run = try RealClip.run(folder: data + "/" + clip)
             let stages = try RealClip.decode(folder: data + "/" + clip) { c, render in
-                try StageFigures.measure(truth: truth, width: c.width, height: c.height, frameCount: c.frameCount,
-                                         framesPerSecond: c.framesPerSecond, render: render)
+                try CandidateFigures.measure(truth: truth, width: c.width, height: c.height, frameCount: c.frameCount, render: render)
             }
             stageLines.append("\(clip): \(stages)")
             let score = TruthMatcher(minimumVisible: 10).score(run.ends, truth: truth)
@@ -99,6 +98,7 @@ struct TrajectoryQualityTests {
             lines.append([pad(clip, 29), pad("\(truth.frames)", 8), pad("\(score.segments)", 8), pad("\(score.found)", 7),
                           pad("\(score.trajectories)", 14), pad("\(score.correct)", 9), pad(fixed(score.medianError, 2), 11),
                           pad(fixed(p90, 2), 8), "(\(shorter))"].joined()
+                         + "\n    \(score)"
                          + (score.missed.isEmpty ? "" : "\n    missed: " + score.missed.joined(separator: ", "))
                          + (score.wrong.isEmpty ? "" : "\n    not in the truth: " + score.wrong.joined(separator: ", ")))
         }
@@ -107,4 +107,30 @@ struct TrajectoryQualityTests {
     }
 
     private func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
+}
+
+/// The candidate stage alone on the real clips: recall of in-flight balls among each frame's best
+/// candidates (`scripts/trajectory-quality`).
+@Suite("Trajectory candidates on real clips (measurement; run with scripts/trajectory-quality)",
+       .enabled(if: ProcessInfo.processInfo.environment["TRAJECTORY_QUALITY"] != nil, "set TRAJECTORY_QUALITY=1 (scripts/trajectory-quality)"))
+struct TrajectoryCandidateTests {
+    @Test("real clips: recall at 1, 5 and 10 candidates per frame")
+    func realClips() throws {
+        let data = try #require(RealClip.sharedData, "../shared/data is not beside the package")
+        let names = try FileManager.default.contentsOfDirectory(atPath: RealClip.truthFolder).filter { $0.hasSuffix(".truth.json") }.sorted()
+        for name in names {
+            let clip = String(name.dropLast(".truth.json".count))
+            let truth = try JSONDecoder().decode(GroundTruth.self, from: Data(contentsOf: URL(fileURLWithPath: RealClip.truthFolder + "/" + name)))
+            var configuration = TrajectoryConfiguration()
+            if ProcessInfo.processInfo.environment["SCENE_RADIUS"] != nil, let r = truth.ballSegments.first?.points.first?[3] {
+                configuration.objectMinimumNormalizedRadius = 0.6 * r
+                configuration.objectMaximumNormalizedRadius = 1.6 * r
+            }
+            let figures = try RealClip.decode(folder: data + "/" + clip) { c, render in
+                try CandidateFigures.measure(truth: truth, width: c.width, height: c.height, frameCount: c.frameCount,
+                                             configuration: configuration, render: render)
+            }
+            print("\(clip): \(figures)")
+        }
+    }
 }

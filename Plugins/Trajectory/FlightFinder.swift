@@ -1,0 +1,482 @@
+import LumaImaging
+
+/// A ball in free flight, as ``FlightFinder`` follows it: its measured points and the parabola
+/// through them.
+struct Flight: Sendable {
+    /// Creation order: ties between flights are always broken by it.
+    let serial: Int
+    private(set) var points: [TrackPoint]
+    /// Per point, the candidate's luma over the background's (see ``Candidate/lumaRatio``).
+    private(set) var lumaRatios: [Double]
+    /// The path the flight is grown on: falling with the clip's gravity once that is known.
+    private(set) var path: Parabola
+    /// Analyzed frames in a row without a point, up to and including the current one.
+    var misses = 0
+    /// Ordinal of the trajectory's id, given when it is first reported.
+    var ordinal: Int?
+    /// Whether a point was added in the current frame.
+    var gainedPoint = false
+
+    init(serial: Int, points: [TrackPoint], lumaRatios: [Double], path: Parabola) {
+        self.serial = serial
+        self.points = points
+        self.lumaRatios = lumaRatios
+        self.path = path
+    }
+
+    var first: TrackPoint { points[0] }
+    var last: TrackPoint { points[points.count - 1] }
+    var count: Int { points.count }
+
+    /// The median radius of its points, frame pixels.
+    var radius: Double { Flight.median(points.map(\.radius)) }
+
+    /// Root-mean-square distance of the points from ``path``, frame pixels.
+    private(set) var scatter = 0.0
+
+    /// Adds a point in time order and fits the path again: falling with the clip's `gravity` while
+    /// the flight is short (a free fit of a few noisy points extrapolates badly), with its own
+    /// once it is long enough to tell.
+    mutating func add(_ point: TrackPoint, lumaRatio: Double, gravity: Double?) {
+        let at = points.firstIndex { $0.time > point.time } ?? points.count
+        points.insert(point, at: at)
+        lumaRatios.insert(lumaRatio, at: at)
+        refit(gravity: gravity)
+    }
+
+    /// Fits ``path`` to the points (see ``add(_:lumaRatio:gravity:)``).
+    mutating func refit(gravity: Double?) {
+        let fixed = points.count < Self.ownGravityPoints ? gravity : nil
+        guard let fitted = Parabola(fitting: points[...], gravity: fixed) ?? Parabola(fitting: points[...], gravity: nil) else { return }
+        path = fitted
+        var squares = 0.0
+        for p in points { let d = path.distance(to: p); squares += d * d }
+        scatter = (squares / Double(points.count)).squareRoot()
+    }
+
+    /// Points from which a flight follows its own gravity rather than the clip's.
+    static let ownGravityPoints = 10
+
+    static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let s = values.sorted()
+        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    }
+}
+
+/// Links the candidates of successive frames into flights by the window design: a flight is a
+/// parabola that candidates support over a window of frames, not a chain grown link by link.
+///
+/// Each analyzed frame:
+/// 1. **Grow** the open flights: each takes the nearest unused candidate within its gate at the
+///    position its parabola predicts (greedy over all flight–candidate pairs, nearest first);
+///    one missed for more than ``maximumGap`` frames closes.
+/// 2. **Hypothesise** new flights from the unused candidates of the last ``window`` frames: every
+///    triplet (t − 2d, t − d, t) with d = 1…3 gives a parabola, and, once the clip's gravity is
+///    known, so does every pair (t − d, t) with d = 2…4 falling with it. A hypothesis must fall
+///    with plausible gravity; its **support** is the frames of the window with an unused
+///    candidate of similar size within the gate of its path.
+/// 3. **Accept** hypotheses with at least ``minimumSupport`` best first (support less the
+///    normalised residuals), each candidate in one flight only; each accepted flight grows back over
+///    the frames before the window.
+/// 4. **End** flights: *exit* when the predicted disc leaves the region, *bounce* when a new flight
+///    starts where a closed one stopped, *lost* otherwise. A closed flight's end is held back
+///    ``window`` frames, long enough for the bounce to be seen.
+///
+/// The clip's gravity is learnt from the flights it finds (``ClipGravity``); until then hypotheses
+/// come from triplets alone.
+struct FlightFinder {
+    struct Settings: Sendable {
+        var geometry: ProcessingGeometry
+        /// Nominal time between analyzed frames, seconds.
+        var frameInterval: Double
+    }
+
+    struct Ended: Sendable {
+        var flight: Flight
+        var reason: TrajectoryEnd.Reason
+    }
+
+    /// Frames over which a hypothesis's support is counted.
+    static let window = 8
+    /// Frames of the window that must support a hypothesis.
+    static let minimumSupport = 6
+    /// Frames in a row a flight may miss before it closes.
+    static let maximumGap = 2
+    /// Radii of one ball's candidates differ by less than this factor.
+    static let radiusRatio = 1.6
+    /// Frames of candidates kept for growing flights backwards.
+    static let historyLength = 48
+
+    let settings: Settings
+    private(set) var flights: [Flight] = []
+    private(set) var gravity = ClipGravity()
+    private var history: [FrameCandidates] = []
+    /// Closed flights waiting to learn whether they bounced.
+    private var closing: [(flight: Flight, closedAt: Int, reason: TrajectoryEnd.Reason)] = []
+    private var step = 0
+    private var nextSerial = 0
+
+    /// One analyzed frame's candidates, and which flights took them.
+    private struct FrameCandidates {
+        var step: Int
+        var frame: Int
+        var time: Double
+        var candidates: [Candidate]
+        var used: [Bool]
+
+        func point(_ i: Int) -> TrackPoint {
+            TrackPoint(frame: frame, time: time, x: candidates[i].x, y: candidates[i].y, radius: candidates[i].radius)
+        }
+    }
+
+    init(settings: Settings) {
+        self.settings = settings
+    }
+
+    /// How far from a path a candidate may lie and still be the flight's ball, frame pixels.
+    func gate(radius: Double) -> Double { max(2 * Double(settings.geometry.factor), 0.5 * radius) }
+
+    /// The gate of an open flight: wider for a flight that scatters about its path, and after missed
+    /// frames, and by a tenth of a frame's travel (a path's small errors grow with its speed).
+    func growingGate(_ flight: Flight) -> Double {
+        let v = flight.path.velocity(at: flight.last.time)
+        let step = (v.x * v.x + v.y * v.y).squareRoot() * settings.frameInterval
+        return (max(gate(radius: flight.radius), 3 * flight.scatter) + 0.1 * step) * (1 + 0.5 * Double(flight.misses))
+    }
+
+    /// The gravity a path may fall with, px/s², for a ball of `radius` frame pixels: the clip's,
+    /// give or take half, once it is known; before, what a ball of that size could show
+    /// (``TrajectoryQuality/gravityPerRadius``, and at least what a frame 100 m across would).
+    func plausibleGravity(radius: Double) -> ClosedRange<Double> {
+        let frameSize = Double(max(settings.geometry.frameWidth, settings.geometry.frameHeight))
+        let low = max(TrajectoryQuality.gravityPerRadius.lowerBound * radius, 0.1 * frameSize)
+        let high = max(low, TrajectoryQuality.gravityPerRadius.upperBound * radius)
+        if let g = gravity.estimate, 0.5 * g <= high, 1.5 * g >= low { return max(low, 0.5 * g)...min(high, 1.5 * g) }
+        return low...high
+    }
+
+    // MARK: - One frame
+
+    /// Takes the candidates of one analyzed frame; returns the flights whose end became clear.
+    mutating func advance(frame: Int, time: Double, candidates: [Candidate]) -> [Ended] {
+        step += 1
+        history.append(FrameCandidates(step: step, frame: frame, time: time, candidates: candidates,
+                                       used: [Bool](repeating: false, count: candidates.count)))
+        if history.count > Self.historyLength { history.removeFirst(history.count - Self.historyLength) }
+        for i in flights.indices { flights[i].gainedPoint = false }
+        grow()
+        var ended: [Ended] = []
+        close(time: time)
+        startFlights(ended: &ended)
+        ended += releaseClosed(upTo: step - Self.window)
+        return ended
+    }
+
+    /// Ends every flight (the recording is over).
+    mutating func finish() -> [Ended] {
+        var ended = releaseClosed(upTo: Int.max)
+        for f in flights {
+            let p = f.path.position(at: f.last.time + settings.frameInterval)
+            let leaving = f.misses > 0 && !settings.geometry.containsDisc(x: p.x, y: p.y, radius: f.radius)
+            ended.append(Ended(flight: f, reason: leaving ? .exit : .end))
+        }
+        flights.removeAll()
+        return ended.sorted { $0.flight.serial < $1.flight.serial }
+    }
+
+    /// Gives flight `serial` its id ordinal.
+    mutating func markReported(serial: Int, ordinal: Int) {
+        if let i = flights.firstIndex(where: { $0.serial == serial }) { flights[i].ordinal = ordinal }
+    }
+
+    // MARK: - Growing
+
+    /// Each open flight takes the nearest unused candidate of this frame within its gate.
+    private mutating func grow() {
+        let h = history.count - 1
+        let frame = history[h]
+        var pairs: [(cost: Double, flight: Int, candidate: Int)] = []
+        for (fi, f) in flights.enumerated() {
+            let p = f.path.position(at: frame.time)
+            let r = f.radius, g = growingGate(f)
+            for (j, c) in frame.candidates.enumerated() where !frame.used[j] && Self.similar(c.radius, r) {
+                let d = ((c.x - p.x) * (c.x - p.x) + (c.y - p.y) * (c.y - p.y)).squareRoot()
+                if d <= g { pairs.append((d / g, fi, j)) }
+            }
+        }
+        pairs.sort { ($0.cost, flights[$0.flight].serial, $0.candidate) < ($1.cost, flights[$1.flight].serial, $1.candidate) }
+        var taken = [Bool](repeating: false, count: flights.count)
+        for pair in pairs where !taken[pair.flight] && !history[h].used[pair.candidate] {
+            taken[pair.flight] = true
+            history[h].used[pair.candidate] = true
+            flights[pair.flight].add(frame.point(pair.candidate), lumaRatio: frame.candidates[pair.candidate].lumaRatio, gravity: gravity.estimate)
+            flights[pair.flight].misses = 0
+            flights[pair.flight].gainedPoint = true
+        }
+        for i in flights.indices where !taken[i] { flights[i].misses += 1 }
+        if debugPoints {
+            for f in flights { let p = f.path.position(at: frame.time); print("GROW frame \(frame.frame) flight \(f.serial) n \(f.count) misses \(f.misses) predicted \(Int(p.x)),\(Int(p.y)) gate \(growingGate(f)) cands " + frame.candidates.map { "\(Int($0.x)),\(Int($0.y)),r\(Int($0.radius))" }.joined(separator: " ")) }
+        }
+    }
+
+    /// Closes the flights that missed too many frames or are predicted out of the region.
+    private mutating func close(time: Double) {
+        var open: [Flight] = []
+        for f in flights {
+            let p = f.path.position(at: time)
+            let leaving = !settings.geometry.containsDisc(x: p.x, y: p.y, radius: f.radius)
+            if f.misses > Self.maximumGap || (leaving && f.misses > 0) {
+                closing.append((f, step, leaving ? .exit : .lost))
+            } else {
+                open.append(f)
+            }
+        }
+        flights = open
+    }
+
+    /// The closed flights held back long enough, as ended.
+    private mutating func releaseClosed(upTo last: Int) -> [Ended] {
+        var ended: [Ended] = []
+        closing.removeAll { entry in
+            guard entry.closedAt <= last else { return false }
+            gravity.learn(entry.flight)
+            ended.append(Ended(flight: entry.flight, reason: entry.reason))
+            return true
+        }
+        return ended
+    }
+
+    // MARK: - Starting flights
+
+    private struct Hypothesis {
+        var path: Parabola
+        var radius: Double
+        var score: Double
+        /// For each frame of the window (history index), the supporting candidate, or -1.
+        var support: [Int]
+        var order: (Int, Int, Int)
+    }
+
+    /// Hypothesises, scores and accepts new flights ending in this frame.
+    private mutating func startFlights(ended: inout [Ended]) {
+        let newest = history.count - 1
+        guard newest >= 2 else { return }
+        let windowStart = max(0, newest - Self.window + 1)
+        var hypotheses: [Hypothesis] = []
+        let now = history[newest]
+        let speedLimit = 3 * Double(max(settings.geometry.frameWidth, settings.geometry.frameHeight))
+        for (k, c) in now.candidates.enumerated() where !now.used[k] {
+            let pc = now.point(k)
+            // Triplets (t − 2d, t − d, t).
+            for d in 1...3 where newest - 2 * d >= windowStart {
+                let mid = history[newest - d], old = history[newest - 2 * d]
+                for (j, b) in mid.candidates.enumerated() where !mid.used[j] && Self.similar(b.radius, c.radius) {
+                    let pb = mid.point(j)
+                    guard Self.distance(pb, pc) <= speedLimit * (pc.time - pb.time) else { continue }
+                    for (i, a) in old.candidates.enumerated() where !old.used[i] && Self.similar(a.radius, c.radius) {
+                        let pa = old.point(i)
+                        guard let path = Parabola(pa, pb, pc) else { continue }
+                        let r = (a.radius + b.radius + c.radius) / 3
+                        guard plausibleGravity(radius: r).contains(path.gravity), abs(path.position(at: pb.time).x - pb.x) <= gate(radius: r),
+                              Self.distance(pa, pc) >= gate(radius: r) else { continue }
+                        if let h = hypothesis(path, radius: r, from: windowStart, to: newest, order: (k, d, i * 16 + j)) { hypotheses.append(h) }
+                    }
+                }
+            }
+            // Pairs (t − d, t) falling with the clip's gravity.
+            if let g = gravity.estimate {
+                for d in 2...4 where newest - d >= windowStart {
+                    let old = history[newest - d]
+                    for (i, a) in old.candidates.enumerated() where !old.used[i] && Self.similar(a.radius, c.radius) {
+                        let pa = old.point(i)
+                        guard Self.distance(pa, pc) <= speedLimit * (pc.time - pa.time), Self.distance(pa, pc) >= gate(radius: c.radius),
+                              let path = Parabola(pa, pc, gravity: g) else { continue }
+                        let r = (a.radius + c.radius) / 2
+                        if let h = hypothesis(path, radius: r, from: windowStart, to: newest, order: (k, 10 + d, i)) { hypotheses.append(h) }
+                    }
+                }
+            }
+        }
+        hypotheses.sort { ($0.score, -$0.order.0, -$0.order.1, -$0.order.2) > ($1.score, -$1.order.0, -$1.order.1, -$1.order.2) }
+        for h in hypotheses {
+            // Each candidate in one flight: count the support again without those taken since.
+            guard let fresh = hypothesis(h.path, radius: h.radius, from: windowStart, to: newest, order: h.order) else { continue }
+            accept(fresh, windowStart: windowStart, ended: &ended)
+        }
+    }
+
+    /// The hypothesis of `path` with its support over history frames `from...to`, or `nil` if
+    /// fewer than ``minimumSupport`` frames support it.
+    private func hypothesis(_ path: Parabola, radius r: Double, from: Int, to: Int, order: (Int, Int, Int)) -> Hypothesis? {
+        let g = gate(radius: r)
+        var support = [Int](repeating: -1, count: to - from + 1)
+        var count = 0, residual = 0.0
+        for h in from...to {
+            let frame = history[h]
+            let p = path.position(at: frame.time)
+            var best = -1, bestDistance = g
+            for (j, c) in frame.candidates.enumerated() where !frame.used[j] && Self.similar(c.radius, r) {
+                let d = ((c.x - p.x) * (c.x - p.x) + (c.y - p.y) * (c.y - p.y)).squareRoot()
+                if d <= bestDistance { best = j; bestDistance = d }
+            }
+            if best >= 0 {
+                support[h - from] = best
+                count += 1
+                residual += (bestDistance / g) * (bestDistance / g)
+            }
+        }
+        guard count >= Self.minimumSupport else { return nil }
+        return Hypothesis(path: path, radius: r, score: Double(count) - residual, support: support, order: order)
+    }
+
+    /// Makes a flight of hypothesis `h`, grows it back over the frames before the window, and
+    /// marks its candidates used.
+    private mutating func accept(_ h: Hypothesis, windowStart: Int, ended: inout [Ended]) {
+        var points: [TrackPoint] = [], ratios: [Double] = []
+        for (offset, j) in h.support.enumerated() where j >= 0 {
+            let index = windowStart + offset
+            history[index].used[j] = true
+            points.append(history[index].point(j))
+            ratios.append(history[index].candidates[j].lumaRatio)
+        }
+        if debugPoints { print("ACCEPT at frame \(history.last!.frame): " + points.map { "\($0.frame):\(Int($0.x)),\(Int($0.y))" }.joined(separator: " ") + " g \(Int(h.path.gravity)) score \(h.score)") }
+        if join(points, ratios: ratios, path: h.path) { if debugPoints { print("  joined") }; return }
+        var flight = Flight(serial: nextSerial, points: points, lumaRatios: ratios, path: h.path)
+        flight.refit(gravity: gravity.estimate)
+        nextSerial += 1
+        // Back over the frames before the window, while gaps stay short.
+        var missed = 0
+        var index = windowStart - 1
+        while index >= 0, missed <= Self.maximumGap {
+            let frame = history[index]
+            let p = flight.path.position(at: frame.time)
+            let r = flight.radius, g = gate(radius: r)
+            var best = -1, bestDistance = g
+            for (j, c) in frame.candidates.enumerated() where !frame.used[j] && Self.similar(c.radius, r) {
+                let d = ((c.x - p.x) * (c.x - p.x) + (c.y - p.y) * (c.y - p.y)).squareRoot()
+                if d <= bestDistance { best = j; bestDistance = d }
+            }
+            if best >= 0 {
+                history[index].used[best] = true
+                flight.add(frame.point(best), lumaRatio: frame.candidates[best].lumaRatio, gravity: gravity.estimate)
+                missed = 0
+            } else {
+                missed += 1
+            }
+            index -= 1
+        }
+        flight.gainedPoint = true
+        flight.misses = history.count - 1 - (history.lastIndex { $0.frame == flight.last.frame } ?? history.count - 1)
+        markBounce(before: flight)
+        flights.append(flight)
+    }
+
+    /// Joins the points of an accepted hypothesis on `path` to the open or recently closed flight
+    /// they continue, if there is one: most of that flight's last points lie on the same path. (A
+    /// flight of a few points extrapolates poorly and loses its ball; the window finds it again.)
+    /// Returns whether they were joined.
+    private mutating func join(_ points: [TrackPoint], ratios: [Double], path: Parabola) -> Bool {
+        guard let start = points.first else { return false }
+        func agreement(_ f: Flight) -> Double? {
+            let gap = start.time - f.last.time
+            guard gap > 0, gap <= Double(Self.maximumGap + 2) * settings.frameInterval, Self.similar(f.radius, points[0].radius) else { return nil }
+            let recent = f.points.suffix(Self.window)
+            let tolerance = max(gate(radius: f.radius), 3 * f.scatter)
+            let on = recent.filter { path.distance(to: $0) <= tolerance }.count
+            let share = Double(on) / Double(recent.count)
+            return share >= 0.7 ? share : nil
+        }
+        var best: (share: Double, open: Bool, index: Int)?
+        for (i, f) in flights.enumerated() {
+            if let a = agreement(f), best == nil || a > best!.share { best = (a, true, i) }
+        }
+        for (i, c) in closing.enumerated() {
+            if let a = agreement(c.flight), best == nil || a > best!.share { best = (a, false, i) }
+        }
+        guard let found = best else { return false }
+        var flight = found.open ? flights[found.index] : closing.remove(at: found.index).flight
+        for (p, r) in zip(points, ratios) { flight.add(p, lumaRatio: r, gravity: gravity.estimate) }
+        flight.misses = 0
+        flight.gainedPoint = true
+        if found.open { flights[found.index] = flight } else { flights.append(flight) }
+        return true
+    }
+
+    /// A new flight that starts where a closed one stopped, a moment later, is that ball after a
+    /// bounce.
+    private mutating func markBounce(before flight: Flight) {
+        let start = flight.first
+        for i in closing.indices where closing[i].reason != .bounce {
+            let last = closing[i].flight.last
+            let gap = start.time - last.time
+            guard gap > 0, gap <= Double(Self.maximumGap + 2) * settings.frameInterval else { continue }
+            let reach = 2 * closing[i].flight.radius + 0.1 * Double(max(settings.geometry.frameWidth, settings.geometry.frameHeight)) * gap / settings.frameInterval
+            if Self.distance(start, last) <= reach { closing[i].reason = .bounce }
+        }
+    }
+
+    static func similar(_ a: Double, _ b: Double) -> Bool { max(a, b) < radiusRatio * min(a, b) }
+
+    static func distance(_ a: TrackPoint, _ b: TrackPoint) -> Double {
+        ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
+    }
+}
+
+/// The clip's gravity in pixels, learnt from the flights found: the mode of their free fits'
+/// vertical accelerations, each weighted by how clean and long a flight it is. A hand swinging a
+/// ball, or a shadow, also curves; the clip's balls fly the longest, cleanest parabolas, and all with
+/// one gravity (at one distance from the camera).
+struct ClipGravity: Sendable {
+    /// Width of a histogram bin in log gravity (about ±5 %).
+    static let binWidth = 0.1
+    /// Weight the mode's bin and its neighbours must hold before the estimate is used: about two
+    /// clean flights of ten points.
+    static let weightNeeded = 16.0
+    /// Flights seen before the estimate is used.
+    static let flightsNeeded = 3
+    private var bins: [Int: Double] = [:]
+    private var flights = 0
+    private(set) var estimate: Double?
+
+    /// Learns from a closed flight: its free fit's gravity, weighted by its length, how tightly it
+    /// follows its parabola for its size (squared) and how far it travels.
+    mutating func learn(_ flight: Flight) {
+        guard flight.count >= 8, let fit = BallisticFit(flight.points[...]), fit.acceleration > 0 else { return }
+        let r = flight.radius
+        let relative = fit.rms / (0.35 * r)
+        let tight = 1 / (1 + relative * relative)
+        let travel = min(1, Self.travel(fit, flight.points) / (6 * r))
+        let weight = Double(flight.count) * tight * tight * travel
+        guard weight > 0 else { return }
+        bins[Int((PortableMath.log(fit.acceleration) / Self.binWidth).rounded(.down)), default: 0] += weight
+        flights += 1
+        guard flights >= Self.flightsNeeded else { return }
+        // The mode over three neighbouring bins, ties to the smaller gravity.
+        var best: (bin: Int, weight: Double)?
+        for bin in bins.keys.sorted() {
+            let w = (bins[bin - 1] ?? 0) + bins[bin]! + (bins[bin + 1] ?? 0)
+            if best == nil || w > best!.weight { best = (bin, w) }
+        }
+        guard let mode = best, mode.weight >= Self.weightNeeded else { return }
+        // The weighted mean of log gravity over the three bins.
+        var sum = 0.0, total = 0.0
+        for b in (mode.bin - 1)...(mode.bin + 1) {
+            guard let w = bins[b] else { continue }
+            sum += w * (Double(b) + 0.5) * Self.binWidth
+            total += w
+        }
+        estimate = PortableMath.exp(sum / total)
+    }
+
+    static func travel(_ fit: BallisticFit, _ points: [TrackPoint]) -> Double {
+        var travelled = 0.0
+        var before = fit.position(at: points[0].time)
+        for p in points.dropFirst() {
+            let here = fit.position(at: p.time)
+            travelled += ((here.x - before.x) * (here.x - before.x) + (here.y - before.y) * (here.y - before.y)).squareRoot()
+            before = here
+        }
+        return travelled
+    }
+}
