@@ -72,17 +72,22 @@ struct ClipPolarity: Sendable {
         Flight.median(flight.lumaRatios.map { PortableMath.log(max($0, 1e-3)) })
     }
 
-    /// Learns the polarity from `flights` with their geometric confidences.
-    mutating func learn(_ flights: [(geometric: Double, logRatio: Double)]) {
-        let ranked = flights.filter { $0.geometric > 0 }.sorted { $0.geometric > $1.geometric }
+    /// Learns the polarity from `flights`, each with its weight (how convincing a flight it is).
+    mutating func learn(_ flights: [(weight: Double, logRatio: Double)]) {
+        let ranked = flights.filter { $0.weight > 0 }.sorted { ($0.weight, $0.logRatio) > ($1.weight, $1.logRatio) }
         let top = ranked.prefix(max(1, ranked.count / 3))
-        var weight = 0.0, signed = 0.0
+        var weight = 0.0, brighter = 0.0
         for f in top where f.logRatio != 0 {
-            weight += f.geometric
-            signed += f.geometric * (f.logRatio > 0 ? 1 : -1)
+            weight += f.weight
+            if f.logRatio > 0 { brighter += f.weight }
         }
-        sign = ranked.count >= 3 && weight > 0 && abs(signed) / weight >= 0.5 ? (signed > 0 ? 1 : -1) : 0
+        guard ranked.count >= 3, weight > 0 else { sign = 0; return }
+        let share = brighter / weight
+        sign = share >= Self.agreement ? 1 : share <= 1 - Self.agreement ? -1 : 0
     }
+
+    /// Share of the weight one polarity must hold.
+    static let agreement = 0.6
 
     /// 1 for a flight of the clip's polarity (or while it is unknown); for one of the other, the
     /// closer its luma is to its background's the more it may still be a ball.

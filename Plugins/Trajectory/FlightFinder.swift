@@ -104,7 +104,7 @@ struct FlightFinder {
     /// Frames in a row a flight may miss before it closes.
     static let maximumGap = 2
     /// Radii of one ball's candidates differ by less than this factor.
-    static let radiusRatio = 1.6
+    static let radiusRatio = 2.0
     /// Frames of candidates kept for growing flights backwards.
     static let historyLength = 48
 

@@ -46,8 +46,8 @@ public struct TrajectoryAnalyzer: Analyzer {
     private var candidates: DiscCandidateFinder
     private var finder: FlightFinder
     private var polarity = ClipPolarity()
-    /// Geometric confidence and log luma ratio of every flight that ended, for the polarity.
-    private var endedFlights: [(geometric: Double, logRatio: Double)] = []
+    /// Weight and log luma ratio of every flight that ended, for the polarity.
+    private var endedFlights: [(weight: Double, logRatio: Double)] = []
     private var reported = 0
 
     public init(configuration: TrajectoryConfiguration, context: AnalyzerContext) throws {
@@ -94,13 +94,20 @@ public struct TrajectoryAnalyzer: Analyzer {
     private mutating func learnPolarity(ended: [FlightFinder.Ended]) {
         let gravity = finder.gravity.estimate
         for e in ended where e.flight.count >= Self.polarityLength {
-            endedFlights.append((rating.geometric(e.flight, clipGravity: gravity).product, ClipPolarity.logRatio(e.flight)))
+            endedFlights.append((polarityWeight(e.flight, gravity: gravity), ClipPolarity.logRatio(e.flight)))
         }
         var all = endedFlights
         for f in finder.flights where f.count >= Self.polarityLength {
-            all.append((rating.geometric(f, clipGravity: gravity).product, ClipPolarity.logRatio(f)))
+            all.append((polarityWeight(f, gravity: gravity), ClipPolarity.logRatio(f)))
         }
         polarity.learn(all)
+    }
+
+    /// How much a flight says about the clip's polarity: its geometric confidence times its
+    /// length. A ball's shadow flies with it but only while it falls on something, so it is the
+    /// shorter of the two.
+    private func polarityWeight(_ flight: Flight, gravity: Double?) -> Double {
+        rating.geometric(flight, clipGravity: gravity).product * Double(flight.count)
     }
 
     /// Emits a `trajectory` event if the flight has earned one.

@@ -86,8 +86,12 @@ public struct MedianBackground: Sendable {
                     var i = 0
                     while i + 16 <= n {
                         for k in 0..<count { lanes[k] = UnsafeRawPointer(sources + k * n + i).loadUnaligned(as: SIMD16<UInt8>.self) }
-                        Self.sort(lanes, count: count)
-                        o.storeBytes(of: lanes[middle], toByteOffset: i, as: SIMD16<UInt8>.self)
+                        if count == 9 {
+                            o.storeBytes(of: Self.medianOfNine(lanes), toByteOffset: i, as: SIMD16<UInt8>.self)
+                        } else {
+                            Self.sort(lanes, count: count)
+                            o.storeBytes(of: lanes[middle], toByteOffset: i, as: SIMD16<UInt8>.self)
+                        }
                         i += 16
                     }
                     // The last few pixels, one at a time.
@@ -102,6 +106,27 @@ public struct MedianBackground: Sendable {
         }
     }
 
+    /// The median of nine vectors, lane by lane: the 19 compare–exchanges of the classic
+    /// median-of-nine network (Paeth; Devillard's `opt_med9`).
+    @inline(__always)
+    private static func medianOfNine(_ v: UnsafeMutableBufferPointer<SIMD16<UInt8>>) -> SIMD16<UInt8> {
+        var (p0, p1, p2, p3, p4, p5, p6, p7, p8) = (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8])
+        @inline(__always) func order(_ a: inout SIMD16<UInt8>, _ b: inout SIMD16<UInt8>) {
+            let swap = b .< a
+            let low = a.replacing(with: b, where: swap)
+            b = b.replacing(with: a, where: swap)
+            a = low
+        }
+        order(&p1, &p2); order(&p4, &p5); order(&p7, &p8)
+        order(&p0, &p1); order(&p3, &p4); order(&p6, &p7)
+        order(&p1, &p2); order(&p4, &p5); order(&p7, &p8)
+        order(&p0, &p3); order(&p5, &p8); order(&p4, &p7)
+        order(&p3, &p6); order(&p1, &p4); order(&p2, &p5)
+        order(&p4, &p7); order(&p4, &p2); order(&p6, &p4)
+        order(&p4, &p2)
+        return p4
+    }
+
     /// Sorts `count` vectors lane by lane (odd–even transposition: `count` rounds of
     /// compare–exchange between neighbours).
     @inline(__always)
@@ -110,8 +135,9 @@ public struct MedianBackground: Sendable {
             var k = round & 1
             while k + 1 < count {
                 let a = v[k], b = v[k + 1]
-                v[k] = pointwiseMin(a, b)
-                v[k + 1] = pointwiseMax(a, b)
+                let swap = b .< a
+                v[k] = a.replacing(with: b, where: swap)
+                v[k + 1] = b.replacing(with: a, where: swap)
                 k += 2
             }
         }
@@ -132,7 +158,9 @@ public enum MotionEnergy {
         while i + 16 <= count {
             let x = pa.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
             let y = pb.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
-            pe.storeBytes(of: pointwiseMax(x, y) &- pointwiseMin(x, y), toByteOffset: i, as: SIMD16<UInt8>.self)
+            // |x − y| as the larger minus the smaller.
+            let larger = x .> y
+            pe.storeBytes(of: x.replacing(with: y, where: .!larger) &- y.replacing(with: x, where: .!larger), toByteOffset: i, as: SIMD16<UInt8>.self)
             i += 16
         }
         while i < count {

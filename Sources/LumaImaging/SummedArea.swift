@@ -48,7 +48,7 @@ public struct SummedArea: Sendable {
 
     /// The sum of columns `x0..<x1`, rows `y0..<y1` of a table at `t` with rows `stride` apart;
     /// the rectangle must lie inside the plane (for hot loops that clip once, outside).
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func sum(_ t: UnsafePointer<UInt32>, stride: Int, x0: Int, y0: Int, x1: Int, y1: Int) -> UInt32 {
         t[y1 * stride + x1] &- t[y0 * stride + x1] &- t[y1 * stride + x0] &+ t[y0 * stride + x0]
     }

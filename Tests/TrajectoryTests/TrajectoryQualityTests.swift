@@ -1,4 +1,6 @@
 import Foundation
+import LumaAnalysis
+import LumaBase
 import LumaSynth
 import LumaTruth
 import Testing
@@ -131,6 +133,48 @@ struct TrajectoryCandidateTests {
                                              configuration: configuration, render: render)
             }
             print("\(clip): \(figures)")
+        }
+    }
+}
+
+/// How fast the analyzer runs on real clips with people moving, frames in memory, one thread: a
+/// probe for development (the benchmark, `Benchmarks/run trajectory`, is the measurement).
+@Suite("Trajectory speed probe (run with TRAJECTORY_SPEED=1)",
+       .enabled(if: ProcessInfo.processInfo.environment["TRAJECTORY_SPEED"] != nil, "set TRAJECTORY_SPEED=1"))
+struct TrajectorySpeedProbe {
+    @Test("court and juggling at 720p and 1080p: frames per second of analyze")
+    func realClips() throws {
+        let data = try #require(RealClip.sharedData, "../shared/data is not beside the package")
+        for (clip, sizes) in [("basketball-court-shots", [(1280, 720), (1920, 1080)]), ("juggling-3ball-cascade", [(720, 1280), (1080, 1920)])] {
+            for size in sizes {
+                let (frames, count, fps) = try RealClip.decode(folder: data + "/" + clip, scaledTo: size) { c, render in
+                    var all = [UInt8](repeating: 0, count: c.width * c.height * c.frameCount)
+                    for i in 0..<c.frameCount {
+                        try all.withUnsafeMutableBufferPointer { try render(i, UnsafeMutableBufferPointer(rebasing: $0[(i * c.width * c.height)..<((i + 1) * c.width * c.height)])) }
+                    }
+                    return (all, c.frameCount, c.framesPerSecond)
+                }
+                var best = Double.infinity
+                for _ in 0..<3 {
+                    let stream = StreamInfo(width: size.0, height: size.1, timescale: 1000, nominalFrameRate: fps, frameCount: count, identity: "probe")
+                    var analyzer = try TrajectoryAnalyzer(configuration: TrajectoryConfiguration(), context: AnalyzerContext(stream: stream))
+                    let n = size.0 * size.1
+                    let start = ContinuousClock.now
+                    try frames.withUnsafeBufferPointer { all in
+                        for i in 0..<count {
+                            var sink = EventSink()
+                            let frame = Frame(index: i, timestamp: Timestamp(ticks: Int64((Double(i) * 1000 / fps).rounded()), timescale: 1000),
+                                              width: size.0, height: size.1, pixels: UnsafeBufferPointer(rebasing: all[(i * n)..<((i + 1) * n)]))
+                            try analyzer.analyze(frame, into: &sink)
+                        }
+                        var sink = EventSink()
+                        try analyzer.finish(into: &sink)
+                    }
+                    let elapsed = ContinuousClock.now - start
+                    best = min(best, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+                }
+                print("speed \(clip) \(size.0)x\(size.1): \(count) frames, \(fixed(Double(count) / best, 0)) frames/s (best of 3)")
+            }
         }
     }
 }

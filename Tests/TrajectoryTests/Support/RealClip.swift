@@ -30,7 +30,7 @@ enum RealClip {
 
     /// Starts ffmpeg decoding the clip in `folder` to luma and hands `body` the clip and a
     /// function that reads frame after frame into a buffer (in order, each once).
-    static func decode<T>(folder: String, _ body: (Clip, (Int, UnsafeMutableBufferPointer<UInt8>) throws -> Void) throws -> T) throws -> T {
+    static func decode<T>(folder: String, scaledTo size: (width: Int, height: Int)? = nil, _ body: (Clip, (Int, UnsafeMutableBufferPointer<UInt8>) throws -> Void) throws -> T) throws -> T {
         let files = try FileManager.default.contentsOfDirectory(atPath: folder)
         guard let video = files.sorted().first(where: { [".mp4", ".avi", ".mov", ".mkv"].contains(where: $0.hasSuffix) }) else {
             throw Failure(description: "\(folder): no video file")
@@ -38,7 +38,12 @@ enum RealClip {
         let path = folder + "/" + video
         let probe = try output(.ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height,avg_frame_rate",
                                 "-of", "csv=p=0", path]).split(separator: ",").map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) }
-        guard probe.count >= 3, let width = Int(probe[0]), let height = Int(probe[1]) else { throw Failure(description: "\(path): ffprobe said \(probe)") }
+        guard probe.count >= 3, var width = Int(probe[0]), var height = Int(probe[1]) else { throw Failure(description: "\(path): ffprobe said \(probe)") }
+        var filter = "extractplanes=y"
+        if let size {
+            (width, height) = size
+            filter += ",scale=\(width):\(height)"
+        }
         let rate = probe[2].split(separator: "/").compactMap { Double($0) }
         let fps = rate.count == 2 && rate[1] > 0 ? rate[0] / rate[1] : 30
         let frameCount = Int(try output(.ffprobe, ["-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
@@ -46,7 +51,7 @@ enum RealClip {
 
         let ffmpeg = try RunningProgram(try ExternalTool.ffmpeg.require(),
                                         ["-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-fps_mode", "passthrough",
-                                         "-vf", "extractplanes=y", "-pix_fmt", "gray", "-f", "rawvideo", "-"], stdout: .pipe)
+                                         "-vf", filter, "-pix_fmt", "gray", "-f", "rawvideo", "-"], stdout: .pipe)
         defer { ffmpeg.stop() }  // the body may read fewer frames than the clip has
         let reader = ffmpeg.output!
         return try body(Clip(width: width, height: height, frameCount: frameCount, framesPerSecond: fps)) { index, pixels in
