@@ -1,5 +1,6 @@
 import LumaAnalysis
 import LumaImaging
+import Foundation
 
 /// A place in one frame where a ball may be: the centre of a disc of motion energy.
 struct Candidate: Sendable, Equatable {
@@ -44,12 +45,17 @@ struct Candidate: Sendable, Equatable {
 /// All planes are allocated once; a frame costs a few passes over the shrunk plane.
 struct DiscCandidateFinder {
     /// Candidates kept per frame.
-    static let perFrame = 10
+    static let perFrame = Int(ProcessInfo.processInfo.environment["PERFRAME"] ?? "10")!
+    /// Candidates taken from one cell of the region while other cells have some (see ``spread(_:geometry:)``).
+    static let perCell = Int(ProcessInfo.processInfo.environment["PERCELL"] ?? "3")!
     /// Radii per octave, as multiples of the octave's pixel: two, a half-octave apart.
     static let octaveRadii: [Double] = [2, 2 * 1.414_213_562_373_095]
     /// Elongation above which a peak is an edge, and above which it is weighted down.
     static let edgeElongation = 3.0
     static let roundElongation = 1.5
+    /// Background samples needed before candidates are looked for (the median of fewer keeps the
+    /// ghosts of whatever moved since the first frame).
+    static let samplesNeeded = 3
     /// Responses are evaluated only where the energy reaches this many times the threshold: a
     /// ball's centre moves well above it, the noise of a textured, compressed scene does not
     /// (measured on the shared clips: the same throws found at 1, 1.5 and 2; the time spent on
@@ -143,11 +149,15 @@ struct DiscCandidateFinder {
         }
         hasPrevious = true
         defer { current.withUnsafeBufferPointer { background.observe($0) } }
-        guard background.isReady else { return [] }
+        // A median of fewer samples keeps what stood where something moved since: wait for three.
+        guard background.samplesHeld >= Self.samplesNeeded else { return [] }
 
         current.withUnsafeBufferPointer { c in
             background.plane.withUnsafeBufferPointer { b in
-                energy[0].withUnsafeMutableBufferPointer { MotionEnergy.absoluteDifference(c, b, into: $0, count: n) }
+                // The light of the whole scene may have changed since the samples (auto
+                // exposure, a cloud): the typical difference is taken off first.
+                let offset = MotionEnergy.typicalDifference(c, b, width: g.width, height: g.height, rowStep: 4)
+                energy[0].withUnsafeMutableBufferPointer { MotionEnergy.absoluteDifference(c, b, offset: offset, into: $0, count: n) }
             }
         }
         for octave in sizes.indices.dropFirst() {
@@ -307,7 +317,8 @@ struct DiscCandidateFinder {
                         // the centre again with it.
                         let (ax, ay) = plane.refine(x: p.x, y: p.y, radius: 1.5 * p.radius)
                         let radius = plane.radius(x: ax, y: ay, scale: p.radius)
-                        let (cx, cy) = plane.refine(x: ax, y: ay, radius: radius)
+                        var (cx, cy) = plane.refine(x: ax, y: ay, radius: radius)
+                        if let d = plane.disc(x: cx, y: cy, radius: 1.25 * radius) { (cx, cy) = (d.x, d.y) }
                         let elongation = plane.elongation(x: cx, y: cy, radius: 1.5 * radius)
                         guard elongation <= Self.edgeElongation else { continue }
                         let weight = elongation <= Self.roundElongation ? 1 : 1 - (elongation - Self.roundElongation) / (2 * (Self.edgeElongation - Self.roundElongation))
@@ -319,8 +330,35 @@ struct DiscCandidateFinder {
             }
         }
         found.sort { ($0.score, -$0.y, -$0.x) > ($1.score, -$1.y, -$1.x) }
-        if found.count > Self.perFrame { found.removeLast(found.count - Self.perFrame) }
-        return found
+        // Refined centres of one object may meet (a ball's rim and its middle, a ball and the
+        // ball-and-shadow disc around it): one candidate per place, the strongest.
+        var distinct: [Candidate] = []
+        for c in found where !distinct.contains(where: { d in
+            let reach = max(c.radius, d.radius)
+            return (c.x - d.x) * (c.x - d.x) + (c.y - d.y) * (c.y - d.y) < reach * reach
+        }) { distinct.append(c) }
+        return Self.spread(distinct, geometry: g)
+    }
+
+    /// The best ``perFrame`` candidates, at most ``perCell`` from any sixteenth of the region
+    /// (4 × 4 cells) while others are left: one busy corner (a moving textured object, a flickering
+    /// lamp) cannot take every place from a ball elsewhere.
+    static func spread(_ ranked: [Candidate], geometry g: ProcessingGeometry) -> [Candidate] {
+        guard ranked.count > perFrame else { return ranked }
+        var taken = [Int](repeating: 0, count: 16)
+        var chosen: [Candidate] = [], rest: [Candidate] = []
+        for c in ranked {
+            let cx = min(3, max(0, Int(4 * (c.x - g.processedLeft) / max(1, g.processedRight - g.processedLeft))))
+            let cy = min(3, max(0, Int(4 * (c.y - g.processedTop) / max(1, g.processedBottom - g.processedTop))))
+            if chosen.count < perFrame && taken[cy * 4 + cx] < perCell {
+                taken[cy * 4 + cx] += 1
+                chosen.append(c)
+            } else {
+                rest.append(c)
+            }
+        }
+        for c in rest where chosen.count < perFrame { chosen.append(c) }
+        return chosen.sorted { ($0.score, -$0.y, -$0.x) > ($1.score, -$1.y, -$1.x) }
     }
 }
 
@@ -402,6 +440,19 @@ private struct EnergyPlane {
             if moved < 0.05 { break }
         }
         return (cx, cy)
+    }
+
+    /// The plain centroid of the pixels within `radius` whose energy reaches the threshold, and the
+    /// radius of a disc of their area; `nil` when there are none. Unweighted on purpose: a shaded
+    /// ball's lit side would pull a weighted centre towards it.
+    func disc(x: Double, y: Double, radius: Double) -> (x: Double, y: Double, radius: Double)? {
+        var count = 0, sx = 0.0, sy = 0.0
+        forEachPixel(inDiscAt: x, y, radius: radius) { px, py, i in
+            guard Double(energy[i]) >= threshold else { return }
+            count += 1; sx += Double(px) + 0.5; sy += Double(py) + 0.5
+        }
+        guard count > 0 else { return nil }
+        return (sx / Double(count), sy / Double(count), (Double(count) / PortableMath.pi).squareRoot())
     }
 
     /// The radius of the disc of energy centred at (`x`, `y`), near `scale`: where the mean energy

@@ -54,10 +54,44 @@ struct FlightConfidence: Sendable {
         return g
     }
 
-    /// The flight's confidence given the clip's polarity.
-    func confidence(_ flight: Flight, clipGravity: Double?, polarity: ClipPolarity) -> Double {
+    /// The flight's confidence: its geometry, and whether it is the shadow of one of `others`.
+    func confidence(_ flight: Flight, clipGravity: Double?, others: [Flight]) -> Double {
         let geometric = geometric(flight, clipGravity: clipGravity).product
-        return min(1, 2.5 * geometric) * polarity.appearance(of: flight)
+        return min(1, 2.5 * geometric) * (Self.shadowedBy(flight, among: others) == nil ? 1 : Self.shadowFactor)
+    }
+
+    /// What a shadow's confidence is multiplied by.
+    static let shadowFactor = 0.1
+
+    /// The flight `flight` is the shadow of, if it is one: a shadow is darker than what it falls on,
+    /// and flies with its ball, a nearly fixed offset away, while the ball is brighter than it.
+    /// (A ball's shadow on a wall or a shirt falls with the same gravity and fits a parabola as
+    /// well as the ball; only this tells them apart.)
+    static func shadowedBy(_ flight: Flight, among others: [Flight]) -> Int? {
+        let own = ClipPolarity.logRatio(flight)
+        guard own < 0 else { return nil }
+        let r = flight.radius
+        for other in others where other.serial != flight.serial && ClipPolarity.logRatio(other) > own + 0.1 {
+            // The offsets at the frames both have a point in.
+            var i = 0, j = 0
+            var dx: [Double] = [], dy: [Double] = []
+            let a = flight.points, b = other.points
+            while i < a.count && j < b.count {
+                if a[i].frame == b[j].frame {
+                    dx.append(b[j].x - a[i].x); dy.append(b[j].y - a[i].y)
+                    i += 1; j += 1
+                } else if a[i].frame < b[j].frame { i += 1 } else { j += 1 }
+            }
+            guard dx.count >= max(4, a.count / 2) else { continue }
+            let n = Double(dx.count)
+            let mx = dx.reduce(0, +) / n, my = dy.reduce(0, +) / n
+            var spread = 0.0
+            for k in dx.indices { spread += (dx[k] - mx) * (dx[k] - mx) + (dy[k] - my) * (dy[k] - my) }
+            spread = (spread / n).squareRoot()
+            let apart = (mx * mx + my * my).squareRoot()
+            if apart >= 0.5 * r, spread <= max(3, 0.35 * r, 0.2 * apart) { return other.serial }
+        }
+        return nil
     }
 }
 

@@ -145,15 +145,14 @@ struct FlightFinder {
         return (max(gate(radius: flight.radius), 3 * flight.scatter) + 0.1 * step) * (1 + 0.5 * Double(flight.misses))
     }
 
-    /// The gravity a path may fall with, px/s², for a ball of `radius` frame pixels: the clip's,
-    /// give or take half, once it is known; before, what a ball of that size could show
-    /// (``TrajectoryQuality/gravityPerRadius``, and at least what a frame 100 m across would).
+    /// The gravity a path may fall with, px/s², for a ball of `radius` frame pixels: what a ball of
+    /// that size could show (``TrajectoryQuality/gravityPerRadius``, and at least what a frame
+    /// 100 m across would). Not narrowed to the clip's once that is known: a clip's first flights
+    /// may be a hand's, and a wrong estimate must not hide every ball after it.
     func plausibleGravity(radius: Double) -> ClosedRange<Double> {
         let frameSize = Double(max(settings.geometry.frameWidth, settings.geometry.frameHeight))
         let low = max(TrajectoryQuality.gravityPerRadius.lowerBound * radius, 0.1 * frameSize)
-        let high = max(low, TrajectoryQuality.gravityPerRadius.upperBound * radius)
-        if let g = gravity.estimate, 0.5 * g <= high, 1.5 * g >= low { return max(low, 0.5 * g)...min(high, 1.5 * g) }
-        return low...high
+        return low...max(low, TrajectoryQuality.gravityPerRadius.upperBound * radius)
     }
 
     // MARK: - One frame
@@ -237,13 +236,12 @@ struct FlightFinder {
 
     /// The closed flights held back long enough, as ended.
     private mutating func releaseClosed(upTo last: Int) -> [Ended] {
-        var ended: [Ended] = []
-        closing.removeAll { entry in
-            guard entry.closedAt <= last else { return false }
-            gravity.learn(entry.flight)
-            ended.append(Ended(flight: entry.flight, reason: entry.reason))
-            return true
+        var ended: [Ended] = [], waiting: [(flight: Flight, closedAt: Int, reason: TrajectoryEnd.Reason)] = []
+        for entry in closing {
+            if entry.closedAt <= last { ended.append(Ended(flight: entry.flight, reason: entry.reason)) } else { waiting.append(entry) }
         }
+        closing = waiting
+        for e in ended { gravity.learn(e.flight, plausible: plausibleGravity(radius: e.flight.radius)) }
         return ended
     }
 
@@ -439,10 +437,11 @@ struct ClipGravity: Sendable {
     private var flights = 0
     private(set) var estimate: Double?
 
-    /// Learns from a closed flight: its free fit's gravity, weighted by its length, how tightly it
-    /// follows its parabola for its size (squared) and how far it travels.
-    mutating func learn(_ flight: Flight) {
-        guard flight.count >= 8, let fit = BallisticFit(flight.points[...]), fit.acceleration > 0 else { return }
+    /// Learns from a closed flight whose free fit falls with `plausible` gravity (for its size): the
+    /// fit's gravity, weighted by the flight's length, how tightly it follows its parabola for its
+    /// size (squared) and how far it travels.
+    mutating func learn(_ flight: Flight, plausible: ClosedRange<Double>) {
+        guard flight.count >= 8, let fit = BallisticFit(flight.points[...]), plausible.contains(fit.acceleration) else { return }
         let r = flight.radius
         let relative = fit.rms / (0.35 * r)
         let tight = 1 / (1 + relative * relative)

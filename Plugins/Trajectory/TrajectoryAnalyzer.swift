@@ -30,8 +30,8 @@ public struct TrajectoryAnalyzer: Analyzer {
     /// Below this, a flight is not reported whatever the options say: the confidence is meant as
     /// the probability that the path is a real flight, and half is where a guess stops.
     static let minimumConfidence = 0.5
-    /// Flights shorter than this are never kept for the clip's polarity.
-    static let polarityLength = 8
+    /// Flights that ended kept as possible companions of a shadow.
+    static let flightsRemembered = 16
 
     private let configuration: TrajectoryConfiguration
     private let streamIdentity: String
@@ -45,9 +45,8 @@ public struct TrajectoryAnalyzer: Analyzer {
     private let rating: FlightConfidence
     private var candidates: DiscCandidateFinder
     private var finder: FlightFinder
-    private var polarity = ClipPolarity()
-    /// Weight and log luma ratio of every flight that ended, for the polarity.
-    private var endedFlights: [(weight: Double, logRatio: Double)] = []
+    /// The flights that ended lately (see ``remember(ended:)``).
+    private var recentFlights: [Flight] = []
     private var reported = 0
 
     public init(configuration: TrajectoryConfiguration, context: AnalyzerContext) throws {
@@ -77,8 +76,8 @@ public struct TrajectoryAnalyzer: Analyzer {
     public mutating func analyze(_ frame: Frame, into events: inout EventSink) throws {
         let found = candidates.find(frame)
         let ended = finder.advance(frame: frame.index, time: frame.timestamp.seconds, candidates: found)
-        learnPolarity(ended: ended)
         try emitEnds(ended, into: &events)
+        remember(ended: ended)
         for flight in finder.flights where flight.gainedPoint {
             try observe(flight, into: &events)
         }
@@ -86,29 +85,18 @@ public struct TrajectoryAnalyzer: Analyzer {
 
     public mutating func finish(into events: inout EventSink) throws {
         let ended = finder.finish()
-        learnPolarity(ended: ended)
+        remember(ended: ended)
         try emitEnds(ended, into: &events)
     }
 
-    /// Updates the clip's polarity from the flights that ended and those still open.
-    private mutating func learnPolarity(ended: [FlightFinder.Ended]) {
-        let gravity = finder.gravity.estimate
-        for e in ended where e.flight.count >= Self.polarityLength {
-            endedFlights.append((polarityWeight(e.flight, gravity: gravity), ClipPolarity.logRatio(e.flight)))
-        }
-        var all = endedFlights
-        for f in finder.flights where f.count >= Self.polarityLength {
-            all.append((polarityWeight(f, gravity: gravity), ClipPolarity.logRatio(f)))
-        }
-        polarity.learn(all)
+    /// Keeps the flights that ended lately: a flight that ends may have been a shadow's ball.
+    private mutating func remember(ended: [FlightFinder.Ended]) {
+        recentFlights += ended.map(\.flight).filter { $0.count >= FlightFinder.minimumSupport }
+        if recentFlights.count > Self.flightsRemembered { recentFlights.removeFirst(recentFlights.count - Self.flightsRemembered) }
     }
 
-    /// How much a flight says about the clip's polarity: its geometric confidence times its
-    /// length. A ball's shadow flies with it but only while it falls on something, so it is the
-    /// shorter of the two.
-    private func polarityWeight(_ flight: Flight, gravity: Double?) -> Double {
-        rating.geometric(flight, clipGravity: gravity).product * Double(flight.count)
-    }
+    /// The flights a flight may be the shadow of: those open and those that ended lately.
+    private var companions: [Flight] { recentFlights + finder.flights }
 
     /// Emits a `trajectory` event if the flight has earned one.
     private mutating func observe(_ flight: Flight, into events: inout EventSink) throws {
@@ -116,7 +104,7 @@ public struct TrajectoryAnalyzer: Analyzer {
         let track = Track(serial: flight.serial, points: flight.points)
         let radius = report.movingAverageRadius(track)
         guard radius >= minimumRadius, radius <= maximumRadius else { return }
-        let confidence = rating.confidence(flight, clipGravity: finder.gravity.estimate, polarity: polarity)
+        let confidence = rating.confidence(flight, clipGravity: finder.gravity.estimate, others: companions)
         guard confidence >= Self.minimumConfidence else { return }
         let a = report.equationCoefficients(track)[0]
         guard filter.passes(track, confidence: confidence, equationA: a) else { return }
@@ -136,15 +124,15 @@ public struct TrajectoryAnalyzer: Analyzer {
         if debugFlights {
             for e in ended where e.flight.count >= 6 {
                 let g = rating.geometric(e.flight, clipGravity: finder.gravity.estimate)
-                let c = rating.confidence(e.flight, clipGravity: finder.gravity.estimate, polarity: polarity)
+                let c = rating.confidence(e.flight, clipGravity: finder.gravity.estimate, others: companions)
                 let fit = BallisticFit(e.flight.points[...])
                 if debugPoints { print("POINTS \(e.flight.serial): " + e.flight.points.map { "\($0.frame):\(Int($0.x)),\(Int($0.y)),r\(Int($0.radius))" }.joined(separator: " ")) }
-                print("DEBUG flight \(e.flight.serial) frames \(e.flight.first.frame)-\(e.flight.last.frame) n \(e.flight.count) conf \(c) geo \(g) acc \(fit?.acceleration ?? 0) clip \(finder.gravity.estimate ?? 0) logrho \(ClipPolarity.logRatio(e.flight)) pol \(polarity.sign) \(e.reason)")
+                print("DEBUG flight \(e.flight.serial) frames \(e.flight.first.frame)-\(e.flight.last.frame) n \(e.flight.count) conf \(c) geo \(g) acc \(fit?.acceleration ?? 0) clip \(finder.gravity.estimate ?? 0) logrho \(ClipPolarity.logRatio(e.flight)) shadowOf \(FlightConfidence.shadowedBy(e.flight, among: companions) ?? -1) \(e.reason)")
             }
         }
         for e in ended.sorted(by: { ($0.flight.ordinal ?? Int.max, $0.flight.serial) < ($1.flight.ordinal ?? Int.max, $1.flight.serial) }) {
             guard let ordinal = e.flight.ordinal else { continue }
-            let confidence = rating.confidence(e.flight, clipGravity: finder.gravity.estimate, polarity: polarity)
+            let confidence = rating.confidence(e.flight, clipGravity: finder.gravity.estimate, others: companions)
             try events.emit(report.end(Track(serial: e.flight.serial, points: e.flight.points), id: id(ordinal), reason: e.reason, confidence: confidence))
         }
     }

@@ -148,6 +148,38 @@ public struct MedianBackground: Sendable {
 /// sign is not kept on purpose: a ball is brighter than one part of what it passes and darker than
 /// another, and a signed difference loses it against every moving edge.
 public enum MotionEnergy {
+    /// The median of `a − b` over every `rowStep`-th row of two `width × height` planes, in whole
+    /// grey levels: how much the light of the whole scene changed, where most of it is still.
+    public static func typicalDifference(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
+                                         rowStep: Int = 4) -> Int {
+        precondition(a.count >= width * height && b.count >= width * height, "planes hold width × height bytes")
+        precondition(rowStep >= 1, "rowStep is at least 1")
+        guard width > 0, height > 0 else { return 0 }
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 511) { histogram in
+            histogram.initialize(repeating: 0)
+            var total = 0
+            for y in stride(from: 0, to: height, by: rowStep) {
+                let row = y * width
+                for x in 0..<width { histogram[Int(a[row + x]) - Int(b[row + x]) + 255] += 1 }
+                total += width
+            }
+            var below = 0
+            for v in 0..<511 {
+                below += histogram[v]
+                if 2 * below >= total { return v - 255 }
+            }
+            return 0
+        }
+    }
+
+    /// `energy[i] = |a[i] − b[i] − offset|` (at most 255) for the first `count` pixels.
+    public static func absoluteDifference(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, offset: Int,
+                                          into energy: UnsafeMutableBufferPointer<UInt8>, count: Int) {
+        guard offset != 0 else { return absoluteDifference(a, b, into: energy, count: count) }
+        precondition(a.count >= count && b.count >= count && energy.count >= count, "planes hold count bytes")
+        for i in 0..<count { energy[i] = UInt8(min(255, abs(Int(a[i]) - Int(b[i]) - offset))) }
+    }
+
     /// `energy[i] = |a[i] − b[i]|` for the first `count` pixels.
     public static func absoluteDifference(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>,
                                           into energy: UnsafeMutableBufferPointer<UInt8>, count: Int) {

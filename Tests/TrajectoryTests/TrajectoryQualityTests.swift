@@ -4,7 +4,7 @@ import LumaBase
 import LumaSynth
 import LumaTruth
 import Testing
-import TrajectoryAnalyzer
+@testable import TrajectoryAnalyzer
 
 /// Quality floors that run with every `swift test`: a fixed handful of the sweep's scenes, plain
 /// throws (`balls` and `mixed`) and `crowded` ones (each ball with its shadow and the hand that
@@ -26,6 +26,7 @@ struct TrajectoryQualityFloorTests {
         #expect(result.total.precision >= 0.97, "\(result.table)")
         #expect(result.total.medianError <= 0.2, "\(result.table)")
         print("trajectory floors, plain throws: \(result.total)")
+        if ProcessInfo.processInfo.environment["SHOW_TABLE"] != nil { print(result.table) }
     }
 
     @Test("2 fixed crowded scenes: the ball is followed, not its shadow or the hand")
@@ -39,6 +40,7 @@ struct TrajectoryQualityFloorTests {
         #expect(result.total.precision >= 0.93, "\(result.table)")
         #expect(result.total.medianError <= 0.2, "\(result.table)")
         print("trajectory floors, crowded: \(result.total)")
+        if ProcessInfo.processInfo.environment["SHOW_TABLE"] != nil { print(result.table) }
     }
 }
 
@@ -175,6 +177,52 @@ struct TrajectorySpeedProbe {
                 }
                 print("speed \(clip) \(size.0)x\(size.1): \(count) frames, \(fixed(Double(count) / best, 0)) frames/s (best of 3)")
             }
+        }
+    }
+}
+
+@Suite("Trajectory candidates on synthetic scenes (measurement)",
+       .enabled(if: ProcessInfo.processInfo.environment["TRAJECTORY_QUALITY"] != nil, "set TRAJECTORY_QUALITY=1 (scripts/trajectory-quality)"))
+struct TrajectorySyntheticCandidateTests {
+    @Test("synthetic scenes: recall at 1, 5 and 10 candidates per frame")
+    func scenes() throws {
+        for seed in 1...10 as ClosedRange<UInt64> {
+            let (kind, settings) = QualitySweep.settings(seed: seed)
+            let scene = try SyntheticScene(kind: kind, settings: settings)
+            let figures = try CandidateFigures.measure(truth: scene.truth, width: settings.width, height: settings.height,
+                                                       frameCount: settings.frameCount) { i, buffer in scene.render(frame: i, into: buffer) }
+            print("seed \(seed) \(kind) \(settings.width)x\(settings.height) noise \(settings.noise): \(figures)")
+        }
+    }
+}
+
+@Suite("debug", .enabled(if: ProcessInfo.processInfo.environment["DEBUG_SEED"] != nil))
+struct DebugSeed {
+    @Test func run() throws {
+        let seed = UInt64(ProcessInfo.processInfo.environment["DEBUG_SEED"]!)!
+        let (kind, settings) = QualitySweep.settings(seed: seed)
+        let scene = try SyntheticScene(kind: kind, settings: settings)
+        for s in scene.truth.ballSegments {
+            print("TRUTH \(s.id) \(s.end): " + s.points.map { "\(Int($0[0])):\(Int($0[1] * Double(settings.width))),\(Int((1 - $0[2]) * Double(settings.height)))" }.joined(separator: " ") + " r \(fixed(s.points[0][3] * Double(settings.width), 1))")
+        }
+        let run = try TrajectoryRunner.run(scene, configuration: TrajectoryConfiguration())
+        print(TruthMatcher().score(run.ends, truth: scene.truth))
+    }
+
+    @Test func seed() throws {
+        let seed = UInt64(ProcessInfo.processInfo.environment["DEBUG_SEED"]!)!
+        let (kind, settings) = QualitySweep.settings(seed: seed)
+        let scene = try SyntheticScene(kind: kind, settings: settings)
+        let g = ProcessingGeometry(frameWidth: settings.width, frameHeight: settings.height, regionOfInterest: .full, maximumProcessingDimension: 640, minimumRadius: 0)
+        var finder = DiscCandidateFinder(geometry: g, fixedThreshold: 0, minimumRadius: 0, maximumRadius: Double(settings.width))
+        var pixels = [UInt8](repeating: 0, count: settings.width * settings.height)
+        for i in 0..<60 {
+            pixels.withUnsafeMutableBufferPointer { scene.render(frame: i, into: $0) }
+            let found = pixels.withUnsafeBufferPointer { finder.find(Frame(index: i, timestamp: Timestamp(ticks: Int64(i), timescale: 30), width: settings.width, height: settings.height, pixels: $0)) }
+            guard i >= 30 && i < 33 else { continue }
+            let truth = scene.truth.ballSegments.flatMap { $0.points.filter { Int($0[0]) == i } }.map { "(\(Int($0[1] * Double(settings.width))),\(Int((1 - $0[2]) * Double(settings.height))) r\(fixed($0[3] * Double(settings.width), 1)))" }
+            print("frame \(i) truth \(truth.joined(separator: " "))")
+            print("   cands " + found.map { "(\(fixed($0.x, 1)),\(fixed($0.y, 1)) r\(fixed($0.radius, 1)) s\(fixed($0.score, 1)) e\(fixed($0.elongation, 1)))" }.joined(separator: " "))
         }
     }
 }
