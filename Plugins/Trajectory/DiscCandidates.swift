@@ -1,6 +1,5 @@
 import LumaAnalysis
 import LumaImaging
-import Foundation
 
 /// A place in one frame where a ball may be: the centre of a disc of motion energy.
 struct Candidate: Sendable, Equatable {
@@ -45,9 +44,7 @@ struct Candidate: Sendable, Equatable {
 /// All planes are allocated once; a frame costs a few passes over the shrunk plane.
 struct DiscCandidateFinder {
     /// Candidates kept per frame.
-    static let perFrame = Int(ProcessInfo.processInfo.environment["PERFRAME"] ?? "10")!
-    /// Candidates taken from one cell of the region while other cells have some (see ``spread(_:geometry:)``).
-    static let perCell = Int(ProcessInfo.processInfo.environment["PERCELL"] ?? "3")!
+    static let perFrame = 10
     /// Radii per octave, as multiples of the octave's pixel: two, a half-octave apart.
     static let octaveRadii: [Double] = [2, 2 * 1.414_213_562_373_095]
     /// Elongation above which a peak is an edge, and above which it is weighted down.
@@ -337,28 +334,8 @@ struct DiscCandidateFinder {
             let reach = max(c.radius, d.radius)
             return (c.x - d.x) * (c.x - d.x) + (c.y - d.y) * (c.y - d.y) < reach * reach
         }) { distinct.append(c) }
-        return Self.spread(distinct, geometry: g)
-    }
-
-    /// The best ``perFrame`` candidates, at most ``perCell`` from any sixteenth of the region
-    /// (4 × 4 cells) while others are left: one busy corner (a moving textured object, a flickering
-    /// lamp) cannot take every place from a ball elsewhere.
-    static func spread(_ ranked: [Candidate], geometry g: ProcessingGeometry) -> [Candidate] {
-        guard ranked.count > perFrame else { return ranked }
-        var taken = [Int](repeating: 0, count: 16)
-        var chosen: [Candidate] = [], rest: [Candidate] = []
-        for c in ranked {
-            let cx = min(3, max(0, Int(4 * (c.x - g.processedLeft) / max(1, g.processedRight - g.processedLeft))))
-            let cy = min(3, max(0, Int(4 * (c.y - g.processedTop) / max(1, g.processedBottom - g.processedTop))))
-            if chosen.count < perFrame && taken[cy * 4 + cx] < perCell {
-                taken[cy * 4 + cx] += 1
-                chosen.append(c)
-            } else {
-                rest.append(c)
-            }
-        }
-        for c in rest where chosen.count < perFrame { chosen.append(c) }
-        return chosen.sorted { ($0.score, -$0.y, -$0.x) > ($1.score, -$1.y, -$1.x) }
+        if distinct.count > Self.perFrame { distinct.removeLast(distinct.count - Self.perFrame) }
+        return distinct
     }
 }
 

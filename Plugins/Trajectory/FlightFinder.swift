@@ -214,9 +214,6 @@ struct FlightFinder {
             flights[pair.flight].gainedPoint = true
         }
         for i in flights.indices where !taken[i] { flights[i].misses += 1 }
-        if debugPoints {
-            for f in flights { let p = f.path.position(at: frame.time); print("GROW frame \(frame.frame) flight \(f.serial) n \(f.count) misses \(f.misses) predicted \(Int(p.x)),\(Int(p.y)) gate \(growingGate(f)) cands " + frame.candidates.map { "\(Int($0.x)),\(Int($0.y)),r\(Int($0.radius))" }.joined(separator: " ")) }
-        }
     }
 
     /// Closes the flights that missed too many frames or are predicted out of the region.
@@ -338,8 +335,7 @@ struct FlightFinder {
             points.append(history[index].point(j))
             ratios.append(history[index].candidates[j].lumaRatio)
         }
-        if debugPoints { print("ACCEPT at frame \(history.last!.frame): " + points.map { "\($0.frame):\(Int($0.x)),\(Int($0.y))" }.joined(separator: " ") + " g \(Int(h.path.gravity)) score \(h.score)") }
-        if join(points, ratios: ratios, path: h.path) { if debugPoints { print("  joined") }; return }
+        if join(points, ratios: ratios, path: h.path) { return }
         var flight = Flight(serial: nextSerial, points: points, lumaRatios: ratios, path: h.path)
         flight.refit(gravity: gravity.estimate)
         nextSerial += 1

@@ -18,6 +18,18 @@ public struct TrajectoryConfiguration: AnalyzerConfiguration {
         case `throw`
     }
 
+    /// How the analyzer finds balls and links them into paths (see the analyzer's documentation).
+    public enum Design: String, OptionChoice {
+        /// Version 2's: compact moving blobs, each searched for a ball's disc, linked frame by frame
+        /// by a tracker. Tuned on synthetic scenes; slow on real footage with people moving.
+        case tracking
+        /// Version 3's: discs of motion energy against a median background, linked into flights
+        /// by a window over the frames, confidence judged against the clip's own gravity and
+        /// shadows. Fast whatever the scene; better on the shared real clips, weaker on crowded
+        /// synthetic scenes (docs/analyzers.md gives both designs' figures).
+        case window
+    }
+
     /// Which way a reported trajectory must move, comparing its first and last point.
     public enum Direction: String, OptionChoice {
         case any, leftToRight, rightToLeft
@@ -43,6 +55,8 @@ public struct TrajectoryConfiguration: AnalyzerConfiguration {
     public var minimumConfidence = 0.0
     /// Fewest measured points a trajectory must have to be reported, beyond `trajectoryLength`.
     public var minimumLength = 0
+    /// How balls are found and linked into paths.
+    public var design = Design.tracking
 
     public init() {}
 
@@ -64,5 +78,6 @@ public struct TrajectoryConfiguration: AnalyzerConfiguration {
         AnalyzerOption("direction", \.direction, help: "which way a reported trajectory must move"),
         AnalyzerOption("minimumConfidence", \.minimumConfidence, in: 0...1, help: "lowest confidence reported"),
         AnalyzerOption("minimumLength", \.minimumLength, in: 0...100_000, help: "fewest points reported"),
+        AnalyzerOption("design", \.design, help: "how balls are found and linked: tracking (version 2's) or window (motion-energy discs, flights over a window; faster)"),
     ]
 }

@@ -6,7 +6,6 @@ import LumaImaging
 struct TrajectoryReport: Sendable {
     let geometry: ProcessingGeometry
     let trajectoryLength: Int
-    var quality: TrajectoryQuality
 
     private var width: Double { Double(geometry.frameWidth) }
 

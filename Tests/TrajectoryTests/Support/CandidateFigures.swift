@@ -36,12 +36,9 @@ struct CandidateFigures: CustomStringConvertible {
     static func measure(truth: GroundTruth, width: Int, height: Int, frameCount: Int,
                         configuration: TrajectoryConfiguration = TrajectoryConfiguration(),
                         render: (Int, UnsafeMutableBufferPointer<UInt8>) throws -> Void) throws -> CandidateFigures {
-        let geometry = ProcessingGeometry(frameWidth: width, frameHeight: height, regionOfInterest: .full,
-                                          maximumProcessingDimension: configuration.maximumProcessingDimension,
-                                          minimumRadius: configuration.objectMinimumNormalizedRadius)
-        var finder = DiscCandidateFinder(geometry: geometry, fixedThreshold: configuration.threshold,
-                                         minimumRadius: configuration.objectMinimumNormalizedRadius * Double(width),
-                                         maximumRadius: configuration.objectMaximumNormalizedRadius * Double(width))
+        let stream = StreamInfo(width: width, height: height, timescale: 30, nominalFrameRate: 30, frameCount: frameCount, identity: "candidate-figures")
+        var finder = WindowStages.candidateFinder(StageSetting(configuration: configuration, stream: stream, regionOfInterest: .full,
+                                                               frameAnalysisSpacing: 0))
         var truthByFrame: [Int: [(x: Double, y: Double, tolerance: Double, radius: Double)]] = [:]
         for segment in truth.ballSegments {
             for p in segment.points {

@@ -35,14 +35,10 @@ struct StageFigures: CustomStringConvertible {
     /// frames that `render` draws, and judges its detections against `truth`.
     static func measure(truth: GroundTruth, width: Int, height: Int, frameCount: Int, framesPerSecond: Double,
                         render: (Int, UnsafeMutableBufferPointer<UInt8>) throws -> Void) throws -> StageFigures {
-        let configuration = TrajectoryConfiguration()
-        let geometry = ProcessingGeometry(frameWidth: width, frameHeight: height, regionOfInterest: .full,
-                                          maximumProcessingDimension: configuration.maximumProcessingDimension,
-                                          minimumRadius: configuration.objectMinimumNormalizedRadius)
-        var detector = MotionDetector(geometry: geometry, fixedThreshold: configuration.threshold,
-                                      minimumRadius: configuration.objectMinimumNormalizedRadius * Double(width),
-                                      maximumRadius: configuration.objectMaximumNormalizedRadius * Double(width),
-                                      settleFrames: Int((0.5 * framesPerSecond).rounded(.up)))
+        let stream = StreamInfo(width: width, height: height, timescale: 1_000_000, nominalFrameRate: framesPerSecond, frameCount: frameCount,
+                                identity: "stage-figures")
+        var detector = TrackingStages.detector(StageSetting(configuration: TrajectoryConfiguration(), stream: stream,
+                                                            regionOfInterest: .full, frameAnalysisSpacing: 0))
         // Truth positions by frame, in frame pixels (top-left origin), with their tolerance.
         var truthByFrame: [Int: [(x: Double, y: Double, tolerance: Double)]] = [:]
         for segment in truth.ballSegments {
