@@ -366,27 +366,30 @@ struct FlightFinder {
         flights.append(flight)
     }
 
-    /// Joins the points of an accepted hypothesis on `path` to the open or recently closed flight
-    /// they continue, if there is one: most of that flight's last points lie on the same path. (A
-    /// flight of a few points extrapolates poorly and loses its ball; the window finds it again.)
+    /// Joins the points of an accepted hypothesis to the open or recently closed flight they
+    /// continue, if there is one: one parabola fits the flight's points and the new ones about as
+    /// tightly as the window's gate. (A flight of a few points extrapolates poorly and may lose its
+    /// ball near the apex or in front of something that moves; the window finds the ball again.)
     /// Returns whether they were joined.
     private mutating func join(_ points: [TrackPoint], ratios: [Double], path: Parabola) -> Bool {
         guard let start = points.first else { return false }
-        func agreement(_ f: Flight) -> Double? {
+        func residual(_ f: Flight) -> Double? {
             let gap = start.time - f.last.time
             guard gap > 0, gap <= Double(Self.maximumGap + 2) * settings.frameInterval, Self.similar(f.radius, points[0].radius) else { return nil }
-            let recent = f.points.suffix(Self.window)
-            let tolerance = max(gate(radius: f.radius), 3 * f.scatter)
-            let on = recent.filter { path.distance(to: $0) <= tolerance }.count
-            let share = Double(on) / Double(recent.count)
-            return share >= 0.7 ? share : nil
+            let union = f.points + points
+            let fixed = union.count < Flight.ownGravityPoints ? gravity.estimate : nil
+            guard let joint = Parabola(fitting: union[...], gravity: fixed) ?? Parabola(fitting: union[...], gravity: nil) else { return nil }
+            var squares = 0.0
+            for p in union { let d = joint.distance(to: p); squares += d * d }
+            let rms = (squares / Double(union.count)).squareRoot()
+            return rms <= 0.75 * max(gate(radius: f.radius), f.scatter) ? rms : nil
         }
-        var best: (share: Double, open: Bool, index: Int)?
+        var best: (rms: Double, open: Bool, index: Int)?
         for (i, f) in flights.enumerated() {
-            if let a = agreement(f), best == nil || a > best!.share { best = (a, true, i) }
+            if let r = residual(f), best == nil || r < best!.rms { best = (r, true, i) }
         }
         for (i, c) in closing.enumerated() {
-            if let a = agreement(c.flight), best == nil || a > best!.share { best = (a, false, i) }
+            if let r = residual(c.flight), best == nil || r < best!.rms { best = (r, false, i) }
         }
         guard let found = best else { return false }
         var flight = found.open ? flights[found.index] : closing.remove(at: found.index).flight

@@ -226,3 +226,16 @@ struct DebugSeed {
         }
     }
 }
+
+@Suite("Trajectory flights against truth (diagnosis; DEBUG_FLIGHTS=clip)", .enabled(if: ProcessInfo.processInfo.environment["DEBUG_FLIGHTS"] != nil))
+struct FlightDiagnosis {
+    @Test func clip() throws {
+        let clip = ProcessInfo.processInfo.environment["DEBUG_FLIGHTS"]!
+        let data = try #require(RealClip.sharedData)
+        let truth = try JSONDecoder().decode(GroundTruth.self, from: Data(contentsOf: URL(fileURLWithPath: RealClip.truthFolder + "/" + clip + ".truth.json")))
+        let figures = try RealClip.decode(folder: data + "/" + clip) { c, render in
+            try FlightFigures.measure(truth: truth, width: c.width, height: c.height, frameCount: c.frameCount, framesPerSecond: c.framesPerSecond, render: render)
+        }
+        print(figures)
+    }
+}

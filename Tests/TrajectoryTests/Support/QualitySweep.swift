@@ -1,3 +1,4 @@
+import Foundation
 import LumaSynth
 import TrajectoryAnalyzer
 
@@ -24,7 +25,7 @@ enum QualitySweep {
 
     /// Runs and scores `seeds`; returns the total, the totals of the `crowded` scenes and of the
     /// others, and one table row per scene.
-    static func run(seeds: [UInt64], configuration: TrajectoryConfiguration = TrajectoryConfiguration(),
+    static func run(seeds: [UInt64], configuration: TrajectoryConfiguration = .measured,
                     matcher: TruthMatcher = TruthMatcher())
         throws -> (total: TruthMatcher.Score, crowded: TruthMatcher.Score, uncrowded: TruthMatcher.Score, table: String) {
         var total = TruthMatcher.Score(), crowded = TruthMatcher.Score(), uncrowded = TruthMatcher.Score()
@@ -51,4 +52,14 @@ enum QualitySweep {
     }
 
     private static func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
+}
+
+extension TrajectoryConfiguration {
+    /// The default configuration, in the design `TRAJECTORY_DESIGN` names if it is set (for the
+    /// measurements: `TRAJECTORY_DESIGN=window scripts/trajectory-quality`).
+    static var measured: TrajectoryConfiguration {
+        var c = TrajectoryConfiguration()
+        if let name = ProcessInfo.processInfo.environment["TRAJECTORY_DESIGN"], let design = Design(rawValue: name) { c.design = design }
+        return c
+    }
 }

@@ -18,7 +18,7 @@ enum RealClip {
     /// Decodes the clip in `folder` (its one video file) with ffmpeg, frame by frame, to the luma
     /// `lumatrace record` keeps (the coded Y plane, `extractplanes=y`: no range stretch), and runs
     /// the analyzer over it at the clip's average frame rate.
-    static func run(folder: String, configuration: TrajectoryConfiguration = TrajectoryConfiguration()) throws -> TrajectoryRun {
+    static func run(folder: String, configuration: TrajectoryConfiguration = .measured) throws -> TrajectoryRun {
         try decode(folder: folder) { clip, render in
             try TrajectoryRunner.run(width: clip.width, height: clip.height, frameCount: clip.frameCount,
                                      framesPerSecond: Int(clip.framesPerSecond.rounded()), configuration: configuration, render: render)

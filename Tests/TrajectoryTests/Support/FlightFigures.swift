@@ -1,0 +1,86 @@
+import LumaAnalysis
+import LumaBase
+import LumaTruth
+@testable import TrajectoryAnalyzer
+
+/// Where the window design loses each throw of the truth, stage by stage: the candidates (in-flight
+/// positions with a candidate among the frame's ten), the association (the flight that covers the
+/// most of the throw, its points on it), and the confidence (the flight's, and the geometric
+/// factors that set it).
+struct FlightFigures: CustomStringConvertible {
+    struct Throw {
+        var id: String
+        var frames: Int
+        /// In-flight positions with a candidate within max(6 px, r).
+        var withCandidate = 0
+        /// The flight with the most points on the throw: its points on it, all its points, its
+        /// confidence and what set it.
+        var bestOnThrow = 0
+        var bestPoints = 0
+        var bestConfidence = 0.0
+        var factors = ""
+        /// Every flight with points on the throw: "first–last frame (points on it / points)".
+        var pieces: [String] = []
+    }
+    var throwsSeen: [Throw] = []
+
+    var description: String {
+        throwsSeen.map { t in
+            "\(t.id) (\(t.frames) frames): candidates \(t.withCandidate), best flight \(t.bestOnThrow) on it of \(t.bestPoints), "
+                + "confidence \(fixed(t.bestConfidence, 2)) [\(t.factors)] pieces \(t.pieces.joined(separator: ", "))"
+        }.joined(separator: "\n")
+    }
+
+    static func measure(truth: GroundTruth, width: Int, height: Int, frameCount: Int, framesPerSecond: Double,
+                        render: (Int, UnsafeMutableBufferPointer<UInt8>) throws -> Void) throws -> FlightFigures {
+        let stream = StreamInfo(width: width, height: height, timescale: 1_000_000, nominalFrameRate: framesPerSecond, frameCount: frameCount,
+                                identity: "flight-figures")
+        var configuration = TrajectoryConfiguration()
+        configuration.design = .window
+        let setting = StageSetting(configuration: configuration, stream: stream, regionOfInterest: .full, frameAnalysisSpacing: 0)
+        var candidates = WindowStages.candidateFinder(setting)
+        var finder = FlightFinder(settings: .init(geometry: setting.geometry, frameInterval: setting.frameInterval))
+        let rating = FlightConfidence(geometry: setting.geometry, frameInterval: setting.frameInterval)
+        var truthAt: [Int: [(id: String, x: Double, y: Double, tolerance: Double)]] = [:]
+        var figures = FlightFigures()
+        for s in truth.ballSegments {
+            figures.throwsSeen.append(Throw(id: s.id, frames: s.points.count))
+            for p in s.points {
+                truthAt[Int(p[0]), default: []].append((s.id, p[1] * Double(width), (1 - p[2]) * Double(height), max(6, p[3] * Double(width))))
+            }
+        }
+        var flights: [Flight] = []
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        for index in 0..<frameCount {
+            try pixels.withUnsafeMutableBufferPointer { try render(index, $0) }
+            let time = Double(index) / framesPerSecond
+            let found = pixels.withUnsafeBufferPointer { buffer in
+                candidates.find(Frame(index: index, timestamp: Timestamp(ticks: Int64((time * 1_000_000).rounded()), timescale: 1_000_000),
+                                      width: width, height: height, pixels: buffer))
+            }
+            for t in truthAt[index] ?? [] where found.contains(where: { ($0.x - t.x) * ($0.x - t.x) + ($0.y - t.y) * ($0.y - t.y) <= t.tolerance * t.tolerance }) {
+                if let k = figures.throwsSeen.firstIndex(where: { $0.id == t.id }) { figures.throwsSeen[k].withCandidate += 1 }
+            }
+            flights += finder.advance(frame: index, time: time, candidates: found).map(\.flight)
+        }
+        flights += finder.finish().map(\.flight)
+        for k in figures.throwsSeen.indices {
+            let id = figures.throwsSeen[k].id
+            for f in flights {
+                let on = f.points.filter { p in
+                    (truthAt[p.frame] ?? []).contains { $0.id == id && ($0.x - p.x) * ($0.x - p.x) + ($0.y - p.y) * ($0.y - p.y) <= $0.tolerance * $0.tolerance }
+                }.count
+                if on >= 2 { figures.throwsSeen[k].pieces.append("\(f.first.frame)–\(f.last.frame) (\(on)/\(f.count))") }
+                guard on > figures.throwsSeen[k].bestOnThrow else { continue }
+                let g = rating.geometric(f, clipGravity: finder.gravity.estimate)
+                figures.throwsSeen[k].bestOnThrow = on
+                figures.throwsSeen[k].bestPoints = f.count
+                figures.throwsSeen[k].bestConfidence = rating.confidence(f, clipGravity: finder.gravity.estimate, others: flights)
+                figures.throwsSeen[k].factors = "length \(fixed(g.length, 2)) residual \(fixed(g.residual, 2)) gravity \(fixed(g.gravity, 2)) "
+                    + "disc \(fixed(g.disc, 2)) travel \(fixed(g.travel, 2)) fill \(fixed(g.fill, 2)) sagitta \(fixed(g.sagitta, 2)); "
+                    + "shadow of \(FlightConfidence.shadowedBy(f, among: flights).map(String.init) ?? "none")"
+            }
+        }
+        return figures
+    }
+}
