@@ -1,13 +1,14 @@
 import LumaImaging
 
 /// How likely a flight is a real ball in flight, 0…1: its geometry (is it a clean, long, visibly
-/// curved parabola under the clip's gravity?) times its appearance, judged against the clip's own
-/// balls.
+/// curved parabola under the clip's gravity?), unless it is another flight's shadow.
 ///
 /// Geometry alone cannot tell a ball from its shadow on a wall or a shirt: the shadow flies with the
-/// same gravity and fits as well. The clip tells them apart: its most convincing flights show
-/// whether its balls are brighter or darker than what they pass (``ClipPolarity``), and a flight
-/// of the other polarity is most likely a shadow.
+/// same gravity and fits as well. What gives it away is that it flies with its ball, a nearly
+/// fixed offset away, and is darker than what it falls on while the ball is brighter than the
+/// shadow (``shadowedBy(_:among:)``). A study of the shared clips found the clip's ball polarity
+/// (are its balls brighter or darker than what they pass?) separating shadows too, but a scene with
+/// balls of both kinds breaks it; the companion rule does not need one polarity per clip.
 struct FlightConfidence: Sendable {
     let geometry: ProcessingGeometry
     let frameInterval: Double
@@ -37,7 +38,7 @@ struct FlightConfidence: Sendable {
         }
         let meanR = radii.reduce(0, +) / n
         let spread = (radii.reduce(0) { $0 + ($1 - meanR) * ($1 - meanR) } / n).squareRoot() / max(meanR, 1e-9)
-        g.disc = 1 / (1 + (spread / 0.3) * (spread / 0.3))
+        g.disc = 1 / (1 + (spread / 0.5) * (spread / 0.5))
         var travelled = 0.0
         var before = fit.position(at: flight.first.time)
         for p in flight.points.dropFirst() {
@@ -68,10 +69,10 @@ struct FlightConfidence: Sendable {
     /// (A ball's shadow on a wall or a shirt falls with the same gravity and fits a parabola as
     /// well as the ball; only this tells them apart.)
     static func shadowedBy(_ flight: Flight, among others: [Flight]) -> Int? {
-        let own = ClipPolarity.logRatio(flight)
+        let own = flight.logLumaRatio
         guard own < 0 else { return nil }
         let r = flight.radius
-        for other in others where other.serial != flight.serial && ClipPolarity.logRatio(other) > own + 0.1 {
+        for other in others where other.serial != flight.serial && other.logLumaRatio > own + 0.1 {
             // The offsets at the frames both have a point in.
             var i = 0, j = 0
             var dx: [Double] = [], dy: [Double] = []
@@ -92,42 +93,5 @@ struct FlightConfidence: Sendable {
             if apart >= 0.5 * r, spread <= max(3, 0.35 * r, 0.2 * apart) { return other.serial }
         }
         return nil
-    }
-}
-
-/// Whether the clip's balls are brighter or darker than what they fly in front of, learnt from its
-/// most convincing flights (the top third by geometric confidence), once they agree.
-struct ClipPolarity: Sendable {
-    /// +1 (brighter), −1 (darker), or 0 (not known yet, or the flights disagree).
-    private(set) var sign = 0
-
-    /// The median log luma ratio of a flight's points.
-    static func logRatio(_ flight: Flight) -> Double {
-        Flight.median(flight.lumaRatios.map { PortableMath.log(max($0, 1e-3)) })
-    }
-
-    /// Learns the polarity from `flights`, each with its weight (how convincing a flight it is).
-    mutating func learn(_ flights: [(weight: Double, logRatio: Double)]) {
-        let ranked = flights.filter { $0.weight > 0 }.sorted { ($0.weight, $0.logRatio) > ($1.weight, $1.logRatio) }
-        let top = ranked.prefix(max(1, ranked.count / 3))
-        var weight = 0.0, brighter = 0.0
-        for f in top where f.logRatio != 0 {
-            weight += f.weight
-            if f.logRatio > 0 { brighter += f.weight }
-        }
-        guard ranked.count >= 3, weight > 0 else { sign = 0; return }
-        let share = brighter / weight
-        sign = share >= Self.agreement ? 1 : share <= 1 - Self.agreement ? -1 : 0
-    }
-
-    /// Share of the weight one polarity must hold.
-    static let agreement = 0.6
-
-    /// 1 for a flight of the clip's polarity (or while it is unknown); for one of the other, the
-    /// closer its luma is to its background's the more it may still be a ball.
-    func appearance(of flight: Flight) -> Double {
-        let l = Self.logRatio(flight)
-        guard sign != 0, (l > 0 ? 1 : -1) != sign else { return 1 }
-        return PortableMath.exp(-(l / 0.08) * (l / 0.08))
     }
 }

@@ -31,6 +31,10 @@ struct Flight: Sendable {
     /// The median radius of its points, frame pixels.
     var radius: Double { Flight.median(points.map(\.radius)) }
 
+    /// The median log of its points' luma ratios: above 0 for something brighter than what it
+    /// passes in front of, below 0 for something darker.
+    var logLumaRatio: Double { Flight.median(lumaRatios.map { PortableMath.log(max($0, 1e-3)) }) }
+
     /// Root-mean-square distance of the points from ``path``, frame pixels.
     private(set) var scatter = 0.0
 
@@ -382,7 +386,7 @@ struct FlightFinder {
             var squares = 0.0
             for p in union { let d = joint.distance(to: p); squares += d * d }
             let rms = (squares / Double(union.count)).squareRoot()
-            return rms <= 0.75 * max(gate(radius: f.radius), f.scatter) ? rms : nil
+            return rms <= max(gate(radius: f.radius), f.scatter) ? rms : nil
         }
         var best: (rms: Double, open: Bool, index: Int)?
         for (i, f) in flights.enumerated() {

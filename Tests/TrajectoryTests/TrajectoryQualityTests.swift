@@ -125,11 +125,7 @@ struct TrajectoryCandidateTests {
         for name in names {
             let clip = String(name.dropLast(".truth.json".count))
             let truth = try JSONDecoder().decode(GroundTruth.self, from: Data(contentsOf: URL(fileURLWithPath: RealClip.truthFolder + "/" + name)))
-            var configuration = TrajectoryConfiguration()
-            if ProcessInfo.processInfo.environment["SCENE_RADIUS"] != nil, let r = truth.ballSegments.first?.points.first?[3] {
-                configuration.objectMinimumNormalizedRadius = 0.6 * r
-                configuration.objectMaximumNormalizedRadius = 1.6 * r
-            }
+            let configuration = TrajectoryConfiguration()
             let figures = try RealClip.decode(folder: data + "/" + clip) { c, render in
                 try CandidateFigures.measure(truth: truth, width: c.width, height: c.height, frameCount: c.frameCount,
                                              configuration: configuration, render: render)
@@ -196,41 +192,14 @@ struct TrajectorySyntheticCandidateTests {
     }
 }
 
-@Suite("debug", .enabled(if: ProcessInfo.processInfo.environment["DEBUG_SEED"] != nil))
-struct DebugSeed {
-    @Test func run() throws {
-        let seed = UInt64(ProcessInfo.processInfo.environment["DEBUG_SEED"]!)!
-        let (kind, settings) = QualitySweep.settings(seed: seed)
-        let scene = try SyntheticScene(kind: kind, settings: settings)
-        for s in scene.truth.ballSegments {
-            print("TRUTH \(s.id) \(s.end): " + s.points.map { "\(Int($0[0])):\(Int($0[1] * Double(settings.width))),\(Int((1 - $0[2]) * Double(settings.height)))" }.joined(separator: " ") + " r \(fixed(s.points[0][3] * Double(settings.width), 1))")
-        }
-        let run = try TrajectoryRunner.run(scene, configuration: TrajectoryConfiguration())
-        print(TruthMatcher().score(run.ends, truth: scene.truth))
-    }
-
-    @Test func seed() throws {
-        let seed = UInt64(ProcessInfo.processInfo.environment["DEBUG_SEED"]!)!
-        let (kind, settings) = QualitySweep.settings(seed: seed)
-        let scene = try SyntheticScene(kind: kind, settings: settings)
-        let g = ProcessingGeometry(frameWidth: settings.width, frameHeight: settings.height, regionOfInterest: .full, maximumProcessingDimension: 640, minimumRadius: 0)
-        var finder = DiscCandidateFinder(geometry: g, fixedThreshold: 0, minimumRadius: 0, maximumRadius: Double(settings.width))
-        var pixels = [UInt8](repeating: 0, count: settings.width * settings.height)
-        for i in 0..<60 {
-            pixels.withUnsafeMutableBufferPointer { scene.render(frame: i, into: $0) }
-            let found = pixels.withUnsafeBufferPointer { finder.find(Frame(index: i, timestamp: Timestamp(ticks: Int64(i), timescale: 30), width: settings.width, height: settings.height, pixels: $0)) }
-            guard i >= 30 && i < 33 else { continue }
-            let truth = scene.truth.ballSegments.flatMap { $0.points.filter { Int($0[0]) == i } }.map { "(\(Int($0[1] * Double(settings.width))),\(Int((1 - $0[2]) * Double(settings.height))) r\(fixed($0[3] * Double(settings.width), 1)))" }
-            print("frame \(i) truth \(truth.joined(separator: " "))")
-            print("   cands " + found.map { "(\(fixed($0.x, 1)),\(fixed($0.y, 1)) r\(fixed($0.radius, 1)) s\(fixed($0.score, 1)) e\(fixed($0.elongation, 1)))" }.joined(separator: " "))
-        }
-    }
-}
-
-@Suite("Trajectory flights against truth (diagnosis; DEBUG_FLIGHTS=clip)", .enabled(if: ProcessInfo.processInfo.environment["DEBUG_FLIGHTS"] != nil))
+/// Where the window design loses each throw of one shared clip (`TRAJECTORY_FLIGHTS=juggling-3ball-cascade
+/// swift test --filter FlightDiagnosis`): the candidates, the flights that cover it, their confidence.
+@Suite("Trajectory flights against truth (diagnosis; TRAJECTORY_FLIGHTS=clip)",
+       .enabled(if: ProcessInfo.processInfo.environment["TRAJECTORY_FLIGHTS"] != nil, "set TRAJECTORY_FLIGHTS to a shared clip's name"))
 struct FlightDiagnosis {
-    @Test func clip() throws {
-        let clip = ProcessInfo.processInfo.environment["DEBUG_FLIGHTS"]!
+    @Test("each throw: candidates, the flights on it, their confidence")
+    func clip() throws {
+        let clip = ProcessInfo.processInfo.environment["TRAJECTORY_FLIGHTS"]!
         let data = try #require(RealClip.sharedData)
         let truth = try JSONDecoder().decode(GroundTruth.self, from: Data(contentsOf: URL(fileURLWithPath: RealClip.truthFolder + "/" + clip + ".truth.json")))
         let figures = try RealClip.decode(folder: data + "/" + clip) { c, render in

@@ -1,0 +1,85 @@
+import Foundation
+import LumaAnalysis
+import LumaSynth
+import LumaTruth
+import Testing
+@testable import TrajectoryAnalyzer
+
+/// The analyzer's two designs behind one seam (``TrajectoryStages``): each runs on the same frames,
+/// is reported the same way, and can be measured on its own.
+@Suite("Trajectory designs: tracking (version 2's) and window (motion-energy discs, flights over a window)")
+struct TrajectoryDesignTests {
+    static func configuration(_ design: TrajectoryConfiguration.Design) -> TrajectoryConfiguration {
+        var c = TrajectoryConfiguration()
+        c.design = design
+        return c
+    }
+
+    @Test("both designs find the thrown ball of the same frames within a pixel of its path, under one id",
+          arguments: TrajectoryConfiguration.Design.allCases)
+    func sameFrames(design: TrajectoryConfiguration.Design) throws {
+        let run = try TrajectoryBehaviourTests.throwScene.run { $0.design = design }
+        let ends = run.ends
+        try #require(ends.count == 1, "\(design): \(ends.map { $0.points.count }) points")
+        #expect(Set(run.observations.map(\.observation.id)) == [ends[0].id])
+        #expect(ends[0].points.count >= 20, "\(design): \(ends[0].points.count) points of the 36-frame flight")
+        var worst = 0.0
+        for p in ends[0].points {
+            guard let truth = TrajectoryBehaviourTests.thrown(t: p[0] / 30) else { Issue.record("\(design): a point at frame \(p[0]) with no ball"); continue }
+            let dx = p[1] * 320 - truth.x, dy = (1 - p[2]) * 240 - truth.y
+            worst = max(worst, (dx * dx + dy * dy).squareRoot())
+        }
+        #expect(worst < 1.0, "\(design): worst point error \(worst) px")
+    }
+
+    @Test("the window design's log is the same on every run, and its stages are the ones the analyzer uses")
+    func windowIsDeterministic() throws {
+        let (kind, settings) = QualitySweep.settings(seed: 3)
+        let scene = try SyntheticScene(kind: kind, settings: settings)
+        let first = try TrajectoryRunner.run(scene, configuration: Self.configuration(.window))
+        let second = try TrajectoryRunner.run(scene, configuration: Self.configuration(.window))
+        #expect(first.events == second.events)
+        #expect(!first.ends.isEmpty)
+        let stream = StreamInfo(width: 320, height: 240, timescale: 30, nominalFrameRate: 30, frameCount: 1, identity: "x")
+        let setting = StageSetting(configuration: Self.configuration(.window), stream: stream, regionOfInterest: .full, frameAnalysisSpacing: 0)
+        #expect(setting.makeStages() is WindowStages)
+        #expect(StageSetting(configuration: TrajectoryConfiguration(), stream: stream, regionOfInterest: .full, frameAnalysisSpacing: 0)
+            .makeStages() is TrackingStages, "tracking stays the default")
+    }
+
+    @Test("window design, 8 fixed scenes of plain throws and 2 crowded ones: at least today's figures")
+    func windowFloors() throws {
+        let plain = try QualitySweep.run(seeds: QualitySweep.uncrowdedSeeds(10), configuration: Self.configuration(.window))
+        let crowded = try QualitySweep.run(seeds: [2, 7], configuration: Self.configuration(.window))
+        // Measured 2026-11-28 on these scenes: plain 50 of 69 throws, 50 of 51 trajectories
+        // correct, median 0.19 px (the tracking design: 64, 65 of 65, 0.15 px); crowded 2 of 16,
+        // 3 of 18 (tracking: 14, 14 of 14). The window design loses the `mixed` scenes' balls to
+        // moving textures among its ten candidates a frame, and follows the crowded scenes' hands
+        // and soft shadows: what keeps it from being the default. Floors: today's less a throw.
+        #expect(plain.total.recall >= 0.71, "\(plain.table)")
+        #expect(plain.total.precision >= 0.95, "\(plain.table)")
+        #expect(plain.total.medianError <= 0.25, "\(plain.table)")
+        #expect(crowded.total.found >= 1, "\(crowded.table)")
+        print("window design floors: plain \(plain.total); crowded \(crowded.total)")
+    }
+
+    @Test("window design on the shared real clips: at least today's throws found, few paths not in the truth")
+    func windowOnRealClips() throws {
+        let data = try #require(RealClip.sharedData, "../shared/data is not beside the package")
+        var lines: [String] = []
+        // (clip, throws found at least, paths not in the truth at most). Measured 2026-11-28:
+        // juggling 42 of 51 with 2 not in the truth, court 3 of 5 with 2, free throw 2 of 2 with 0,
+        // vertical toss 1 of 1 with 1; the hand-moved ball (no throw) 7 paths. The tracking design
+        // on the same clips: 28 of 51, 3 of 5 with 9 not in the truth.
+        for (clip, found, wrong) in [("juggling-3ball-cascade", 41, 3), ("basketball-court-shots", 3, 3),
+                                      ("freethrow-basketball-side", 2, 1), ("ball-vertical-toss", 1, 1)] {
+            let truth = try JSONDecoder().decode(GroundTruth.self, from: Data(contentsOf: URL(fileURLWithPath: RealClip.truthFolder + "/" + clip + ".truth.json")))
+            let run = try RealClip.run(folder: data + "/" + clip, configuration: Self.configuration(.window))
+            let score = TruthMatcher(minimumVisible: 10).score(run.ends, truth: truth)
+            lines.append("\(clip): \(score)")
+            #expect(score.found >= found, "\(clip): \(score)")
+            #expect(score.trajectories - score.correct <= wrong, "\(clip): \(score)")
+        }
+        print(lines.joined(separator: "\n"))
+    }
+}
