@@ -63,6 +63,8 @@ struct FlightConfidence: Sendable {
 
     /// What a shadow's confidence is multiplied by.
     static let shadowFactor = 0.1
+    /// How far from its ball a shadow may fly, in ball radii.
+    static let shadowReach = 8.0
 
     /// The flight `flight` is the shadow of, if it is one: a shadow is darker than what it falls on,
     /// and flies with its ball, a nearly fixed offset away, while the ball is brighter than it.
@@ -90,7 +92,9 @@ struct FlightConfidence: Sendable {
             for k in dx.indices { spread += (dx[k] - mx) * (dx[k] - mx) + (dy[k] - my) * (dy[k] - my) }
             spread = (spread / n).squareRoot()
             let apart = (mx * mx + my * my).squareRoot()
-            if apart >= 0.5 * r, spread <= max(3, 0.35 * r, 0.2 * apart) { return other.serial }
+            // Near its ball, and a fixed offset from it: two balls thrown alike drift apart at a
+            // constant speed, a shadow does not.
+            if apart >= 0.5 * r, apart <= Self.shadowReach * r, spread <= max(3, 0.6 * r) { return other.serial }
         }
         return nil
     }

@@ -200,6 +200,13 @@ struct FlightDiagnosis {
     @Test("each throw: candidates, the flights on it, their confidence")
     func clip() throws {
         let clip = ProcessInfo.processInfo.environment["TRAJECTORY_FLIGHTS"]!
+        if clip.hasPrefix("seed:"), let seed = UInt64(clip.dropFirst(5)) {
+            let (kind, settings) = QualitySweep.settings(seed: seed)
+            let scene = try SyntheticScene(kind: kind, settings: settings)
+            print(try FlightFigures.measure(truth: scene.truth, width: settings.width, height: settings.height, frameCount: settings.frameCount,
+                                            framesPerSecond: Double(settings.framesPerSecond)) { i, buffer in scene.render(frame: i, into: buffer) })
+            return
+        }
         let data = try #require(RealClip.sharedData)
         let truth = try JSONDecoder().decode(GroundTruth.self, from: Data(contentsOf: URL(fileURLWithPath: RealClip.truthFolder + "/" + clip + ".truth.json")))
         let figures = try RealClip.decode(folder: data + "/" + clip) { c, render in
