@@ -143,7 +143,7 @@ extension TrajectoryBench {
                 return try measure(input, settings: settings, scratch: scratch, tools: tools, pythons: pythons)
             }
         }
-        printSummary(results, jsonOnly: settings.jsonOnly, nothingMeasured: "no size was measured")
+        try printSummary(results, jsonOnly: settings.jsonOnly, nothingMeasured: "no size was measured").require()
     }
 
     /// The python of every OpenCV venv; runs `opencv-peer/setup` first when one is missing.
@@ -574,7 +574,7 @@ extension TrajectoryResult: BenchResult {
         lines.append("   key ratios (each against a baseline measured in this run):")
         var ratioRows: [[String]] = []
         for check in checks {
-            ratioRows.append([check.metric.label, check.metric.format(check.metric.value), "target " + check.metric.format(check.target), check.verdict])
+            ratioRows.append([check.metric.label, check.metric.format(check.metric.value), check.requirement, check.verdict])
         }
         ratioRows.append(["decode + analyze ÷ analyzer alone", fixed(decodeAnalyzeFPS / analyzerFPS, 3) + "×", "", ""])
         ratioRows.append(["decode + analyze ÷ faster MOG2", fixed(decodeAnalyzeFPS / mog2, 2) + "×", "", ""])
