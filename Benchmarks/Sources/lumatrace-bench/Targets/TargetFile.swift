@@ -1,8 +1,9 @@
 import Foundation
 
-/// `Benchmarks/targets.json`: every target the benchmarks judge, by area and metric. The file is
-/// the only place a target's value lives; the benchmarks read it at start-up and refuse it, before
-/// measuring anything, when it names an area, a metric or an input they do not know.
+/// `Benchmarks/targets.json`: every target and floor the benchmarks judge (see `Target`), by area
+/// and metric. The file is the only place a target's value lives; the benchmarks read it at
+/// start-up and refuse it, before measuring anything, when it names an area, a metric or an input
+/// they do not know, judges an input twice, or sets a floor stricter than its target.
 struct TargetFile: Sendable {
     /// `Benchmarks/targets.json` in the package (found from this source file's path).
     static var defaultPath: String { BenchSettings.benchmarksFolder.appendingPathComponent("targets.json").path }
