@@ -23,7 +23,7 @@ enum CodecBench {
                 return try measure(input, settings: settings, tools: tools, scratch: scratch)
             }
         }
-        printSummary(results, jsonOnly: settings.jsonOnly, nothingMeasured: "no input was measured")
+        try printSummary(results, jsonOnly: settings.jsonOnly, nothingMeasured: "no input was measured").require()
     }
 
     /// Runs every measurement on one input, `settings.runs` times, interleaved run by run so that

@@ -108,7 +108,7 @@ extension InputResult: BenchResult {
         var ratioRows: [[String]] = []
         ratioRows.append(["Lumatrace decode ÷ memcpy", fixed(decodeVersusMemcpy, 3) + "×", "", ""])
         for check in checks {
-            ratioRows.append([check.metric.label, check.metric.format(check.metric.value), "target " + check.metric.format(check.target), check.verdict])
+            ratioRows.append([check.metric.label, check.metric.format(check.metric.value), check.requirement, check.verdict])
         }
         lines += aligned(ratioRows, rightAligned: [1]).map { "     " + $0 }
         return lines.joined(separator: "\n")

@@ -28,7 +28,7 @@ enum ExternalBench {
             print(result.table())
             print("")
         }
-        printSummary([result], jsonOnly: settings.jsonOnly, nothingMeasured: "nothing was measured")
+        try printSummary([result], jsonOnly: settings.jsonOnly, nothingMeasured: "nothing was measured").require()
     }
 
     /// Frames/s of each analyzer, in-process Swift first, at the median of `settings.runs` replays.
@@ -127,7 +127,7 @@ extension ExternalResult: BenchResult {
         let rows = rates.map { ["  " + $0.name, fixed($0.fps, 1) + " frames/s", fixed($0.fps / fps(Self.swift), 2) + "× Swift"] }
         lines += aligned(rows, rightAligned: [1, 2])
         for check in checks {
-            lines.append("  \(check.metric.label): \(check.metric.format(check.metric.value)), target \(check.metric.format(check.target)) \(check.verdict)")
+            lines.append("  \(check.metric.label): \(check.metric.format(check.metric.value)), \(check.requirement) \(check.verdict)")
         }
         return lines.joined(separator: "\n")
     }

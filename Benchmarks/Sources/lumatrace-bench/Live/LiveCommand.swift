@@ -72,7 +72,7 @@ struct LiveCommand: ParsableCommand {
             print(result.table())
             print("")
         }
-        printSummary([result], jsonOnly: settings.jsonOnly, nothingMeasured: "nothing was measured")
+        try printSummary([result], jsonOnly: settings.jsonOnly, nothingMeasured: "nothing was measured").require()
     }
 
     /// One recording of `total` paced frames, analyzed live: every frame's latency and analysis time.
@@ -181,7 +181,7 @@ extension LiveResult: BenchResult {
         lines.append("  every frame recorded and analyzed: \(nothingDropped ? "yes" : "NO") "
                      + "(largest lag \(runs.map(\.analysis.largestLag).max() ?? 0) frames, \(runs.map(\.analysis.framesReadBack).reduce(0, +)) read back)")
         for check in checks {
-            lines.append("  \(check.metric.label): \(check.metric.format(check.metric.value)), target \(check.metric.format(check.target)) \(check.verdict)")
+            lines.append("  \(check.metric.label): \(check.metric.format(check.metric.value)), \(check.requirement) \(check.verdict)")
         }
         return lines.joined(separator: "\n")
     }

@@ -26,8 +26,8 @@ struct BenchSettings {
     /// `tracking --only-lumatrace`: measure Lumatrace's levels only, without the OpenCV peers and
     /// the scaling table.
     var onlyLumatrace = false
-    /// `trajectory --only`: the sizes to measure (empty: all).
-    var onlySizes: [TrajectorySize] = []
+    /// `trajectory --only`: the inputs, clips and sizes to measure (empty: every input).
+    var trajectoryOnly: [TrajectorySelection] = []
     /// Where scratch files live, for the report: "/dev/shm" or the temp dir.
     var scratchKind = ""
     /// The area's targets, from `Benchmarks/targets.json`.
@@ -42,9 +42,11 @@ struct BenchSettings {
 
     /// The inputs to measure, in their fixed order.
     var inputs: [InputKind] { only.isEmpty ? InputKind.allCases : InputKind.allCases.filter(only.contains) }
-    /// The sizes the trajectory benchmark measures, in their fixed order.
-    var trajectorySizes: [TrajectorySize] {
-        onlySizes.isEmpty ? TrajectorySize.allCases : TrajectorySize.allCases.filter(onlySizes.contains)
+    /// The inputs the trajectory benchmark measures, in their fixed order: those any word of
+    /// `--only` selects, or all.
+    var trajectoryInputs: [TrajectoryInputKind] {
+        trajectoryOnly.isEmpty ? TrajectoryInputKind.all
+            : TrajectoryInputKind.all.filter { input in trajectoryOnly.contains { $0.selects(input) } }
     }
 
     /// The writer options every Lumatrace recording in this run uses: the writer's defaults (what

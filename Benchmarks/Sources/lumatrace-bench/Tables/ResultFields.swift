@@ -11,12 +11,19 @@ struct ResultFields {
     func int(_ key: String) throws(TablesError) -> Int { try need(value[key]?.intValue, key, "a whole number") }
     func double(_ key: String) throws(TablesError) -> Double { try need(value[key]?.doubleValue, key, "a number") }
     func string(_ key: String) throws(TablesError) -> String { try need(value[key]?.stringValue, key, "a string") }
+    func bool(_ key: String) throws(TablesError) -> Bool { try need(value[key]?.boolValue, key, "true or false") }
     /// A field a line may leave out (a real clip has no `scene`).
     func optionalString(_ key: String) -> String? { value[key]?.stringValue }
     func optionalBool(_ key: String) -> Bool? { value[key]?.boolValue }
 
     func object(_ key: String) throws(TablesError) -> ResultFields {
         ResultFields(place: place, value: try need(value[key].flatMap { $0.objectValue == nil ? nil : $0 }, key, "an object"))
+    }
+
+    /// The members of an object a line may leave out (lines written before it existed), in the
+    /// order written; `nil` when the line has no such object.
+    func optionalMembers(_ key: String) -> [(key: String, value: ResultFields)]? {
+        value[key]?.objectValue?.map { ($0.key, ResultFields(place: place, value: $0.value)) }
     }
 
     func objects(_ key: String) throws(TablesError) -> [ResultFields] {

@@ -27,7 +27,7 @@ enum BenchArea: String, CaseIterable, Sendable {
     var inputNames: [String] {
         switch self {
         case .codec: return InputKind.allCases.map(\.rawValue)
-        case .trajectory: return TrajectorySize.allCases.map(\.rawValue)
+        case .trajectory: return TrajectoryInputKind.all.map(\.name)
         case .tracking: return TrackingBench.inputNames
         case .external: return [ExternalBench.inputName]
         case .live: return [LiveResult.inputName]

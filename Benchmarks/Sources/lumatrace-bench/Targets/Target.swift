@@ -7,6 +7,18 @@ import Foundation
 /// "size_vs_ffv1": {"comparison": "<=", "value": 0.7, "inputs": ["vtest", "cdnet"],
 ///                  "why": "issue 2: smaller than FFV1 on real video"}
 /// ```
+///
+/// A plain target is what the project aims at: a miss is printed as FAIL and the run goes on to
+/// exit 0. A *floor* (`"floor": true`) is the least a run may measure, well below the target, so
+/// that only a real regression crosses it: a miss is printed as well, and once everything is
+/// printed the benchmark exits with `FloorCheck.missedStatus` (3). A metric may have a target and
+/// a floor on the same input.
+///
+/// ```json
+/// "analyzer_fps": [
+///   {"comparison": ">=", "value": 1000, "inputs": ["court-720p"], "why": "issue 43: …"},
+///   {"comparison": ">=", "value": 300, "inputs": ["court-720p"], "floor": true, "why": "issue 43: …"}]
+/// ```
 struct Target: Equatable, Sendable {
     enum Comparison: String, Sendable {
         /// The figure must be ≥ the value.
@@ -25,6 +37,11 @@ struct Target: Equatable, Sendable {
     let inputs: [String]?
     /// Why this target: the issue and what it asks, in a few words.
     let why: String
+    /// Whether this is a floor: missing it makes the benchmark exit non-zero.
+    let isFloor: Bool
+
+    /// "target" or "floor", as reports name it.
+    var kind: String { isFloor ? "floor" : "target" }
 
     /// Whether `figure` meets the target; a figure that is not a number (a ratio to zero) never does.
     func isMet(by figure: Double) -> Bool {
@@ -37,7 +54,7 @@ struct Target: Equatable, Sendable {
 }
 
 extension Target: Decodable {
-    private enum Key: String, CodingKey, CaseIterable { case comparison, value, inputs, why }
+    private enum Key: String, CodingKey, CaseIterable { case comparison, value, inputs, floor, why }
 
     /// Any key of a target's object, to refuse the ones `Key` does not know (a misspelt `inputs`
     /// would otherwise make a target judge every input).
@@ -63,6 +80,7 @@ extension Target: Decodable {
         self.comparison = parsed
         value = try container.decode(Double.self, forKey: .value)
         inputs = try container.decodeIfPresent([String].self, forKey: .inputs)
+        isFloor = try container.decodeIfPresent(Bool.self, forKey: .floor) ?? false
         why = try container.decode(String.self, forKey: .why)
         guard !why.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw DecodingError.dataCorruptedError(forKey: .why, in: container,

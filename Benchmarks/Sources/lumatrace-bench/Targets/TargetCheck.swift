@@ -36,19 +36,25 @@ struct Metric {
     }
 }
 
-/// One target checked on one input's figure.
+/// One target or floor checked on one input's figure.
 struct TargetCheck {
     let metric: Metric
     let target: Target
     /// `false` when the target lists inputs and this is not one of them: the figure is shown,
-    /// not judged.
+    /// not judged. A floor is only ever checked on the inputs it judges.
     let applies: Bool
 
     var pass: Bool { target.isMet(by: metric.value) }
+    /// Whether this check is of a floor that judges the input and was missed: what fails the run.
+    var missesFloor: Bool { target.isFloor && applies && !pass }
 
-    /// PASS or FAIL; for a target that does not judge this input, whether it would pass.
+    /// "target ≥ 1000 frames/s" or "floor ≥ 300 frames/s".
+    var requirement: String { target.kind + " " + metric.format(target) }
+
+    /// PASS or FAIL (for a floor, FAIL says the run fails); for a target that does not judge this
+    /// input, whether it would pass.
     var verdict: String {
-        applies ? (pass ? "PASS" : "FAIL")
+        applies ? (pass ? "PASS" : target.isFloor ? "FAIL (floor missed: the run exits \(FloorCheck.missedStatus))" : "FAIL")
             : "(target is for \((target.inputs ?? []).joined(separator: ", ")); \(pass ? "would pass" : "would fail"))"
     }
 
@@ -62,8 +68,12 @@ struct TargetCheck {
 }
 
 extension [TargetCheck] {
-    /// The `targets` object and `all_pass` of a JSON line.
+    /// The `targets` and `floors` objects of a JSON line (each by metric key; `floors` holds only
+    /// the floors that judge this input), `all_pass` (every target and floor judging this input is
+    /// met) and `floors_pass` (every floor is).
     var jsonFields: [(String, JSON)] {
-        [("targets", .object(map(\.json))), ("all_pass", .bool(allSatisfy { !$0.applies || $0.pass }))]
+        let plain = filter { !$0.target.isFloor }, floors = filter(\.target.isFloor)
+        return [("targets", .object(plain.map(\.json))), ("floors", .object(floors.map(\.json))),
+                ("all_pass", .bool(allSatisfy { !$0.applies || $0.pass })), ("floors_pass", .bool(!contains(where: \.missesFloor)))]
     }
 }

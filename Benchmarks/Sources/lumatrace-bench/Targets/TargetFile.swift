@@ -1,8 +1,9 @@
 import Foundation
 
-/// `Benchmarks/targets.json`: every target the benchmarks judge, by area and metric. The file is
-/// the only place a target's value lives; the benchmarks read it at start-up and refuse it, before
-/// measuring anything, when it names an area, a metric or an input they do not know.
+/// `Benchmarks/targets.json`: every target and floor the benchmarks judge (see `Target`), by area
+/// and metric. The file is the only place a target's value lives; the benchmarks read it at
+/// start-up and refuse it, before measuring anything, when it names an area, a metric or an input
+/// they do not know, judges an input twice, or sets a floor stricter than its target.
 struct TargetFile: Sendable {
     /// `Benchmarks/targets.json` in the package (found from this source file's path).
     static var defaultPath: String { BenchSettings.benchmarksFolder.appendingPathComponent("targets.json").path }
@@ -33,16 +34,33 @@ struct TargetFile: Sendable {
                 guard area.metricKeys.contains(metric) else {
                     throw .unknownMetric(path: path, area: name, metric: metric, known: area.metricKeys)
                 }
-                var judged: Set<String> = []
-                for target in listed.targets {
-                    for input in target.inputs ?? [] {
-                        guard area.inputNames.contains(input) else {
-                            throw .unknownInput(path: path, area: name, metric: metric, input: input, known: area.inputNames)
+                // Targets and floors are checked apart: an input may have one of each.
+                for isFloor in [false, true] {
+                    let kind = listed.targets.filter { $0.isFloor == isFloor }
+                    var judged: Set<String> = []
+                    for target in kind {
+                        for input in target.inputs ?? [] {
+                            guard area.inputNames.contains(input) else {
+                                throw .unknownInput(path: path, area: name, metric: metric, input: input, known: area.inputNames)
+                            }
+                            guard judged.insert(input).inserted else {
+                                throw .judgedTwice(path: path, area: name, metric: metric, input: input, floors: isFloor)
+                            }
                         }
-                        guard judged.insert(input).inserted else { throw .judgedTwice(path: path, area: name, metric: metric, input: input) }
+                    }
+                    if kind.filter({ $0.inputs == nil }).count > 1 {
+                        throw .judgedTwice(path: path, area: name, metric: metric, input: nil, floors: isFloor)
                     }
                 }
-                if listed.targets.filter({ $0.inputs == nil }).count > 1 { throw .judgedTwice(path: path, area: name, metric: metric, input: nil) }
+                // A floor is the least a run may measure: a figure that reaches the target must
+                // clear the floor on the same input, or the floor would fail runs the target passes.
+                let byMetric = AreaTargets(area: area, byMetric: [metric: listed.targets])
+                for input in area.inputNames {
+                    guard let target = byMetric.target(metric, judging: input), let floor = byMetric.floor(metric, judging: input) else { continue }
+                    if target.comparison != floor.comparison || !floor.isMet(by: target.value) {
+                        throw .floorBeyondTarget(path: path, area: name, metric: metric, input: input, floor: floor, target: target)
+                    }
+                }
             }
             areas[area] = targets.mapValues(\.targets)
         }
@@ -69,20 +87,39 @@ private struct MetricTargets: Decodable {
     }
 }
 
-/// One area's targets, by metric.
+/// One area's targets and floors, by metric.
 struct AreaTargets: Sendable {
     let area: BenchArea
     let byMetric: [String: [Target]]
 
-    /// The checks on one input's figures: one per metric that has a target, in the order measured.
-    /// The target judging the input is the one listing it, else the one listing no inputs; when
-    /// none judges it, the first is shown as what the figure would be held to.
+    /// The plain target that judges `input` on `metric`: the one listing it, else the one listing no inputs.
+    func target(_ metric: String, judging input: String) -> Target? {
+        let plain = (byMetric[metric] ?? []).filter { !$0.isFloor }
+        return plain.first { $0.inputs?.contains(input) ?? false } ?? plain.first { $0.inputs == nil }
+    }
+
+    /// The floor that judges `input` on `metric`: the one listing it, else the one listing no inputs.
+    func floor(_ metric: String, judging input: String) -> Target? {
+        let floors = (byMetric[metric] ?? []).filter(\.isFloor)
+        return floors.first { $0.inputs?.contains(input) ?? false } ?? floors.first { $0.inputs == nil }
+    }
+
+    /// The checks on one input's figures, in the order measured: per metric, its plain target (when
+    /// none judges the input, the first is shown as what the figure would be held to), then its
+    /// floor if one judges the input.
     func checks(_ metrics: [Metric], input: String) -> [TargetCheck] {
-        metrics.compactMap { metric in
+        metrics.flatMap { metric -> [TargetCheck] in
             assert(area.metricKeys.contains(metric.key), "\(area.rawValue) measures \(metric.key) but does not list it in metricKeys")
-            guard let targets = byMetric[metric.key] else { return nil }
-            let target = targets.first { $0.inputs?.contains(input) ?? false } ?? targets.first { $0.inputs == nil } ?? targets[0]
-            return TargetCheck(metric: metric, target: target, applies: target.applies(to: input))
+            var checks: [TargetCheck] = []
+            if let target = target(metric.key, judging: input) {
+                checks.append(TargetCheck(metric: metric, target: target, applies: true))
+            } else if let shown = byMetric[metric.key]?.first(where: { !$0.isFloor }) {
+                checks.append(TargetCheck(metric: metric, target: shown, applies: false))
+            }
+            if let floor = floor(metric.key, judging: input) {
+                checks.append(TargetCheck(metric: metric, target: floor, applies: true))
+            }
+            return checks
         }
     }
 }
@@ -94,8 +131,10 @@ enum TargetFileError: Error, Equatable, CustomStringConvertible {
     case unknownArea(path: String, area: String, known: [String])
     case unknownMetric(path: String, area: String, metric: String, known: [String])
     case unknownInput(path: String, area: String, metric: String, input: String, known: [String])
-    /// Two targets of one metric judge the same input (`nil`: two of them judge every input).
-    case judgedTwice(path: String, area: String, metric: String, input: String?)
+    /// Two targets (or two floors) of one metric judge the same input (`nil`: two of them judge every input).
+    case judgedTwice(path: String, area: String, metric: String, input: String?, floors: Bool)
+    /// A floor stricter than the target on the same input (or judging the other way).
+    case floorBeyondTarget(path: String, area: String, metric: String, input: String, floor: Target, target: Target)
 
     var description: String {
         switch self {
@@ -103,16 +142,24 @@ enum TargetFileError: Error, Equatable, CustomStringConvertible {
             return "\(path): cannot read the targets file (\(reason)); it belongs next to Benchmarks/Package.swift"
         case .malformed(let path, let reason):
             return "\(path): \(reason). Each target is {\"comparison\": \">=\" or \"<=\", \"value\": N, \"why\": \"issue …\"}, "
-                + "optionally with \"inputs\": [names], under its area and metric (or a list of them for different inputs)"
+                + "optionally with \"inputs\": [names] and \"floor\": true (a miss fails the run), under its area and metric "
+                + "(or a list of them for different inputs)"
         case .unknownArea(let path, let area, let known):
             return "\(path): no benchmark area '\(area)'; the areas are \(known.joined(separator: ", "))"
         case .unknownMetric(let path, let area, let metric, let known):
             return "\(path): \(area) measures no metric '\(metric)'; it measures \(known.joined(separator: ", "))"
         case .unknownInput(let path, let area, let metric, let input, let known):
             return "\(path): \(area).\(metric) lists input '\(input)', which \(area) does not measure; its inputs are \(known.joined(separator: ", "))"
-        case .judgedTwice(let path, let area, let metric, let input):
-            return "\(path): \(area).\(metric) has two targets for " + (input.map { "input '\($0)'" } ?? "every input (neither lists \"inputs\")")
-                + "; a list of targets must judge each input once"
+        case .judgedTwice(let path, let area, let metric, let input, let floors):
+            let kind = floors ? "floors" : "targets"
+            return "\(path): \(area).\(metric) has two \(kind) for " + (input.map { "input '\($0)'" } ?? "every input (neither lists \"inputs\")")
+                + "; a list must judge each input with at most one target and one floor"
+        case .floorBeyondTarget(let path, let area, let metric, let input, let floor, let target):
+            let both = "the floor \(floor.comparison.rawValue) \(shortest(floor.value)) and the target \(target.comparison.rawValue) \(shortest(target.value))"
+            return "\(path): \(area).\(metric) on '\(input)': " + (floor.comparison != target.comparison
+                ? "\(both) judge in opposite directions; give the floor the target's \"comparison\""
+                : "\(both): the floor is the stricter; a floor is the least a run may measure, so set it "
+                  + (floor.comparison == .atLeast ? "at or below" : "at or above") + " the target, or make it the target")
         }
     }
 }
@@ -133,7 +180,7 @@ extension DecodingError {
         case .keyNotFound(let key, let context):
             return "\(at(context.codingPath)): no \"\(key.stringValue)\""
         case .typeMismatch(let type, let context):
-            return "\(at(context.codingPath)): expected \(type == Double.self ? "a number" : type == String.self ? "a string" : "\(type)")"
+            return "\(at(context.codingPath)): expected \(type == Double.self ? "a number" : type == String.self ? "a string" : type == Bool.self ? "true or false" : "\(type)")"
         case .valueNotFound(_, let context):
             return "\(at(context.codingPath)): null where a value is needed"
         @unknown default:

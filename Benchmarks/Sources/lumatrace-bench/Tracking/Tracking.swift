@@ -75,10 +75,11 @@ enum TrackingBench {
                 print(average.table())
                 print(TrackingResult.targetLines(results + [average]))
             }
-            printSummary(results + [average], jsonOnly: settings.jsonOnly, nothingMeasured: "no sequence was measured")
+            let floors = printSummary(results + [average], jsonOnly: settings.jsonOnly, nothingMeasured: "no sequence was measured")
             if !settings.onlyLumatrace, let real = sequences.first(where: { $0.name == realSequences[1] }) {
                 try measureScaling(real, settings: settings)
             }
+            try floors.require()
         }
     }
 

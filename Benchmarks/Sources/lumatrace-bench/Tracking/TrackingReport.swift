@@ -87,7 +87,7 @@ extension TrackingResult: BenchResult {
         let lines = results.flatMap { result in
             result.checks.filter(\.applies).map { check in
                 "    \(check.pass ? "PASS" : "FAIL")  \(check.metric.label) on \(result.name): "
-                    + "\(check.metric.format(check.metric.value)), target \(check.metric.format(check.target))"
+                    + "\(check.metric.format(check.metric.value)), \(check.requirement)"
             }
         }
         return lines.isEmpty ? "" : "\n  targets (Benchmarks/targets.json):\n" + lines.joined(separator: "\n")

@@ -7,29 +7,112 @@ import LumaEngine
 import LumaFormat
 import TrajectoryAnalyzer
 
-/// The sizes the real clip is scaled to, in the order they run.
+/// The size classes every real clip is scaled to, in the order they run: a frame of a class has
+/// the pixel count of that video size (1280×720 or 1920×1080), laid out in the clip's orientation.
 enum TrajectorySize: String, CaseIterable, Sendable {
     case p720 = "720p"
     case p1080 = "1080p"
 
-    var width: Int { self == .p720 ? 1280 : 1920 }
-    var height: Int { self == .p720 ? 720 : 1080 }
+    /// The long side of the frame: 1280 or 1920.
+    var longSide: Int { self == .p720 ? 1280 : 1920 }
+    /// The short side of the frame: 720 or 1080.
+    var shortSide: Int { self == .p720 ? 720 : 1080 }
+}
+
+/// The real clips the trajectory benchmark measures, from the shared data folder: footage where
+/// people move while balls fly, which is what made version 2 of the analyzer ~10× slower than
+/// version 1 (synthetic scenes and empty backgrounds did not show it).
+enum TrajectoryClip: String, CaseIterable, Sendable {
+    /// Basketball shots on a court, 960×540 landscape, 374 frames at 30 fps: players run and jump.
+    case court
+    /// A three-ball cascade against a white wall, a 478×850 portrait phone video, 531 frames at
+    /// 30 fps: the juggler's arms and body move behind the balls all the time.
+    case juggling
+
+    /// The clip's file inside the data folder.
+    var path: String {
+        switch self {
+        case .court: return "basketball-court-shots/three_score_two_miss.mp4"
+        case .juggling: return "juggling-3ball-cascade/ss3_id_01.mp4"
+        }
+    }
+
+    /// Whether the clip is taller than wide. A portrait clip is scaled to a size class turned on its
+    /// side (720×1280, 1080×1920): the same pixel count, so the same work per frame, as its
+    /// landscape sibling, and an aspect of 9:16, which is the juggling clip's own (478/850 =
+    /// 0.5624 against 0.5625), so nothing is stretched. Scaling to a height of 720 or 1080 instead
+    /// would give 405×720 or 607×1080: a third of the pixels, not the same class of load.
+    var isPortrait: Bool { self == .juggling }
+
+    /// The frame size of this clip at `size`: long × short for a landscape clip, short × long for
+    /// a portrait one.
+    func dimensions(_ size: TrajectorySize) -> (width: Int, height: Int) {
+        isPortrait ? (size.shortSide, size.longSide) : (size.longSide, size.shortSide)
+    }
+}
+
+/// One input of the trajectory benchmark: a real clip at a size class, named `court-720p`,
+/// `juggling-1080p`… (the name its table, its JSON line and `targets.json` use).
+struct TrajectoryInputKind: Hashable, Sendable {
+    let clip: TrajectoryClip
+    let size: TrajectorySize
+
+    var name: String { "\(clip.rawValue)-\(size.rawValue)" }
+    var width: Int { clip.dimensions(size).width }
+    var height: Int { clip.dimensions(size).height }
+
+    /// Every input, in the order they run: each clip at each size.
+    static let all: [TrajectoryInputKind] = TrajectoryClip.allCases.flatMap { clip in
+        TrajectorySize.allCases.map { TrajectoryInputKind(clip: clip, size: $0) }
+    }
+}
+
+/// One word of `trajectory --only`: an input (`court-720p`), a clip (`juggling`: both its sizes) or
+/// a size (`720p`: every clip at it). The inputs measured are those any word selects.
+enum TrajectorySelection: Equatable, Sendable {
+    case input(TrajectoryInputKind)
+    case clip(TrajectoryClip)
+    case size(TrajectorySize)
+
+    /// Parses one word, refusing an unknown one with every word it could have been.
+    init(parsing word: String) throws(InputError) {
+        if let input = TrajectoryInputKind.all.first(where: { $0.name == word }) {
+            self = .input(input)
+        } else if let clip = TrajectoryClip(rawValue: word) {
+            self = .clip(clip)
+        } else if let size = TrajectorySize(rawValue: word) {
+            self = .size(size)
+        } else {
+            throw InputError("'\(word)' is not a trajectory input, clip or size; name an input ("
+                             + TrajectoryInputKind.all.map(\.name).joined(separator: ", ") + "), a clip ("
+                             + TrajectoryClip.allCases.map(\.rawValue).joined(separator: ", ") + ") or a size ("
+                             + TrajectorySize.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+        }
+    }
+
+    /// Whether this word selects `input`.
+    func selects(_ input: TrajectoryInputKind) -> Bool {
+        switch self {
+        case .input(let named): return named == input
+        case .clip(let clip): return input.clip == clip
+        case .size(let size): return input.size == size
+        }
+    }
 }
 
 enum TrajectoryBench {
-    /// The real clip, inside the data folder (960x540, 374 frames at 30 fps).
-    static let clip = "basketball-court-shots/three_score_two_miss.mp4"
     /// The OpenCV versions `opencv-peer/setup` installs by default, one venv each.
     static let opencvVersions = ["4.12.0.88", "5.0.0.93"]
     /// The long streams of the memory measurement, in minutes of recording time.
     static let memoryMinutes = [1, 10]
-    /// The size the memory measurement runs at.
-    static let memorySize = TrajectorySize.p720
+    /// The one input the memory measurement runs on (it takes minutes; one input shows whether
+    /// memory grows with the stream's length).
+    static let memoryInput = TrajectoryInputKind(clip: .court, size: .p720)
     /// The hidden subcommand that makes the benchmark a memory-measurement child process.
     static let childCommand = "trajectory-memory-child"
 }
 
-/// The clip at one size, held in memory, plus the same frames as a gray `.y4m` for the peer.
+/// A clip at one size, held in memory, plus the same frames as a gray `.y4m` for the peer.
 struct TrajectoryInput {
     /// What it is and its size: all the report needs once the frames are released.
     let summary: TrajectoryInputSummary
@@ -91,7 +174,7 @@ struct MemoryStatus {
     var rss: Int
 }
 
-/// Everything measured at one size.
+/// Everything measured on one input.
 struct TrajectoryResult {
     let input: TrajectoryInputSummary
     let settings: BenchSettings
@@ -104,9 +187,10 @@ struct TrajectoryResult {
     var memory: [MemoryResult] = []
 }
 
-/// The clip at one size: what it is, its size and its frame rate.
+/// A clip at one size: which input it is, the file it comes from, its size and its frame rate.
 struct TrajectoryInputSummary {
-    let size: TrajectorySize
+    let kind: TrajectoryInputKind
+    /// The clip's path inside the data folder.
     let source: String
     let width: Int
     let height: Int
@@ -122,28 +206,36 @@ struct TrajectoryInputSummary {
 // MARK: - Running
 
 extension TrajectoryBench {
-    /// The whole `trajectory` benchmark: every selected size, its table as it is measured (unless
-    /// `--json`), then the targets' summary and one JSON line per size.
+    /// The whole `trajectory` benchmark: every selected input, its table as it is measured (unless
+    /// `--json`), then the summary of targets and floors and one JSON line per input; exits with
+    /// `FloorCheck.missedStatus` after all that when a floor was missed.
     static func run(settings: BenchSettings) throws {
         var settings = settings
+        let inputs = settings.trajectoryInputs
         let results: [TrajectoryResult] = try Scratch.withFolder { scratch, kind in
             settings.scratchKind = kind
             let tools = try FFmpegTools.locate(scratch: scratch, needsPeerEncoders: false)
-            let clipPath = (settings.dataDirectory as NSString).appendingPathComponent(clip)
-            guard FileManager.default.isReadableFile(atPath: clipPath) else {
-                throw InputError("\(clipPath) not found (pass --data DIR to point at the shared data folder)")
+            // Every clip is checked before minutes of measuring.
+            var clipPaths: [TrajectoryClip: String] = [:]
+            for clip in Set(inputs.map(\.clip)).sorted(by: { $0.rawValue < $1.rawValue }) {
+                let path = (settings.dataDirectory as NSString).appendingPathComponent(clip.path)
+                guard FileManager.default.isReadableFile(atPath: path) else {
+                    throw InputError("\(path) not found: the \(clip.rawValue) clip belongs in the shared data folder "
+                                     + "(pass --data DIR to point at it; by default ../shared/data next to the package)")
+                }
+                clipPaths[clip] = path
             }
             let pythons = try opencvPythons(tools: tools)
-            log("lumatrace-bench trajectory: \(settings.runs) run\(settings.runs == 1 ? "" : "s") per measurement; "
-                + "OpenCV peers: \(pythons.map(\.path).joined(separator: ", ")); scratch \(scratch)")
-            return try measureEach(settings.trajectorySizes, jsonOnly: settings.jsonOnly) { size in
-                log("\(size.rawValue): decoding \(clip) scaled to \(size.width)x\(size.height)")
-                let input = try prepare(size, clipPath: clipPath, scratch: scratch, tools: tools)
+            log("lumatrace-bench trajectory: \(inputs.map(\.name).joined(separator: ", ")); \(settings.runs) run\(settings.runs == 1 ? "" : "s") "
+                + "per measurement; OpenCV peers: \(pythons.map(\.path).joined(separator: ", ")); scratch \(scratch)")
+            return try measureEach(inputs, jsonOnly: settings.jsonOnly) { kind in
+                log("\(kind.name): decoding \(kind.clip.path) scaled to \(kind.width)x\(kind.height)")
+                let input = try prepare(kind, clipPath: clipPaths[kind.clip]!, scratch: scratch, tools: tools)
                 defer { try? FileManager.default.removeItem(atPath: input.y4mPath) }
                 return try measure(input, settings: settings, scratch: scratch, tools: tools, pythons: pythons)
             }
         }
-        printSummary(results, jsonOnly: settings.jsonOnly, nothingMeasured: "no size was measured")
+        try printSummary(results, jsonOnly: settings.jsonOnly, nothingMeasured: "no input was measured").require()
     }
 
     /// The python of every OpenCV venv; runs `opencv-peer/setup` first when one is missing.
@@ -159,35 +251,49 @@ extension TrajectoryBench {
         return ready
     }
 
-    /// Decodes the clip once, scaled, into memory, and writes it once as a `C mono` `.y4m`: its Y
-    /// plane as coded (`extractplanes=y`, as `lumatrace record` stores luma), then scaled.
-    static func prepare(_ size: TrajectorySize, clipPath: String, scratch: String, tools: FFmpegTools) throws -> TrajectoryInput {
-        let probe = try tools.run(tools.ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=r_frame_rate",
+    /// How far a clip's aspect ratio may be from its scaled frame's (1%): more would stretch it.
+    static let aspectTolerance = 0.01
+
+    /// Decodes the clip once, scaled to `kind`'s frame size, into memory, and writes it once as a
+    /// `C mono` `.y4m`: its Y plane as coded (`extractplanes=y`, as `lumatrace record` stores luma),
+    /// then scaled. Refuses a clip whose shape is not that of the frame (within `aspectTolerance`).
+    static func prepare(_ kind: TrajectoryInputKind, clipPath: String, scratch: String, tools: FFmpegTools) throws -> TrajectoryInput {
+        let probe = try tools.run(tools.ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height,r_frame_rate",
                                                   "-of", "csv=p=0", clipPath])
-        let rate = String(decoding: probe, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "/")
-        guard rate.count == 2, let num = Int(rate[0]), let den = Int(rate[1]), num > 0, den > 0 else {
-            throw InputError("\(clipPath): ffprobe did not report a frame rate (got '\(String(decoding: probe, as: UTF8.self))')")
+        let probed = String(decoding: probe, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let fields = probed.split(separator: ",")
+        let rate = fields.count == 3 ? fields[2].split(separator: "/") : []
+        guard fields.count == 3, let sourceWidth = Int(fields[0]), let sourceHeight = Int(fields[1]), sourceWidth > 0, sourceHeight > 0,
+              rate.count == 2, let num = Int(rate[0]), let den = Int(rate[1]), num > 0, den > 0 else {
+            throw InputError("\(clipPath): ffprobe did not report its video's width, height and frame rate (got '\(probed)')")
+        }
+        let (width, height) = (kind.width, kind.height)
+        let aspect = Double(sourceWidth) / Double(sourceHeight), scaled = Double(width) / Double(height)
+        guard abs(aspect / scaled - 1) <= aspectTolerance else {
+            throw InputError("\(clipPath): \(sourceWidth)x\(sourceHeight) does not have the shape of \(kind.name)'s \(width)x\(height) "
+                             + "(aspect \(fixed(aspect, 4)) vs \(fixed(scaled, 4))); scaling would stretch it: is this the clip "
+                             + "TrajectoryClip.\(kind.clip.rawValue) expects (\(kind.clip.path), \(kind.clip.isPortrait ? "portrait" : "landscape"))?")
         }
         let raw = try tools.run(tools.ffmpeg, ["-v", "error", "-i", clipPath, "-map", "0:v:0", "-fps_mode", "passthrough",
-                                               "-vf", "extractplanes=y,scale=\(size.width):\(size.height)", "-pix_fmt", "gray", "-f", "rawvideo", "-"])
-        let frameSize = size.width * size.height
+                                               "-vf", "extractplanes=y,scale=\(width):\(height)", "-pix_fmt", "gray", "-f", "rawvideo", "-"])
+        let frameSize = width * height
         guard !raw.isEmpty, raw.count % frameSize == 0, raw.count / frameSize >= 3 else {
-            throw InputError("\(clipPath): ffmpeg produced \(raw.count) bytes, not a whole number (≥ 3) of \(size.width)x\(size.height) frames")
+            throw InputError("\(clipPath): ffmpeg produced \(raw.count) bytes, not a whole number (≥ 3) of \(width)x\(height) frames")
         }
         let frames = [UInt8](raw)
-        let y4m = scratch + "/trajectory-\(size.rawValue).y4m"
-        try Inputs.writeY4M(frames, width: size.width, height: size.height, rate: "\(num):\(den)", to: y4m)
-        let summary = TrajectoryInputSummary(size: size, source: clip, width: size.width, height: size.height,
+        let y4m = scratch + "/trajectory-\(kind.name).y4m"
+        try Inputs.writeY4M(frames, width: width, height: height, rate: "\(num):\(den)", to: y4m)
+        let summary = TrajectoryInputSummary(kind: kind, source: kind.clip.path, width: width, height: height,
                                              frameCount: frames.count / frameSize, rateNumerator: num, rateDenominator: den)
         return TrajectoryInput(summary: summary, frames: frames, y4mPath: y4m)
     }
 
-    /// Every measurement at one size. Lumatrace's two measurements are interleaved run by run; the
+    /// Every measurement on one input. Lumatrace's two measurements are interleaved run by run; the
     /// peer then runs `settings.runs` times per OpenCV version in its own process.
     static func measure(_ input: TrajectoryInput, settings: BenchSettings, scratch: String, tools: FFmpegTools,
                         pythons: [URL]) throws -> TrajectoryResult {
         var result = TrajectoryResult(input: input.summary, settings: settings)
-        let name = input.summary.size.rawValue
+        let name = input.summary.kind.name
         let recording = scratch + "/trajectory-\(name).luma"
         defer { try? FileManager.default.removeItem(atPath: recording) }
 
@@ -228,7 +334,7 @@ extension TrajectoryBench {
             result.opencv.append(try runPeer(python, script: peer, input: input, runs: settings.runs, tools: tools))
         }
 
-        if input.summary.size == memorySize {
+        if input.summary.kind == memoryInput {
             for minutes in memoryMinutes {
                 let frames = minutes * 60 * input.summary.rateNumerator / input.summary.rateDenominator
                 log("\(name): peak RSS of the analyzer over \(minutes) min (\(frames) frames, the clip looped), in a child process")
@@ -508,7 +614,7 @@ extension TrajectoryBench {
 // MARK: - Report
 
 extension TrajectoryResult: BenchResult {
-    var name: String { input.size.rawValue }
+    var name: String { input.kind.name }
 
     func fps(_ samples: [Double]) -> Double { Double(input.frameCount) / median(samples) }
     var analyzerFPS: Double { fps(analyzer) }
@@ -520,9 +626,9 @@ extension TrajectoryResult: BenchResult {
     var versusDiff3: Double { analyzerFPS / fasterDiff3.diff3FPS }
 
     /// The figures `Benchmarks/targets.json` may judge, in the order the report shows them.
-    static let metricKeys = ["analyzer_vs_mog2", "analyzer_vs_diff3", "analyzer_fps"]
+    static let metricKeys = ["analyzer_vs_mog2", "analyzer_vs_diff3", "analyzer_fps", "decode_analyze_fps"]
 
-    /// This size's figures under those keys.
+    /// This input's figures under those keys.
     var metrics: [Metric] {
         [
             Metric(key: "analyzer_vs_mog2", label: "analyzer ÷ MOG2+findContours (OpenCV \(fasterMOG2.version), the faster)",
@@ -530,6 +636,7 @@ extension TrajectoryResult: BenchResult {
             Metric(key: "analyzer_vs_diff3", label: "analyzer ÷ diff3+connectedComponents (OpenCV \(fasterDiff3.version), the faster)",
                    value: versusDiff3, unit: .times),
             Metric(key: "analyzer_fps", label: "analyzer frames/s per core", value: analyzerFPS, unit: .framesPerSecond),
+            Metric(key: "decode_analyze_fps", label: "decode + analyze frames/s per core", value: decodeAnalyzeFPS, unit: .framesPerSecond),
         ]
     }
 
@@ -538,7 +645,7 @@ extension TrajectoryResult: BenchResult {
     func table() -> String {
         var lines: [String] = []
         let mbPerFrame = Double(input.width * input.height) / 1e6
-        lines.append("== trajectory \(input.size.rawValue): \(input.source) scaled by ffmpeg to \(input.width)x\(input.height), its Y plane")
+        lines.append("== trajectory \(input.kind.name): \(input.source) scaled by ffmpeg to \(input.width)x\(input.height), its Y plane")
         lines.append("   \(input.frameCount) frames at \(input.rate) fps, \(fixed(mbPerFrame * Double(input.frameCount), 1)) MB raw; "
                      + "median of \(settings.runs) run\(settings.runs == 1 ? "" : "s"); one thread everywhere; "
                      + "events per run: \(events.trajectoryCount) trajectory, \(events.endCount) trajectory.end")
@@ -574,7 +681,7 @@ extension TrajectoryResult: BenchResult {
         lines.append("   key ratios (each against a baseline measured in this run):")
         var ratioRows: [[String]] = []
         for check in checks {
-            ratioRows.append([check.metric.label, check.metric.format(check.metric.value), "target " + check.metric.format(check.target), check.verdict])
+            ratioRows.append([check.metric.label, check.metric.format(check.metric.value), check.requirement, check.verdict])
         }
         ratioRows.append(["decode + analyze ÷ analyzer alone", fixed(decodeAnalyzeFPS / analyzerFPS, 3) + "×", "", ""])
         ratioRows.append(["decode + analyze ÷ faster MOG2", fixed(decodeAnalyzeFPS / mog2, 2) + "×", "", ""])
@@ -582,7 +689,7 @@ extension TrajectoryResult: BenchResult {
 
         if !memory.isEmpty {
             lines.append("")
-            lines.append("   memory: peak RSS of one analyzer over a long \(input.size.rawValue) stream, each in its own child process "
+            lines.append("   memory: peak RSS of one analyzer over a long \(input.kind.name) stream, each in its own child process "
                          + "(the clip's \(input.frameCount) frames looped, read one at a time from the .y4m into one buffer)")
             let header = ["stream", "frames", "rewinds", "baseline", "peak RSS", "analyzer share", "RSS per minute (MiB)", "frames/s"]
             let rows = memory.map { m -> [String] in
@@ -608,7 +715,8 @@ extension TrajectoryResult: BenchResult {
             .object([("fps", .number(fps(samples), 2)), ("seconds", .array(samples.map { .number($0, 4) }))])
         }
         var fields = settings.jsonHeader(.trajectory) + [
-            ("input", .string(input.size.rawValue)), ("source", .string(input.source)),
+            ("input", .string(input.kind.name)), ("clip", .string(input.kind.clip.rawValue)), ("size", .string(input.kind.size.rawValue)),
+            ("source", .string(input.source)),
             ("width", .int(input.width)), ("height", .int(input.height)), ("frames", .int(input.frameCount)),
             ("analyzer", timing(analyzer)),
             ("decode_analyze", .object([("fps", .number(decodeAnalyzeFPS, 2)), ("seconds", .array(decodeAnalyze.map { .number($0, 4) })),
