@@ -58,6 +58,8 @@ struct DiscCandidateFinder {
     /// (measured on the shared clips: the same throws found at 1, 1.5 and 2; the time spent on
     /// responses about halved at 2).
     static let evaluationGate = 2.0
+    /// The first octave is evaluated on every `firstOctaveStep`-th pixel each way (see ``findPeaks``).
+    static let firstOctaveStep = 2
     /// A larger disc around a stronger peak is taken for the object when it responds at least this
     /// share as strongly.
 
@@ -189,8 +191,13 @@ struct DiscCandidateFinder {
         let gate = UInt8(clamping: Int((Self.evaluationGate * t).rounded(.up)))
         let minimum = Float(0.5 * t)
         let scale = Double(1 << octave)
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * w) { rows in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * w) { which in
+        // The first octave's discs are at least two pixels in radius, so their responses are
+        // broad: they are evaluated on every other pixel each way, and each maximum found there
+        // is then looked for among its eight neighbours (a quarter of the work on the largest plane).
+        let step = octave == 0 ? Self.firstOctaveStep : 1
+        let (gw, gh) = ((w + step - 1) / step, (h + step - 1) / step)
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * gw) { rows in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * gw) { which in
                 rows.initialize(repeating: 0)
                 which.initialize(repeating: 0)
                 energy[octave].withUnsafeBufferPointer { e in
@@ -201,17 +208,41 @@ struct DiscCandidateFinder {
                         let reach = boxes.map(\.outer).max() ?? 1
                         let fast = boxes.map { CentreSurround(inner: $0.inner, outer: $0.outer, stride: stride) }
                         let first = fast[0], second = fast.count > 1 ? fast[1] : nil
-                        // Responses of rows y − 1, y, y + 1 in a ring of three; the middle row's
-                        // maxima are found once the row below it is known.
-                        func respond(row y: Int) {
-                            let slot = (y % 3) * w
+                        /// The best response over the radii at pixel (x, y), and which radius.
+                        func evaluate(_ x: Int, _ y: Int) -> (Float, UInt8) {
+                            var best: Float = 0, bestIndex: UInt8 = 0
+                            if y >= reach && y + reach < h && x >= reach && x + reach < w {
+                                let i = y * stride + x
+                                best = first.response(sums, i)
+                                if let second {
+                                    let r = second.response(sums, i)
+                                    if r > best { best = r; bestIndex = 1 }
+                                }
+                                return (best, bestIndex)
+                            }
+                            for (j, (a, b)) in boxes.enumerated() {
+                                let ix0 = max(0, x - a), iy0 = max(0, y - a), ix1 = min(w, x + a + 1), iy1 = min(h, y + a + 1)
+                                let ox0 = max(0, x - b), oy0 = max(0, y - b), ox1 = min(w, x + b + 1), oy1 = min(h, y + b + 1)
+                                let inner = SummedArea.sum(sums, stride: stride, x0: ix0, y0: iy0, x1: ix1, y1: iy1)
+                                let outer = SummedArea.sum(sums, stride: stride, x0: ox0, y0: oy0, x1: ox1, y1: oy1)
+                                let innerArea = (ix1 - ix0) * (iy1 - iy0), ringArea = (ox1 - ox0) * (oy1 - oy0) - innerArea
+                                guard ringArea > 0 else { continue }
+                                let r = Float(inner) / Float(innerArea) - Float(outer &- inner) / Float(ringArea)
+                                if r > best { best = r; bestIndex = UInt8(j) }
+                            }
+                            return (best, bestIndex)
+                        }
+                        // Responses of grid rows gy − 1, gy, gy + 1 in a ring of three; the middle
+                        // row's maxima are found once the row below it is known. Rows without a
+                        // response worth a peak are not searched.
+                        var strongRow = [false, false, false]
+                        func respond(row gy: Int) {
+                            let slot = (gy % 3) * gw, y = gy * step
+                            strongRow[gy % 3] = false
                             let out = rows.baseAddress! + slot, outWhich = which.baseAddress! + slot
-                            out.update(repeating: 0, count: w)
-                            outWhich.update(repeating: 0, count: w)
+                            out.update(repeating: 0, count: gw)
+                            outWhich.update(repeating: 0, count: gw)
                             let energyRow = UnsafeRawPointer(e.baseAddress! + y * w)
-                            // Rows whose boxes all lie inside the plane take the fast path inside
-                            // their columns that do too: fixed offsets and areas, no clipping.
-                            let rowInside = y >= reach && y + reach < h
                             var x = 0
                             while x < w {
                                 // Eight still pixels at a time are skipped: no byte of the word
@@ -223,63 +254,57 @@ struct DiscCandidateFinder {
                                     continue
                                 }
                                 if energyRow.load(fromByteOffset: x, as: UInt8.self) >= gate {
-                                    var best: Float = 0, bestIndex: UInt8 = 0
-                                    if rowInside && x >= reach && x + reach < w {
-                                        let i = y * stride + x
-                                        best = first.response(sums, i)
-                                        if let second {
-                                            let r = second.response(sums, i)
-                                            if r > best { best = r; bestIndex = 1 }
-                                        }
-                                    } else {
-                                        for (j, (a, b)) in boxes.enumerated() {
-                                            let ix0 = max(0, x - a), iy0 = max(0, y - a), ix1 = min(w, x + a + 1), iy1 = min(h, y + a + 1)
-                                            let ox0 = max(0, x - b), oy0 = max(0, y - b), ox1 = min(w, x + b + 1), oy1 = min(h, y + b + 1)
-                                            let inner = SummedArea.sum(sums, stride: stride, x0: ix0, y0: iy0, x1: ix1, y1: iy1)
-                                            let outer = SummedArea.sum(sums, stride: stride, x0: ox0, y0: oy0, x1: ox1, y1: oy1)
-                                            let innerArea = (ix1 - ix0) * (iy1 - iy0), ringArea = (ox1 - ox0) * (oy1 - oy0) - innerArea
-                                            guard ringArea > 0 else { continue }
-                                            let r = Float(inner) / Float(innerArea) - Float(outer &- inner) / Float(ringArea)
-                                            if r > best { best = r; bestIndex = UInt8(j) }
-                                        }
-                                    }
-                                    out[x] = best
-                                    outWhich[x] = bestIndex
+                                    let (best, index) = evaluate(x, y)
+                                    out[x / step] = best
+                                    outWhich[x / step] = index
+                                    if best >= minimum { strongRow[gy % 3] = true }
                                 }
-                                x += 1
+                                x += step
                             }
                         }
-                        func collect(row y: Int) {
-                            let mid = (y % 3) * w
-                            let up = y > 0 ? ((y - 1) % 3) * w : -1, down = y + 1 < h ? ((y + 1) % 3) * w : -1
-                            for x in 0..<w {
-                                let v = rows[mid + x]
+                        func collect(row gy: Int) {
+                            guard strongRow[gy % 3] else { return }
+                            let mid = (gy % 3) * gw
+                            let up = gy > 0 ? ((gy - 1) % 3) * gw : -1, down = gy + 1 < gh ? ((gy + 1) % 3) * gw : -1
+                            for gx in 0..<gw {
+                                let v = rows[mid + gx]
                                 guard v >= minimum else { continue }
                                 // Strictly above the neighbours before it in raster order, at least
                                 // those after: one peak per plateau, always the same one.
-                                if x > 0 && rows[mid + x - 1] >= v { continue }
-                                if x + 1 < w && rows[mid + x + 1] > v { continue }
+                                if gx > 0 && rows[mid + gx - 1] >= v { continue }
+                                if gx + 1 < gw && rows[mid + gx + 1] > v { continue }
                                 if up >= 0 {
-                                    if rows[up + x] >= v || (x > 0 && rows[up + x - 1] >= v) || (x + 1 < w && rows[up + x + 1] >= v) { continue }
+                                    if rows[up + gx] >= v || (gx > 0 && rows[up + gx - 1] >= v) || (gx + 1 < gw && rows[up + gx + 1] >= v) { continue }
                                 }
                                 if down >= 0 {
-                                    if rows[down + x] > v || (x > 0 && rows[down + x - 1] > v) || (x + 1 < w && rows[down + x + 1] > v) { continue }
+                                    if rows[down + gx] > v || (gx > 0 && rows[down + gx - 1] > v) || (gx + 1 < gw && rows[down + gx + 1] > v) { continue }
+                                }
+                                var (x, y, value, index) = (gx * step, gy * step, v, which[mid + gx])
+                                if step > 1 {
+                                    // The maximum among the neighbours the grid skipped.
+                                    let (cx, cy) = (x, y)
+                                    for ny in max(0, cy - 1)...min(h - 1, cy + 1) {
+                                        for nx in max(0, cx - 1)...min(w - 1, cx + 1) where nx != cx || ny != cy {
+                                            let (r, j) = evaluate(nx, ny)
+                                            if r > value { (x, y, value, index) = (nx, ny, r, j) }
+                                        }
+                                    }
                                 }
                                 // Compared across scales as `response × √radius`: the shading and
                                 // texture inside a ball make small discs on its lit cap respond as
                                 // strongly as the ball, and without the factor they take its place
                                 // (recall at 10 on the juggling clip: 0.86 without, 0.96 with,
                                 // 0.80 with the radius itself as the factor).
+                                let radius = Self.octaveRadii[radii[Int(index)]] * scale
                                 peaks.append(Peak(octave: octave, x: (Double(x) + 0.5) * scale, y: (Double(y) + 0.5) * scale,
-                                                  radius: Self.octaveRadii[radii[Int(which[mid + x])]] * scale,
-                                                  response: Double(v) * (Self.octaveRadii[radii[Int(which[mid + x])]] * scale).squareRoot()))
+                                                  radius: radius, response: Double(value) * radius.squareRoot()))
                             }
                         }
-                        for y in 0..<h {
-                            respond(row: y)
-                            if y >= 1 { collect(row: y - 1) }
+                        for gy in 0..<gh {
+                            respond(row: gy)
+                            if gy >= 1 { collect(row: gy - 1) }
                         }
-                        if h >= 1 { collect(row: h - 1) }
+                        if gh >= 1 { collect(row: gh - 1) }
                     }
                 }
             }
@@ -309,6 +334,9 @@ struct DiscCandidateFinder {
                 energy[0].withUnsafeBufferPointer { e in
                     let plane = EnergyPlane(energy: e, frame: frame, background: back, width: g.width, height: g.height, threshold: t)
                     for p in kept {
+                        // A candidate's score is at most its peak's response: once ten distinct
+                        // candidates score above what is left, the rest cannot enter.
+                        if found.count >= Self.perFrame, let last = Self.distinct(found).dropFirst(Self.perFrame - 1).first, p.response < last.score { break }
                         // The centre first with a generous window (the peak sits on the ball's lit
                         // cap), then the disc's own radius from the energy's radial profile, then
                         // the centre again with it.
@@ -326,15 +354,20 @@ struct DiscCandidateFinder {
                 }
             }
         }
-        found.sort { ($0.score, -$0.y, -$0.x) > ($1.score, -$1.y, -$1.x) }
-        // Refined centres of one object may meet (a ball's rim and its middle, a ball and the
-        // ball-and-shadow disc around it): one candidate per place, the strongest.
+        var distinct = Self.distinct(found)
+        if distinct.count > Self.perFrame { distinct.removeLast(distinct.count - Self.perFrame) }
+        return distinct
+    }
+
+    /// `found` best first, one candidate per place: refined centres of one object may meet (a
+    /// ball's rim and its middle, a ball and the ball-and-shadow disc around it), and the strongest
+    /// is kept.
+    static func distinct(_ found: [Candidate]) -> [Candidate] {
         var distinct: [Candidate] = []
-        for c in found where !distinct.contains(where: { d in
+        for c in found.sorted(by: { ($0.score, -$0.y, -$0.x) > ($1.score, -$1.y, -$1.x) }) where !distinct.contains(where: { d in
             let reach = max(c.radius, d.radius)
             return (c.x - d.x) * (c.x - d.x) + (c.y - d.y) * (c.y - d.y) < reach * reach
         }) { distinct.append(c) }
-        if distinct.count > Self.perFrame { distinct.removeLast(distinct.count - Self.perFrame) }
         return distinct
     }
 }

@@ -172,12 +172,38 @@ public enum MotionEnergy {
         }
     }
 
-    /// `energy[i] = |a[i] − b[i] − offset|` (at most 255) for the first `count` pixels.
+    /// `energy[i] = |a[i] − clamp(b[i] + offset)|` for the first `count` pixels: the background
+    /// shifted by the scene's change of light.
     public static func absoluteDifference(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>, offset: Int,
                                           into energy: UnsafeMutableBufferPointer<UInt8>, count: Int) {
         guard offset != 0 else { return absoluteDifference(a, b, into: energy, count: count) }
         precondition(a.count >= count && b.count >= count && energy.count >= count, "planes hold count bytes")
-        for i in 0..<count { energy[i] = UInt8(min(255, abs(Int(a[i]) - Int(b[i]) - offset))) }
+        guard count > 0 else { return }
+        // |a − (b + offset)| with b + offset saturated to 0...255, sixteen pixels at a time.
+        let pa = UnsafeRawPointer(a.baseAddress!), pb = UnsafeRawPointer(b.baseAddress!), pe = UnsafeMutableRawPointer(energy.baseAddress!)
+        let step = SIMD16<UInt8>(repeating: UInt8(clamping: abs(offset)))
+        let rising = offset > 0
+        var i = 0
+        while i + 16 <= count {
+            let x = pa.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+            let back = pb.loadUnaligned(fromByteOffset: i, as: SIMD16<UInt8>.self)
+            var y: SIMD16<UInt8>
+            if rising {
+                y = back &+ step
+                y.replace(with: 255, where: y .< back)
+            } else {
+                y = back &- step
+                y.replace(with: 0, where: y .> back)
+            }
+            let larger = x .> y
+            pe.storeBytes(of: x.replacing(with: y, where: .!larger) &- y.replacing(with: x, where: .!larger), toByteOffset: i, as: SIMD16<UInt8>.self)
+            i += 16
+        }
+        while i < count {
+            let y = min(255, max(0, Int(b[i]) + offset))
+            energy[i] = UInt8(abs(Int(a[i]) - y))
+            i += 1
+        }
     }
 
     /// `energy[i] = |a[i] − b[i]|` for the first `count` pixels.

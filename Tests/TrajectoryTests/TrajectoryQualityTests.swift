@@ -155,7 +155,7 @@ struct TrajectorySpeedProbe {
                 var best = Double.infinity
                 for _ in 0..<3 {
                     let stream = StreamInfo(width: size.0, height: size.1, timescale: 1000, nominalFrameRate: fps, frameCount: count, identity: "probe")
-                    var analyzer = try TrajectoryAnalyzer(configuration: TrajectoryConfiguration(), context: AnalyzerContext(stream: stream))
+                    var analyzer = try TrajectoryAnalyzer(configuration: .measured, context: AnalyzerContext(stream: stream))
                     let n = size.0 * size.1
                     let start = ContinuousClock.now
                     try frames.withUnsafeBufferPointer { all in

@@ -23,12 +23,14 @@ struct FlightFigures: CustomStringConvertible {
         var pieces: [String] = []
     }
     var throwsSeen: [Throw] = []
+    /// Flights of at least ten points and confidence 0.5 on no throw: what they are and why they pass.
+    var others: [String] = []
 
     var description: String {
         throwsSeen.map { t in
             "\(t.id) (\(t.frames) frames): candidates \(t.withCandidate), best flight \(t.bestOnThrow) on it of \(t.bestPoints), "
                 + "confidence \(fixed(t.bestConfidence, 2)) [\(t.factors)] pieces \(t.pieces.joined(separator: ", "))"
-        }.joined(separator: "\n")
+        }.joined(separator: "\n") + (others.isEmpty ? "" : "\nnot on a throw:\n" + others.joined(separator: "\n"))
     }
 
     static func measure(truth: GroundTruth, width: Int, height: Int, frameCount: Int, framesPerSecond: Double,
@@ -80,6 +82,19 @@ struct FlightFigures: CustomStringConvertible {
                     + "disc \(fixed(g.disc, 2)) travel \(fixed(g.travel, 2)) fill \(fixed(g.fill, 2)) sagitta \(fixed(g.sagitta, 2)); "
                     + "shadow of \(FlightConfidence.shadowedBy(f, among: flights).map(String.init) ?? "none")"
             }
+        }
+        for f in flights where f.count >= 10 {
+            let on = f.points.contains { p in
+                (truthAt[p.frame] ?? []).contains { ($0.x - p.x) * ($0.x - p.x) + ($0.y - p.y) * ($0.y - p.y) <= $0.tolerance * $0.tolerance }
+            }
+            let confidence = rating.confidence(f, clipGravity: finder.gravity.estimate, others: flights)
+            guard !on, confidence >= 0.5 else { continue }
+            let g = rating.geometric(f, clipGravity: finder.gravity.estimate)
+            let fit = BallisticFit(f.points[...])
+            figures.others.append("\(f.first.frame)–\(f.last.frame) (\(f.count) points, radius \(fixed(f.radius, 1)), from \(Int(f.first.x)),\(Int(f.first.y)) to \(Int(f.last.x)),\(Int(f.last.y))): "
+                + "confidence \(fixed(confidence, 2)), gravity \(fixed(fit?.acceleration ?? 0, 0)) of the clip's \(fixed(finder.gravity.estimate ?? 0, 0)), "
+                + "log luma ratio \(fixed(f.logLumaRatio, 2)) [length \(fixed(g.length, 2)) residual \(fixed(g.residual, 2)) gravity \(fixed(g.gravity, 2)) "
+                + "disc \(fixed(g.disc, 2)) travel \(fixed(g.travel, 2)) fill \(fixed(g.fill, 2)) sagitta \(fixed(g.sagitta, 2))]")
         }
         return figures
     }
