@@ -70,6 +70,8 @@ struct TrajectoryQualityTests {
         // margin, so a regression fails here, not only in a table. Plain throws (`balls` and
         // `mixed`, 40 scenes): recall 0.924, precision 0.997, median 0.16 px (version 1: 0.943,
         // 0.995, 0.17). `crowded` (10 scenes): 0.859, 0.958, 0.12 px (version 1: 0.038, 0.041).
+        // The floors are the tracking design's; the window design's are in TrajectoryDesignTests.
+        guard TrajectoryConfiguration.measured.design == .tracking else { return }
         #expect(result.uncrowded.recall >= 0.91, "\(result.uncrowded)")
         #expect(result.uncrowded.precision >= 0.98, "\(result.uncrowded)")
         #expect(result.uncrowded.medianError <= 0.25, "\(result.uncrowded)")
