@@ -31,7 +31,7 @@ struct FlightConfidence: Sendable {
         g.residual = 1 / (1 + relative * relative)
         let a = fit.acceleration
         if let clip = clipGravity {
-            let off = (a - clip) / (0.25 * clip + 2 * min(fit.accelerationError, clip))
+            let off = (a - clip) / (0.35 * clip + 2 * min(fit.accelerationError, clip))
             g.gravity = PortableMath.exp(-off * off)
         } else {
             g.gravity = a > 0 ? 1 : 0
