@@ -15,9 +15,8 @@ struct CandidateFigures: CustomStringConvertible {
     var candidates = 0
     /// For positions found among the best 10: the distance to the nearest candidate, frame pixels.
     var errors: [Double] = []
-    var radii: [Int: Int] = [:]
+    /// For candidates on a ball: their radius over the ball's.
     var radiusRatios: [Double] = []
-    var residuals: [Double] = []
 
     func recall(at k: Int) -> Double { positions == 0 ? 0 : Double(within[k, default: 0]) / Double(positions) }
 
@@ -28,7 +27,7 @@ struct CandidateFigures: CustomStringConvertible {
         func q(_ f: Double) -> String { ratios.isEmpty ? "-" : fixed(ratios[min(ratios.count - 1, Int(f * Double(ratios.count)))], 2) }
         return "candidates: recall@1/5/10 \(fixed(recall(at: 1), 3)) / \(fixed(recall(at: 5), 3)) / \(fixed(recall(at: 10), 3)) "
             + "of \(positions) in-flight positions, \(fixed(frames == 0 ? 0 : Double(candidates) / Double(frames), 1)) per frame, "
-            + "median centre error \(fixed(median, 1)) px\n   radius / truth radius on a ball: p10 \(q(0.1)) p25 \(q(0.25)) median \(q(0.5)) p75 \(q(0.75)) p90 \(q(0.9))\n   candidates on a segment, rms about their own parabola: \(residuals.map { fixed($0, 1) }.joined(separator: " "))"
+            + "median centre error \(fixed(median, 1)) px\n   radius / truth radius on a ball: p10 \(q(0.1)) p25 \(q(0.25)) median \(q(0.5)) p75 \(q(0.75)) p90 \(q(0.9))"
     }
 
     /// Runs the candidate stage, set up as the analyzer sets it up by default, over `frameCount`
@@ -46,26 +45,14 @@ struct CandidateFigures: CustomStringConvertible {
             }
         }
         var figures = CandidateFigures()
-        var matched: [String: [TrackPoint]] = [:]
-        var segmentOf: [Int: [(String, Double, Double, Double)]] = [:]
-        for segment in truth.ballSegments {
-            for p in segment.points { segmentOf[Int(p[0]), default: []].append((segment.id, p[1] * Double(width), (1 - p[2]) * Double(height), max(6, p[3] * Double(width)))) }
-        }
         var pixels = [UInt8](repeating: 0, count: width * height)
         for index in 0..<frameCount {
             try pixels.withUnsafeMutableBufferPointer { try render(index, $0) }
             let found = pixels.withUnsafeBufferPointer { buffer in
                 finder.find(Frame(index: index, timestamp: Timestamp(ticks: Int64(index), timescale: 30), width: width, height: height, pixels: buffer))
             }
-            for (id, tx, ty, tol) in segmentOf[index] ?? [] {
-                if let c = found.min(by: { ($0.x - tx) * ($0.x - tx) + ($0.y - ty) * ($0.y - ty) < ($1.x - tx) * ($1.x - tx) + ($1.y - ty) * ($1.y - ty) }),
-                   ((c.x - tx) * (c.x - tx) + (c.y - ty) * (c.y - ty)).squareRoot() <= tol {
-                    matched[id, default: []].append(TrackPoint(frame: index, time: Double(index) / 30, x: c.x, y: c.y, radius: c.radius))
-                }
-            }
             figures.frames += 1
             figures.candidates += found.count
-            for c in found { figures.radii[Int((c.radius * 10).rounded()), default: 0] += 1 }
             for t in truthByFrame[index] ?? [] {
                 figures.positions += 1
                 for c in found where ((c.x - t.x) * (c.x - t.x) + (c.y - t.y) * (c.y - t.y)).squareRoot() <= t.tolerance { figures.radiusRatios.append(c.radius / t.radius) }
@@ -74,15 +61,6 @@ struct CandidateFigures: CustomStringConvertible {
                 if let nearest = distances.prefix(10).min(), nearest <= t.tolerance { figures.errors.append(nearest) }
             }
         }
-        var rmss: [Double] = []
-        for (_, pts) in matched where pts.count >= 6 {
-            if let path = Parabola(fitting: pts[...], gravity: nil) {
-                let r = pts.map { path.distance(to: $0) }
-                rmss.append((r.map { $0 * $0 }.reduce(0, +) / Double(r.count)).squareRoot())
-            }
-        }
-        rmss.sort()
-        figures.residuals = rmss
         return figures
     }
 }
