@@ -55,7 +55,6 @@ struct FlightFinder {
 
     /// One analyzed frame's candidates, and which flights took them.
     private struct FrameCandidates {
-        var step: Int
         var frame: Int
         var time: Double
         var candidates: [Candidate]
@@ -96,16 +95,14 @@ struct FlightFinder {
     /// Takes the candidates of one analyzed frame; returns the flights whose end became clear.
     mutating func advance(frame: Int, time: Double, candidates: [Candidate]) -> [Ended] {
         step += 1
-        history.append(FrameCandidates(step: step, frame: frame, time: time, candidates: candidates,
+        history.append(FrameCandidates(frame: frame, time: time, candidates: candidates,
                                        used: [Bool](repeating: false, count: candidates.count)))
         if history.count > Self.historyLength { history.removeFirst(history.count - Self.historyLength) }
         for i in flights.indices { flights[i].gainedPoint = false }
         grow()
-        var ended: [Ended] = []
         close(time: time)
-        startFlights(ended: &ended)
-        ended += releaseClosed(upTo: step - Self.window)
-        return ended
+        startFlights()
+        return releaseClosed(upTo: step - Self.window)
     }
 
     /// Ends every flight (the recording is over).
@@ -190,7 +187,7 @@ struct FlightFinder {
     }
 
     /// Hypothesises, scores and accepts new flights ending in this frame.
-    private mutating func startFlights(ended: inout [Ended]) {
+    private mutating func startFlights() {
         let newest = history.count - 1
         guard newest >= 2 else { return }
         let windowStart = max(0, newest - Self.window + 1)
@@ -233,7 +230,7 @@ struct FlightFinder {
         for h in hypotheses {
             // Each candidate in one flight: count the support again without those taken since.
             guard let fresh = hypothesis(h.path, radius: h.radius, from: windowStart, to: newest, order: h.order) else { continue }
-            accept(fresh, windowStart: windowStart, ended: &ended)
+            accept(fresh, windowStart: windowStart)
         }
     }
 
@@ -263,7 +260,7 @@ struct FlightFinder {
 
     /// Makes a flight of hypothesis `h`, grows it back over the frames before the window, and
     /// marks its candidates used.
-    private mutating func accept(_ h: Hypothesis, windowStart: Int, ended: inout [Ended]) {
+    private mutating func accept(_ h: Hypothesis, windowStart: Int) {
         var points: [TrackPoint] = [], ratios: [Double] = []
         for (offset, j) in h.support.enumerated() where j >= 0 {
             let index = windowStart + offset
