@@ -36,6 +36,9 @@ struct FlightConfidence: Sendable {
         } else {
             g.gravity = a > 0 ? 1 : 0
         }
+        // Gravity in pixels shrinks with distance as a ball's radius does: far below a ball's
+        // g / r for its size, a path is something large swinging (an arm, a body), not a ball.
+        if a < TrajectoryQuality.gravityPerRadius.lowerBound * r { g.gravity = 0 }
         let meanR = radii.reduce(0, +) / n
         let spread = (radii.reduce(0) { $0 + ($1 - meanR) * ($1 - meanR) } / n).squareRoot() / max(meanR, 1e-9)
         g.disc = 1 / (1 + (spread / 0.5) * (spread / 0.5))

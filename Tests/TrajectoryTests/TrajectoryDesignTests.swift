@@ -69,7 +69,7 @@ struct TrajectoryDesignTests {
         var lines: [String] = []
         // (clip, throws found at least, paths not in the truth at most). Measured 2026-11-28:
         // juggling 41 of 51 with 2 not in the truth, court 5 of 5 with 2, free throw 2 of 2 with 2,
-        // vertical toss 1 of 1 with 1; the hand-moved ball (no throw) 9 paths. Evaluating the first
+        // vertical toss 1 of 1 with 1; the hand-moved ball (no throw) 5 paths. Evaluating the first
         // octave's responses on every other pixel (a quarter of its work) cost one juggling throw
         // and added one free-throw path of confidence 0.56 (a player's arm); measured before it:
         // 42 of 51, and 1 path not in the truth. The tracking design on the same clips: 28 of 51,
