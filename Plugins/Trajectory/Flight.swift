@@ -22,18 +22,25 @@ struct Flight: Sendable {
         self.points = points
         self.lumaRatios = lumaRatios
         self.path = path
+        measure()
     }
 
     var first: TrackPoint { points[0] }
     var last: TrackPoint { points[points.count - 1] }
     var count: Int { points.count }
 
-    /// The median radius of its points, frame pixels.
-    var radius: Double { Flight.median(points.map(\.radius)) }
+    /// The median radius of its points, frame pixels (kept up to date as points are added: it is
+    /// asked for many times a frame).
+    private(set) var radius = 0.0
 
     /// The median log of its points' luma ratios: above 0 for something brighter than what it
     /// passes in front of, below 0 for something darker.
-    var logLumaRatio: Double { Flight.median(lumaRatios.map { PortableMath.log(max($0, 1e-3)) }) }
+    private(set) var logLumaRatio = 0.0
+
+    private mutating func measure() {
+        radius = Flight.median(points.map(\.radius))
+        logLumaRatio = Flight.median(lumaRatios.map { PortableMath.log(max($0, 1e-3)) })
+    }
 
     /// Root-mean-square distance of the points from ``path``, frame pixels.
     private(set) var scatter = 0.0
@@ -45,6 +52,7 @@ struct Flight: Sendable {
         let at = points.firstIndex { $0.time > point.time } ?? points.count
         points.insert(point, at: at)
         lumaRatios.insert(lumaRatio, at: at)
+        measure()
         refit(gravity: gravity)
     }
 

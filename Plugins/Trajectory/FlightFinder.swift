@@ -41,6 +41,9 @@ struct FlightFinder {
     static let maximumGap = 2
     /// Radii of one ball's candidates differ by less than this factor.
     static let radiusRatio = 2.0
+    /// Points after which a flight is ended whatever it does (five seconds at 60 frames/s; a ball
+    /// thrown 30 m high is in the air for five).
+    static let longestFlight = 300
     /// Frames of candidates kept for growing flights backwards.
     static let historyLength = 48
 
@@ -155,8 +158,12 @@ struct FlightFinder {
         for f in flights {
             let p = f.path.position(at: time)
             let leaving = !settings.geometry.containsDisc(x: p.x, y: p.y, radius: f.radius)
-            if f.misses > Self.maximumGap || (leaving && f.misses > 0) {
-                closing.append((f, step, leaving ? .exit : .lost))
+            // A path longer than any throw (something that never stops moving, or stands still
+            // where candidates keep appearing) is ended too: its points and its fit's cost would
+            // otherwise grow for as long as the stream runs.
+            let overlong = f.count >= Self.longestFlight
+            if f.misses > Self.maximumGap || (leaving && f.misses > 0) || overlong {
+                closing.append((f, step, leaving ? .exit : overlong ? .end : .lost))
             } else {
                 open.append(f)
             }
