@@ -3,7 +3,8 @@ import Foundation
 
 /// What one measured input reports: its table, its target checks and its JSON line.
 protocol BenchResult {
-    /// The input's name in the summary line and in a target's `inputs` (e.g. `vtest`, `court-720p`).
+    /// The input's name in the summary line (e.g. `vtest`), as a target's `inputs` lists it; in
+    /// an area that measures designs, with the design (`court-720p (window)`).
     var name: String { get }
     var checks: [TargetCheck] { get }
     func table() -> String
@@ -28,6 +29,15 @@ func printSummary(_ results: [BenchResult], jsonOnly: Bool, nothingMeasured: Str
             print("floors (Benchmarks/targets.json): \(floorChecks.count - floors.missed.count) of \(floorChecks.count) met"
                   + (floors.missed.isEmpty ? "" : "; MISSED: " + floors.missed.map(\.summary).joined(separator: ", ")
                      + " (the run exits \(FloorCheck.missedStatus))"))
+        }
+        // Figures of a design no target judges (the trajectory benchmark's tracking design) are
+        // shown, not judged: say how they would fare, so a summary of passes does not hide them.
+        let designShown = results.flatMap { r in r.checks.filter { !$0.applies && $0.target.designs != nil }.map { (input: r.name, check: $0) } }
+        if !designShown.isEmpty {
+            let wouldFail = designShown.filter { !$0.check.pass }
+            print("shown, not judged (targets and floors of other designs): \(designShown.count - wouldFail.count) of \(designShown.count) would pass"
+                  + (wouldFail.isEmpty ? "" : "; would fail: " + wouldFail.map { "\($0.input) \($0.check.metric.key)"
+                      + ($0.check.target.isFloor ? " (floor)" : "") }.joined(separator: ", ")))
         }
         print("")
     }
@@ -77,6 +87,24 @@ func measureEach<Item, Result: BenchResult>(_ items: [Item], jsonOnly: Bool, _ m
             print("")
         }
         results.append(result)
+    }
+    return results
+}
+
+/// `measureEach` for a benchmark that measures several results on each item (the trajectory
+/// benchmark: one per design on each input): prints each item's tables as soon as it is measured
+/// unless `jsonOnly`, and returns every result in order.
+func measureEachGroup<Item, Result: BenchResult>(_ items: [Item], jsonOnly: Bool, _ measure: (Item) throws -> [Result]) throws -> [Result] {
+    var results: [Result] = []
+    for item in items {
+        let group = try measure(item)
+        if !jsonOnly {
+            for result in group {
+                print(result.table())
+                print("")
+            }
+        }
+        results += group
     }
     return results
 }

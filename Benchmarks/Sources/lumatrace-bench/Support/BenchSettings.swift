@@ -1,5 +1,6 @@
 import Foundation
 import LumaFormat
+import TrajectoryAnalyzer
 
 /// What a run measures and how: built by each subcommand from its options, read by the
 /// measurements and the reports.
@@ -28,6 +29,11 @@ struct BenchSettings {
     var onlyLumatrace = false
     /// `trajectory --only`: the inputs, clips and sizes to measure (empty: every input).
     var trajectoryOnly: [TrajectorySelection] = []
+    /// `trajectory --design`: the analyzer's designs to measure on every input, in the order they run.
+    var trajectoryDesigns = TrajectoryDesignChoice.both.designs
+    /// `trajectory --memory-minutes`: the memory measurement's stream lengths, per design or for
+    /// every design, later values winning (see `memoryMinutes(for:)`).
+    var trajectoryMemoryMinutes: [TrajectoryMemoryMinutes] = []
     /// Where scratch files live, for the report: "/dev/shm" or the temp dir.
     var scratchKind = ""
     /// The area's targets, from `Benchmarks/targets.json`.
@@ -47,6 +53,13 @@ struct BenchSettings {
     var trajectoryInputs: [TrajectoryInputKind] {
         trajectoryOnly.isEmpty ? TrajectoryInputKind.all
             : TrajectoryInputKind.all.filter { input in trajectoryOnly.contains { $0.selects(input) } }
+    }
+
+    /// The stream lengths, in minutes, of `design`'s memory measurement: the last `--memory-minutes`
+    /// value naming the design, else the last naming none, else `TrajectoryBench.defaultMemoryMinutes`.
+    func memoryMinutes(for design: TrajectoryConfiguration.Design) -> [Int] {
+        (trajectoryMemoryMinutes.last { $0.design == design } ?? trajectoryMemoryMinutes.last { $0.design == nil })?.minutes
+            ?? TrajectoryBench.defaultMemoryMinutes
     }
 
     /// The writer options every Lumatrace recording in this run uses: the writer's defaults (what

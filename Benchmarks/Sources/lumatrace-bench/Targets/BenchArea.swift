@@ -23,6 +23,15 @@ enum BenchArea: String, CaseIterable, Sendable {
         }
     }
 
+    /// The designs of its analyzer the area measures each input with (none: one way only): what a
+    /// target's `designs` may list.
+    var designNames: [String] {
+        switch self {
+        case .trajectory: return TrajectoryBench.designs.map(\.rawValue)
+        case .codec, .tracking, .external, .live: return []
+        }
+    }
+
     /// The inputs the area names in its results: what a target's `inputs` may list.
     var inputNames: [String] {
         switch self {

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A figure a benchmark must reach, from `Benchmarks/targets.json`: at least or at most a value,
-/// on every input or on the inputs listed, and why (the issue that asked for it).
+/// on every input or on the inputs listed (and, in an area that measures several designs of its
+/// analyzer, on every design or on the designs listed), and why (the issue that asked for it).
 ///
 /// ```json
 /// "size_vs_ffv1": {"comparison": "<=", "value": 0.7, "inputs": ["vtest", "cdnet"],
@@ -19,6 +20,14 @@ import Foundation
 ///   {"comparison": ">=", "value": 1000, "inputs": ["court-720p"], "why": "issue 43: …"},
 ///   {"comparison": ">=", "value": 300, "inputs": ["court-720p"], "floor": true, "why": "issue 43: …"}]
 /// ```
+///
+/// In an area that measures each input once per design (`trajectory`: `tracking` and `window`), a
+/// target may name the designs it judges; on the others its figure is shown with whether it would
+/// pass, as on an input it does not judge, and a floor judging only other designs never fails the run.
+///
+/// ```json
+/// {"comparison": ">=", "value": 300, "inputs": ["court-720p"], "designs": ["window"], "floor": true, "why": "issue 43: …"}
+/// ```
 struct Target: Equatable, Sendable {
     enum Comparison: String, Sendable {
         /// The figure must be ≥ the value.
@@ -35,6 +44,9 @@ struct Target: Equatable, Sendable {
     /// The inputs it judges (`nil`: every input). On the others the figure is still shown, and
     /// the report says whether it would pass.
     let inputs: [String]?
+    /// The designs it judges (`nil`: every design, and the only choice in an area without
+    /// designs). On the others the figure is still shown, and the report says whether it would pass.
+    let designs: [String]?
     /// Why this target: the issue and what it asks, in a few words.
     let why: String
     /// Whether this is a floor: missing it makes the benchmark exit non-zero.
@@ -49,12 +61,37 @@ struct Target: Equatable, Sendable {
         return comparison == .atLeast ? figure >= value : figure <= value
     }
 
-    /// Whether the target judges `input`.
-    func applies(to input: String) -> Bool { inputs?.contains(input) ?? true }
+    /// Whether the target judges `input` (measured with `design`, in an area that has designs).
+    func applies(to input: String, design: String? = nil) -> Bool {
+        (inputs?.contains(input) ?? true) && judges(design: design)
+    }
+
+    /// Whether the target judges figures of `design` (`nil`: an area without designs).
+    func judges(design: String?) -> Bool {
+        guard let design, let designs else { return true }
+        return designs.contains(design)
+    }
+
+    /// How specifically it names what it judges: 1 for listing inputs, 1 for listing designs.
+    /// Where several targets judge the same figure, the most specific one does.
+    var specificity: Int { (inputs == nil ? 0 : 1) + (designs == nil ? 0 : 1) }
+
+    /// What it is for, in a report of a figure it does not judge: "court-720p, juggling-720p",
+    /// "design window" or "court-720p with design window".
+    var scope: String {
+        let named = inputs.map { $0.joined(separator: ", ") }
+        let design = designs.map { "design" + ($0.count == 1 ? " " : "s ") + $0.joined(separator: ", ") }
+        switch (named, design) {
+        case let (named?, design?): return "\(named) with \(design)"
+        case let (named?, nil): return named
+        case let (nil, design?): return design
+        case (nil, nil): return "every input"
+        }
+    }
 }
 
 extension Target: Decodable {
-    private enum Key: String, CodingKey, CaseIterable { case comparison, value, inputs, floor, why }
+    private enum Key: String, CodingKey, CaseIterable { case comparison, value, inputs, designs, floor, why }
 
     /// Any key of a target's object, to refuse the ones `Key` does not know (a misspelt `inputs`
     /// would otherwise make a target judge every input).
@@ -80,6 +117,11 @@ extension Target: Decodable {
         self.comparison = parsed
         value = try container.decode(Double.self, forKey: .value)
         inputs = try container.decodeIfPresent([String].self, forKey: .inputs)
+        designs = try container.decodeIfPresent([String].self, forKey: .designs)
+        if let designs, designs.isEmpty {
+            throw DecodingError.dataCorruptedError(forKey: .designs, in: container,
+                                                   debugDescription: "is an empty list; name the designs it judges, or leave it out to judge every design")
+        }
         isFloor = try container.decodeIfPresent(Bool.self, forKey: .floor) ?? false
         why = try container.decode(String.self, forKey: .why)
         guard !why.trimmingCharacters(in: .whitespaces).isEmpty else {

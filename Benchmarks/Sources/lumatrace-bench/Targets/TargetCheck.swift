@@ -40,8 +40,8 @@ struct Metric {
 struct TargetCheck {
     let metric: Metric
     let target: Target
-    /// `false` when the target lists inputs and this is not one of them: the figure is shown,
-    /// not judged. A floor is only ever checked on the inputs it judges.
+    /// `false` when the target lists inputs (or designs) and this figure's is not one of them: the
+    /// figure is shown, not judged. A floor is shown only on an input it judges with another design.
     let applies: Bool
 
     var pass: Bool { target.isMet(by: metric.value) }
@@ -51,11 +51,11 @@ struct TargetCheck {
     /// "target ≥ 1000 frames/s" or "floor ≥ 300 frames/s".
     var requirement: String { target.kind + " " + metric.format(target) }
 
-    /// PASS or FAIL (for a floor, FAIL says the run fails); for a target that does not judge this
-    /// input, whether it would pass.
+    /// PASS or FAIL (for a floor, FAIL says the run fails); for a target or floor that does not
+    /// judge this input or design, whether it would pass: "(floor is for design window; would fail)".
     var verdict: String {
         applies ? (pass ? "PASS" : target.isFloor ? "FAIL (floor missed: the run exits \(FloorCheck.missedStatus))" : "FAIL")
-            : "(target is for \((target.inputs ?? []).joined(separator: ", ")); \(pass ? "would pass" : "would fail"))"
+            : "(\(target.kind) is for \(target.scope); \(pass ? "would pass" : "would fail"))"
     }
 
     /// The check as the JSON output gives it, under its metric's key.
@@ -68,9 +68,10 @@ struct TargetCheck {
 }
 
 extension [TargetCheck] {
-    /// The `targets` and `floors` objects of a JSON line (each by metric key; `floors` holds only
-    /// the floors that judge this input), `all_pass` (every target and floor judging this input is
-    /// met) and `floors_pass` (every floor is).
+    /// The `targets` and `floors` objects of a JSON line (each by metric key, with `applies`;
+    /// `floors` holds the floors that judge this input, or that judge it with another design),
+    /// `all_pass` (every target and floor judging this input is met) and `floors_pass` (every
+    /// floor judging it is).
     var jsonFields: [(String, JSON)] {
         let plain = filter { !$0.target.isFloor }, floors = filter(\.target.isFloor)
         return [("targets", .object(plain.map(\.json))), ("floors", .object(floors.map(\.json))),

@@ -3,7 +3,8 @@ import Foundation
 /// `Benchmarks/targets.json`: every target and floor the benchmarks judge (see `Target`), by area
 /// and metric. The file is the only place a target's value lives; the benchmarks read it at
 /// start-up and refuse it, before measuring anything, when it names an area, a metric or an input
-/// they do not know, judges an input twice, or sets a floor stricter than its target.
+/// they do not know (or a design, where the area measures designs), judges an input twice, or sets a
+/// floor stricter than its target.
 struct TargetFile: Sendable {
     /// `Benchmarks/targets.json` in the package (found from this source file's path).
     static var defaultPath: String { BenchSettings.benchmarksFolder.appendingPathComponent("targets.json").path }
@@ -34,31 +35,45 @@ struct TargetFile: Sendable {
                 guard area.metricKeys.contains(metric) else {
                     throw .unknownMetric(path: path, area: name, metric: metric, known: area.metricKeys)
                 }
-                // Targets and floors are checked apart: an input may have one of each.
+                for target in listed.targets {
+                    for input in target.inputs ?? [] where !area.inputNames.contains(input) {
+                        throw .unknownInput(path: path, area: name, metric: metric, input: input, known: area.inputNames)
+                    }
+                    for design in target.designs ?? [] where !area.designNames.contains(design) {
+                        throw .unknownDesign(path: path, area: name, metric: metric, design: design, known: area.designNames)
+                    }
+                    if let inputs = target.inputs, let twice = inputs.first(where: { input in inputs.count(where: { $0 == input }) > 1 }) {
+                        throw .judgedTwice(path: path, area: name, metric: metric, input: twice, design: nil, floors: target.isFloor)
+                    }
+                }
+                // Targets and floors are checked apart: an input may have one of each (per design).
+                // Of the targets that judge a figure, the most specific (listing inputs, listing
+                // designs) does; two equally specific ones would judge it twice.
+                let designs: [String?] = area.designNames.isEmpty ? [nil] : area.designNames
                 for isFloor in [false, true] {
-                    let kind = listed.targets.filter { $0.isFloor == isFloor }
-                    var judged: Set<String> = []
-                    for target in kind {
-                        for input in target.inputs ?? [] {
-                            guard area.inputNames.contains(input) else {
-                                throw .unknownInput(path: path, area: name, metric: metric, input: input, known: area.inputNames)
-                            }
-                            guard judged.insert(input).inserted else {
-                                throw .judgedTwice(path: path, area: name, metric: metric, input: input, floors: isFloor)
+                    for input in area.inputNames {
+                        for design in designs {
+                            let judging = listed.targets.filter { $0.isFloor == isFloor && $0.applies(to: input, design: design) }
+                            guard let top = judging.map(\.specificity).max() else { continue }
+                            let twins = judging.filter { $0.specificity == top }
+                            guard twins.count == 1 else {
+                                throw .judgedTwice(path: path, area: name, metric: metric,
+                                                   input: twins.allSatisfy { $0.inputs == nil } ? nil : input,
+                                                   design: twins.allSatisfy { $0.designs == nil } ? nil : design, floors: isFloor)
                             }
                         }
-                    }
-                    if kind.filter({ $0.inputs == nil }).count > 1 {
-                        throw .judgedTwice(path: path, area: name, metric: metric, input: nil, floors: isFloor)
                     }
                 }
                 // A floor is the least a run may measure: a figure that reaches the target must
                 // clear the floor on the same input, or the floor would fail runs the target passes.
                 let byMetric = AreaTargets(area: area, byMetric: [metric: listed.targets])
                 for input in area.inputNames {
-                    guard let target = byMetric.target(metric, judging: input), let floor = byMetric.floor(metric, judging: input) else { continue }
-                    if target.comparison != floor.comparison || !floor.isMet(by: target.value) {
-                        throw .floorBeyondTarget(path: path, area: name, metric: metric, input: input, floor: floor, target: target)
+                    for design in designs {
+                        guard let target = byMetric.target(metric, judging: input, design: design),
+                              let floor = byMetric.floor(metric, judging: input, design: design) else { continue }
+                        if target.comparison != floor.comparison || !floor.isMet(by: target.value) {
+                            throw .floorBeyondTarget(path: path, area: name, metric: metric, input: input, design: design, floor: floor, target: target)
+                        }
                     }
                 }
             }
@@ -92,32 +107,46 @@ struct AreaTargets: Sendable {
     let area: BenchArea
     let byMetric: [String: [Target]]
 
-    /// The plain target that judges `input` on `metric`: the one listing it, else the one listing no inputs.
-    func target(_ metric: String, judging input: String) -> Target? {
-        let plain = (byMetric[metric] ?? []).filter { !$0.isFloor }
-        return plain.first { $0.inputs?.contains(input) ?? false } ?? plain.first { $0.inputs == nil }
+    /// The plain target that judges `input` (measured with `design`, in an area that has designs)
+    /// on `metric`: of those that judge it, the most specific (`Target.specificity`; the file is
+    /// refused when two are equally so).
+    func target(_ metric: String, judging input: String, design: String? = nil) -> Target? {
+        mostSpecific((byMetric[metric] ?? []).filter { !$0.isFloor && $0.applies(to: input, design: design) })
     }
 
-    /// The floor that judges `input` on `metric`: the one listing it, else the one listing no inputs.
-    func floor(_ metric: String, judging input: String) -> Target? {
-        let floors = (byMetric[metric] ?? []).filter(\.isFloor)
-        return floors.first { $0.inputs?.contains(input) ?? false } ?? floors.first { $0.inputs == nil }
+    /// The floor that judges `input` (measured with `design`) on `metric`, chosen as `target` chooses.
+    func floor(_ metric: String, judging input: String, design: String? = nil) -> Target? {
+        mostSpecific((byMetric[metric] ?? []).filter { $0.isFloor && $0.applies(to: input, design: design) })
     }
 
-    /// The checks on one input's figures, in the order measured: per metric, its plain target (when
-    /// none judges the input, the first is shown as what the figure would be held to), then its
-    /// floor if one judges the input.
-    func checks(_ metrics: [Metric], input: String) -> [TargetCheck] {
+    private func mostSpecific(_ targets: [Target]) -> Target? {
+        targets.max { $0.specificity < $1.specificity }
+    }
+
+    /// The checks on one input's figures (measured with `design`, in an area that has designs), in
+    /// the order measured: per metric, its plain target, then its floor if one judges the input.
+    /// When no target judges the figure, the one that judges this input with another design (else
+    /// the metric's first) is shown as what the figure would be held to; likewise a floor that
+    /// judges this input only with another design is shown, never judged.
+    func checks(_ metrics: [Metric], input: String, design: String? = nil) -> [TargetCheck] {
         metrics.flatMap { metric -> [TargetCheck] in
             assert(area.metricKeys.contains(metric.key), "\(area.rawValue) measures \(metric.key) but does not list it in metricKeys")
+            let all = byMetric[metric.key] ?? []
+            /// The most specific of `kind` that judges this input with some design, ignoring `design`.
+            func otherDesign(_ kind: [Target]) -> Target? {
+                design == nil ? nil : mostSpecific(kind.filter { $0.applies(to: input) && !$0.judges(design: design) })
+            }
             var checks: [TargetCheck] = []
-            if let target = target(metric.key, judging: input) {
+            let plain = all.filter { !$0.isFloor }
+            if let target = target(metric.key, judging: input, design: design) {
                 checks.append(TargetCheck(metric: metric, target: target, applies: true))
-            } else if let shown = byMetric[metric.key]?.first(where: { !$0.isFloor }) {
+            } else if let shown = otherDesign(plain) ?? plain.first {
                 checks.append(TargetCheck(metric: metric, target: shown, applies: false))
             }
-            if let floor = floor(metric.key, judging: input) {
+            if let floor = floor(metric.key, judging: input, design: design) {
                 checks.append(TargetCheck(metric: metric, target: floor, applies: true))
+            } else if let shown = otherDesign(all.filter(\.isFloor)) {
+                checks.append(TargetCheck(metric: metric, target: shown, applies: false))
             }
             return checks
         }
@@ -131,10 +160,13 @@ enum TargetFileError: Error, Equatable, CustomStringConvertible {
     case unknownArea(path: String, area: String, known: [String])
     case unknownMetric(path: String, area: String, metric: String, known: [String])
     case unknownInput(path: String, area: String, metric: String, input: String, known: [String])
-    /// Two targets (or two floors) of one metric judge the same input (`nil`: two of them judge every input).
-    case judgedTwice(path: String, area: String, metric: String, input: String?, floors: Bool)
-    /// A floor stricter than the target on the same input (or judging the other way).
-    case floorBeyondTarget(path: String, area: String, metric: String, input: String, floor: Target, target: Target)
+    /// A target names a design its area does not measure (`known` is empty in an area without designs).
+    case unknownDesign(path: String, area: String, metric: String, design: String, known: [String])
+    /// Two equally specific targets (or floors) of one metric judge the same input (`nil`: two of
+    /// them judge every input) with the same design (`nil`: every design, or an area without them).
+    case judgedTwice(path: String, area: String, metric: String, input: String?, design: String?, floors: Bool)
+    /// A floor stricter than the target on the same input and design (or judging the other way).
+    case floorBeyondTarget(path: String, area: String, metric: String, input: String, design: String?, floor: Target, target: Target)
 
     var description: String {
         switch self {
@@ -142,7 +174,7 @@ enum TargetFileError: Error, Equatable, CustomStringConvertible {
             return "\(path): cannot read the targets file (\(reason)); it belongs next to Benchmarks/Package.swift"
         case .malformed(let path, let reason):
             return "\(path): \(reason). Each target is {\"comparison\": \">=\" or \"<=\", \"value\": N, \"why\": \"issue …\"}, "
-                + "optionally with \"inputs\": [names] and \"floor\": true (a miss fails the run), under its area and metric "
+                + "optionally with \"inputs\": [names], \"designs\": [names] (trajectory) and \"floor\": true (a miss fails the run), under its area and metric "
                 + "(or a list of them for different inputs)"
         case .unknownArea(let path, let area, let known):
             return "\(path): no benchmark area '\(area)'; the areas are \(known.joined(separator: ", "))"
@@ -150,13 +182,19 @@ enum TargetFileError: Error, Equatable, CustomStringConvertible {
             return "\(path): \(area) measures no metric '\(metric)'; it measures \(known.joined(separator: ", "))"
         case .unknownInput(let path, let area, let metric, let input, let known):
             return "\(path): \(area).\(metric) lists input '\(input)', which \(area) does not measure; its inputs are \(known.joined(separator: ", "))"
-        case .judgedTwice(let path, let area, let metric, let input, let floors):
+        case .unknownDesign(let path, let area, let metric, let design, let known):
+            return known.isEmpty
+                ? "\(path): \(area).\(metric) lists design '\(design)', but \(area) measures no designs; leave \"designs\" out"
+                : "\(path): \(area).\(metric) lists design '\(design)', which \(area) does not measure; its designs are \(known.joined(separator: ", "))"
+        case .judgedTwice(let path, let area, let metric, let input, let design, let floors):
             let kind = floors ? "floors" : "targets"
             return "\(path): \(area).\(metric) has two \(kind) for " + (input.map { "input '\($0)'" } ?? "every input (neither lists \"inputs\")")
-                + "; a list must judge each input with at most one target and one floor"
-        case .floorBeyondTarget(let path, let area, let metric, let input, let floor, let target):
+                + (design.map { " with design '\($0)'" } ?? "")
+                + "; a list must judge each input (and design) with at most one target and one floor, "
+                + "the one listing inputs or designs winning over one that does not"
+        case .floorBeyondTarget(let path, let area, let metric, let input, let design, let floor, let target):
             let both = "the floor \(floor.comparison.rawValue) \(shortest(floor.value)) and the target \(target.comparison.rawValue) \(shortest(target.value))"
-            return "\(path): \(area).\(metric) on '\(input)': " + (floor.comparison != target.comparison
+            return "\(path): \(area).\(metric) on '\(input)'" + (design.map { " with design '\($0)'" } ?? "") + ": " + (floor.comparison != target.comparison
                 ? "\(both) judge in opposite directions; give the floor the target's \"comparison\""
                 : "\(both): the floor is the stricter; a floor is the least a run may measure, so set it "
                   + (floor.comparison == .atLeast ? "at or below" : "at or above") + " the target, or make it the target")

@@ -1,5 +1,6 @@
-// `lumatrace-bench trajectory`: how fast the trajectory analyzer runs, one thread, against OpenCV
-// (opencv-peer/peer.py) on the same frames, and how much memory it holds over a long stream.
+// `lumatrace-bench trajectory`: how fast the trajectory analyzer runs, one thread, in each of its
+// designs, against OpenCV (opencv-peer/peer.py) on the same frames, and how much memory it holds
+// over a long stream.
 import Foundation
 import LumaAnalysis
 import LumaBase
@@ -100,11 +101,72 @@ enum TrajectorySelection: Equatable, Sendable {
     }
 }
 
+/// `trajectory --design`: which of the analyzer's designs (`TrajectoryConfiguration.Design`) to
+/// measure on every input.
+enum TrajectoryDesignChoice: String, CaseIterable, Sendable {
+    /// Version 2's design, the analyzer's default.
+    case tracking
+    /// The design meant to replace it, which the targets of issue 43 judge.
+    case window
+    /// Both, each on the same frames, in `TrajectoryBench.designs`' order.
+    case both
+
+    /// The designs measured, in the order they run.
+    var designs: [TrajectoryConfiguration.Design] {
+        switch self {
+        case .tracking: return [.tracking]
+        case .window: return [.window]
+        case .both: return TrajectoryBench.designs
+        }
+    }
+}
+
+/// One `trajectory --memory-minutes` value: the stream lengths of the memory measurement, for one
+/// design or (without a prefix) for every design. `1,10`, `tracking:1`, `none`, `window:none`.
+struct TrajectoryMemoryMinutes: Equatable, Sendable {
+    /// The design it is for; `nil`: every design a prefixed value does not set.
+    let design: TrajectoryConfiguration.Design?
+    /// Minutes of recording time per stream, each in its own child process; empty: no memory measurement.
+    let minutes: [Int]
+
+    /// Parses `[DESIGN:]M[,M…]` or `[DESIGN:]none`, refusing anything else with what it takes.
+    init(parsing text: String) throws(InputError) {
+        let usage = "--memory-minutes takes [DESIGN:]M[,M…] (whole minutes ≥ 1) or [DESIGN:]none, "
+            + "DESIGN being \(TrajectoryBench.designs.map(\.rawValue).joined(separator: " or ")); e.g. 1,10 or tracking:1"
+        var list = Substring(text)
+        if let colon = text.firstIndex(of: ":") {
+            let name = String(text[..<colon])
+            guard let design = TrajectoryConfiguration.Design(rawValue: name) else {
+                throw InputError("'\(text)': no design '\(name)'; \(usage)")
+            }
+            self.design = design
+            list = text[text.index(after: colon)...]
+        } else {
+            design = nil
+        }
+        if list == "none" {
+            minutes = []
+            return
+        }
+        var minutes: [Int] = []
+        for word in list.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let m = Int(word), m >= 1 else { throw InputError("'\(text)': '\(word)' is not a whole number of minutes ≥ 1; \(usage)") }
+            minutes.append(m)
+        }
+        self.minutes = minutes
+    }
+}
+
 enum TrajectoryBench {
     /// The OpenCV versions `opencv-peer/setup` installs by default, one venv each.
     static let opencvVersions = ["4.12.0.88", "5.0.0.93"]
-    /// The long streams of the memory measurement, in minutes of recording time.
-    static let memoryMinutes = [1, 10]
+    /// The analyzer's designs, in the order the benchmark measures them: version 2's `tracking`
+    /// (the default configuration's) and `window`, the design meant to replace it.
+    static let designs = TrajectoryConfiguration.Design.allCases
+    /// The long streams of the memory measurement, in minutes of recording time, unless
+    /// `--memory-minutes` says otherwise. At `tracking`'s ~36 frames/s on `court-720p` the 10-minute
+    /// stream (18,000 frames) alone takes ~8 minutes; at `window`'s speed, under half a minute.
+    static let defaultMemoryMinutes = [1, 10]
     /// The one input the memory measurement runs on (it takes minutes; one input shows whether
     /// memory grows with the stream's length).
     static let memoryInput = TrajectoryInputKind(clip: .court, size: .p720)
@@ -174,9 +236,11 @@ struct MemoryStatus {
     var rss: Int
 }
 
-/// Everything measured on one input.
+/// Everything measured on one input with one design. The OpenCV runs are the input's, shared by
+/// every design measured on it.
 struct TrajectoryResult {
     let input: TrajectoryInputSummary
+    let design: TrajectoryConfiguration.Design
     let settings: BenchSettings
     var analyzer: [Double] = []
     var decodeAnalyze: [Double] = []
@@ -206,9 +270,10 @@ struct TrajectoryInputSummary {
 // MARK: - Running
 
 extension TrajectoryBench {
-    /// The whole `trajectory` benchmark: every selected input, its table as it is measured (unless
-    /// `--json`), then the summary of targets and floors and one JSON line per input; exits with
-    /// `FloorCheck.missedStatus` after all that when a floor was missed.
+    /// The whole `trajectory` benchmark: every selected input with every selected design, each
+    /// input × design's table as it is measured (unless `--json`), then the summary of targets and
+    /// floors and one JSON line per input × design; exits with `FloorCheck.missedStatus` after all
+    /// that when a floor was missed.
     static func run(settings: BenchSettings) throws {
         var settings = settings
         let inputs = settings.trajectoryInputs
@@ -226,9 +291,10 @@ extension TrajectoryBench {
                 clipPaths[clip] = path
             }
             let pythons = try opencvPythons(tools: tools)
-            log("lumatrace-bench trajectory: \(inputs.map(\.name).joined(separator: ", ")); \(settings.runs) run\(settings.runs == 1 ? "" : "s") "
-                + "per measurement; OpenCV peers: \(pythons.map(\.path).joined(separator: ", ")); scratch \(scratch)")
-            return try measureEach(inputs, jsonOnly: settings.jsonOnly) { kind in
+            log("lumatrace-bench trajectory: \(inputs.map(\.name).joined(separator: ", ")); design\(settings.trajectoryDesigns.count == 1 ? "" : "s") "
+                + settings.trajectoryDesigns.map(\.rawValue).joined(separator: ", ")
+                + "; \(settings.runs) run\(settings.runs == 1 ? "" : "s") per measurement; OpenCV peers: \(pythons.map(\.path).joined(separator: ", ")); scratch \(scratch)")
+            return try measureEachGroup(inputs, jsonOnly: settings.jsonOnly) { kind in
                 log("\(kind.name): decoding \(kind.clip.path) scaled to \(kind.width)x\(kind.height)")
                 let input = try prepare(kind, clipPath: clipPaths[kind.clip]!, scratch: scratch, tools: tools)
                 defer { try? FileManager.default.removeItem(atPath: input.y4mPath) }
@@ -288,21 +354,23 @@ extension TrajectoryBench {
         return TrajectoryInput(summary: summary, frames: frames, y4mPath: y4m)
     }
 
-    /// Every measurement on one input. Lumatrace's two measurements are interleaved run by run; the
-    /// peer then runs `settings.runs` times per OpenCV version in its own process.
+    /// Every measurement on one input, one result per design (in `settings.trajectoryDesigns`'
+    /// order). Lumatrace's measurements are interleaved run by run (each design on frames in
+    /// memory, then with decoding), so that both designs see the same load; the peer then runs
+    /// `settings.runs` times per OpenCV version in its own process, once for every design: each
+    /// design's ratios are to the same peer figures. Last, on `memoryInput`, each design's memory.
     static func measure(_ input: TrajectoryInput, settings: BenchSettings, scratch: String, tools: FFmpegTools,
-                        pythons: [URL]) throws -> TrajectoryResult {
-        var result = TrajectoryResult(input: input.summary, settings: settings)
+                        pythons: [URL]) throws -> [TrajectoryResult] {
+        let designs = settings.trajectoryDesigns
+        var results = designs.map { TrajectoryResult(input: input.summary, design: $0, settings: settings) }
         let name = input.summary.kind.name
         let recording = scratch + "/trajectory-\(name).luma"
         defer { try? FileManager.default.removeItem(atPath: recording) }
 
         // Untimed: the recording, its digest (the stream's name, as a replay passes it), and one
-        // warm-up pass whose events every timed run must repeat exactly.
+        // warm-up pass per design whose events every timed run of that design must repeat exactly.
         log("\(name): recording \(input.summary.frameCount) frames to \(recording) (untimed)")
         let summary = try record(input, to: recording, options: settings.options)
-        result.lumatraceBytes = Int(summary.fileSize)
-        result.chunkCount = summary.chunkCount
         let reader = try RecordingReader(path: recording)
         guard reader.readableFrameCount == input.summary.frameCount else {
             throw MeasureError(description: "\(recording): holds \(reader.readableFrameCount) readable frames, recorded \(input.summary.frameCount)")
@@ -310,38 +378,53 @@ extension TrajectoryBench {
         let stream = StreamInfo(width: input.summary.width, height: input.summary.height, timescale: input.timescale,
                                 nominalFrameRate: Double(input.summary.rateNumerator) / Double(input.summary.rateDenominator),
                                 frameCount: input.summary.frameCount, identity: try reader.framesDigest().hexString)
-        log("\(name): warm-up pass of the analyzer (untimed)")
-        result.events = try analyzeInMemory(input, stream: stream).events
+        for k in results.indices {
+            results[k].lumatraceBytes = Int(summary.fileSize)
+            results[k].chunkCount = summary.chunkCount
+            log("\(name): warm-up pass of the \(designs[k].rawValue) design (untimed)")
+            results[k].events = try analyzeInMemory(input, stream: stream, design: designs[k]).events
+        }
 
         for run in 1...settings.runs {
-            log("\(name): run \(run) of \(settings.runs): analyzer on frames in memory, then decode + analyze")
-            let inMemory = try analyzeInMemory(input, stream: stream)
-            guard inMemory.events == result.events else {
-                throw MeasureError(description: "\(name): run \(run) gave different events than the warm-up pass (the analyzer is not deterministic)")
+            for k in results.indices {
+                let design = designs[k].rawValue
+                log("\(name): run \(run) of \(settings.runs), \(design) design: analyzer on frames in memory, then decode + analyze")
+                let inMemory = try analyzeInMemory(input, stream: stream, design: designs[k])
+                guard inMemory.events == results[k].events else {
+                    throw MeasureError(description: "\(name): run \(run) of the \(design) design gave different events than its warm-up pass "
+                                       + "(the analyzer is not deterministic)")
+                }
+                results[k].analyzer.append(inMemory.seconds)
+                let decoded = try decodeAndAnalyze(recording, stream: stream, design: designs[k])
+                guard decoded.events == results[k].events else {
+                    throw MeasureError(description: "\(name): decode + analyze with the \(design) design gave different events than the frames in memory "
+                                       + "(\(decoded.events.count) vs \(results[k].events.count)); the recording does not give back the frames")
+                }
+                results[k].decodeAnalyze.append(decoded.seconds)
             }
-            result.analyzer.append(inMemory.seconds)
-            let decoded = try decodeAndAnalyze(recording, stream: stream)
-            guard decoded.events == result.events else {
-                throw MeasureError(description: "\(name): decode + analyze gave different events than the frames in memory "
-                                   + "(\(decoded.events.count) vs \(result.events.count)); the recording does not give back the frames")
-            }
-            result.decodeAnalyze.append(decoded.seconds)
         }
 
         let peer = BenchSettings.benchmarksFolder.appendingPathComponent("opencv-peer/peer.py").path
+        var opencv: [OpenCVRun] = []
         for python in pythons {
-            log("\(name): OpenCV peer \(python.path), \(settings.runs) run\(settings.runs == 1 ? "" : "s") each of mog2 and diff3")
-            result.opencv.append(try runPeer(python, script: peer, input: input, runs: settings.runs, tools: tools))
+            log("\(name): OpenCV peer \(python.path), \(settings.runs) run\(settings.runs == 1 ? "" : "s") each of mog2 and diff3"
+                + (designs.count > 1 ? " (once, for every design)" : ""))
+            opencv.append(try runPeer(python, script: peer, input: input, runs: settings.runs, tools: tools))
         }
+        for k in results.indices { results[k].opencv = opencv }
 
         if input.summary.kind == memoryInput {
-            for minutes in memoryMinutes {
-                let frames = minutes * 60 * input.summary.rateNumerator / input.summary.rateDenominator
-                log("\(name): peak RSS of the analyzer over \(minutes) min (\(frames) frames, the clip looped), in a child process")
-                result.memory.append(try measureMemory(input, frames: frames, minutes: minutes, scratch: scratch, tools: tools))
+            for k in results.indices {
+                for minutes in settings.memoryMinutes(for: designs[k]) {
+                    let frames = minutes * 60 * input.summary.rateNumerator / input.summary.rateDenominator
+                    log("\(name): peak RSS of the \(designs[k].rawValue) design over \(minutes) min (\(frames) frames, the clip looped), "
+                        + "in a child process; about \(Int((Double(frames) / results[k].analyzerFPS).rounded())) s at the speed just measured")
+                    results[k].memory.append(try measureMemory(input, design: designs[k], frames: frames, minutes: minutes,
+                                                               scratch: scratch, tools: tools))
+                }
             }
         }
-        return result
+        return results
     }
 
     /// Records every frame (writer defaults unless `--level` / `--chunk-seconds`), replacing `path`.
@@ -360,14 +443,17 @@ extension TrajectoryBench {
         }
     }
 
-    /// A new analyzer (default configuration, whole frame, every frame analyzed).
-    static func makeAnalyzer(_ stream: StreamInfo) throws -> TrajectoryAnalyzer {
-        try TrajectoryAnalyzer(configuration: TrajectoryConfiguration(), context: AnalyzerContext(stream: stream))
+    /// A new analyzer: the default configuration but for `design`, whole frame, every frame analyzed.
+    static func makeAnalyzer(_ stream: StreamInfo, design: TrajectoryConfiguration.Design) throws -> TrajectoryAnalyzer {
+        var configuration = TrajectoryConfiguration()
+        configuration.design = design
+        return try TrajectoryAnalyzer(configuration: configuration, context: AnalyzerContext(stream: stream))
     }
 
     /// Times `analyze` on every in-memory frame plus `finish` (the analyzer is created before the clock).
-    static func analyzeInMemory(_ input: TrajectoryInput, stream: StreamInfo) throws -> (seconds: Double, events: [StampedEvent]) {
-        var analyzer = try makeAnalyzer(stream)
+    static func analyzeInMemory(_ input: TrajectoryInput, stream: StreamInfo,
+                                design: TrajectoryConfiguration.Design) throws -> (seconds: Double, events: [StampedEvent]) {
+        var analyzer = try makeAnalyzer(stream, design: design)
         var events: [StampedEvent] = []
         events.reserveCapacity(4096)
         let size = input.frameSize
@@ -391,8 +477,9 @@ extension TrajectoryBench {
 
     /// Times opening the recording, decoding every chunk with one `ChunkDecoder` (storage recycled,
     /// as a replay does) and analyzing every frame, plus `finish`.
-    static func decodeAndAnalyze(_ path: String, stream: StreamInfo) throws -> (seconds: Double, events: [StampedEvent]) {
-        var analyzer = try makeAnalyzer(stream)
+    static func decodeAndAnalyze(_ path: String, stream: StreamInfo,
+                                 design: TrajectoryConfiguration.Design) throws -> (seconds: Double, events: [StampedEvent]) {
+        var analyzer = try makeAnalyzer(stream, design: design)
         var events: [StampedEvent] = []
         events.reserveCapacity(4096)
         let seconds = try Stopwatch.seconds {
@@ -444,15 +531,16 @@ extension TrajectoryBench {
 
 extension TrajectoryBench {
     /// Runs this executable as a child that streams `frames` frames (the clip's `.y4m`, looped) through
-    /// one analyzer, and returns what it reports.
+    /// one analyzer of `design`, and returns what it reports.
     ///
     /// The peak is the child's own VmHWM (the high-water mark of its address space since `exec`),
     /// not `ru_maxrss`: on Linux `ru_maxrss` keeps the high-water mark of the memory image `exec`
     /// replaced, and `posix_spawn` (vfork) makes that image this process's, which holds every frame
     /// of the clip, so `wait4`'s `ru_maxrss` reports this parent's peak (~700 MiB at 720p), not the child's.
-    static func measureMemory(_ input: TrajectoryInput, frames: Int, minutes: Int, scratch: String, tools: FFmpegTools) throws -> MemoryResult {
+    static func measureMemory(_ input: TrajectoryInput, design: TrajectoryConfiguration.Design, frames: Int, minutes: Int,
+                              scratch: String, tools: FFmpegTools) throws -> MemoryResult {
         let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let output = scratch + "/memory-\(frames).json"
+        let output = scratch + "/memory-\(design.rawValue)-\(frames).json"
         defer { try? FileManager.default.removeItem(atPath: output) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -460,7 +548,7 @@ extension TrajectoryBench {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, tools.errorLog, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let arguments = [me, childCommand, input.y4mPath, "\(frames)"]
+        let arguments = [me, childCommand, input.y4mPath, "\(frames)", "--design", design.rawValue]
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
         var pid = pid_t()
@@ -470,7 +558,7 @@ extension TrajectoryBench {
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
             let message = (try? String(contentsOfFile: tools.errorLog, encoding: .utf8)) ?? ""
-            throw InputError("memory child (\(frames) frames) failed (status \(status)): \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
+            throw InputError("memory child (\(design.rawValue) design, \(frames) frames) failed (status \(status)): \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
         }
         let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
         guard let json = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
@@ -479,18 +567,19 @@ extension TrajectoryBench {
               let peak = json["peak_hwm_kib"] as? Int, let final = json["final_rss_kib"] as? Int,
               let perMinute = json["rss_per_minute_kib"] as? [Int], let trajectories = json["trajectories"] as? Int,
               let ends = json["ends"] as? Int else {
-            throw InputError("memory child (\(frames) frames): unexpected output '\(text)'")
+            throw InputError("memory child (\(design.rawValue) design, \(frames) frames): unexpected output '\(text)'")
         }
         return MemoryResult(minutes: minutes, frames: frames, loops: loops, seconds: seconds,
                             baseline: MemoryStatus(hwm: baseHWM, rss: baseRSS), end: MemoryStatus(hwm: peak, rss: final),
                             rssPerMinute: perMinute, trajectories: trajectories, ends: ends)
     }
 
-    /// The child: `lumatrace-bench trajectory-memory-child FILE.y4m FRAMES`. Reads the gray `.y4m`
-    /// one frame at a time into a single buffer (with `read`, so the file's pages in /dev/shm are
-    /// never mapped into this process), rewinding at its end, and feeds `total` frames to one
-    /// analyzer, stamped as one continuous stream. Prints one JSON line; returns the exit status.
-    static func child(path: String, total: Int) -> Int32 {
+    /// The child: `lumatrace-bench trajectory-memory-child FILE.y4m FRAMES --design DESIGN`. Reads
+    /// the gray `.y4m` one frame at a time into a single buffer (with `read`, so the file's pages in
+    /// /dev/shm are never mapped into this process), rewinding at its end, and feeds `total` frames
+    /// to one analyzer of `design`, stamped as one continuous stream. Prints one JSON line; returns
+    /// the exit status.
+    static func child(path: String, total: Int, design: TrajectoryConfiguration.Design) -> Int32 {
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { log("\(path): cannot open"); return 1 }
         defer { close(fd) }
@@ -557,7 +646,7 @@ extension TrajectoryBench {
         var rssPerMinute: [Int] = []
         let start = ContinuousClock.now
         do {
-            var analyzer = try makeAnalyzer(stream)
+            var analyzer = try makeAnalyzer(stream, design: design)
             func tally(_ sink: EventSink) {
                 for e in sink.events {
                     if e.kind == "trajectory" { trajectories += 1 } else if e.kind == "trajectory.end" { ends += 1 }
@@ -614,7 +703,8 @@ extension TrajectoryBench {
 // MARK: - Report
 
 extension TrajectoryResult: BenchResult {
-    var name: String { input.kind.name }
+    /// "court-720p (window)": the input and the design, as the summary names them.
+    var name: String { "\(input.kind.name) (\(design.rawValue))" }
 
     func fps(_ samples: [Double]) -> Double { Double(input.frameCount) / median(samples) }
     var analyzerFPS: Double { fps(analyzer) }
@@ -640,12 +730,12 @@ extension TrajectoryResult: BenchResult {
         ]
     }
 
-    var checks: [TargetCheck] { settings.targets.checks(metrics, input: name) }
+    var checks: [TargetCheck] { settings.targets.checks(metrics, input: input.kind.name, design: design.rawValue) }
 
     func table() -> String {
         var lines: [String] = []
         let mbPerFrame = Double(input.width * input.height) / 1e6
-        lines.append("== trajectory \(input.kind.name): \(input.source) scaled by ffmpeg to \(input.width)x\(input.height), its Y plane")
+        lines.append("== trajectory \(input.kind.name), design \(design.rawValue): \(input.source) scaled by ffmpeg to \(input.width)x\(input.height), its Y plane")
         lines.append("   \(input.frameCount) frames at \(input.rate) fps, \(fixed(mbPerFrame * Double(input.frameCount), 1)) MB raw; "
                      + "median of \(settings.runs) run\(settings.runs == 1 ? "" : "s"); one thread everywhere; "
                      + "events per run: \(events.trajectoryCount) trajectory, \(events.endCount) trajectory.end")
@@ -656,8 +746,8 @@ extension TrajectoryResult: BenchResult {
             [label, fixed(f, 1), fixed(1000 / f, 3), fixed(f * mbPerFrame, 1), fixed(f / mog2, 2) + "×", fixed(f / diff3, 2) + "×"]
         }
         var rows: [[String]] = [
-            row("Lumatrace TrajectoryAnalyzer, frames in memory", analyzerFPS),
-            row("Lumatrace decode .luma + analyze", decodeAnalyzeFPS),
+            row("Lumatrace TrajectoryAnalyzer (\(design.rawValue)), frames in memory", analyzerFPS),
+            row("Lumatrace decode .luma + analyze (\(design.rawValue))", decodeAnalyzeFPS),
         ]
         for run in opencv {
             rows.append(row("OpenCV \(run.version) MOG2 + findContours" + (opencv.count > 1 && run.version == fasterMOG2.version ? " (faster)" : ""),
@@ -669,14 +759,16 @@ extension TrajectoryResult: BenchResult {
         }
         lines += aligned([header] + rows, rightAligned: Set(1..<header.count)).map { "   " + $0 }
         lines.append("")
-        lines.append("   analyzer: TrajectoryAnalyzer, default TrajectoryConfiguration, whole frame, every frame; analyze ×\(input.frameCount) + finish, "
-                     + "frames already in memory (decode excluded).")
+        lines.append("   analyzer: TrajectoryAnalyzer, default TrajectoryConfiguration but design = \(design.rawValue)"
+                     + (design == TrajectoryConfiguration().design ? " (the default)" : "")
+                     + ", whole frame, every frame; analyze ×\(input.frameCount) + finish, frames already in memory (decode excluded).")
         lines.append("   decode + analyze: RecordingReader open + ChunkDecoder (one, storage recycled) + analyze per frame + finish; "
                      + "the .luma (\(grouped(lumatraceBytes)) bytes, \(chunkCount) chunk\(chunkCount == 1 ? "" : "s"), zstd \(settings.level)) "
                      + "recorded once, untimed, to \(settings.scratchKind).")
         lines.append("   Both Lumatrace paths give the same events in every run (checked). Analyzer created before the clock.")
         lines.append("   OpenCV: opencv-peer/peer.py, one process per version with --runs \(settings.runs), cv2.setNumThreads(1), "
-                     + "frames loaded from the .y4m before timing; Python loop included.")
+                     + "frames loaded from the .y4m before timing; Python loop included"
+                     + (settings.trajectoryDesigns.count > 1 ? "; run once per input, the same figures for every design." : "."))
         lines.append("")
         lines.append("   key ratios (each against a baseline measured in this run):")
         var ratioRows: [[String]] = []
@@ -689,7 +781,7 @@ extension TrajectoryResult: BenchResult {
 
         if !memory.isEmpty {
             lines.append("")
-            lines.append("   memory: peak RSS of one analyzer over a long \(input.kind.name) stream, each in its own child process "
+            lines.append("   memory: peak RSS of one analyzer (\(design.rawValue)) over a long \(input.kind.name) stream, each in its own child process "
                          + "(the clip's \(input.frameCount) frames looped, read one at a time from the .y4m into one buffer)")
             let header = ["stream", "frames", "rewinds", "baseline", "peak RSS", "analyzer share", "RSS per minute (MiB)", "frames/s"]
             let rows = memory.map { m -> [String] in
@@ -715,7 +807,8 @@ extension TrajectoryResult: BenchResult {
             .object([("fps", .number(fps(samples), 2)), ("seconds", .array(samples.map { .number($0, 4) }))])
         }
         var fields = settings.jsonHeader(.trajectory) + [
-            ("input", .string(input.kind.name)), ("clip", .string(input.kind.clip.rawValue)), ("size", .string(input.kind.size.rawValue)),
+            ("input", .string(input.kind.name)), ("design", .string(design.rawValue)),
+            ("clip", .string(input.kind.clip.rawValue)), ("size", .string(input.kind.size.rawValue)),
             ("source", .string(input.source)),
             ("width", .int(input.width)), ("height", .int(input.height)), ("frames", .int(input.frameCount)),
             ("analyzer", timing(analyzer)),
