@@ -58,6 +58,20 @@ struct BallisticFit: Sendable {
         return (x(t), y(t))
     }
 
+    /// The length of the fitted path from `points`' first time to its last, measured point by
+    /// point along the fit (a short hop goes up and down more than it goes sideways).
+    func distanceTravelled(over points: ArraySlice<TrackPoint>) -> Double {
+        guard let first = points.first else { return 0 }
+        var travelled = 0.0
+        var before = position(at: first.time)
+        for p in points.dropFirst() {
+            let here = position(at: p.time)
+            travelled += ((here.x - before.x) * (here.x - before.x) + (here.y - before.y) * (here.y - before.y)).squareRoot()
+            before = here
+        }
+        return travelled
+    }
+
     /// Velocity at recording time `time`, px/s.
     func velocity(at time: Double) -> (x: Double, y: Double) {
         let t = time - origin

@@ -24,7 +24,7 @@ struct ClipGravity: Sendable {
         let r = flight.radius
         let relative = fit.rms / (0.35 * r)
         let tight = 1 / (1 + relative * relative)
-        let travel = min(1, Self.travel(fit, flight.points) / (6 * r))
+        let travel = min(1, fit.distanceTravelled(over: flight.points[...]) / (6 * r))
         let weight = Double(flight.count) * tight * tight * travel
         guard weight > 0 else { return }
         bins[Int((PortableMath.log(fit.acceleration) / Self.binWidth).rounded(.down)), default: 0] += weight
@@ -45,16 +45,5 @@ struct ClipGravity: Sendable {
             total += w
         }
         estimate = PortableMath.exp(sum / total)
-    }
-
-    static func travel(_ fit: BallisticFit, _ points: [TrackPoint]) -> Double {
-        var travelled = 0.0
-        var before = fit.position(at: points[0].time)
-        for p in points.dropFirst() {
-            let here = fit.position(at: p.time)
-            travelled += ((here.x - before.x) * (here.x - before.x) + (here.y - before.y) * (here.y - before.y)).squareRoot()
-            before = here
-        }
-        return travelled
     }
 }

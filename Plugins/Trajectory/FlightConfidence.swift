@@ -42,13 +42,7 @@ struct FlightConfidence: Sendable {
         let meanR = radii.reduce(0, +) / n
         let spread = (radii.reduce(0) { $0 + ($1 - meanR) * ($1 - meanR) } / n).squareRoot() / max(meanR, 1e-9)
         g.disc = 1 / (1 + (spread / 0.5) * (spread / 0.5))
-        var travelled = 0.0
-        var before = fit.position(at: flight.first.time)
-        for p in flight.points.dropFirst() {
-            let here = fit.position(at: p.time)
-            travelled += ((here.x - before.x) * (here.x - before.x) + (here.y - before.y) * (here.y - before.y)).squareRoot()
-            before = here
-        }
+        let travelled = fit.distanceTravelled(over: flight.points[...])
         g.travel = min(1, travelled / (6 * r))
         let frames = (flight.last.time - flight.first.time) / frameInterval + 1
         g.fill = min(1, n / max(1, frames.rounded()))

@@ -51,13 +51,7 @@ struct TrajectoryQuality: Sendable {
         // light, a ghost in the background) fits a parabola perfectly. Measured along the fitted
         // path, because a short hop goes up and down more than it goes sideways.
         let k = Double(processingFactor)
-        var travelled = 0.0
-        var before = fit.position(at: track.first.time)
-        for p in track.points.dropFirst() {
-            let here = fit.position(at: p.time)
-            travelled += ((here.x - before.x) * (here.x - before.x) + (here.y - before.y) * (here.y - before.y)).squareRoot()
-            before = here
-        }
+        let travelled = fit.distanceTravelled(over: track.points[...])
         return travelled >= max(4 * k, 0.75 * radius, 10 * fit.robustScatter)
     }
 }
