@@ -15,7 +15,7 @@ private struct FootageFrame {
     struct Failure: Error, CustomStringConvertible { var description: String }
 
     static func load(_ video: String, frame: Int) throws -> FootageFrame {
-        let clip = try PackageLayout.requireSharedData().appendingPathComponent(video).path
+        let clip = try ClipCorpus.require().appendingPathComponent(video).path
         let ffmpeg = try ExternalTool.ffmpeg.require()
         let probe = try ProgramRun.run(.ffprobe, ["-v", "error", "-select_streams", "v:0", "-show_entries",
                                                                         "stream=width,height", "-of", "csv=p=0", clip])
@@ -244,7 +244,7 @@ struct RectangleFootageTests {
     }
 
     @Test("hand-annotated rectangles on real frames (a backboard with its hoop and fence, windows, a sign on a post): at least 4 of 6 found, twice what the outline stage finds alone",
-          .enabled(if: PackageLayout.sharedData != nil && ExternalTool.ffmpeg.isInstalled, "needs ../shared/data and ffmpeg"))
+          .clipCorpus)
     func annotatedRectangles() throws {
         let withLines = try Self.annotatedRecall(linesToo: true), outlines = try Self.annotatedRecall(linesToo: false)
         print("rectangle-quality: annotated \(withLines.text) (outline stage alone \(outlines.text)); missed: \(withLines.missed.joined(separator: ", "))")
@@ -255,7 +255,7 @@ struct RectangleFootageTests {
     }
 
     @Test("cards laid on real frames with a pen across a side: at least 90% found; the outline stage alone finds under half",
-          .enabled(if: PackageLayout.sharedData != nil && ExternalTool.ffmpeg.isInstalled, "needs ../shared/data and ffmpeg"))
+          .clipCorpus)
     func cardsTouchingEdges() throws {
         let withLines = try Self.cardRecall(linesToo: true), outlines = try Self.cardRecall(linesToo: false)
         print("rectangle-quality: cards \(withLines.text) (outline stage alone \(outlines.text)); missed: \(withLines.missed.joined(separator: ", "))")

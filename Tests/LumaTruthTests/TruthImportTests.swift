@@ -3,16 +3,9 @@ import LumaTruth
 import Testing
 import LumaTestSupport
 
-/// `../shared/data` beside the checkout (CI always has it).
-let sharedData: URL? = {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/data")
-    return FileManager.default.fileExists(atPath: url.path) ? url : nil
-}()
-
+/// A text file of the clip corpus (``ClipCorpus``).
 func sharedText(_ path: String) throws -> String {
-    let folder = try #require(sharedData, "../shared/data is not beside the checkout (the test reads \(path); set LUMATRACE_SHARED_DATA)")
-    return try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
+    try String(contentsOf: ClipCorpus.require().appendingPathComponent(path), encoding: .utf8)
 }
 
 /// Rounded to the truth file's 6 decimals.
@@ -20,7 +13,7 @@ func round6(_ v: Double) -> Double { (v * 1e6).rounded() / 1e6 }
 
 @Suite("Importing other datasets' labels as ground truth")
 struct TruthImportTests {
-    @Test("OTB otb-crossing (commas, CRLF): one 1-based box per frame becomes a normalized lower-left box")
+    @Test("OTB otb-crossing (commas, CRLF): one 1-based box per frame becomes a normalized lower-left box", .clipCorpus)
     func otbCrossing() throws {
         let text = try sharedText("otb-crossing/groundtruth_rect.txt")
         let lines = text.split(whereSeparator: \.isNewline).count
@@ -35,7 +28,7 @@ struct TruthImportTests {
         try truth.validate(path: "imported")
     }
 
-    @Test("VOT vot2015-ball1: each polygon becomes its axis-aligned bounding box")
+    @Test("VOT vot2015-ball1: each polygon becomes its axis-aligned bounding box", .clipCorpus)
     func votBall1() throws {
         let text = try sharedText("vot2015-ball1/groundtruth.txt")
         let truth = try GroundTruth.imported(.vot, from: text, path: "groundtruth.txt", geometry: .init(width: 1280, height: 720))

@@ -204,7 +204,7 @@ struct FileClaimTests {
 
     // MARK: - 6. --force and kinds
 
-    @Test("--force replaces a result of the same kind only: a recording is never replaced by a log, nor a golden by truth")
+    @Test("--force replaces a result of the same kind only: a recording is never replaced by a log, nor a golden by truth", .clipCorpus)
     func forceKeepsKinds() throws {
         try withScratchFolder("claims") { dir in
             let luma = "\(dir)/other.luma", golden = "\(dir)/golden.events.jsonl"
@@ -212,7 +212,7 @@ struct FileClaimTests {
             try FileManager.default.copyItem(atPath: Self.tossLog, toPath: golden)
             let labels = "\(dir)/labels.txt"
             try "1,1,4,4\n".write(toFile: labels, atomically: true, encoding: .utf8)
-            let video = try #require(PackageLayout.sharedData).appendingPathComponent("ball-vertical-toss/ball.mp4").path
+            let video = try ClipCorpus.require().appendingPathComponent("ball-vertical-toss/ball.mp4").path
             let cases: [(arguments: [String], target: String, found: String)] = [
                 (["replay", Self.toss, "--analyzer", "differencing", "-o", luma, "--force"], luma, "a recording"),
                 (["truth", "import", "otb", labels, "--size", "64x64", "-o", luma, "--force"], luma, "a recording"),
@@ -253,11 +253,11 @@ struct FileClaimTests {
 
     // MARK: - 9. timescales
 
-    @Test("logs of one video recorded from the file and from a Y4M pipe (two timescales) render, report and diff against each other")
+    @Test("logs of one video recorded from the file and from a Y4M pipe (two timescales) render, report and diff against each other", .clipCorpus)
     func timescaleIsNotIdentity() throws {
         let ffmpeg = try ExternalTool.ffmpeg.require()
         try withScratchFolder("claims") { dir in
-            let video = try PackageLayout.requireSharedData().appendingPathComponent("ball-vertical-toss/ball.mp4").path
+            let video = try ClipCorpus.require().appendingPathComponent("ball-vertical-toss/ball.mp4").path
             let y4m = try ProgramRun.run(ffmpeg, ["-loglevel", "error", "-i", video, "-vf", "extractplanes=y", "-f", "yuv4mpegpipe", "-pix_fmt", "gray", "\(dir)/ball.y4m"])
             #expect(y4m.status == 0, "\(y4m.stderr)")
             for (input, name) in [(video, "file"), ("\(dir)/ball.y4m", "pipe")] {
@@ -282,13 +282,13 @@ struct FileClaimTests {
 
     // MARK: - 12, 13. messages and rules
 
-    @Test("outputs that collide are refused before anything runs: synth's truth on its recording, record's log on its recording")
+    @Test("outputs that collide are refused before anything runs: synth's truth on its recording, record's log on its recording", .clipCorpus)
     func collidingOutputs() throws {
         try withScratchFolder("claims") { dir in
             let synth = try CLI.run(["synth", "balls", "-o", "\(dir)/x.luma", "--truth", "\(dir)/./x.luma", "--frames", "5"])
             #expect(synth.status == 64, "\(synth.stderr)")
             #expect(synth.stderr.contains("name the same file"), "\(synth.stderr)")
-            let video = try PackageLayout.requireSharedData().appendingPathComponent("ball-vertical-toss/ball.mp4").path
+            let video = try ClipCorpus.require().appendingPathComponent("ball-vertical-toss/ball.mp4").path
             let record = try CLI.run(["record", video, "-o", "\(dir)/y.luma", "--events", "\(dir)/./y.luma", "--analyzer", "differencing"])
             #expect(record.status == 64, "\(record.stderr)")
             #expect(record.stderr.contains("name the same file"), "\(record.stderr)")

@@ -10,7 +10,7 @@ import LumaTestSupport
 struct LumaFidelityTests {
     /// A limited-range ("tv") H.264 clip, 1280×720 at 179/6 frames/s.
     static func limitedRangeClip() throws -> String {
-        let data = try PackageLayout.requireSharedData()
+        let data = try ClipCorpus.require()
         _ = try ExternalTool.ffmpeg.require()
         return data.appendingPathComponent("ball-vertical-toss/ball.mp4").path
     }
@@ -46,7 +46,7 @@ struct LumaFidelityTests {
         return (String(decoding: y4m[..<headerEnd], as: UTF8.self), pixels)
     }
 
-    @Test("a limited-range H.264 clip gives one frames digest through the file and the pipe, equal to ffmpeg's extracted Y plane")
+    @Test("a limited-range H.264 clip gives one frames digest through the file and the pipe, equal to ffmpeg's extracted Y plane", .clipCorpus)
     func filePathEqualsPipePath() throws {
         let clip = try Self.limitedRangeClip()
         try withScratchFolder("cli") { dir in
@@ -73,7 +73,7 @@ struct LumaFidelityTests {
         }
     }
 
-    @Test("export hands the range back: Y4M XCOLORRANGE, which ffmpeg reads as the clip's own range")
+    @Test("export hands the range back: Y4M XCOLORRANGE, which ffmpeg reads as the clip's own range", .clipCorpus)
     func exportKeepsTheRange() throws {
         let clip = try Self.limitedRangeClip()
         try withScratchFolder("cli") { dir in
@@ -85,9 +85,9 @@ struct LumaFidelityTests {
         }
     }
 
-    @Test("RGB video (a GIF) gives the same luma as the same frames recorded as PNG files")
+    @Test("RGB video (a GIF) gives the same luma as the same frames recorded as PNG files", .clipCorpus)
     func colourVideoEqualsImageFiles() throws {
-        let data = try PackageLayout.requireSharedData()
+        let data = try ClipCorpus.require()
         _ = try ExternalTool.ffmpeg.require()
         let gif = data.appendingPathComponent("mizuno-golf-swing-gif/golf.gif").path
         try withScratchFolder("cli") { dir in

@@ -144,9 +144,9 @@ struct GettingStartedTests {
         }
     }
 
-    @Test("record says once what a luma recording leaves out: colour, audio")
+    @Test("record says once what a luma recording leaves out: colour, audio", .clipCorpus)
     func recordSaysWhatItLeavesOut() throws {
-        let data = try PackageLayout.requireSharedData()
+        let data = try ClipCorpus.require()
         _ = try ExternalTool.ffmpeg.require()
         try withScratchFolder("cli") { dir in
             let clip = data.appendingPathComponent("ball-vertical-toss/ball.mp4").path  // H.264 with an AAC track

@@ -37,9 +37,9 @@ let clips: [Clip] = [
 
 @Suite("Real clips: every clip in ../shared/data records, info reports it correctly, and it compresses as well as when the floor was set")
 struct RealClipTests {
-    @Test("record and info", arguments: clips)
+    @Test("record and info", .clipCorpus, arguments: clips)
     func recordClip(_ clip: Clip) throws {
-        let data = try PackageLayout.requireSharedData()
+        let data = try ClipCorpus.require()
         let isVideo = !["img", "imgs"].contains(clip.input)
         if isVideo { _ = try ExternalTool.ffmpeg.require() }
         try withScratchFolder("cli") { dir in

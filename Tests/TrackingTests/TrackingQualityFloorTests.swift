@@ -30,7 +30,7 @@ struct TrackingSequence: Sendable, CustomTestStringConvertible {
 
     /// An OTB or VOT sequence of `../shared/data`: a folder of images and one box per frame.
     static func labelled(_ name: String, images: String, labels: String, format: TruthImport.Format) throws -> TrackingSequence {
-        let folder = try PackageLayout.requireSharedData().appendingPathComponent(name).path
+        let folder = try ClipCorpus.require().appendingPathComponent(name).path
         let sequence = try ImageSequence(folder: "\(folder)/\(images)")
         let path = "\(folder)/\(labels)"
         let truth = try GroundTruth.imported(format, from: String(contentsOfFile: path, encoding: .utf8), path: path,
@@ -93,12 +93,12 @@ struct TrackingQualityFloorTests {
         try Self.check(try TrackingSequence.synthetic(seed: seed))
     }
 
-    @Test("OTB crossing (a pedestrian crossing others), from ../shared/data")
+    @Test("OTB crossing (a pedestrian crossing others), from ../shared/data", .clipCorpus)
     func otbCrossing() throws {
         try Self.check(try TrackingSequence.labelled("otb-crossing", images: "img", labels: "groundtruth_rect.txt", format: .otb))
     }
 
-    @Test("VOT2015 ball1 (a small fast ball, 1280×720), from ../shared/data")
+    @Test("VOT2015 ball1 (a small fast ball, 1280×720), from ../shared/data", .clipCorpus)
     func votBall() throws {
         try Self.check(try TrackingSequence.labelled("vot2015-ball1", images: "imgs", labels: "groundtruth.txt", format: .vot))
     }

@@ -64,10 +64,9 @@ struct TrajectoryDesignTests {
     }
 
     @Test("window design on the shared real clips: at least today's throws found, few paths not in the truth",
-          .enabled(if: RealClip.sharedData != nil,
-                   "../shared/data is not beside the checkout: the clips, their sources and licences are listed in its README.md (CI has them)"))
+          .clipCorpus)
     func windowOnRealClips() throws {
-        let data = try #require(RealClip.sharedData)
+        let data = try RealClip.corpus()
         var lines: [String] = []
         // (clip, throws found at least, paths not in the truth at most). Measured 2026-11-28:
         // juggling 41 of 51 with 2 not in the truth, court 5 of 5 with 2, free throw 2 of 2 with 2,

@@ -83,7 +83,7 @@ struct TrajectoryQualityTests {
     @Test("real clips: throws in the truth, trajectories found, matched, point error")
     func realClips() throws {
         let truthFolder = RealClip.truthFolder
-        let data = try #require(RealClip.sharedData, "../shared/data is not beside the package")
+        let data = try RealClip.corpus()
         // Throws of at least `trajectoryLength` (10) frames are counted, as in the sweep: shorter ones
         // (a drop off the rim, a short bounce pass) cannot be reported at the default settings.
         var lines = ["clip                         frames  throws  found  trajectories  correct  median px  p90 px  (shorter throws)"]
@@ -122,7 +122,7 @@ struct TrajectoryQualityTests {
 struct TrajectoryCandidateTests {
     @Test("real clips: recall at 1, 5 and 10 candidates per frame")
     func realClips() throws {
-        let data = try #require(RealClip.sharedData, "../shared/data is not beside the package")
+        let data = try RealClip.corpus()
         let names = try FileManager.default.contentsOfDirectory(atPath: RealClip.truthFolder).filter { $0.hasSuffix(".truth.json") }.sorted()
         for name in names {
             let clip = String(name.dropLast(".truth.json".count))
@@ -144,7 +144,7 @@ struct TrajectoryCandidateTests {
 struct TrajectorySpeedProbe {
     @Test("court and juggling at 720p and 1080p: frames per second of analyze")
     func realClips() throws {
-        let data = try #require(RealClip.sharedData, "../shared/data is not beside the package")
+        let data = try RealClip.corpus()
         for (clip, sizes) in [("basketball-court-shots", [(1280, 720), (1920, 1080)]), ("juggling-3ball-cascade", [(720, 1280), (1080, 1920)])] {
             for size in sizes {
                 let (frames, count, fps) = try RealClip.decode(folder: data + "/" + clip, scaledTo: size) { c, render in
@@ -211,7 +211,7 @@ struct FlightDiagnosis {
                                             framesPerSecond: Double(settings.framesPerSecond)) { i, buffer in scene.render(frame: i, into: buffer) })
             return
         }
-        let data = try #require(RealClip.sharedData)
+        let data = try RealClip.corpus()
         let truth = try JSONDecoder().decode(GroundTruth.self, from: Data(contentsOf: URL(fileURLWithPath: RealClip.truthFolder + "/" + clip + ".truth.json")))
         let figures = try RealClip.decode(folder: data + "/" + clip) { c, render in
             try FlightFigures.measure(truth: truth, width: c.width, height: c.height, frameCount: c.frameCount, framesPerSecond: c.framesPerSecond, render: render)

@@ -150,15 +150,10 @@ struct JPEGDecodingSpec {
     @Test(
         "real footage decodes at its size, each frame's mean luma within 1 level of ffmpeg's",
         .enabled(if: F.hasFFmpeg, "needs ffmpeg: apt-get install ffmpeg (or scripts/install-dependencies)"),
-        .enabled(
-            if: FileManager.default.fileExists(atPath: "/work/shared/data/otb-crossing/img")
-                && FileManager.default.fileExists(atPath: "/work/shared/data/vot2015-ball1/imgs"),
-            "the otb-crossing and vot2015-ball1 data sets are not in /work/shared/data"),
-        arguments: [
-            ("/work/shared/data/otb-crossing/img", 360, 240),
-            ("/work/shared/data/vot2015-ball1/imgs", 1280, 720),
-        ])
-    func realFootage(folder: String, width: Int, height: Int) throws {
+        .clipCorpus,
+        arguments: [("otb-crossing/img", 360, 240), ("vot2015-ball1/imgs", 1280, 720)])
+    func realFootage(sequenceFolder: String, width: Int, height: Int) throws {
+        let folder = try ClipCorpus.require().appendingPathComponent(sequenceFolder).path
         let sequence = try ImageSequence(folder: folder)
         #expect(sequence.width == width && sequence.height == height)
         // ffmpeg's glob sorts by name; these names are zero-padded, so it is our order too.

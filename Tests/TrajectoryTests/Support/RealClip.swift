@@ -10,8 +10,8 @@ enum RealClip {
         return here.appendingPathComponent("RealTruth").path
     }()
 
-    /// `../shared/data` next to the package, if it is there.
-    static var sharedData: String? { PackageLayout.sharedData?.path }
+    /// The clip corpus (``ClipCorpus``), or an error saying where it was looked for.
+    static func corpus() throws -> String { try ClipCorpus.require().path }
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 
