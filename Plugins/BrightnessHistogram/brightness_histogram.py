@@ -11,14 +11,14 @@ ranges. Lighting changes, clouds, a camera that switched its exposure: all show 
 
 `lumatrace.analyzer` speaks the protocol (Plugins/External/ExternalProtocol.swift); this file is
 only the analysis. Run it with a Python that has the lumatrace package (python/ in the checkout):
-the checkout's `.venv/bin/python`, which `scripts/install-dependencies` makes.
+the checkout's `.venv/bin/python`, which `scripts/install-dependencies --for-tests` makes.
 """
 try:
     from lumatrace.analyzer import Analyzer, Event, run
 except ImportError as e:  # a Python without the package: say which one to use
     import sys
     sys.exit(f"brightness_histogram.py needs the lumatrace Python package ({e}): run it with the .venv/bin/python "
-             f"of a Lumatrace checkout (scripts/install-dependencies makes it), not {sys.executable}")
+             f"of a Lumatrace checkout (scripts/install-dependencies --for-tests makes it), not {sys.executable}")
 import numpy as np
 
 

@@ -16,9 +16,9 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
         self.install = install
     }
 
-    /// A program from the Debian package `package`, which `scripts/install-dependencies` installs.
+    /// A program from the Debian package `package`, which `scripts/install-dependencies --for-tests` installs.
     public init(_ name: String, debianPackage package: String) {
-        self.init(name, install: "apt-get install \(package) (or scripts/install-dependencies)")
+        self.init(name, install: "apt-get install \(package) (or scripts/install-dependencies --for-tests)")
     }
 
     public static let ffmpeg = ExternalTool("ffmpeg", debianPackage: "ffmpeg")

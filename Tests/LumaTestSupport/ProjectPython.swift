@@ -1,6 +1,6 @@
 import Foundation
 
-/// The project's Python: `.venv/bin/python` at the package root, which `scripts/install-dependencies`
+/// The project's Python: `.venv/bin/python` at the package root, which `scripts/install-dependencies --for-tests`
 /// makes, with numpy and the `lumatrace` package (`python/`). Analyzers written with
 /// `lumatrace.analyzer` (Plugins/BrightnessHistogram, what `new-analyzer --language python` makes)
 /// run with it. A test that needs it fails with the command that makes it, never skips.
@@ -26,7 +26,7 @@ public enum ProjectPython {
 
     /// Why it cannot run an analyzer, checked once per test process; nil when it can.
     static let problem: String? = {
-        let make = "run scripts/install-dependencies (it makes .venv with numpy and the lumatrace package of python/)"
+        let make = "run scripts/install-dependencies --for-tests (it makes .venv with numpy and the lumatrace package of python/)"
         guard FileManager.default.isExecutableFile(atPath: path) else { return "\(path) is missing: \(make)" }
         guard let check = try? ProgramRun.run(path, ["-c", "import numpy, lumatrace.analyzer"]), check.status == 0 else {
             return "\(path) cannot import numpy and lumatrace.analyzer: \(make)"

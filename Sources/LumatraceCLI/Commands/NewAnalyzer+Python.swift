@@ -186,7 +186,7 @@ struct PythonAnalyzerTemplate {
           a recording (`run_on(\(typeName), "clip.luma")`).
 
         The Python is the virtual environment of the Lumatrace checkout at `\(checkout)`, which has numpy
-        and the `lumatrace` package (`scripts/install-dependencies` makes it); any Python with
+        and the `lumatrace` package (`scripts/install-dependencies --for-tests` makes it); any Python with
         `pip install -e \(checkout)/python` does too. The command runs in the folder `replay` runs in;
         the log records that folder and the SHA-256 of `\(moduleName).py`, so
         `lumatrace verify LOG --allow-external` re-runs it from anywhere and says when the script changed.

@@ -24,7 +24,7 @@ struct NewAnalyzer: ParsableCommand {
             In Python: the same example as a script written with lumatrace.analyzer
             (the external analyzer runs it), its pytest tests (run_on: frames made in
             memory, no Lumatrace needed) and a README with the commands. It runs with
-            the checkout's .venv/bin/python, which scripts/install-dependencies makes.
+            the checkout's .venv/bin/python, which scripts/install-dependencies --for-tests makes.
             See docs/writing-an-analyzer.md in the Lumatrace repository.
             """)
 
@@ -80,7 +80,7 @@ struct NewAnalyzer: ParsableCommand {
                 try write(template.files, into: folder)
                 print("created \(folder): \(template.moduleName).py (\(name), for the external analyzer), test_\(template.moduleName).py and a README")
                 if !FileManager.default.isExecutableFile(atPath: template.python) {
-                    print("note: \(template.python) does not exist yet: run scripts/install-dependencies in \(root) to make it")
+                    print("note: \(template.python) does not exist yet: run scripts/install-dependencies --for-tests in \(root) to make it")
                 }
                 print("next: cd \(folder) && \(template.python) -m pytest")
             }
