@@ -88,13 +88,12 @@ let package = Package(
             name: "LumaFormat",
             dependencies: ["LumaBase", "CZstd", "CZlib", "CImageGlue", "CResidualKernels", "CHTTPRange", .product(name: "Crypto", package: "swift-crypto")],
             path: "Sources/LumaFormat"),
-        .target(name: "LumaImaging", dependencies: ["CKissFFT"], path: "Sources/LumaImaging", swiftSettings: kernelSettings()),
+        .target(name: "LumaImaging", dependencies: ["CKissFFT"], path: "Sources/LumaImaging"),
         // Ground truth: the truth file format and importers from OTB, VOT and TrackNet labels.
         .target(name: "LumaTruth", dependencies: ["LumaBase", "LumaAnalysis"], path: "Sources/LumaTruth"),
         // Deterministic synthetic fixed-camera scenes with exact ground truth: the analyzers' fixtures.
         // LumaImaging for PortableMath: the scenes and the analyzers share one set of libm-free functions.
-        .target(name: "LumaSynth", dependencies: ["LumaBase", "LumaAnalysis", "LumaTruth", "LumaImaging"], path: "Sources/LumaSynth",
-                swiftSettings: kernelSettings()),
+        .target(name: "LumaSynth", dependencies: ["LumaBase", "LumaAnalysis", "LumaTruth", "LumaImaging"], path: "Sources/LumaSynth"),
         .target(
             name: "LumaEngine",
             dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaProcess", .product(name: "Crypto", package: "swift-crypto")],
@@ -186,15 +185,9 @@ let package = Package(
 /// rule of ARCHITECTURE.md, written once: a plugin cannot name a recording writer, zstd or a truth
 /// importer, because the build does not let it see them.
 func analyzerPlugin(_ name: String, folder: String, imaging: Bool = true) -> Target {
-    .target(name: name, dependencies: imaging ? ["LumaAnalysis", "LumaImaging"] : ["LumaAnalysis"], path: "Plugins/" + folder,
-            swiftSettings: imaging ? kernelSettings() : [])
+    .target(name: name, dependencies: imaging ? ["LumaAnalysis", "LumaImaging"] : ["LumaAnalysis"], path: "Plugins/" + folder)
 }
 
-/// The per-pixel code (LumaImaging, the analyzers built on it, the synthetic scenes) is optimized in
-/// debug builds too. Unoptimized, its SIMD lanes are generic calls (a 90-frame 320×180 tracking
-/// replay took 51 s, 1.6 s optimized), and `swift test`, which replays recordings through these
-/// analyzers hundreds of times, spent most of its time there (CI: 2042 s, 881 s optimized). Optimizing changes no bit
-/// of any result: the kernels use no fused or reassociated arithmetic, and the golden logs verify
-/// either way. `-enable-testing`, which debug builds add, keeps `@testable import` working.
-/// Unsafe flags are refused only in packages depended on by version; Lumatrace is used by path.
-func kernelSettings() -> [SwiftSetting] { [.unsafeFlags(["-O"], .when(configuration: .debug))] }
+// No target carries unsafe flags: SwiftPM refuses them in a package depended on by version, and
+// plugin authors depend on Lumatrace so. The test suite is built optimized by its command instead
+// (scripts/test: `swift test -Xswiftc -O`), which the per-pixel code needs to run at speed in tests.

@@ -28,6 +28,8 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
     public static let script = ExternalTool("script", debianPackage: "util-linux")
     /// The web server that serves recordings over loopback HTTP (``WebServer``).
     public static let nginx = ExternalTool("nginx", debianPackage: "nginx")
+    /// Version control, for the tests that make a tagged release of the checkout.
+    public static let git = ExternalTool("git", debianPackage: "git")
     /// The toolchain that builds the packages `lumatrace new-analyzer` generates.
     public static let swift = ExternalTool("swift", install: "put the Swift toolchain's bin folder on PATH")
 

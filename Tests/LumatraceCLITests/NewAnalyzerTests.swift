@@ -7,13 +7,39 @@ import LumaTestSupport
 /// `lumatrace new-analyzer`: an out-of-tree plugin package, built against this checkout.
 @Suite("new-analyzer: a plugin package that builds, tests and replays out of the box")
 struct NewAnalyzerTests {
-    @Test("new-analyzer Foo → swift build, swift test, and its lumatrace replays a bundled recording through foo and the built-ins")
+    /// This checkout's files (tracked, and new ones git does not ignore) committed into a new git
+    /// repository `folder`, tagged `tag`: a release of the working tree, as a user would clone it.
+    static func taggedRelease(in folder: String, tag: String) throws {
+        let git = try ExternalTool.git.require()
+        let root = PackageLayout.root.path
+        let listed = try ProgramRun.run(git, ["-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"])
+        #expect(listed.status == 0, "\(listed)")
+        for file in listed.stdout.split(separator: "\0").map(String.init) where FileManager.default.fileExists(atPath: "\(root)/\(file)") {
+            let target = URL(fileURLWithPath: "\(folder)/\(file)")
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: "\(root)/\(file)", toPath: target.path)
+        }
+        for arguments in [["init", "-q"], ["add", "-A"], ["-c", "user.name=test", "-c", "user.email=test@example.invalid", "commit", "-qm", "release"],
+                          ["tag", tag]] {
+            let run = try ProgramRun.run(git, ["-C", folder] + arguments)
+            #expect(run.status == 0, "git \(arguments): \(run)")
+        }
+    }
+
+    @Test("new-analyzer Foo on a tagged release → a package depending on it by version (from: \"0.1.0\") builds, tests, and its lumatrace replays a bundled recording through foo and the built-ins")
     func scaffold() throws {
         let swift = try ExternalTool.swift.require()
         try withScratchFolder("cli") { dir in
-            let created = try CLI.run(["new-analyzer", "Foo", "--lumatrace", PackageLayout.root.path], cwd: dir)
+            // SwiftPM refuses a package depended on by version whose targets carry unsafe flags: this
+            // is the build a plugin author makes against a Lumatrace release.
+            let release = "\(dir)/lumatrace"
+            try Self.taggedRelease(in: release, tag: "0.1.0")
+            let created = try CLI.run(["new-analyzer", "Foo", "--lumatrace", release], cwd: dir)
             #expect(created.status == 0, "\(created.stderr)")
             let package = "\(dir)/Foo"
+            let manifest = try String(contentsOfFile: "\(package)/Package.swift", encoding: .utf8)
+            #expect(manifest.contains(".package(url: \"file://\(release)\", from: \"0.1.0\")"), "\(manifest)")
+            #expect(manifest.contains(".product(name: \"LumaImaging\", package: \"lumatrace\")"), "\(manifest)")
             let test = try ProgramRun.run(swift, ["test"], cwd: package, patience: ProgramRun.buildPatience)
             #expect(test.status == 0, "swift test in the generated package failed:\n\(test.stdout.suffix(3000))\(test.stderr.suffix(3000))")
             let binPath = try ProgramRun.run(swift, ["build", "--show-bin-path"], cwd: package).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -24,6 +50,10 @@ struct NewAnalyzerTests {
             let log = try EventLog.read("\(dir)/foo.events.jsonl")
             #expect(log.header.analyzers.map(\.name) == ["foo", "differencing"])
             #expect(log.events.contains { $0.analyzer == "differencing" })
+            // A working tree with changes is used by path, so its edits are what the plugin builds against.
+            try "// changed\n".write(toFile: "\(release)/Package.swift", atomically: false, encoding: .utf8)
+            #expect(try CLI.run(["new-analyzer", "Baz", "--lumatrace", release], cwd: dir).status == 0)
+            #expect(try String(contentsOfFile: "\(dir)/Baz/Package.swift", encoding: .utf8).contains(".package(name: \"Lumatrace\", path: \"\(release)\")"))
             // Refusals: an existing folder, a name that is not a type name.
             #expect(try CLI.run(["new-analyzer", "Foo"], cwd: dir).stderr.contains("Foo already exists"))
             #expect(try CLI.run(["new-analyzer", "foo-bar"], cwd: dir).stderr.contains("is not a type name"))
@@ -39,6 +69,11 @@ struct NewAnalyzerTests {
             #expect(created.stdout.contains("next: cd HeadLamp && \(python) -m pytest"), "\(created.stdout)")
             let folder = "\(dir)/HeadLamp"
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == [".gitignore", "README.md", "head_lamp.py", "test_head_lamp.py"])
+            // The files name `python3`, never a path of this machine: the folder works wherever it is copied.
+            for file in ["README.md", "head_lamp.py", "test_head_lamp.py"] {
+                let text = try String(contentsOfFile: "\(folder)/\(file)", encoding: .utf8)
+                #expect(!text.contains(PackageLayout.root.path) && !text.contains(".venv/bin/python "), "\(file) names a path of this machine:\n\(text)")
+            }
 
             let tests = try ProgramRun.run(python, ["-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd: folder)
             #expect(tests.status == 0 && tests.stdout.contains("4 passed"), "pytest in the generated folder failed:\n\(tests.stdout.suffix(3000))\(tests.stderr.suffix(2000))")

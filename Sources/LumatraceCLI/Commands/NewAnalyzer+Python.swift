@@ -56,8 +56,13 @@ struct PythonAnalyzerTemplate {
         "typing", "abc", "collections", "functools", "types", "io", "test",
     ]
 
-    /// The checkout's virtual environment, which has numpy and the `lumatrace` package.
+    /// The checkout's virtual environment, which has numpy and the `lumatrace` package: what
+    /// `new-analyzer` suggests running the tests with on this machine.
     var python: String { checkout + "/.venv/bin/python" }
+
+    /// The interpreter the generated files name: `python3`, never a path of this machine, so the
+    /// folder works wherever it is copied (any python3 with numpy and the `lumatrace` package).
+    let interpreter = "python3"
 
     var files: [(String, String)] {
         [("\(moduleName).py", analyzer), ("test_\(moduleName).py", tests), ("README.md", readme),
@@ -75,7 +80,7 @@ struct PythonAnalyzerTemplate {
         Lumatrace runs it through its `external` analyzer (`lumatrace.analyzer` speaks the protocol):
 
             lumatrace replay clip.luma --analyzer external \\
-              --set external.command="\(python) \(moduleName).py" \\
+              --set external.command="\(interpreter) \(moduleName).py" \\
               --set external.options='{"threshold":8}'
 
         The rules: the same frames and options give the same events (no clocks, no unseeded
@@ -86,7 +91,8 @@ struct PythonAnalyzerTemplate {
             from lumatrace.analyzer import Analyzer, Event, run
         except ImportError as e:  # a Python without the package: say which one to use
             import sys
-            sys.exit(f"\(moduleName).py needs the lumatrace Python package ({e}): run it with \(python)")
+            sys.exit(f"\(moduleName).py needs the lumatrace Python package ({e}): pip install PATH-TO-LUMATRACE/python, "
+                     f"or run it with a Lumatrace checkout's .venv/bin/python")
 
 
         class \(typeName)(Analyzer):
@@ -174,9 +180,9 @@ struct PythonAnalyzerTemplate {
         Lumatrace runs it through its `external` analyzer; `lumatrace.analyzer` speaks the protocol.
 
         ```sh
-        \(python) -m pytest                # its tests, without Lumatrace
+        \(interpreter) -m pytest                # its tests, without Lumatrace
         lumatrace replay clip.luma --analyzer external \\
-          --set external.command="\(python) \(moduleName).py" \\
+          --set external.command="\(interpreter) \(moduleName).py" \\
           --set external.options='{"threshold":8}' -o clip.\(moduleName).events.jsonl
         ```
 
@@ -185,9 +191,9 @@ struct PythonAnalyzerTemplate {
         - `test_\(moduleName).py`: tests with `lumatrace.analyzer.run_on`, on frames made in memory; it also takes
           a recording (`run_on(\(typeName), "clip.luma")`).
 
-        The Python is the virtual environment of the Lumatrace checkout at `\(checkout)`, which has numpy
-        and the `lumatrace` package (`scripts/install-dependencies --for-tests` makes it); any Python with
-        `pip install -e \(checkout)/python` does too. The command runs in the folder `replay` runs in;
+        `\(interpreter)` must have numpy and the `lumatrace` package: `pip install PATH-TO-LUMATRACE/python`
+        into it, or use a Lumatrace checkout's `.venv/bin/python` instead (`scripts/install-dependencies
+        --for-tests` makes it there). The command runs in the folder `replay` runs in;
         the log records that folder and the SHA-256 of `\(moduleName).py`, so
         `lumatrace verify LOG --allow-external` re-runs it from anywhere and says when the script changed.
 

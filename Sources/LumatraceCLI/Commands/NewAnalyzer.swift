@@ -14,7 +14,8 @@ struct NewAnalyzer: ParsableCommand {
             into yours), a test that uses AnalyzerHarness (events on frames made in
             memory, and the one-line conformance check), and an executable that is
             lumatrace with the built-in analyzers plus yours. It depends on this
-            Lumatrace checkout by path (--lumatrace to use another).
+            Lumatrace checkout (--lumatrace to use another): by version when the checkout
+            is a tagged release with no changes (e.g. git tag 0.1.0), by path otherwise.
 
               lumatrace new-analyzer --language python Glare   # ./Glare/glare.py
               cd Glare && CHECKOUT/.venv/bin/python -m pytest
@@ -71,9 +72,10 @@ struct NewAnalyzer: ParsableCommand {
             let root = URL(fileURLWithPath: checkout).standardizedFileURL.path
             switch language {
             case .swift:
-                let template = AnalyzerTemplate(typeName: name, checkout: root)
+                let template = AnalyzerTemplate(typeName: name, lumatrace: .of(checkout: root))
                 try write(template.files, into: folder)
                 print("created \(folder): analyzer `\(template.analyzerName)` (\(template.typeName)Analyzer), its tests, and lumatrace-\(template.analyzerName)")
+                print(template.lumatrace.readmeSentence)
                 print("next: cd \(folder) && swift build && swift test")
             case .python:
                 let template = PythonAnalyzerTemplate(typeName: name, checkout: root)
@@ -99,7 +101,8 @@ struct NewAnalyzer: ParsableCommand {
 /// The files of a new analyzer package.
 struct AnalyzerTemplate {
     let typeName: String
-    let checkout: String
+    /// Where the package gets Lumatrace from: a tagged release by version, else the checkout by path.
+    let lumatrace: LumatraceDependency
 
     /// `Glare` → `glare`, `HeadTracker` → `head-tracker`.
     var analyzerName: String {
@@ -127,20 +130,20 @@ struct AnalyzerTemplate {
             name: "\(typeName)",
             platforms: [.macOS(.v14)],
             dependencies: [
-                .package(name: "Lumatrace", path: "\(checkout)"),
+                \(lumatrace.packageLine)
             ],
             targets: [
                 // The analyzer: sees only Lumatrace's plugin API (LumaAnalysis) and its image kernels (LumaImaging).
                 .target(name: "\(typeName)", dependencies: [
-                    .product(name: "LumaAnalysis", package: "Lumatrace"),
-                    .product(name: "LumaImaging", package: "Lumatrace"),
+                    .product(name: "LumaAnalysis", package: "\(lumatrace.packageName)"),
+                    .product(name: "LumaImaging", package: "\(lumatrace.packageName)"),
                 ]),
                 // lumatrace with the built-in analyzers plus this one.
                 .executableTarget(name: "lumatrace-\(analyzerName)", dependencies: [
-                    "\(typeName)", .product(name: "LumatraceCLI", package: "Lumatrace"),
+                    "\(typeName)", .product(name: "LumatraceCLI", package: "\(lumatrace.packageName)"),
                 ]),
                 .testTarget(name: "\(typeName)Tests", dependencies: [
-                    "\(typeName)", .product(name: "AnalyzerHarness", package: "Lumatrace"),
+                    "\(typeName)", .product(name: "AnalyzerHarness", package: "\(lumatrace.packageName)"),
                 ]),
             ],
             swiftLanguageModes: [.v6]
@@ -272,7 +275,7 @@ struct AnalyzerTemplate {
         - `Tests/\(typeName)Tests`: tests with `AnalyzerHarness`, including the conformance check.
         - `Sources/lumatrace-\(analyzerName)`: `lumatrace` with the built-in analyzers plus this one.
 
-        Lumatrace is used from `\(checkout)`; change the path in `Package.swift` to move it.
+        \(lumatrace.readmeSentence)
 
         """
     }
