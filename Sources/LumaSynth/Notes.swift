@@ -3,7 +3,7 @@ import LumaTruth
 
 /// Writes the human-readable `GroundTruth.notes`: how the scene was made and what is in it.
 enum Notes {
-    /// `value` with exactly `decimals` decimals, e.g. `fixed(2.345, 2) == "2.35"` (``FixedDecimal``:
+    /// `value` with exactly `decimals` decimals, e.g. `fixed(2.345, 2) == "2.35"` (`FixedDecimal`:
     /// no Foundation, same text on every platform).
     static func fixed(_ value: Double, _ decimals: Int) -> String {
         FixedDecimal.text(value, decimals: decimals, below: 9e15) ?? "\(value)"

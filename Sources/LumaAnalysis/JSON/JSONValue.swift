@@ -99,7 +99,7 @@ public enum JSONValue: Equatable, Sendable {
         }
     }
 
-    /// Exactly ``decimals`` decimals, computed with integers (``FixedDecimal``), so it cannot vary
+    /// Exactly ``decimals`` decimals, computed with integers (`FixedDecimal` of LumaBase), so it cannot vary
     /// with the C library; `null` for NaN and infinities. Beyond 9·10^12 (rare) the integers run
     /// out and Swift's shortest round-trip form is printed, which is the same on every machine too.
     public static func format(_ d: Double) -> String {
