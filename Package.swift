@@ -3,8 +3,8 @@
 // Lumatrace: record a fixed-camera video once into zstd-compressed luma frames, replay it through
 // analyzer plugins as often as you like, and get a deterministic event log every time.
 //
-// Layers (ARCHITECTURE.md): LumaBase (recording time, hex, fixed decimals, JSON strings, counted
-// nouns) → LumaFormat (the .luma file) and LumaAnalysis (the plugin API: Analyzer, Frame, events,
+// Layers (ARCHITECTURE.md): LumaBase (recording time, SHA-256 and hex, fixed decimals, JSON strings,
+// counted nouns) → LumaFormat (the .luma file) and LumaAnalysis (the plugin API: Analyzer, Frame, events,
 // options, JSON) → Plugins/* (analyzers, which see only LumaAnalysis and LumaImaging) and LumaEngine
 // (replay, event log) → LumaRegression (golden replays, diff, score, regress); LumaRecording (frame
 // sources, the record loop) → LumatraceCLI → lumatrace. Beside them, LumaProcess (starting programs
@@ -47,6 +47,11 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        // OpenSSL 3's libcrypto, for SHA-256 only (LumaBase's SHA256Hasher): the system's, where
+        // swift-crypto compiled BoringSSL's 359 C files into every fresh build.
+        .systemLibrary(
+            name: "CLibcrypto", path: "Sources/CLibcrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
 
         // libpng + libjpeg behind plain C calls that return status codes: all setjmp/longjmp stays in
         // C (glue.c). Headers come from /usr/include (Debian libpng-dev, libjpeg62-turbo-dev).
@@ -72,9 +77,9 @@ let package = Package(
             linkerSettings: [.linkedLibrary("curl")]),
 
         // MARK: - Core
-        // Recording time (Timestamp), digests, fixed decimals and JSON strings as text: what the file format,
-        // the plugin API and the truth files share.
-        .target(name: "LumaBase", path: "Sources/LumaBase"),
+        // Recording time (Timestamp), digests (SHA-256, through libcrypto, and hex), fixed decimals and JSON
+        // strings as text: what the file format, the plugin API and the truth files share.
+        .target(name: "LumaBase", dependencies: ["CLibcrypto"], path: "Sources/LumaBase"),
         // Starting programs (pipes, files, process groups, a reaper; finding a tool on PATH) and worker
         // threads: the one way the recorder, render, the engine and the external analyzer do either.
         // LumaBase for SystemCallError (a failed call and its errno) and the file-system layer.
