@@ -37,7 +37,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
     ],
     targets: [
         // MARK: - System libraries (Debian packages; `.ci/run` installs them)
@@ -87,11 +86,11 @@ let package = Package(
         // The plugin API: everything an analyzer author needs, and nothing of the file format.
         .target(
             name: "LumaAnalysis",
-            dependencies: ["LumaBase", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["LumaBase"],
             path: "Sources/LumaAnalysis"),
         .target(
             name: "LumaFormat",
-            dependencies: ["LumaBase", "CZstd", "CZlib", "CImageGlue", "CResidualKernels", "CHTTPRange", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["LumaBase", "CZstd", "CZlib", "CImageGlue", "CResidualKernels", "CHTTPRange"],
             path: "Sources/LumaFormat"),
         .target(name: "LumaImaging", dependencies: ["CKissFFT"], path: "Sources/LumaImaging", swiftSettings: kernelSettings()),
         // Ground truth: the truth file format and importers from OTB, VOT and TrackNet labels.
@@ -102,13 +101,13 @@ let package = Package(
                 swiftSettings: kernelSettings()),
         .target(
             name: "LumaEngine",
-            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaProcess", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaProcess"],
             path: "Sources/LumaEngine"),
         // Regression: golden replays, pipeline files, diff, score and the regress runner, with their
         // text and JSON reports; for the CLI, the benchmarks and any Swift program.
         .target(
             name: "LumaRegression",
-            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaTruth", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaTruth"],
             path: "Sources/LumaRegression"),
 
         // Recording: frame sources (video through ffmpeg, Y4M, image folders) and the record loop.
@@ -143,7 +142,7 @@ let package = Package(
         // drive (and how to install them), where the package and the shared clips are.
         .target(
             name: "LumaTestSupport",
-            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaRecording", "LumaProcess", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaRecording", "LumaProcess"],
             path: "Tests/LumaTestSupport"),
         .testTarget(
             name: "LumaFormatTests", dependencies: ["LumaTestSupport", "LumaBase", "LumaFormat"], path: "Tests/LumaFormatTests",
