@@ -3,8 +3,8 @@
 // Lumatrace: record a fixed-camera video once into zstd-compressed luma frames, replay it through
 // analyzer plugins as often as you like, and get a deterministic event log every time.
 //
-// Layers (ARCHITECTURE.md): LumaBase (recording time, hex, fixed decimals, JSON strings, counted
-// nouns) → LumaFormat (the .luma file) and LumaAnalysis (the plugin API: Analyzer, Frame, events,
+// Layers (ARCHITECTURE.md): LumaBase (recording time, SHA-256 and hex, fixed decimals, JSON strings,
+// counted nouns) → LumaFormat (the .luma file) and LumaAnalysis (the plugin API: Analyzer, Frame, events,
 // options, JSON) → Plugins/* (analyzers, which see only LumaAnalysis and LumaImaging) and LumaEngine
 // (replay, event log) → LumaRegression (golden replays, diff, score, regress); LumaRecording (frame
 // sources, the record loop) → LumatraceCLI → lumatrace. Beside them, LumaProcess (starting programs
@@ -37,7 +37,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
     ],
     targets: [
         // MARK: - System libraries (Debian packages; `.ci/run` installs them)
@@ -47,6 +46,11 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]),
+        // OpenSSL 3's libcrypto, for SHA-256 only (LumaBase's SHA256Hasher): the system's, where
+        // swift-crypto compiled BoringSSL's 359 C files into every fresh build.
+        .systemLibrary(
+            name: "CLibcrypto", path: "Sources/CLibcrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
 
         // libpng + libjpeg behind plain C calls that return status codes: all setjmp/longjmp stays in
         // C (glue.c). Headers come from /usr/include (Debian libpng-dev, libjpeg62-turbo-dev).
@@ -72,9 +76,9 @@ let package = Package(
             linkerSettings: [.linkedLibrary("curl")]),
 
         // MARK: - Core
-        // Recording time (Timestamp), digests, fixed decimals and JSON strings as text: what the file format,
-        // the plugin API and the truth files share.
-        .target(name: "LumaBase", path: "Sources/LumaBase"),
+        // Recording time (Timestamp), digests (SHA-256, through libcrypto, and hex), fixed decimals and JSON
+        // strings as text: what the file format, the plugin API and the truth files share.
+        .target(name: "LumaBase", dependencies: ["CLibcrypto"], path: "Sources/LumaBase"),
         // Starting programs (pipes, files, process groups, a reaper; finding a tool on PATH) and worker
         // threads: the one way the recorder, render, the engine and the external analyzer do either.
         // LumaBase for SystemCallError (a failed call and its errno) and the file-system layer.
@@ -82,11 +86,11 @@ let package = Package(
         // The plugin API: everything an analyzer author needs, and nothing of the file format.
         .target(
             name: "LumaAnalysis",
-            dependencies: ["LumaBase", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["LumaBase"],
             path: "Sources/LumaAnalysis"),
         .target(
             name: "LumaFormat",
-            dependencies: ["LumaBase", "CZstd", "CZlib", "CImageGlue", "CResidualKernels", "CHTTPRange", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["LumaBase", "CZstd", "CZlib", "CImageGlue", "CResidualKernels", "CHTTPRange"],
             path: "Sources/LumaFormat"),
         .target(name: "LumaImaging", dependencies: ["CKissFFT"], path: "Sources/LumaImaging"),
         // Ground truth: the truth file format and importers from OTB, VOT and TrackNet labels.
@@ -96,13 +100,13 @@ let package = Package(
         .target(name: "LumaSynth", dependencies: ["LumaBase", "LumaAnalysis", "LumaTruth", "LumaImaging"], path: "Sources/LumaSynth"),
         .target(
             name: "LumaEngine",
-            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaProcess", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaProcess"],
             path: "Sources/LumaEngine"),
         // Regression: golden replays, pipeline files, diff, score and the regress runner, with their
         // text and JSON reports; for the CLI, the benchmarks and any Swift program.
         .target(
             name: "LumaRegression",
-            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaTruth", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaTruth"],
             path: "Sources/LumaRegression"),
 
         // Recording: frame sources (video through ffmpeg, Y4M, image folders) and the record loop.
@@ -137,7 +141,7 @@ let package = Package(
         // drive (and how to install them), where the package and the shared clips are.
         .target(
             name: "LumaTestSupport",
-            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaRecording", "LumaProcess", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaRecording", "LumaProcess"],
             path: "Tests/LumaTestSupport"),
         .testTarget(
             name: "LumaFormatTests", dependencies: ["LumaTestSupport", "LumaBase", "LumaFormat"], path: "Tests/LumaFormatTests",

@@ -32,8 +32,8 @@ extension BuildGraphTests {
             let root = folder == "." ? PackageLayout.root : PackageLayout.root.appendingPathComponent(folder)
             let prefix = folder == "." ? "" : folder + "/"
             let manifest = try Manifest.dumped(from: root)
-            // How the manifest's other targets spell a product, to say what to add (Crypto is
-            // `.product(name: "Crypto", package: "swift-crypto")`).
+            // How the manifest's other targets spell a product, to say what to add (ArgumentParser is
+            // `.product(name: "ArgumentParser", package: "swift-argument-parser")`).
             var productPackages: [String: String] = [:]
             for dependency in manifest.targets.flatMap(\.dependencies) {
                 if let package = dependency.package { productPackages[dependency.name] = package }
@@ -42,7 +42,7 @@ extension BuildGraphTests {
 
             var scanned = 0
             for target in manifest.targets {
-                // A product is read as the module of the same name: true of swift-crypto's Crypto,
+                // A product is read as the module of the same name: true of swift-argument-parser's
                 // ArgumentParser and every Lumatrace product. A product named otherwise fails
                 // here loudly, never silently.
                 let declared = Set(target.dependencies.map(\.name)).union([target.name])
@@ -100,7 +100,7 @@ extension BuildGraphTests {
                 @preconcurrency import Glibc
                 @testable import LumaFormat
                 import struct Foundation.URL
-                internal import Crypto; import LumaBase
+                internal import ArgumentParser; import LumaBase
                 #if canImport(CKissFFT) && !os(Windows)
                     import CKissFFT
                 #endif
@@ -114,7 +114,7 @@ extension BuildGraphTests {
                 let plain = "\"; import Quoted"
                 func imported() {}
                 """#
-            #expect(Self.modulesUsed(by: source) == ["Glibc", "LumaFormat", "Foundation", "Crypto", "LumaBase", "CKissFFT"])
+            #expect(Self.modulesUsed(by: source) == ["Glibc", "LumaFormat", "Foundation", "ArgumentParser", "LumaBase", "CKissFFT"])
         }
     }
 }

@@ -1,4 +1,3 @@
-import Crypto
 import LumaBase
 
 /// Ids for observations that are derived, never random: a UUID-formatted string built from the
@@ -13,9 +12,8 @@ import LumaBase
 /// ```
 public enum DerivedIdentifier {
     public static func make(streamIdentity: String, analyzer: String, kind: String, ordinal: Int) -> String {
-        var hasher = SHA256()
-        hasher.update(data: Array("\(streamIdentity)\u{0}\(analyzer)\u{0}\(kind)\u{0}\(ordinal)".utf8))
-        var bytes = Array(hasher.finalize().prefix(16))
+        let digest = SHA256Hasher.hash(Array("\(streamIdentity)\u{0}\(analyzer)\u{0}\(kind)\u{0}\(ordinal)".utf8))
+        var bytes = Array(digest.prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x50  // version 5 (name-based, SHA) layout
         bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
         let hex = bytes.hexString.uppercased()

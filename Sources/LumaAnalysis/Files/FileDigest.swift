@@ -1,4 +1,3 @@
-import Crypto
 import LumaBase
 
 /// The SHA-256 of a file's bytes, read in 1 MiB pieces, so memory stays the same however large
@@ -9,13 +8,13 @@ package enum FileDigest {
     /// `errno`; the caller names the path.
     package static func sha256(ofFileAt path: String) throws(SystemCallError) -> String {
         let file = try SystemFile.open(path, for: .readWithoutWaiting)
-        var hasher = SHA256()
+        var hasher = SHA256Hasher()
         var piece = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let count = try file.read(into: &piece)
             if count == 0 { break }
-            piece.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            piece.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
         }
-        return Array(hasher.finalize()).hexString
+        return hasher.finalize().hexString
     }
 }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import LumaAnalysis
 import LumaBase
@@ -96,7 +95,7 @@ struct EventLogParser {
     private var header: (value: EventLogHeader, json: JSONValue)?
     private var events: [LoggedEvent] = []
     private var footer: (value: JSONValue, line: Int)?
-    private var hasher = SHA256()
+    private var hasher = SHA256Hasher()
     private var lastFrame = Int.min
 
     init(path: String) { self.path = path }
@@ -148,8 +147,8 @@ struct EventLogParser {
             throw EventLogError(path: path, line: lineNumber, reason: "event time \(t.serialized) is not a recording time (at most ±\(Int64(LoggedEvent.maximumSeconds)) s)")
         }
         lastFrame = frame
-        line.withUnsafeBytes { hasher.update(bufferPointer: $0) }
-        hasher.update(data: [10])
+        line.withUnsafeBytes { hasher.update($0) }
+        hasher.update([10])
         let time = JSONValue.format(seconds)
         events.append(LoggedEvent(frame: frame, time: time, analyzer: analyzer, kind: kind, data: data))
     }
@@ -180,7 +179,7 @@ struct EventLogParser {
             guard let end = EventLogFooter(json: footer.value) else {
                 throw EventLogError(path: path, line: footer.line, reason: "footer lacks what a footer holds (complete, frames, events, counts, sha256)")
             }
-            guard end.eventsDigest == Array(hasher.finalize()).hexString else {
+            guard end.eventsDigest == hasher.finalize().hexString else {
                 throw EventLogError(path: path, line: footer.line, reason: "footer digest does not match the event lines: the log was edited or damaged")
             }
             guard end.eventCount == events.count else {

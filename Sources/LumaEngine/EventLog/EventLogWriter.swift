@@ -1,6 +1,6 @@
-import Crypto
 import Foundation
 import LumaAnalysis
+import LumaBase
 import LumaFormat
 
 /// Writes an event log: header line, event lines, footer line.
@@ -16,7 +16,7 @@ public final class EventLogWriter {
     public var temporaryPath: String? { output.temporaryPath }
     private let output: OutputFile
     private var buffer: [UInt8] = []
-    private var hasher = SHA256()
+    private var hasher = SHA256Hasher()
     private var counts: [(analyzer: String, kind: String, count: Int)] = []
     private let analyzerOrder: [String]
     /// The log's format version (from its header).
@@ -79,7 +79,7 @@ public final class EventLogWriter {
         let sorted = counts.sorted { (order[$0.analyzer] ?? .max, $0.kind) < (order[$1.analyzer] ?? .max, $1.kind) }
         precondition(formatVersion == 1 || ending != nil, "a version-2 log's footer holds the recording's facts")
         let footer = EventLogFooter(complete: failure == nil, framesReplayed: framesReplayed, eventCount: eventCount,
-                                    counts: sorted, eventsDigest: Array(hasher.finalize()).hexString, failure: failure,
+                                    counts: sorted, eventsDigest: hasher.finalize().hexString, failure: failure,
                                     ending: formatVersion == 1 ? nil : ending)
         append(line: footer.json.serialized, hashed: false)
         try flush()
@@ -102,7 +102,7 @@ public final class EventLogWriter {
         let start = buffer.count
         buffer.append(contentsOf: line.utf8)
         buffer.append(10)
-        if hashed { buffer[start...].withUnsafeBytes { hasher.update(bufferPointer: $0) } }
+        if hashed { buffer[start...].withUnsafeBytes { hasher.update($0) } }
     }
 
     private func flush() throws(OutputError) {

@@ -84,7 +84,7 @@ private struct URLParts {
     var hasQueryOrFragment: Bool { !queryAndFragment.isEmpty }
 
     init(_ url: String) {
-        let schemeEnd = url.range(of: "://")
+        let schemeEnd = url.firstRange(of: "://")
         scheme = schemeEnd.map { String(url[..<$0.lowerBound]) } ?? ""
         let rest = schemeEnd.map { url[$0.upperBound...] } ?? url[...]
         let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import LumaAnalysis
 import LumaBase
@@ -43,6 +42,6 @@ public struct CorpusListing: Sendable, Equatable {
     static func digest(of goldens: [Golden]) -> String {
         var listing = ""
         for g in goldens { listing += "\(URL(fileURLWithPath: g.path).lastPathComponent)\t\(g.cost)\t\(g.sha256)\n" }
-        return Array(SHA256.hash(data: Array(listing.utf8))).hexString
+        return SHA256Hasher.hash(Array(listing.utf8)).hexString
     }
 }

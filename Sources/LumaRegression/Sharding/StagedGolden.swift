@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import LumaAnalysis
 import LumaBase
@@ -35,7 +34,7 @@ public struct StagedGolden: Sendable, Equatable {
         try out.write(newBytes)
         try out.commit()
         return StagedGolden(golden: URL(fileURLWithPath: golden).standardizedFileURL.path, goldenSHA256: goldenSHA256,
-                            staged: target, stagedSHA256: Array(SHA256.hash(data: newBytes)).hexString)
+                            staged: target, stagedSHA256: SHA256Hasher.hash(newBytes).hexString)
     }
 
     /// Where a staged log stands when a merge looks at it.
