@@ -37,6 +37,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        // `swift package generate-documentation`: the DocC catalogs of the libraries (a command plugin; nothing links it).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", exact: "1.5.0"),
     ],
     targets: [
         // MARK: - System libraries (Debian packages; `.ci/run` installs them)

@@ -8,7 +8,7 @@ extension AnalyzerHarness {
     /// 1. **Deterministic**: the same frames give byte-identical logs twice in a row, and with one
     ///    thread or four.
     /// 2. **Options declared once, configuration round-trips**: the configuration's
-    ///    ``AnalyzerConfiguration/options`` are its stored properties, in their order and under
+    ///    `AnalyzerConfiguration/options` are its stored properties, in their order and under
     ///    their names (a property left out would be neither settable nor in the log header), and
     ///    encoding the configuration to JSON and decoding it gives the same JSON, so a log header
     ///    re-runs the same analyzer (`lumatrace verify`).

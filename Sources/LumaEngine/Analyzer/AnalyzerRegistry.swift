@@ -12,19 +12,19 @@ public struct AnalyzerDescriptor: Sendable {
     /// Whether the defaults alone are a valid configuration. Analyzers that need an option first
     /// (e.g. `external`, which needs a command) do not run when `replay` runs "every analyzer".
     public let runsWithDefaults: Bool
-    /// Option keys holding paths relative to the configuration's file (``Analyzer/pathOptions``).
+    /// Option keys holding paths relative to the configuration's file (`Analyzer/pathOptions`).
     public let pathOptions: [String]
-    /// The event kinds its type declares (``Analyzer/eventTypes``); empty when only a running
+    /// The event kinds its type declares (`Analyzer/eventTypes`); empty when only a running
     /// instance knows them (`external`).
     public let eventSchemas: [EventSchema]
 
-    /// The program a configuration starts (see ``Analyzer/program(in:)``), or `nil`. Keys the
+    /// The program a configuration starts (see `Analyzer/program(in:)`), or `nil`. Keys the
     /// configuration leaves out take their defaults, as in a replay.
     public func program(in configuration: JSONValue) -> String? {
         findProgram(withDefaults(configuration))
     }
 
-    /// Why `configuration` can log nothing (see ``Analyzer/idleReason(in:)``), or `nil`.
+    /// Why `configuration` can log nothing (see `Analyzer/idleReason(in:)`), or `nil`.
     public func idleReason(in configuration: JSONValue) -> String? {
         findIdleReason(withDefaults(configuration))
     }

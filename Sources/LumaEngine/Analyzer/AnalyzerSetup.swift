@@ -17,10 +17,10 @@ public struct AnalyzerSetup: Equatable, Sendable {
     public var regionOfInterest: NormalizedRect
     /// The analyzer's own options, all of them, as JSON.
     public var configuration: JSONValue
-    /// The files the analyzer's program was made of when the log was written (``ProgramFile``):
+    /// The files the analyzer's program was made of when the log was written (`ProgramFile`):
     /// filled in by the replay, in the header only when there are any.
     public var programFiles: [ProgramFile] = []
-    /// The event kinds the analyzer declares, with their versions and shapes (``EventSchema``):
+    /// The event kinds the analyzer declares, with their versions and shapes (`EventSchema`):
     /// filled in by the replay, in the header only when there are any.
     public var events: [EventSchema] = []
 

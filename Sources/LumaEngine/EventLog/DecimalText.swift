@@ -1,6 +1,6 @@
 import LumaBase
 
-/// Numbers as text for people: tables and messages (event logs use ``JSONValue``'s format).
+/// Numbers as text for people: tables and messages (event logs use `JSONValue`'s format).
 public enum DecimalText {
     /// `value` rounded to `decimals` decimals, always with that many: `0.850`, `-3.2`, `12`.
     ///

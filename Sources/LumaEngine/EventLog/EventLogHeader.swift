@@ -133,7 +133,7 @@ public struct EventLogHeader: Equatable, Sendable {
     }
 
     /// Reads a header line back. Analyzer setups stay as JSON here; resolve them against a
-    /// registry with ``AnalyzerSetup/parse(_:registry:source:)`` to re-run them.
+    /// registry with `AnalyzerSetup/parse(_:registry:source:)` to re-run them.
     public init(json: JSONValue, source: String) throws(EventLogError) {
         func need<T>(_ v: T?, _ what: String) throws(EventLogError) -> T {
             guard let v else { throw EventLogError(path: source, line: 1, reason: "header has no valid \(what)") }

@@ -21,7 +21,7 @@ public struct EventLog: Sendable {
     /// The longest line a log may have: 4 MiB. The longest lines Lumatrace writes (a trajectory's
     /// points, a header with many analyzers) are a few kilobytes. A longer line is refused as soon
     /// as that many bytes have arrived without a newline, so a hostile log costs at most this much
-    /// buffering, and its parse at most about 30 times it: JSON values are held as ``JSONValue``,
+    /// buffering, and its parse at most about 30 times it: JSON values are held as `JSONValue`,
     /// 24 bytes for a one-digit number, more for `[0]` (measured, whole process: a 4 MiB line of
     /// `[0,0,…]` peaks at 80 MiB resident, one of `[[0],[0],…]` at 117 MiB).
     public static let maximumLineBytes = 4 << 20

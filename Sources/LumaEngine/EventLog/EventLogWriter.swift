@@ -5,14 +5,14 @@ import LumaFormat
 
 /// Writes an event log: header line, event lines, footer line.
 ///
-/// The log goes through ``OutputFile``: it is written to a temporary sibling and renamed into place
+/// The log goes through `OutputFile`: it is written to a temporary sibling and renamed into place
 /// only when finished, so an existing good log is never replaced by a half-written one, and only
 /// when `replacingExisting` (the user's `--force`). A process killed mid-replay leaves the temporary
 /// file (`.NAME.PID-N.partial`): valid JSON Lines up to its last complete line, and no footer.
 /// `-`, a FIFO or a device receive the log as a stream, line by line.
 public final class EventLogWriter {
     public let path: String
-    /// Where the log is written until ``finish(framesReplayed:failure:)``; `nil` for a stream.
+    /// Where the log is written until `finish(framesReplayed:failure:)`; `nil` for a stream.
     public var temporaryPath: String? { output.temporaryPath }
     private let output: OutputFile
     private var buffer: [UInt8] = []

@@ -21,7 +21,7 @@ public struct LoggedEvent: Equatable, Sendable {
 
     public var seconds: Double { Double(time) ?? 0 }
 
-    /// The largest event time, in seconds, a log may hold: ``Timestamp/maximumTicks`` at one tick
+    /// The largest event time, in seconds, a log may hold: `Timestamp/maximumTicks` at one tick
     /// per second, the furthest any recording's timestamp can lie. A log read back refuses a time
     /// beyond it on the line that holds it.
     public static let maximumSeconds = Double(Timestamp.maximumTicks)

@@ -203,7 +203,7 @@ final class Runner: @unchecked Sendable {
     }
 }
 
-/// The name a stream gets before its first frame is analyzed (``StreamInfo/identity``): the frames
+/// The name a stream gets before its first frame is analyzed (`StreamInfo/identity`): the frames
 /// digest of its first frame alone, so live analysis (which has only that frame yet) and any
 /// later replay agree.
 public enum StreamIdentity {

@@ -27,7 +27,7 @@ public struct ReplayOptions: Sendable {
     /// Files besides the recording that the replay reads (a pipeline file): never the destination.
     public var otherInputs: [String] = []
     /// The folder relative paths in the analyzers' configurations are relative to: the folder of
-    /// the log whose header holds them (see ``AnalyzerContext/configurationFolder``); `nil`: the
+    /// the log whose header holds them (see `AnalyzerContext/configurationFolder`); `nil`: the
     /// current folder.
     public var configurationFolder: String?
     /// The event log format version to write (``EventLogHeader/version`` unless re-running a

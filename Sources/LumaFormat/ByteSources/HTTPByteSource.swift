@@ -16,7 +16,7 @@ import Glibc
 /// event-loop client would add threads and hops for nothing here).
 ///
 /// - Small reads (record envelopes, chunk tables) are served from blocks of ``blockSize`` bytes,
-///   fetched once and kept (the last ``cachedBlocks``); a read of a block or more (a chunk's
+///   fetched once and kept (the last `cachedBlocks`); a read of a block or more (a chunk's
 ///   payload) is fetched exactly, so the bytes fetched stay close to those of the chunks read
 ///   (a block is 4 KiB: a chunk's table costs one block beside its payload).
 /// - A request that fails on the way (connection refused, reset or cut, a timeout, HTTP 5xx or

@@ -10,7 +10,7 @@ public struct RecordingHeader: Equatable, Sendable {
     /// touches. Version 1 keeps both reference copies side by side and the header once.
     ///
     /// Version 3 codes frames in 16×16 blocks that each choose their predictor, with nibble-split
-    /// residuals (``BlockResidual``); its file structure is version 2's.
+    /// residuals (`BlockResidual`); its file structure is version 2's.
     public static let formatVersion = 3
     /// The versions this build reads.
     public static let readableVersions: ClosedRange<Int> = 1...3

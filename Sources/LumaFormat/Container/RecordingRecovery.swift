@@ -16,7 +16,7 @@ import Darwin
 /// The result is written to a temporary file next to its destination, synced, opened again and
 /// its frames decoded; it replaces the recording (or becomes `output`) only if it holds at least
 /// every frame the recording could be read for. Otherwise nothing changes and recovery throws
-/// ``LumaFormatError/recoveryRefused(path:reason:)`` saying what could and could not be kept.
+/// `LumaFormatError/recoveryRefused(path:reason:)` saying what could and could not be kept.
 public enum RecordingRecovery {
     public struct Report: Sendable, Equatable {
         /// The file needed nothing: its layout is exactly what recovery would write and every chunk

@@ -110,11 +110,16 @@ public final class RecordingWriter {
 
     /// Creates the recording at `path`. Refuses to replace an existing file unless `overwrite`.
     ///
-    /// - Parameter placement: `.inPlace` (the default) writes a new file under `path` from the
-    ///   start, so a process killed at any moment leaves its complete chunks there for
-    ///   `lumatrace recover`; `.whenComplete` writes a temporary sibling renamed into place by
-    ///   ``close()``, for recordings that are cheap to make again (nothing half-written is left).
-    ///   Replacing an existing file is always done `.whenComplete`.
+    /// - Parameters:
+    ///   - path: the recording to create.
+    ///   - header: its size, timescale and metadata.
+    ///   - options: how frames are grouped into chunks.
+    ///   - overwrite: whether an existing file at `path` may be replaced.
+    ///   - placement: `.inPlace` (the default) writes a new file under `path` from the
+    ///     start, so a process killed at any moment leaves its complete chunks there for
+    ///     `lumatrace recover`; `.whenComplete` writes a temporary sibling renamed into place by
+    ///     ``close()``, for recordings that are cheap to make again (nothing half-written is left).
+    ///     Replacing an existing file is always done `.whenComplete`.
     public convenience init(path: String, header: RecordingHeader, options: RecordingWriterOptions = .init(),
                             overwrite: Bool = false, placement: OutputFile.Placement = .inPlace) throws(LumaFormatError) {
         // Refused settings leave nothing behind: checked before the file is created.

@@ -20,7 +20,7 @@ public enum DamageCause: Equatable, Sendable, CustomStringConvertible {
     case interruptedWrite
     /// The record's envelope (magic, lengths, CRC) is damaged.
     case record(RecordProblem)
-    /// The chunk's record is intact but its payload cannot be decoded (``verify()`` found it).
+    /// The chunk's record is intact but its payload cannot be decoded (`verify()` found it).
     case undecodable(LumaFormatError)
 
     public var description: String {

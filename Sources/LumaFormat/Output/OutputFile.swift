@@ -12,10 +12,10 @@ import LumaBase
 /// - the output is never one of the command's inputs, a folder, or a device that would be
 ///   replaced by a file;
 /// - the bytes go to a temporary sibling (`.NAME.PID-N.partial`) and reach the final name only in
-///   ``commit()``, by a rename, after an `fsync`: a failure or a kill never leaves a half-written
+///   `commit()`, by a rename, after an `fsync`: a failure or a kill never leaves a half-written
 ///   result under the final name, and an existing result is replaced only by a complete one;
 /// - an existing result is replaced only when `replacingExisting` (the user's `--force`);
-/// - one process at a time writes a given output (``OutputLock``);
+/// - one process at a time writes a given output (`OutputLock`);
 /// - where `streams` allows it, a character device or FIFO (or `-`, standard output) is written
 ///   directly, never replaced.
 ///
@@ -27,7 +27,7 @@ import LumaBase
 public final class OutputFile {
     /// Where the bytes go while they are written.
     public enum Placement: Sendable {
-        /// To a temporary sibling, renamed into place by ``commit()``: nothing half-written ever
+        /// To a temporary sibling, renamed into place by `commit()`: nothing half-written ever
         /// carries the final name. Dropping the output uncommitted removes the temporary file.
         case whenComplete
         /// Straight to the final name, for a *new* file whose every prefix is worth keeping (a
@@ -47,7 +47,7 @@ public final class OutputFile {
 
     /// The path the user named.
     public let path: String
-    /// Where the bytes go until ``commit()``; `nil` when writing straight to a stream.
+    /// Where the bytes go until `commit()`; `nil` when writing straight to a stream.
     public let temporaryPath: String?
     /// The file being written (standard output borrowed, never closed here).
     private(set) var openFile: SystemFile
@@ -95,11 +95,13 @@ public final class OutputFile {
     /// Checks `path` and opens its temporary file (or the stream). Nothing at `path` changes yet.
     ///
     /// - Parameters:
-    ///   - replacingExisting: an existing regular file at `path` may be replaced (at ``commit()``).
+    ///   - path: the output to write (`-` for standard output).
+    ///   - replacingExisting: an existing regular file at `path` may be replaced (at `commit()`).
     ///   - inputs: files the command reads; `path` must not be any of them (links included).
     ///   - kind: what the result is; an existing file recognizably of another kind is never
     ///     replaced (``ResultKind``).
     ///   - streams: whether `-`, a character device or a FIFO may receive the result.
+    ///   - placement: whether the result is written in place or renamed into place when complete.
     public static func create(_ path: String, replacingExisting: Bool, inputs: [String] = [], kind: ResultKind? = nil,
                               streams: StreamPolicy, placement: Placement = .whenComplete) throws(OutputError) -> OutputFile {
         if path == "-" {
@@ -218,7 +220,7 @@ public final class OutputFile {
     public func write(_ text: String) throws(OutputError) { try write(Array(text.utf8)) }
 
     /// Closes our descriptor so another program (ffmpeg) can write ``temporaryPath`` itself;
-    /// ``commit()`` then syncs and renames what it wrote.
+    /// `commit()` then syncs and renames what it wrote.
     public func handOverToAnotherWriter() {
         openFile.close()
     }
@@ -229,7 +231,7 @@ public final class OutputFile {
     /// replaces an existing file only if `replacingExisting` was given (otherwise a file that
     /// appeared meanwhile is an error and is left alone).
     ///
-    /// - Parameter replacingExisting: overrides the choice made at ``create(_:replacingExisting:inputs:streams:)``
+    /// - Parameter replacingExisting: overrides the choice made at `create(_:replacingExisting:inputs:streams:)`
     ///   (e.g. `false` for a result that is not to replace a good one, such as a failed replay's log).
     public func commit(replacingExisting: Bool? = nil) throws(OutputError) {
         guard !finished else { return }

@@ -32,7 +32,11 @@ public final class OutputFolder {
 
     /// Checks `path` and creates the temporary folder. Nothing at `path` changes yet.
     ///
-    /// - Parameter owns: whether a file name is one this command writes (e.g. `frame-000012.png`).
+    /// - Parameters:
+    ///   - path: the folder to write.
+    ///   - replacingExisting: an existing folder of this command's files may be replaced.
+    ///   - inputs: files the command reads; `path` must not hold any of them.
+    ///   - owns: whether a file name is one this command writes (e.g. `frame-000012.png`).
     public static func create(_ path: String, replacingExisting: Bool, inputs: [String] = [],
                               owns: @escaping (String) -> Bool) throws(OutputError) -> OutputFolder {
         var path = path
