@@ -32,7 +32,7 @@ struct ConformanceTests {
         try AnalyzerHarness(RectanglesAnalyzer.self).checkConformance(invalidOptions: [("minimumAspectRatio", "2")])
     }
 
-    @Test("external, running the Python example") func external() throws {
+    @Test("external, running the Python example", .externalPrograms) func external() throws {
         var configuration = ExternalConfiguration()
         configuration.command = try ProjectPython.require() + " "
             + PackageLayout.root.appendingPathComponent("Plugins/BrightnessHistogram/brightness_histogram.py").path

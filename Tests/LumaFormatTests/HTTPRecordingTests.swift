@@ -7,7 +7,7 @@ import Testing
 /// Recordings read over HTTP with range requests, from a real web server (nginx) on loopback:
 /// the same frames as the file, only the bytes the reads need, a server that drops out retried,
 /// and a resource replaced under the reader refused rather than mixed.
-@Suite("Recordings over HTTP: range requests to a real nginx")
+@Suite("Recordings over HTTP: range requests to a real nginx", .externalPrograms)
 struct HTTPRecordingTests {
     /// Runs `body` with a served scratch folder holding one recording of many chunks (noisy
     /// 320×240, six frames a chunk): the server, the recording's path and its frames.

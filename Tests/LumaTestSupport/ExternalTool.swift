@@ -35,8 +35,10 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
 
     /// Where the program is: the first on `PATH`, as a shell would find it (LumaProcess's one
     /// search), else in the system folders.
+    /// None in the fast unit set (``TestLevel``), which runs no external program.
     public var path: String? {
-        Tool.find(name, thenIn: ["/usr/bin", "/usr/local/bin", "/bin", "/usr/sbin"])
+        guard !TestLevel.isFast else { return nil }
+        return Tool.find(name, thenIn: ["/usr/bin", "/usr/local/bin", "/bin", "/usr/sbin"])
     }
 
     public var isInstalled: Bool { path != nil }
@@ -47,7 +49,10 @@ public struct ExternalTool: Sendable, CustomStringConvertible {
         return path
     }
 
-    public var description: String { "\(name) is not installed: \(install)" }
+    public var description: String {
+        TestLevel.isFast ? "\(name) is not run by scripts/test --fast: gate this test with .enabled(if: ExternalTool.\(name).isInstalled, …) or .externalPrograms"
+            : "\(name) is not installed: \(install)"
+    }
 
     /// A needed program is not installed; the description is the install command.
     public struct Missing: Error, CustomStringConvertible {
