@@ -14,7 +14,7 @@ import LumaAnalysis
 /// crashes, hangs past `timeout` (reading its answer included), writes anything but protocol
 /// lines, or writes more than `maximumLineBytes` in a line, `maximumEventsPerFrame` events or
 /// `maximumBytesPerFrame` bytes for a frame stops the replay with an error naming the frame; the
-/// program and every process it started are ended (see ``ExternalProcess``), and the log written
+/// program and every process it started are ended (see `ExternalProcess`), and the log written
 /// so far stays valid.
 public struct ExternalAnalyzer: Analyzer {
     public static let name = "external"

@@ -8,7 +8,7 @@ public struct ExternalConfiguration: AnalyzerConfiguration {
     /// `.venv/bin/python Plugins/BrightnessHistogram/brightness_histogram.py`.
     public var command = ""
     /// The folder the program runs in, relative to the folder of the file this configuration is
-    /// written in (see ``AnalyzerContext/configurationFolder``): on the command line the current
+    /// written in (see `AnalyzerContext/configurationFolder`): on the command line the current
     /// folder. `replay` writes it into the log relative to the log's folder, so a golden log finds
     /// its plugin from wherever `verify` or `regress` runs, and the two can move together.
     public var folder = "."

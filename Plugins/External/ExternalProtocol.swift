@@ -7,7 +7,7 @@ import LumaAnalysis
 ///    `{"lumatrace":"external-analyzer","protocol":1,"stream":{"width":…,"height":…,"timescale":…,`
 ///    `"nominalFrameRate":…,"frameCount":null,"identity":"…"},"regionOfInterest":[x,y,w,h],`
 ///    (`frameCount` is known only when replaying into a version-1 log; `identity` names the stream,
-///    for derived ids: see ``StreamInfo``)
+///    for derived ids: see `StreamInfo`)
 ///    `"frameAnalysisSpacing":…,"options":{…}}`
 /// 2. for each analyzed frame, a 40-byte little-endian **frame header** and then `width × height`
 ///    luma bytes (top row first):
@@ -18,7 +18,7 @@ import LumaAnalysis
 /// The program writes to its **stdout**, one JSON object per line:
 /// - `{"ready":true}` once, after reading the hello (or `{"error":"…"}` to refuse the options);
 ///   it may declare its event kinds there, `{"ready":true,"events":[{"kind":"spot","version":1,`
-///   `"shape":"box"}]}` (see ``EventShape``), so the stock commands draw, score and diff them;
+///   `"shape":"box"}]}` (see `EventShape`), so the stock commands draw, score and diff them;
 ///   it may then emit only those kinds;
 /// - for each frame, any number of events `{"kind":"brightness","data":{…}}`, then
 ///   `{"done":FRAME_INDEX}`;

@@ -19,7 +19,7 @@ public struct RectangleObservation: EventPayload, Equatable {
 }
 
 /// Finds rectangles (seen in perspective) in every analyzed frame, the way Vision's
-/// `VNDetectRectanglesRequest` does: paper, screens, signs, boxes. See ``RectangleDetector`` for
+/// `VNDetectRectanglesRequest` does: paper, screens, signs, boxes. See `RectangleDetector` for
 /// how. Frames are shrunk by block averaging until the region's longer side is at most 480
 /// pixels; corners are given back in frame coordinates.
 public struct RectanglesAnalyzer: Analyzer {

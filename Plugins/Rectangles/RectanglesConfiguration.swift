@@ -2,7 +2,7 @@ import LumaAnalysis
 import LumaImaging
 
 /// Options of the ``RectanglesAnalyzer``, with Vision's `VNDetectRectanglesRequest` names, meanings
-/// and defaults (the detector's, ``RectangleDetector/Settings``); set one with
+/// and defaults (the detector's, `RectangleDetector/Settings`); set one with
 /// `--set rectangles.KEY=VALUE`, and see them all with `lumatrace analyzers rectangles`.
 public struct RectanglesConfiguration: AnalyzerConfiguration {
     /// Shorter side ÷ longer side, at least.

@@ -5,7 +5,7 @@ import LumaImaging
 /// Follows objects through a recording from boxes given at the start, the way Vision's
 /// `VNTrackObjectRequest` does on a `VNSequenceRequestHandler`, several at once.
 ///
-/// Each seed starts an ``ObjectTracker``: a kernelized correlation filter on oriented gradients
+/// Each seed starts an `ObjectTracker`: a kernelized correlation filter on oriented gradients
 /// that also follows the object's size. Every analyzed frame, each live track emits a `track`
 /// event with its box and a graded confidence. A track whose confidence stays below
 /// `lostThreshold` for `lostFrames` frames, or whose box leaves the frame, emits `track.lost`; for

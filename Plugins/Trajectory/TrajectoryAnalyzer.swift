@@ -7,10 +7,10 @@ import LumaImaging
 ///
 /// Stateful: the engine creates one per replay and feeds it every analyzed frame in order.
 /// Each frame goes through three stages:
-/// 1. ``MotionDetector`` finds compact moving blobs against a background model, on a shrunk copy
+/// 1. `MotionDetector` finds compact moving blobs against a background model, on a shrunk copy
 ///    of the region of interest, and looks inside each at full resolution for the disc of a ball
-///    (``AppearanceCheck``): motion proposes, appearance decides where the ball is.
-/// 2. ``TrajectoryTracker`` links them into tracks, one parabola each, several at once; a bounce
+///    (`AppearanceCheck`): motion proposes, appearance decides where the ball is.
+/// 2. `TrajectoryTracker` links them into tracks, one parabola each, several at once; a bounce
 ///    or a ball leaving and coming back starts a new one.
 /// 3. A track with `trajectoryLength` points that falls under plausible gravity is reported: a
 ///    `trajectory` event every frame it gains a point, and one `trajectory.end` when it is over.

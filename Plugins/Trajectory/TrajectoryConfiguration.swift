@@ -5,7 +5,7 @@ import LumaAnalysis
 /// `lumatrace analyzers trajectory`.
 ///
 /// `frameAnalysisSpacing` and `regionOfInterest` are not here: every analyzer has them, and the
-/// engine applies them (``AnalyzerContext``). Apple's `targetFrameTime` is deliberately absent:
+/// engine applies them (`AnalyzerContext`). Apple's `targetFrameTime` is deliberately absent:
 /// it trades accuracy for wall-clock speed, and results must not depend on how fast the machine is.
 public struct TrajectoryConfiguration: AnalyzerConfiguration {
     /// Which trajectories are reported.

@@ -57,7 +57,7 @@ public struct OrientedGradients {
     /// Computes the features of `plane` (`cellsX × cellSize` wide, `cellsY × cellSize` high) into
     /// `features` (``channels`` × `cellsX × cellsY` values).
     ///
-    /// Row by row: the central differences, then every pixel's bins and shares ``Lanes`` pixels at
+    /// Row by row: the central differences, then every pixel's bins and shares `Lanes` pixels at
     /// a time, then the votes into the cells' histograms in pixel order (each bin adds up its votes
     /// in the same order whatever the lane width).
     public mutating func compute(_ plane: UnsafeBufferPointer<Float>, into features: UnsafeMutableBufferPointer<Float>) {

@@ -2,7 +2,7 @@ import LumaBase
 
 /// Why a program could not be found, started or talked to. Typed, so a caller can tell a missing
 /// tool (say how to install it) from a failed system call (which program, and the
-/// ``SystemCallError``: the call and its `errno`), and tests can assert the exact failure.
+/// `SystemCallError`: the call and its `errno`), and tests can assert the exact failure.
 public enum ProgramError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No folder of `PATH` holds the tool: the message says what it is needed for and how to
     /// install it.

@@ -16,7 +16,7 @@ public struct Tool: Equatable, Sendable {
     public var name: String
     /// What it is needed for, finishing "it is needed …" (`to read video files`).
     public var purpose: String?
-    /// How to install it, finishing "Install it with …" (`` `sudo apt-get install ffmpeg` (Debian/Ubuntu)``).
+    /// How to install it, finishing "Install it with …" (e.g. "`sudo apt-get install ffmpeg` (Debian/Ubuntu)").
     public var install: String?
     /// What a user can do without it, finishing the message (`or convert the video to Y4M elsewhere`).
     public var otherwise: String?

@@ -10,8 +10,8 @@ import LumaProcess
 /// the recorder writes is analyzed on a thread of its own, and its events reach the log as soon as
 /// it is analyzed.
 ///
-/// It is the computation a replay runs (``FrameAnalysis``), fed from the recorder instead of the
-/// file, with what a replay would know (``StreamInfo`` from the first frame on), so that once the
+/// It is the computation a replay runs (`FrameAnalysis`), fed from the recorder instead of the
+/// file, with what a replay would know (`StreamInfo` from the first frame on), so that once the
 /// recording is closed the log is byte-identical to `lumatrace replay REC --pipeline LOG`, and at
 /// every moment before that a prefix of it. An analyzer that fails stops the analysis (the log ends
 /// with the failure, as a replay's would) while recording goes on.

@@ -11,7 +11,7 @@ public struct GoldenReplay {
     public let recording: RecordingLocation
     public let reader: RecordingReader
     /// The analyzers and options of the header; settings to try (``SettingOverrides``) are
-    /// applied to them before ``run(to:jobs:registry:progress:)``.
+    /// applied to them before `run(to:jobs:registry:progress:)`.
     public var setups: [AnalyzerSetup]
     /// Analyzers whose version differs from the one that wrote the golden log.
     public let versionNotes: [String]

@@ -71,8 +71,8 @@ public struct LogDiff: Sendable {
 
     public var isSame: Bool { changes.isEmpty }
 
-    /// Compares `old` with `new`. Throws ``RegressionError/otherRecording(old:new:)`` when they
-    /// are not logs of the same recording (as far as both logs know), unless `force` is set, and an ``EventLogError`` naming
+    /// Compares `old` with `new`. Throws `RegressionError/otherRecording(old:new:)` when they
+    /// are not logs of the same recording (as far as both logs know), unless `force` is set, and an `EventLogError` naming
     /// the line of an event it cannot read.
     public init(old: EventLog, new: EventLog, tolerances: Tolerances = Tolerances(), force: Bool = false) throws {
         // A log cut short before its footer (version 2) does not say which recording it is of.

@@ -4,7 +4,7 @@ import LumaEngine
 /// What a log says about objects over time, gathered from its events: the shapes that
 /// ``LogDiff`` compares and ``LogScore`` scores.
 ///
-/// Events are read by their shape (``EventShape``), which the log header records for every kind
+/// Events are read by their shape (`EventShape`), which the log header records for every kind
 /// an analyzer declares, so a plugin's events are diffed and scored like the built-ins':
 /// - a `pathEnd` event is one trajectory; `pathUpdate` events add its per-frame confidence;
 /// - `box` events make up tracks, with `boxLost` and `boxRecovered`; `quadrilateral` events with an
@@ -14,7 +14,7 @@ import LumaEngine
 ///   payloads and compared as JSON.
 ///
 /// Logs written before event kinds were declared have no shapes in their header: read them with
-/// ``EventLog/declaringKinds(from:)`` to take the kinds from the analyzers of this build.
+/// `EventLog/declaringKinds(from:)` to take the kinds from the analyzers of this build.
 public struct LoggedObservations: Sendable {
     public var trajectories: [LoggedTrajectory] = []
     public var tracks: [LoggedTrack] = []

@@ -8,7 +8,7 @@ import LumaFormat
 /// header of an event log (its first line).
 public enum PipelineFile {
     /// The most a pipeline file may hold, or the first line of a log read as one: the longest line
-    /// a log may have (``EventLog/maximumLineBytes``), so a pipeline is held to what `verify` and
+    /// a log may have (`EventLog/maximumLineBytes`), so a pipeline is held to what `verify` and
     /// `play` hold the same file to. Only this much (and one byte) is ever read.
     public static let maximumBytes = EventLog.maximumLineBytes
 

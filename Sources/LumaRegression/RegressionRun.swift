@@ -12,7 +12,7 @@ import LumaTruth
 /// its recording's truth, scored; goldens are replaced when asked and allowed (``RegressionJudge``).
 public enum RegressionRun {
     /// The golden logs of a folder, by file name; a name that is not UTF-8 keeps its bytes
-    /// (``SystemPath``), so its golden is read and reported like any other.
+    /// (`SystemPath`), so its golden is read and reported like any other.
     public static func goldenLogs(in folder: String) throws -> [String] {
         guard (try? SystemPath.status(of: folder))?.kind == .folder else {
             throw RegressionError.notAFolder(folder)

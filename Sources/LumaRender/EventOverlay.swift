@@ -2,7 +2,7 @@ import LumaAnalysis
 import LumaEngine
 
 /// What an event log says to draw over each frame, in the look of Apple's Vision samples, read by
-/// each event's shape (``EventShape``, from the log header), whichever analyzer emitted it:
+/// each event's shape (`EventShape`, from the log header), whichever analyzer emitted it:
 /// - a path's detected points in red and its fitted path (so far) in green (`pathUpdate`);
 /// - each analyzer's region of interest in blue, when it is not the whole frame;
 /// - tracked boxes one colour per track, solid when confidence > 0.5, dashed otherwise, with the

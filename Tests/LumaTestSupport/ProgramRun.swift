@@ -69,7 +69,7 @@ public enum ProgramRun {
 }
 
 /// A program a test started and drives while it runs: writes its input, watches its files, signals
-/// it on an event (``AwaitedEvent``), then ``wait(patience:)``s for its end. ``ProgramRun/run(_:_:stdin:cwd:environment:patience:)``
+/// it on an event (``AwaitedEvent``), then ``wait(patience:)``s for its end. `ProgramRun/run(_:_:stdin:cwd:environment:patience:)`
 /// is this, started and waited for.
 ///
 /// It starts as from a shell: no signal blocked, every signal at its default (a test runner's

@@ -31,7 +31,7 @@ public func withScratchFolder<T>(_ label: String = "test", _ body: (String) asyn
 /// A scratch folder that a suite's instance owns, for suites whose every test works in a fresh
 /// folder: `let scratch = ScratchFolder("output")` as a stored property. The test library makes an
 /// instance of the suite for each test and keeps it for the test's duration; the folder is removed
-/// when the instance goes. Inside one test's body, ``withScratchFolder(_:_:)`` says the same more
+/// when the instance goes. Inside one test's body, `withScratchFolder(_:_:)` says the same more
 /// plainly.
 public final class ScratchFolder: Sendable {
     /// The folder, fresh and empty.

@@ -7,7 +7,7 @@ import Darwin
 /// A call to the operating system that failed: what was asked, and the `errno` it answered. The
 /// path (or the program) is held by the error that carries this one.
 ///
-/// Every system call Lumatrace makes goes through one layer (``SystemFile``, the `SystemPath`
+/// Every system call Lumatrace makes goes through one layer (`SystemFile`, the `SystemPath`
 /// operations, and LumaProcess for programs), and every failure there is one of these: typed, so
 /// a test can expect `SystemCallError(.open, errno: ENOENT)` and a caller can switch on the
 /// `errno`, while a user reads `cannot open: No such file or directory`.

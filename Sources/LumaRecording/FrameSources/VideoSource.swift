@@ -8,7 +8,7 @@ import LumaProcess
 /// passthrough`); ffprobe lists each frame's presentation timestamp first, so variable-frame-rate
 /// video keeps its real timing.
 ///
-/// The luma is the decoded Y plane exactly as coded (``LumaSignal``): ffmpeg extracts it
+/// The luma is the decoded Y plane exactly as coded (`LumaSignal`): ffmpeg extracts it
 /// (`-vf extractplanes=y`) rather than converting to gray, which would stretch limited-range codes
 /// to full range, so `record clip.mp4` and `ffmpeg -i clip.mp4 -f yuv4mpegpipe - | lumatrace record -`
 /// give the same frames. Video without a Y plane (RGB, palette) comes as PPM images and is converted

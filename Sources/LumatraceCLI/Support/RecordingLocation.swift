@@ -3,7 +3,7 @@ import LumaFormat
 
 /// A recording argument is a ``RecordingLocation``: a path, or an http(s) URL that every message
 /// shows without its password and query (`\(recording)` is safe to print; only opening it reads
-/// ``RecordingLocation/openableText``).
+/// `RecordingLocation/openableText`).
 extension RecordingLocation: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }
     public var defaultValueDescription: String { description }
