@@ -151,7 +151,7 @@ let package = Package(
             exclude: ["ImageFiles/JPEGs"]),
         .testTarget(
             name: "AnalyzerHarnessTests",
-            dependencies: ["LumaTestSupport", "LumaAnalysis", "LumaEngine", "AnalyzerHarness", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer",
+            dependencies: ["LumaTestSupport", "LumaAnalysis", "LumaEngine", "LumaFormat", "AnalyzerHarness", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer",
                            "RectanglesAnalyzer", "ExternalAnalyzer"],
             path: "Tests/AnalyzerHarnessTests"),
         // The system layer (files, paths, names as bytes), and the test that keeps every system call in it.

@@ -11,10 +11,21 @@ import LumaFormat
 ///     #expect(events.filter { $0.kind == "brightness" }.count == 30)
 ///     try harness.checkConformance()          // the rules every analyzer must keep, in one line
 ///
-/// Frames in memory are written to a temporary `.luma` recording first, so the analyzer sees
-/// exactly what a replay gives it: the same timestamps, frame spacing, region of interest, event
-/// encoding and order.
+/// Frames in memory go straight through the engine's frame analysis, the log kept in memory
+/// (``Route/inMemory``, the default): the analyzer sees what a replay gives it, the same
+/// timestamps (frame i at i / `framesPerSecond` s), stream identity, frame spacing, region of
+/// interest, event encoding and order, and nothing is written to disk. ``Route/throughRecording``
+/// writes them to a temporary `.luma` recording and replays that instead, as `lumatrace replay`
+/// would; a test checks that both give the same events for every built-in analyzer.
 public struct AnalyzerHarness<A: Analyzer>: Sendable where A.Configuration: Sendable {
+    /// How frames given in memory reach the analyzer.
+    public enum Route: Sendable {
+        /// Through the engine's frame analysis, the log in memory: no file (the default).
+        case inMemory
+        /// Through a temporary `.luma` recording and a replay of it, as `lumatrace replay`.
+        case throughRecording
+    }
+
     /// The analyzer's options (defaults unless given).
     public var configuration: A.Configuration
     /// Engine settings, as `--set NAME.regionOfInterest` and `NAME.frameAnalysisSpacing` give them.
@@ -22,6 +33,8 @@ public struct AnalyzerHarness<A: Analyzer>: Sendable where A.Configuration: Send
     public var frameAnalysisSpacing: Double
     /// Frames per second of recordings made from in-memory frames.
     public var framesPerSecond: Int
+    /// How frames given in memory reach the analyzer (``Route/inMemory`` unless set).
+    public var route: Route = .inMemory
 
     public init(_ type: A.Type, configuration: A.Configuration = A.Configuration(), regionOfInterest: NormalizedRect = .full,
                 frameAnalysisSpacing: Double = 0, framesPerSecond: Int = 30) {
@@ -33,7 +46,11 @@ public struct AnalyzerHarness<A: Analyzer>: Sendable where A.Configuration: Send
 
     /// Replays `frames` (all the same size) and returns the events, in log order.
     public func run(frames: [HarnessFrame], jobs: Int = 1) throws -> [HarnessEvent] {
-        try withRecording(of: frames) { path in try run(recording: path, jobs: jobs) }
+        guard route == .inMemory else { return try withRecording(of: frames) { path in try run(recording: path, jobs: jobs) } }
+        let width = try Self.commonWidth(of: frames)
+        return try run(width: width, height: frames[0].height, frameCount: frames.count, jobs: jobs) { i, pixels in
+            _ = pixels.initialize(from: frames[i].pixels)
+        }
     }
 
     /// Replays `frameCount` frames of `width × height` that `draw` paints on demand (frame index,
@@ -44,7 +61,61 @@ public struct AnalyzerHarness<A: Analyzer>: Sendable where A.Configuration: Send
     ///     }
     public func run(width: Int, height: Int, frameCount: Int, jobs: Int = 1,
                     draw: (Int, UnsafeMutableBufferPointer<UInt8>) throws -> Void) throws -> [HarnessEvent] {
-        try withRecording(width: width, height: height, frameCount: frameCount, draw: draw) { path in try run(recording: path, jobs: jobs) }
+        guard route == .inMemory else {
+            return try withRecording(width: width, height: height, frameCount: frameCount, draw: draw) { path in try run(recording: path, jobs: jobs) }
+        }
+        return try log(width: width, height: height, frameCount: frameCount, jobs: jobs, draw: draw).events.map(HarnessEvent.init)
+    }
+
+    /// Analyzes `frameCount` frames that `draw` paints, in memory, into a full event log (header,
+    /// events, footer) as a replay of their recording would write it, but for the recording's file
+    /// name and size (`(memory)`, 0). `draw` is called twice per frame: once for the frames
+    /// digest the header holds, once to analyze.
+    public func log(width: Int, height: Int, frameCount: Int, jobs: Int = 1,
+                    draw: (Int, UnsafeMutableBufferPointer<UInt8>) throws -> Void) throws -> EventLog {
+        guard frameCount > 0 else { throw HarnessFailure("no frames to replay") }
+        guard width > 0, height > 0 else { throw HarnessFailure("a frame of \(width)x\(height) holds no pixels") }
+        let (registry, setup) = try prepared(probed: false)
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        var digest = FramesDigest()
+        var identity = ""
+        for i in 0..<frameCount {
+            try pixels.withUnsafeMutableBufferPointer { try draw(i, $0) }
+            pixels.withUnsafeBufferPointer { frame in
+                digest.add(ticks: Int64(i), pixels: frame)
+                if i == 0 { identity = StreamIdentity.ofFirstFrame(ticks: 0, pixels: frame) }
+            }
+        }
+        let timescale = Int64(framesPerSecond)
+        let stream = StreamInfo(width: width, height: height, timescale: timescale, nominalFrameRate: Double(framesPerSecond),
+                                identity: identity)
+        let analysis = try FrameAnalysis(setups: [setup], registry: registry, stream: stream, concurrent: jobs > 1)
+        let header = EventLogHeader(recordingFile: "(memory)", recordingBytes: 0, recordingDigest: digest.finalize().hexString,
+                                    frameCount: frameCount, width: width, height: height, timescale: timescale,
+                                    engineVersion: LumatraceVersion.engine, firstFrame: 0, lastFrame: frameCount - 1,
+                                    skipDamaged: false, analyzers: analysis.setups, formatVersion: EventLogHeader.version)
+        let writer = EventLogWriter(inMemoryWith: header)
+        analysis.start(writingTo: writer)
+        do {
+            for i in 0..<frameCount {
+                try pixels.withUnsafeMutableBufferPointer { try draw(i, $0) }
+                try pixels.withUnsafeBufferPointer { try analysis.analyze(index: i, ticks: Int64(i), pixels: $0, width: width, height: height) }
+            }
+            try analysis.finish(lastFrame: frameCount - 1)
+        } catch let failure as AnalyzerFailure {
+            throw ReplayError.analyzerFailed(analyzer: failure.analyzer, frame: failure.frame, message: failure.message, incompleteLog: nil)
+        }
+        try writer.finish(framesReplayed: frameCount, ending: header.ending)
+        return try EventLog.parse(writer.memoryBytes, path: "(memory)")
+    }
+
+    /// The width all `frames` share (they must have one size).
+    static func commonWidth(of frames: [HarnessFrame]) throws -> Int {
+        guard let first = frames.first else { throw HarnessFailure("no frames to replay") }
+        for (i, frame) in frames.enumerated() where frame.width != first.width || frame.height != first.height {
+            throw HarnessFailure("frame \(i) is \(frame.width)x\(frame.height), the first is \(first.width)x\(first.height)")
+        }
+        return first.width
     }
 
     /// Replays a recording (optionally only `frames`) and returns the events, in log order.
@@ -61,24 +132,28 @@ public struct AnalyzerHarness<A: Analyzer>: Sendable where A.Configuration: Send
     func log(recording path: String, frames: ClosedRange<Int>? = nil, jobs: Int = 1, probed: Bool) throws -> EventLog {
         let logPath = Self.temporaryPath("events.jsonl")
         defer { try? FileManager.default.removeItem(atPath: logPath) }
-        let registry = AnalyzerRegistry([probed ? AnalyzerDescriptor(CallProbe<A>.self) : AnalyzerDescriptor(A.self)])
-        let descriptor = try registry.descriptor(named: A.name)
-        var setup = AnalyzerSetup(name: A.name, version: A.version, frameAnalysisSpacing: frameAnalysisSpacing,
-                                  regionOfInterest: regionOfInterest, configuration: try JSONValueEncoder.encode(configuration))
-        try setup.validate(with: descriptor)
+        let (registry, setup) = try prepared(probed: probed)
         let reader = try RecordingReader(path: path)
         _ = try Replay.run(reader, setups: [setup], registry: registry,
                            options: ReplayOptions(frames: frames, jobs: jobs), logPath: logPath)
         return try EventLog.read(logPath)
     }
 
+    /// The registry holding this analyzer (inside a ``CallProbe`` when `probed`) and its setup,
+    /// validated as `--set` would be.
+    func prepared(probed: Bool) throws -> (AnalyzerRegistry, AnalyzerSetup) {
+        let registry = AnalyzerRegistry([probed ? AnalyzerDescriptor(CallProbe<A>.self) : AnalyzerDescriptor(A.self)])
+        let descriptor = try registry.descriptor(named: A.name)
+        var setup = AnalyzerSetup(name: A.name, version: A.version, frameAnalysisSpacing: frameAnalysisSpacing,
+                                  regionOfInterest: regionOfInterest, configuration: try JSONValueEncoder.encode(configuration))
+        try setup.validate(with: descriptor)
+        return (registry, setup)
+    }
+
     /// Writes `frames` to a temporary recording, calls `body` with its path, then removes it.
     public func withRecording<R>(of frames: [HarnessFrame], _ body: (String) throws -> R) throws -> R {
-        guard let first = frames.first else { throw HarnessFailure("no frames to replay") }
-        for (i, frame) in frames.enumerated() where frame.width != first.width || frame.height != first.height {
-            throw HarnessFailure("frame \(i) is \(frame.width)x\(frame.height), the first is \(first.width)x\(first.height)")
-        }
-        return try withRecording(width: first.width, height: first.height, frameCount: frames.count,
+        let width = try Self.commonWidth(of: frames)
+        return try withRecording(width: width, height: frames[0].height, frameCount: frames.count,
                                  draw: { i, pixels in _ = pixels.initialize(from: frames[i].pixels) }, body)
     }
 

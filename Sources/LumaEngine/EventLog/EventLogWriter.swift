@@ -9,12 +9,16 @@ import LumaFormat
 /// only when finished, so an existing good log is never replaced by a half-written one, and only
 /// when `replacingExisting` (the user's `--force`). A process killed mid-replay leaves the temporary
 /// file (`.NAME.PID-N.partial`): valid JSON Lines up to its last complete line, and no footer.
-/// `-`, a FIFO or a device receive the log as a stream, line by line.
+/// `-`, a FIFO or a device receive the log as a stream, line by line. A log kept in memory
+/// (``init(inMemoryWith:)``, for tests) is the same bytes, held in ``memoryBytes``.
 public final class EventLogWriter {
     public let path: String
-    /// Where the log is written until `finish(framesReplayed:failure:)`; `nil` for a stream.
-    public var temporaryPath: String? { output.temporaryPath }
-    private let output: OutputFile
+    /// Where the log is written until `finish(framesReplayed:failure:)`; `nil` for a stream or memory.
+    public var temporaryPath: String? { output?.temporaryPath }
+    /// The file written; `nil` for a log kept in memory.
+    private let output: OutputFile?
+    /// The whole log so far, for a log kept in memory; empty for a file.
+    public private(set) var memoryBytes: [UInt8] = []
     private var buffer: [UInt8] = []
     private var hasher = SHA256Hasher()
     private var counts: [(analyzer: String, kind: String, count: Int)] = []
@@ -41,11 +45,23 @@ public final class EventLogWriter {
         self.path = path
         analyzerOrder = ["engine"] + header.analyzers.map(\.name)
         formatVersion = header.formatVersion
-        output = try OutputFile.create(path, replacingExisting: replacingExisting, inputs: inputs, kind: .eventLog, streams: .allowed,
-                                       placement: live ? .inPlace : .whenComplete)
-        flushesEachFrame = live || output.isStream
+        let file = try OutputFile.create(path, replacingExisting: replacingExisting, inputs: inputs, kind: .eventLog, streams: .allowed,
+                                         placement: live ? .inPlace : .whenComplete)
+        output = file
+        flushesEachFrame = live || file.isStream
         append(line: header.json.serialized, hashed: false)
         try flush()
+    }
+
+    /// Starts a log kept in memory, line for line what a file would hold: ``memoryBytes``.
+    /// Nothing is written anywhere (the analyzer harness's default).
+    public init(inMemoryWith header: EventLogHeader) {
+        path = "(memory)"
+        analyzerOrder = ["engine"] + header.analyzers.map(\.name)
+        formatVersion = header.formatVersion
+        output = nil
+        flushesEachFrame = false
+        append(line: header.json.serialized, hashed: false)
     }
 
     /// Appends one event line. Events must arrive in log order: (frame, analyzer order, sequence).
@@ -57,7 +73,7 @@ public final class EventLogWriter {
         } else {
             counts.append((event.analyzer, event.kind, 1))
         }
-        if buffer.count > 1 << 16 || output.isStream && buffer.count > 0 && event.frame != lastFrame { try flush() }
+        if buffer.count > 1 << 16 || output?.isStream == true && buffer.count > 0 && event.frame != lastFrame { try flush() }
         lastFrame = event.frame
     }
     private var lastFrame = 0
@@ -83,6 +99,7 @@ public final class EventLogWriter {
                                     ending: formatVersion == 1 ? nil : ending)
         append(line: footer.json.serialized, hashed: false)
         try flush()
+        guard let output else { return footer }
         if failure == nil {
             try output.commit()
         } else if !output.isInPlace, output.destinationExists {
@@ -95,7 +112,7 @@ public final class EventLogWriter {
 
     /// Removes the temporary file (after a failure that left nothing worth keeping).
     public func abandon() {
-        output.abandon()
+        output?.abandon()
     }
 
     private func append(line: String, hashed: Bool) {
@@ -107,7 +124,7 @@ public final class EventLogWriter {
 
     private func flush() throws(OutputError) {
         guard !buffer.isEmpty else { return }
-        try output.write(buffer)
+        if let output { try output.write(buffer) } else { memoryBytes += buffer }
         buffer.removeAll(keepingCapacity: true)
     }
 }
