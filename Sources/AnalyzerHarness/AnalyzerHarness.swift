@@ -67,46 +67,53 @@ public struct AnalyzerHarness<A: Analyzer>: Sendable where A.Configuration: Send
         return try log(width: width, height: height, frameCount: frameCount, jobs: jobs, draw: draw).events.map(HarnessEvent.init)
     }
 
-    /// Analyzes `frameCount` frames that `draw` paints, in memory, into a full event log (header,
-    /// events, footer) as a replay of their recording would write it, but for the recording's file
-    /// name and size (`(memory)`, 0). `draw` is called twice per frame: once for the frames
-    /// digest the header holds, once to analyze.
+    /// Analyzes `frameCount` frames that `draw` paints (each once, in order), in memory, into a
+    /// full event log (header, events, footer) as a replay of their recording would write it, but
+    /// for the recording's file name and size (`(memory)`, 0).
     public func log(width: Int, height: Int, frameCount: Int, jobs: Int = 1,
                     draw: (Int, UnsafeMutableBufferPointer<UInt8>) throws -> Void) throws -> EventLog {
         guard frameCount > 0 else { throw HarnessFailure("no frames to replay") }
         guard width > 0, height > 0 else { throw HarnessFailure("a frame of \(width)x\(height) holds no pixels") }
         let (registry, setup) = try prepared(probed: false)
+        let timescale = Int64(framesPerSecond)
+        func header(digest: String, analyzers: [AnalyzerSetup]) -> EventLogHeader {
+            EventLogHeader(recordingFile: "(memory)", recordingBytes: 0, recordingDigest: digest, frameCount: frameCount,
+                           width: width, height: height, timescale: timescale, engineVersion: LumatraceVersion.engine,
+                           firstFrame: 0, lastFrame: frameCount - 1, skipDamaged: false, analyzers: analyzers,
+                           formatVersion: EventLogHeader.version)
+        }
         var pixels = [UInt8](repeating: 0, count: width * height)
         var digest = FramesDigest()
-        var identity = ""
-        for i in 0..<frameCount {
-            try pixels.withUnsafeMutableBufferPointer { try draw(i, $0) }
-            pixels.withUnsafeBufferPointer { frame in
-                digest.add(ticks: Int64(i), pixels: frame)
-                if i == 0 { identity = StreamIdentity.ofFirstFrame(ticks: 0, pixels: frame) }
-            }
-        }
-        let timescale = Int64(framesPerSecond)
-        let stream = StreamInfo(width: width, height: height, timescale: timescale, nominalFrameRate: Double(framesPerSecond),
-                                identity: identity)
-        let analysis = try FrameAnalysis(setups: [setup], registry: registry, stream: stream, concurrent: jobs > 1)
-        let header = EventLogHeader(recordingFile: "(memory)", recordingBytes: 0, recordingDigest: digest.finalize().hexString,
-                                    frameCount: frameCount, width: width, height: height, timescale: timescale,
-                                    engineVersion: LumatraceVersion.engine, firstFrame: 0, lastFrame: frameCount - 1,
-                                    skipDamaged: false, analyzers: analysis.setups, formatVersion: EventLogHeader.version)
-        let writer = EventLogWriter(inMemoryWith: header)
-        analysis.start(writingTo: writer)
+        var run: (analysis: FrameAnalysis, writer: EventLogWriter)?
         do {
             for i in 0..<frameCount {
                 try pixels.withUnsafeMutableBufferPointer { try draw(i, $0) }
-                try pixels.withUnsafeBufferPointer { try analysis.analyze(index: i, ticks: Int64(i), pixels: $0, width: width, height: height) }
+                try pixels.withUnsafeBufferPointer { frame in
+                    digest.add(ticks: Int64(i), pixels: frame)
+                    if run == nil {
+                        // The stream is named by its first frame, as a replay names it.
+                        let stream = StreamInfo(width: width, height: height, timescale: timescale, nominalFrameRate: Double(framesPerSecond),
+                                                identity: StreamIdentity.ofFirstFrame(ticks: 0, pixels: frame))
+                        let analysis = try FrameAnalysis(setups: [setup], registry: registry, stream: stream, concurrent: jobs > 1)
+                        let writer = EventLogWriter(inMemoryWith: header(digest: "", analyzers: analysis.setups))
+                        analysis.start(writingTo: writer)
+                        run = (analysis, writer)
+                    }
+                    try run!.analysis.analyze(index: i, ticks: Int64(i), pixels: frame, width: width, height: height)
+                }
             }
-            try analysis.finish(lastFrame: frameCount - 1)
+            try run!.analysis.finish(lastFrame: frameCount - 1)
         } catch let failure as AnalyzerFailure {
             throw ReplayError.analyzerFailed(analyzer: failure.analyzer, frame: failure.frame, message: failure.message, incompleteLog: nil)
         }
-        try writer.finish(framesReplayed: frameCount, ending: header.ending)
-        return try EventLog.parse(writer.memoryBytes, path: "(memory)")
+        let (analysis, writer) = run!
+        let final = header(digest: digest.finalize().hexString, analyzers: analysis.setups)
+        try writer.finish(framesReplayed: frameCount, ending: final.ending)
+        // The frames digest is known only after the last frame: the header line is written again
+        // with it (the footer's events digest covers the event lines only).
+        let written = writer.memoryBytes
+        let body = written[(written.firstIndex(of: 10).map { $0 + 1 } ?? written.endIndex)...]
+        return try EventLog.parse(Array(final.json.serialized.utf8) + [10] + body, path: "(memory)")
     }
 
     /// The width all `frames` share (they must have one size).

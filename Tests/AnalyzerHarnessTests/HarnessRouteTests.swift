@@ -55,6 +55,16 @@ struct HarnessRouteTests {
         try Self.sameLog(AnalyzerHarness(RectanglesAnalyzer.self), atLeast: 0)
     }
 
+    @Test("in memory, each frame is drawn once, in order, as a decoder hands frames over")
+    func drawsEachFrameOnce() throws {
+        var drawn: [Int] = []
+        _ = try AnalyzerHarness(DifferencingAnalyzer.self).run(width: 32, height: 24, frameCount: 12) { i, pixels in
+            drawn.append(i)
+            pixels.update(repeating: UInt8(i * 10))
+        }
+        #expect(drawn == Array(0..<12))
+    }
+
     @Test("frames of two sizes, or none, are refused before anything runs")
     func refusals() throws {
         let harness = AnalyzerHarness(DifferencingAnalyzer.self)
