@@ -15,15 +15,15 @@ import LumaTestSupport
 @Suite("Harness routes: frames analyzed in memory give the log a replay of their recording gives")
 struct HarnessRouteTests {
     /// The bundled real toss: 60 frames of 640×360 with a thrown ball and a moving arm.
-    static let toss: [HarnessFrame] = {
-        let reader = try! RecordingReader(path: PackageLayout.recordings.appendingPathComponent("toss-real.luma").path)
-        return try! decodedFrames(reader).map { HarnessFrame(width: reader.header.width, height: reader.header.height, pixels: $0.pixels) }
-    }()
+    static func toss() throws -> [HarnessFrame] {
+        let reader = try RecordingReader(path: PackageLayout.recordings.appendingPathComponent("toss-real.luma").path)
+        return try decodedFrames(reader).map { HarnessFrame(width: reader.header.width, height: reader.header.height, pixels: $0.pixels) }
+    }
 
     /// The in-memory log and the log of a replay of the frames' recording: the same frames digest,
     /// the same event lines (their SHA-256 in the footer) and counts, at one thread or two.
     static func sameLog<A: Analyzer>(_ harness: AnalyzerHarness<A>, atLeast events: Int) throws {
-        let frames = toss
+        let frames = try toss()
         let draw: (Int, UnsafeMutableBufferPointer<UInt8>) throws -> Void = { i, pixels in _ = pixels.initialize(from: frames[i].pixels) }
         for jobs in [1, 2] {
             let inMemory = try harness.log(width: frames[0].width, height: frames[0].height, frameCount: frames.count, jobs: jobs, draw: draw)

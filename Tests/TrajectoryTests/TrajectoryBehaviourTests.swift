@@ -21,6 +21,19 @@ struct TrajectoryBehaviourTests {
         return scene
     }
 
+    /// How far the path `points` (`[frame, x, y]`, normalized, lower-left origin) lie from the ball
+    /// that `ball` draws at each time (320×240 pixels at 30 frames/s): the worst distance in pixels,
+    /// and the frames of points reported while no ball was shown.
+    static func pointError(_ points: [[Double]], ball: (Double) -> (x: Double, y: Double)?) -> (worst: Double, strays: [Double]) {
+        var worst = 0.0, strays: [Double] = []
+        for p in points {
+            guard let truth = ball(p[0] / 30) else { strays.append(p[0]); continue }
+            let dx = p[1] * 320 - truth.x, dy = (1 - p[2]) * 240 - truth.y
+            worst = max(worst, (dx * dx + dy * dy).squareRoot())
+        }
+        return (worst, strays)
+    }
+
     /// A ball shot away from the camera, as at a hoop filmed from behind the shooter: perspective
     /// shrinks its sideways steps (x slows from 330 to 90 px/s), gravity curves its height.
     static func shotAway(t: Double) -> (x: Double, y: Double)? {
@@ -41,12 +54,8 @@ struct TrajectoryBehaviourTests {
         #expect(end.timeFit.x.count == 3, "x(t) = x0 + vx·t + ax·t²")
         // x[2] is half the sideways acceleration, normalized: −150 px/s² over 320 px.
         #expect(abs(end.timeFit.x[2] * 320 + 150) < 15, "\(end.timeFit.x)")
-        var worst = 0.0
-        for p in end.points {
-            guard let truth = Self.shotAway(t: p[0] / 30) else { Issue.record("point at frame \(p[0]) while no ball is shown"); continue }
-            let dx = p[1] * 320 - truth.x, dy = (1 - p[2]) * 240 - truth.y
-            worst = max(worst, (dx * dx + dy * dy).squareRoot())
-        }
+        let (worst, strays) = Self.pointError(end.points, ball: Self.shotAway)
+        #expect(strays.isEmpty, "points at frames \(strays) while no ball is shown")
         #expect(worst < 1.0, "worst point error \(worst) px")
     }
 
@@ -72,13 +81,8 @@ struct TrajectoryBehaviourTests {
         #expect(end.id == observations[0].observation.id)
         #expect(end.points.count >= 30)
         // Every measured point within a pixel of the true centre.
-        var worst = 0.0
-        for p in end.points {
-            let t = p[0] / 30
-            guard let truth = Self.thrown(t: t) else { Issue.record("point at frame \(p[0]) while no ball is shown"); continue }
-            let dx = p[1] * 320 - truth.x, dy = (1 - p[2]) * 240 - truth.y
-            worst = max(worst, (dx * dx + dy * dy).squareRoot())
-        }
+        let (worst, strays) = Self.pointError(end.points, ball: Self.thrown)
+        #expect(strays.isEmpty, "points at frames \(strays) while no ball is shown")
         #expect(worst < 1.0, "worst point error \(worst) px")
         // Launch: 200 px/s right and 300 px/s up at the first detection's time, within a few per cent.
         let first = end.points[0][0] / 30 - 0.2

@@ -23,12 +23,8 @@ struct TrajectoryDesignTests {
         try #require(ends.count == 1, "\(design): \(ends.map { $0.points.count }) points")
         #expect(Set(run.observations.map(\.observation.id)) == [ends[0].id])
         #expect(ends[0].points.count >= 20, "\(design): \(ends[0].points.count) points of the 36-frame flight")
-        var worst = 0.0
-        for p in ends[0].points {
-            guard let truth = TrajectoryBehaviourTests.thrown(t: p[0] / 30) else { Issue.record("\(design): a point at frame \(p[0]) with no ball"); continue }
-            let dx = p[1] * 320 - truth.x, dy = (1 - p[2]) * 240 - truth.y
-            worst = max(worst, (dx * dx + dy * dy).squareRoot())
-        }
+        let (worst, strays) = TrajectoryBehaviourTests.pointError(ends[0].points, ball: TrajectoryBehaviourTests.thrown)
+        #expect(strays.isEmpty, "\(design): points at frames \(strays) with no ball")
         #expect(worst < 1.0, "\(design): worst point error \(worst) px")
     }
 
