@@ -34,6 +34,9 @@ public struct GoldenReplay {
         reader = try RecordingReader(location: location)
         let digest = try reader.framesDigest().hexString
         guard digest == header.recordingDigest else {
+            // An unclosed file's digest is that of the frames a scan finds (none at all when the
+            // recorder died before its first chunk): say why, not only that they differ.
+            if !reader.hasIndex { throw RegressionError.recordingNotClosed(path: location.description, log: golden.path) }
             throw RegressionError.wrongRecording(path: location.description, log: golden.path, digest: digest, expected: header.recordingDigest)
         }
         var setups: [AnalyzerSetup] = []

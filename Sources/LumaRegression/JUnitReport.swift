@@ -1,3 +1,4 @@
+import Foundation
 import LumaAnalysis
 import LumaBase
 
@@ -18,32 +19,58 @@ import LumaBase
 ///
 /// Regress skips no golden, so `skipped` is always 0. Each test case's properties are the event
 /// counts and every watched score (``ScoreMetric``, named as `--tolerance` names it) of the golden
-/// and the new log, as the JSON report writes them.
+/// and the new log, as the JSON report writes them; its `classname` is the corpus folder's name
+/// (then the recording's folder inside it, if any), its `file` the golden log's path. The suite's
+/// properties are the corpus folder and each `--set` of the run, in the order given.
+///
+/// A timed run (``RegressionOutcome/seconds`` kept, `--junit-timings`) adds a `time` attribute to
+/// each test case and to the suite and root (the sum of its cases' times, which exceeds the run's
+/// wall-clock time when goldens ran in parallel): such a report differs from run to run.
 public enum JUnitReport {
-    /// The suite's name, and the class name of every test case.
-    public static let suiteName = "lumatrace regress", className = "regress"
+    /// The suite's name.
+    public static let suiteName = "lumatrace regress"
 
-    /// The report of `outcomes` for the corpus `folder` (as given on the command line).
-    public static func xml(folder: String, _ outcomes: [RegressionOutcome]) -> String {
+    /// The report of `outcomes` for the corpus `folder` (as given on the command line), whose
+    /// absolute path is `corpusPath`, run with the `--set` values `settings`.
+    public static func xml(folder: String, corpusPath: String, settings: [String] = [], _ outcomes: [RegressionOutcome]) -> String {
         let errors = outcomes.filter(\.failed).count
         let failures = outcomes.filter { !$0.passed && !$0.failed }.count
-        let counts = "tests=\"\(outcomes.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\""
+        var counts = "tests=\"\(outcomes.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"0\""
+        let times = outcomes.compactMap(\.seconds)
+        if !times.isEmpty { counts += " time=\(quoted(seconds(times.reduce(0, +))))" }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<testsuites name=\(quoted(suiteName)) \(counts)>\n"
         out += "  <testsuite name=\(quoted(suiteName)) \(counts)>\n"
         out += "    <properties>\n"
         out += "      <property name=\"folder\" value=\(quoted(folder))/>\n"
+        for setting in settings { out += "      <property name=\"set\" value=\(quoted(setting))/>\n" }
         out += "    </properties>\n"
-        for outcome in outcomes { testCase(outcome, into: &out) }
+        let corpusName = URL(fileURLWithPath: corpusPath).standardizedFileURL.lastPathComponent
+        for outcome in outcomes { testCase(outcome, folder: folder, corpusName: corpusName, into: &out) }
         out += "  </testsuite>\n"
         out += "</testsuites>\n"
         return out
     }
 
+    /// A test case's class name: the corpus folder's own name, then the folder of the golden's
+    /// recording inside it (`Recordings`, `corpus/phone`), so CI groups cases by where they live.
+    static func className(corpusName: String, _ o: RegressionOutcome) -> String {
+        o.recordingFolder.isEmpty ? corpusName : corpusName + "/" + o.recordingFolder
+    }
+
+    /// A time in seconds as JUnit writes it: fixed, three decimals.
+    static func seconds(_ value: Double) -> String {
+        FixedDecimal.text(value, decimals: 3, below: 1e12) ?? "0.000"
+    }
+
     // MARK: - One golden
 
-    private static func testCase(_ o: RegressionOutcome, into out: inout String) {
-        out += "    <testcase classname=\(quoted(className)) name=\(quoted(o.name))>\n"
+    private static func testCase(_ o: RegressionOutcome, folder: String, corpusName: String, into out: inout String) {
+        // The golden's path as the corpus folder was given: `Recordings/toss-real.events.jsonl`.
+        let file = folder.isEmpty ? o.name : folder.hasSuffix("/") ? folder + o.name : folder + "/" + o.name
+        var attributes = "classname=\(quoted(className(corpusName: corpusName, o))) name=\(quoted(o.name)) file=\(quoted(file))"
+        if let seconds = o.seconds { attributes += " time=\(quoted(Self.seconds(seconds)))" }
+        out += "    <testcase \(attributes)>\n"
         let properties = properties(of: o)
         if !properties.isEmpty {
             out += "      <properties>\n"

@@ -28,11 +28,20 @@ public struct RegressionOutcome: Sendable, Equatable {
     /// A shard's update: the new log the merge moves over the golden (not part of the report,
     /// which says `updated` as one machine would).
     public var staged: StagedGolden?
+    /// The folder of the golden's recording relative to the corpus folder (or to `--recordings`),
+    /// empty when it is beside the golden: the JUnit report's class name adds it to the corpus's.
+    public var recordingFolder = ""
+    /// How long the golden took to regress, in seconds, when the run was timed
+    /// (`--junit-timings`); `nil` otherwise, so that an untimed run's reports and parts are the
+    /// same bytes every time.
+    public var seconds: Double?
 
     /// Renders `result`; `keptWorseHint` follows the line of a golden kept because its new log
-    /// scores worse.
-    public init(_ result: RegressionResult, keptWorseHint: String = "") {
+    /// scores worse. `timed` keeps the result's ``RegressionResult/seconds``.
+    public init(_ result: RegressionResult, keptWorseHint: String = "", timed: Bool = false) {
         name = result.name
+        recordingFolder = result.recordingFile.map { String($0.split(separator: "/", omittingEmptySubsequences: true).dropLast().joined(separator: "/")) } ?? ""
+        seconds = timed ? result.seconds : nil
         var row = [result.name, result.eventCounts.map { $0 == $1 ? "\($0)" : "\($0) → \($1)" } ?? "", result.status]
         let (a, b) = (result.goldenScore, result.newScore)
         if let x = a?.trajectories, let y = b?.trajectories {
@@ -70,11 +79,17 @@ public struct RegressionOutcome: Sendable, Equatable {
 
     /// The outcome as a part file holds it.
     public var encoded: JSONValue {
-        .object([
-            "name": .string(name), "row": .array(row.map(JSONValue.string)), "details": .array(details.map(JSONValue.string)),
-            "json": json, "changed": .bool(changed), "failed": .bool(failed), "worse": .bool(worse), "updated": .bool(updated),
-            "keptWorse": .bool(keptWorse), "passed": .bool(passed), "staged": staged?.encoded ?? .null,
-        ])
+        var members: [JSONValue.Member] = [
+            .init("name", .string(name)), .init("row", .array(row.map(JSONValue.string))), .init("details", .array(details.map(JSONValue.string))),
+            .init("json", json), .init("changed", .bool(changed)), .init("failed", .bool(failed)), .init("worse", .bool(worse)),
+            .init("updated", .bool(updated)), .init("keptWorse", .bool(keptWorse)), .init("passed", .bool(passed)),
+            .init("staged", staged?.encoded ?? .null),
+        ]
+        // Written only when there is something to say, so an untimed run's part of a flat corpus
+        // keeps the bytes it always had.
+        if !recordingFolder.isEmpty { members.append(.init("recordingFolder", .string(recordingFolder))) }
+        if let seconds { members.append(.init("seconds", .double(seconds))) }
+        return .object(members)
     }
 
     /// An outcome read back from a part file; `nil` when `value` is not one.
@@ -96,6 +111,8 @@ public struct RegressionOutcome: Sendable, Equatable {
             guard let s = StagedGolden(encoded: encoded) else { return nil }
             staged = s
         }
+        recordingFolder = value["recordingFolder"]?.stringValue ?? ""
+        seconds = value["seconds"]?.doubleValue
         (self.name, self.row, self.details, self.json) = (name, row, details, json)
         (self.changed, self.failed, self.worse, self.updated, self.keptWorse, self.passed) = (changed, failed, worse, updated, keptWorse, passed)
     }

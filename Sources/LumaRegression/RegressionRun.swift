@@ -53,8 +53,12 @@ public enum RegressionRun {
         DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, chosen.count))) { _ in
             while let k = next.take(below: chosen.count) {
                 let i = chosen[k]
-                slots.store(RegressionResult.measure(goldens[i], ordinal: i, overrides: overrides, tolerances: tolerances, judge: judge,
-                                                     stage: stage, allowPrograms: allowPrograms, recordings: recordings, registry: registry), at: k)
+                let start = ContinuousClock.now
+                var result = RegressionResult.measure(goldens[i], ordinal: i, overrides: overrides, tolerances: tolerances, judge: judge,
+                                                      stage: stage, allowPrograms: allowPrograms, recordings: recordings, registry: registry)
+                let took = (ContinuousClock.now - start).components
+                result.seconds = Double(took.seconds) + Double(took.attoseconds) * 1e-18
+                slots.store(result, at: k)
             }
         }
         return slots.results
@@ -131,6 +135,12 @@ public struct RegressionResult: Sendable {
     public var passed = false
     public var notes: [String] = []
     public var error: String?
+    /// The recording's file as the golden's header names it, relative to the golden's folder (or
+    /// to `--recordings`); `nil` when the golden could not be read.
+    public var recordingFile: String?
+    /// How long replaying, diffing and scoring this golden took, by the clock: reported only on
+    /// request (`--junit-timings`), as it differs from run to run.
+    public var seconds = 0.0
 
     public var status: String {
         if error != nil { return "error" }
@@ -152,6 +162,7 @@ public struct RegressionResult: Sendable {
         defer { try? SystemPath.remove(newPath) }
         do {
             let golden = try EventLog.read(goldenPath)
+            result.recordingFile = golden.header.recordingFile
             let recording = recordings.map { $0.appending(fileName: golden.header.recordingFile) }
             var replay = try GoldenReplay(golden: golden, recording: recording, registry: registry, allowPrograms: allowPrograms)
             try overrides.apply(to: &replay.setups, registry: registry)

@@ -29,7 +29,10 @@ struct RegressJUnitTests {
             #expect(junit.rootCounts == junit.suite.counts)
             #expect(junit.cases.map(\.name) == goldens)
             for testCase in junit.cases {
-                #expect(testCase.className == "regress")
+                // Grouped by the corpus folder's name; the file is the golden as the folder was given.
+                #expect(testCase.className == URL(fileURLWithPath: folder).lastPathComponent)
+                #expect(testCase.file == folder + "/" + testCase.name)
+                #expect(testCase.time == nil, "an untimed report has no time")
                 #expect(testCase.failure == nil && testCase.error == nil, "\(testCase.name)")
                 // An identical replay has as many events as its golden.
                 #expect(testCase.properties["events.golden"] != nil)
@@ -37,6 +40,64 @@ struct RegressJUnitTests {
             }
             // Nothing left behind but the report.
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { !$0.hasPrefix(".") })
+        }
+    }
+
+    @Test("--set values are the suite's properties, in the order given, after the corpus folder")
+    func settingsAsProperties() throws {
+        try withCopyOfRecordings(["balls-synth", "toss-real"]) { folder in
+            let report = folder + "/regress.xml"
+            let sets = ["--set", "trajectory.trajectoryLength=15", "--set", "differencing.threshold=20"]
+            let r = try CLI.run(["regress", folder + "/", "--junit", report] + sets)
+            #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+            let junit = try JUnitFile(path: report)
+            #expect(junit.suiteProperties.map(\.name) == ["folder", "set", "set"])
+            #expect(junit.suiteProperties.map(\.value) == [folder + "/", "trajectory.trajectoryLength=15", "differencing.threshold=20"])
+            // A folder given with its slash names the same files.
+            #expect(junit.cases.map(\.file) == junit.cases.map { folder + "/" + $0.name })
+        }
+    }
+
+    @Test("--junit-timings gives every case and the suite a time (the sum of the cases'); the rest is as without it")
+    func timings() throws {
+        try withCopyOfRecordings(["balls-synth", "toss-real"]) { folder in
+            let (plain, timed) = (folder + "/plain.xml", folder + "/timed.xml")
+            #expect(try CLI.run(["regress", folder, "--junit", plain]).status == 0)
+            let r = try CLI.run(["regress", folder, "--junit", timed, "--junit-timings"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let junit = try JUnitFile(path: timed)
+            let times = try junit.cases.map { try #require($0.time, "\($0.name) has no time") }
+            #expect(times.allSatisfy { $0 > 0 }, "\(times)")
+            let suiteTime = try #require(junit.suiteTime)
+            #expect(abs(suiteTime - times.reduce(0, +)) <= 0.001 * Double(times.count), "\(suiteTime) vs \(times)")
+            // Without the times, the timed report is the untimed one, byte for byte.
+            let stripped = try String(contentsOfFile: timed, encoding: .utf8)
+                .replacingOccurrences(of: #" time="[0-9]+\.[0-9]{3}""#, with: "", options: .regularExpression)
+            #expect(stripped == (try String(contentsOfFile: plain, encoding: .utf8)))
+            // Given without a report to put them in, it is refused.
+            let alone = try CLI.run(["regress", folder, "--junit-timings"])
+            #expect(alone.status == 64 && alone.stderr.contains("--junit-timings applies with --junit"), "\(alone.stderr)")
+        }
+    }
+
+    @Test("a merge reports the times its shards measured with --junit-timings, and refuses when they measured none")
+    func timedMerge() throws {
+        try withCopyOfRecordings(["balls-synth", "toss-real"]) { folder in
+            try withScratchFolder("junit") { out in
+                for k in 0..<2 {
+                    #expect(try CLI.run(["regress", folder, "--shard", "\(k)/2", "-o", "\(out)/timed-\(k).json", "--junit-timings"]).status == 0)
+                    #expect(try CLI.run(["regress", folder, "--shard", "\(k)/2", "-o", "\(out)/plain-\(k).json"]).status == 0)
+                }
+                let merged = try CLI.run(["regress", "merge", "\(out)/timed-0.json", "\(out)/timed-1.json", "--junit", "\(out)/timed.xml", "--junit-timings"])
+                #expect(merged.status == 0, "\(merged.stderr)")
+                #expect(try JUnitFile(path: "\(out)/timed.xml").cases.allSatisfy { $0.time != nil })
+                // Asked for no times, the merge of timed parts is the untimed report.
+                #expect(try CLI.run(["regress", "merge", "\(out)/timed-0.json", "\(out)/timed-1.json", "--junit", "\(out)/a.xml"]).status == 0)
+                #expect(try CLI.run(["regress", "merge", "\(out)/plain-0.json", "\(out)/plain-1.json", "--junit", "\(out)/b.xml"]).status == 0)
+                #expect(try Data(contentsOf: URL(fileURLWithPath: "\(out)/a.xml")) == Data(contentsOf: URL(fileURLWithPath: "\(out)/b.xml")))
+                let refused = try CLI.run(["regress", "merge", "\(out)/plain-0.json", "\(out)/plain-1.json", "--junit", "\(out)/c.xml", "--junit-timings"])
+                #expect(refused.status == 2 && refused.stderr.contains("the parts hold no times"), "\(refused.stderr)")
+            }
         }
     }
 
@@ -210,6 +271,8 @@ struct RegressJUnitTests {
         let words = option.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(words.contains("JUnit XML report") && words.contains("one test case per golden log"), "\(run.stdout)")
         #expect(words.contains("replaced only with --force") && words.contains("- writes the report to standard output"))
+        let timings = run.stdout.components(separatedBy: "--junit-timings").dropFirst().first ?? ""
+        #expect(timings.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains("The report then differs from run to run"), "\(run.stdout)")
         let overview = try CLI.run(["regress", "--help"])
         #expect(overview.stdout.contains("--junit regress.xml") && overview.stdout.contains("docs/ci.md"))
         #expect(FileManager.default.fileExists(atPath: PackageLayout.root.appendingPathComponent("docs/ci.md").path))
@@ -252,6 +315,8 @@ struct JUnitFile {
     struct Case {
         var name: String
         var className: String
+        var file: String
+        var time: Double?
         var properties: [String: String]
         var failure: Problem?
         var error: Problem?
@@ -261,6 +326,8 @@ struct JUnitFile {
     var root: String
     var rootCounts: Counts
     var suite: (name: String, counts: Counts)
+    var suiteProperties: [(name: String, value: String)]
+    var suiteTime: Double?
     var cases: [Case]
 
     init(path: String) throws { try self.init(data: Data(contentsOf: URL(fileURLWithPath: path))) }
@@ -273,6 +340,10 @@ struct JUnitFile {
         let suites = top.elements(forName: "testsuite")
         try #require(suites.count == 1)
         suite = (suites[0].attribute(forName: "name")?.stringValue ?? "", try Self.counts(of: suites[0]))
+        suiteProperties = (suites[0].elements(forName: "properties").first?.elements(forName: "property") ?? []).map {
+            ($0.attribute(forName: "name")?.stringValue ?? "", $0.attribute(forName: "value")?.stringValue ?? "")
+        }
+        suiteTime = suites[0].attribute(forName: "time")?.stringValue.flatMap(Double.init)
         cases = suites[0].elements(forName: "testcase").map { element in
             func problem(_ name: String) -> Problem? {
                 element.elements(forName: name).first.map {
@@ -284,7 +355,9 @@ struct JUnitFile {
                 properties[p.attribute(forName: "name")?.stringValue ?? ""] = p.attribute(forName: "value")?.stringValue
             }
             return Case(name: element.attribute(forName: "name")?.stringValue ?? "",
-                        className: element.attribute(forName: "classname")?.stringValue ?? "", properties: properties,
+                        className: element.attribute(forName: "classname")?.stringValue ?? "",
+                        file: element.attribute(forName: "file")?.stringValue ?? "",
+                        time: element.attribute(forName: "time")?.stringValue.flatMap(Double.init), properties: properties,
                         failure: problem("failure"), error: problem("error"),
                         systemOut: element.elements(forName: "system-out").first?.stringValue)
         }

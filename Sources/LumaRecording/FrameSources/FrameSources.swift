@@ -15,10 +15,13 @@ public enum FrameSources {
     /// `live` keeps a Y4M stream's frames as they come, stamped with their arrival time unless
     /// `y4mClock` says otherwise; `ffmpegFormat` (ffmpeg's `-f`) and
     /// `realtime` (`-re`) make it a live input read by ffmpeg; `warning` hears what an import
-    /// noticed and went on with. Returns whether the folder rate was assumed.
+    /// noticed and went on with; `fastArrival` hears, once, that a stream stamped on arrival
+    /// delivers frames much faster than its rate (``ArrivalPace``). Returns whether the folder
+    /// rate was assumed.
     public static func open(_ input: String, output: String, rate: FrameRate?, live: Bool, stop: StopFlag,
                             ffmpegFormat: String? = nil, realtime: Bool = false, y4mClock: Y4MSource.Clock? = nil,
-                            warning: (@Sendable (String) -> Void)? = nil) throws -> (source: any FrameSource, assumedRate: Bool) {
+                            warning: (@Sendable (String) -> Void)? = nil,
+                            fastArrival: (@Sendable (ArrivalPace.TooFast) -> Void)? = nil) throws -> (source: any FrameSource, assumedRate: Bool) {
         if ffmpegFormat != nil || realtime || isLiveInput(input) {
             let source = try LiveVideoSource(input: input, format: ffmpegFormat ?? (input.hasPrefix("/dev/video") ? "v4l2" : nil),
                                              realtime: realtime, stop: stop)
@@ -28,7 +31,9 @@ public enum FrameSources {
         // A live pipe is stamped as its frames arrive, unless told otherwise.
         let streamClock = y4mClock ?? (live ? .arrival : .rate)
         if input == "-" || input.lowercased().hasSuffix(".y4m") {
-            return (try Y4MSource(path: input, fps: rate, stop: stop, live: live, clock: streamClock), false)
+            var source = try Y4MSource(path: input, fps: rate, stop: stop, live: live, clock: streamClock)
+            source.fastArrival = fastArrival
+            return (source, false)
         }
         // stat, not FileManager.fileExists: a symlink loop or a forbidden folder is named for what
         // it is ("too many levels of symbolic links"), not reported as missing.
@@ -41,7 +46,9 @@ public enum FrameSources {
             // A FIFO or device: sniffed without losing a byte, since what was read cannot be read again.
             let stream = try ByteStream.open(input, stopRequested: stop)
             guard try stream.peek(9) == Array("YUV4MPEG2".utf8) else { throw RecordingInputError.notAY4MStream(input: input, output: output) }
-            return (try Y4MSource(stream: stream, fps: rate, live: live, clock: streamClock), false)
+            var source = try Y4MSource(stream: stream, fps: rate, live: live, clock: streamClock)
+            source.fastArrival = fastArrival
+            return (source, false)
         }
         if live { throw RecordingInputError.liveNeedsAStream(input) }
         if kind == .folder { return (try ImageFolderSource(folder: input, rate: rate ?? defaultFolderRate), rate == nil) }

@@ -24,6 +24,10 @@ public struct Y4MSource: FrameSource {
     public let name: String
     var index: Int64 = 0
     public var expectedFrameCount: Int? { nil }
+    /// Hears, once, that frames stamped on arrival come much faster than the stream's rate
+    /// (``ArrivalPace``): a file or a pipe from one, not a live source.
+    public var fastArrival: (@Sendable (ArrivalPace.TooFast) -> Void)?
+    private var pace: ArrivalPace
 
     public init(path: String, fps: FrameRate?, stop: StopFlag?, live: Bool, clock: Clock = .rate) throws {
         try self.init(stream: ByteStream.open(path, stopRequested: stop), fps: fps, live: live, clock: clock)
@@ -41,6 +45,7 @@ public struct Y4MSource: FrameSource {
         } else {
             throw RecordingInputError.noFrameRate(name)
         }
+        pace = ArrivalPace(rate: rate)
         self.live = live
     }
 
@@ -79,6 +84,7 @@ public struct Y4MSource: FrameSource {
             firstArrival = first
             // Two frames read within a microsecond (a pipe that had buffered them) stay in order.
             lastTicks = max(lastTicks + 1, Int64((nanoseconds - first) / 1000))
+            if let found = pace.arrived(frame: index, atMicroseconds: lastTicks) { fastArrival?(found) }
             return lastTicks
         }
     }

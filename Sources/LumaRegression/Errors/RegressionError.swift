@@ -8,6 +8,9 @@ public enum RegressionError: Error, Equatable, Sendable, CustomStringConvertible
     case recordingMissing(log: String, recordingFile: String, lookedFor: String)
     /// The recording found is not the one the log was made from.
     case wrongRecording(path: String, log: String, digest: String, expected: String)
+    /// The recording found has no index (its recorder was killed, or the disk filled, before it
+    /// was closed), and the frames found by scanning it are not those the log was made from.
+    case recordingNotClosed(path: String, log: String)
     /// The log names an analyzer this build does not have.
     case unknownAnalyzer(log: String, analyzer: String, known: [String])
     /// A file names a program to run, and running it was not allowed for this run.
@@ -39,6 +42,9 @@ public enum RegressionError: Error, Equatable, Sendable, CustomStringConvertible
             return "\(log): its recording \(file) is not next to it (looked for \(looked)); keep each recording beside its golden log, copied or linked"
         case .wrongRecording(let path, let log, let digest, let expected):
             return "\(path) is not the recording \(log) was made from (frames digest \(digest.prefix(12))…, the log says \(expected.prefix(12))…)"
+        case .recordingNotClosed(let path, let log):
+            return "\(path) was not closed (no index: its recorder stopped before the end), so its frames are not those \(log) was made from; "
+                + "`lumatrace recover` rewrites it"
         case .unknownAnalyzer(let log, let analyzer, let known):
             return "\(log) was written with analyzer '\(analyzer)', which this lumatrace does not have (it has \(known.joined(separator: ", "))); "
                 + "use the lumatrace built with that analyzer"

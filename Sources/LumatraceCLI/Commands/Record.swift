@@ -143,6 +143,15 @@ struct Record: ParsableCommand {
         return analysis
     }
 
+    /// Why a stream stamped on arrival that comes much faster than its rate is not live, and the
+    /// flags that record it as it was meant.
+    static func fastArrivalWarning(_ found: ArrivalPace.TooFast, input: String) -> String {
+        "warning: \(input): \(found.frames) frames arrived in \(DecimalText.fixed(found.arrivalSeconds, 3)) s, where the stream's rate "
+            + "gives them \(DecimalText.fixed(found.declaredSeconds, 3)) s: it is not a live source (a file, or a pipe from one), and frames "
+            + "stamped on arrival squeeze its time, so every flight looks impossible; record it with --timestamps rate "
+            + "(evenly spaced at the stream's rate), or leave out --live"
+    }
+
     func run() throws {
         try reportingErrors {
             let stop = StopFlag()
@@ -157,7 +166,8 @@ struct Record: ParsableCommand {
             var source: any FrameSource
             do {
                 let opened = try FrameSources.open(input, output: recording.output, rate: rate, live: live, stop: stop, ffmpegFormat: inputFormat,
-                                                   realtime: realtime, y4mClock: timestamps, warning: { warn($0) })
+                                                   realtime: realtime, y4mClock: timestamps, warning: { warn($0) },
+                                                   fastArrival: { [input] in warn(Self.fastArrivalWarning($0, input: input)) })
                 source = opened.source
                 if opened.assumedRate { warn("\(input): image folders have no timing; assuming 30 fps (pass --fps to set it)") }
             } catch {

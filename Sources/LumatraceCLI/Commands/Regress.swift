@@ -41,6 +41,8 @@ struct Regress: ParsableCommand {
             --junit FILE also writes the results as JUnit XML, which CI systems show
             as test results: one test case per golden log, failing with what regress
             prints for it (docs/ci.md has a complete GitHub Actions workflow).
+            --junit-timings adds each case's time: the report is then no longer the
+            same bytes from run to run.
 
             Recordings run in parallel (--jobs); the output does not depend on it.
             Exit status: 0 every log passes, 1 some differ or score worse (with
@@ -70,6 +72,10 @@ struct Regress: ParsableCommand {
     static let junitHelp = ArgumentHelp(
         "Also write the results as a JUnit XML report to FILE, the format CI systems (GitHub Actions, GitLab, Jenkins) show test results in: one test case per golden log, failing with the differences and scores regress prints for it. An existing FILE is replaced only with --force; - writes the report to standard output and the table to standard error.",
         valueName: "file")
+
+    /// The help of `--junit-timings`, shared by a whole run, a shard and a merge.
+    static let junitTimingsHelp = ArgumentHelp(
+        "With --junit: give each test case, and the suite, a time attribute (seconds it took by the clock). The report then differs from run to run: without it, the same run gives the same bytes. A shard given it records its times in its part, for `regress merge --junit-timings`.")
 
     /// Refuses `--junit -` with `--json`: both would be standard output.
     static func validateJUnit(_ junit: String?, json: Bool) throws {
@@ -134,11 +140,17 @@ extension Regress {
         @Option(help: Regress.junitHelp)
         var junit: String?
 
+        @Flag(help: Regress.junitTimingsHelp)
+        var junitTimings = false
+
         @Flag(help: "With --shard: replace an existing part file, and staged logs of an earlier run (only once the new ones are complete). With --junit: replace an existing report.")
         var force = false
 
         func validate() throws {
             guard (1...256).contains(jobs) else { throw ValidationError("--jobs \(jobs) is outside 1...256") }
+            if junitTimings, junit == nil, shard == nil {
+                throw ValidationError("--junit-timings applies with --junit (the times go in the JUnit report) or --shard (they go in the part, for the merge's report)")
+            }
             try Regress.validateJUnit(junit, json: report.isJSON)
             if acceptWorse, !update { throw ValidationError("--accept-worse only applies with --update") }
             if let shard {
@@ -184,8 +196,9 @@ extension Regress {
             let junitFile = try Regress.claimJUnit(junit, force: force, inputs: inputs)
             let results = try RegressionRun.run(goldens, overrides: overrides.settings, jobs: jobs, tolerances: tolerance.tolerances,
                                                 judge: judge, allowPrograms: allowExternal, recordings: recordings, registry: registry)
-            let outcomes = results.map { RegressionOutcome($0, keptWorseHint: Self.keptWorseHint) }
-            try Self.printReport(outcomes, folder: folder, update: update, json: report.isJSON, junit: junitFile)
+            let outcomes = results.map { RegressionOutcome($0, keptWorseHint: Self.keptWorseHint, timed: junitTimings) }
+            try Self.printReport(outcomes, folder: folder, corpusPath: URL(fileURLWithPath: folder).standardizedFileURL.path, settings: settings,
+                                 update: update, json: report.isJSON, junit: junitFile)
         }
 
         static let keptWorseHint = "; --accept-worse replaces the golden anyway"
@@ -193,7 +206,9 @@ extension Regress {
         /// Prints the report of `outcomes` (from this machine or merged), writes the JUnit report to
         /// `junit` when asked, and ends with the exit status. A JUnit report on standard output
         /// sends the table to standard error.
-        static func printReport(_ outcomes: [RegressionOutcome], folder: String, update: Bool, json: Bool, junit: OutputFile? = nil) throws {
+        /// `settings` are the run's `--set` values, as given; `corpusPath` is the corpus folder, absolute.
+        static func printReport(_ outcomes: [RegressionOutcome], folder: String, corpusPath: String, settings: [String], update: Bool, json: Bool,
+                                junit: OutputFile? = nil) throws {
             if json {
                 print(RegressionRun.json(folder: folder, outcomes).serialized)
             } else if junit?.path == "-" {
@@ -202,7 +217,7 @@ extension Regress {
                 for line in RegressionRun.report(outcomes, update: update) { print(line) }
             }
             if let junit {
-                try junit.write(JUnitReport.xml(folder: folder, outcomes))
+                try junit.write(JUnitReport.xml(folder: folder, corpusPath: corpusPath, settings: settings, outcomes))
                 try junit.commit()
             }
             if outcomes.contains(where: \.failed) { throw ExitCode(2) }
@@ -210,15 +225,20 @@ extension Regress {
         }
 
         /// The options that change what a run finds: the parts of one run must agree on them.
+        /// A timed run says so (`junitTimings`), so that every part of it is timed; an untimed one's
+        /// options are as they always were.
         private var canonicalOptions: JSONValue {
             let t = tolerance.tolerances
             let scores = ((try? scoreTolerance.tolerances) ?? [:]).sorted { $0.key.rawValue < $1.key.rawValue }
-            return .object([
-                "set": .array(settings.map(JSONValue.string)),
-                "diffTolerances": .array([t.pointPixels, t.iou, t.confidence].map(JSONValue.double)),
-                "scoreTolerances": .object(scores.map { .init($0.key.rawValue, .double($0.value)) }),
-                "judgeByScores": .bool(scoreTolerance.judgeByScores), "update": .bool(update), "allowExternal": .bool(allowExternal),
-            ])
+            var members: [JSONValue.Member] = [
+                .init("set", .array(settings.map(JSONValue.string))),
+                .init("diffTolerances", .array([t.pointPixels, t.iou, t.confidence].map(JSONValue.double))),
+                .init("scoreTolerances", .object(scores.map { .init($0.key.rawValue, .double($0.value)) })),
+                .init("judgeByScores", .bool(scoreTolerance.judgeByScores)), .init("update", .bool(update)),
+                .init("allowExternal", .bool(allowExternal)),
+            ]
+            if junitTimings { members.append(.init("junitTimings", .bool(true))) }
+            return .object(members)
         }
 
         /// Runs this shard's goldens and writes their outcomes as a part file. The exit status is 0
@@ -234,7 +254,7 @@ extension Regress {
             }
             let results = try RegressionRun.run(goldens, selection: mine, overrides: overrides.settings, jobs: jobs, tolerances: tolerance.tolerances,
                                                 judge: judge, stage: staging, allowPrograms: allowExternal, recordings: recordings, registry: registry)
-            let outcomes = zip(mine, results).map { (index: $0, outcome: RegressionOutcome($1, keptWorseHint: Self.keptWorseHint)) }
+            let outcomes = zip(mine, results).map { (index: $0, outcome: RegressionOutcome($1, keptWorseHint: Self.keptWorseHint, timed: junitTimings)) }
             let part = RegressionPart(shard: shard.index, shards: shard.count, folder: folder, listing: listing, options: canonicalOptions,
                                       outcomes: outcomes)
             try file.write(part.json.serialized + "\n")
@@ -275,11 +295,15 @@ extension Regress {
         @Option(help: Regress.junitHelp)
         var junit: String?
 
+        @Flag(help: Regress.junitTimingsHelp)
+        var junitTimings = false
+
         @Flag(help: "With --junit: replace an existing report.")
         var force = false
 
         func validate() throws {
             try Regress.validateJUnit(junit, json: report.isJSON)
+            if junitTimings, junit == nil { throw ValidationError("--junit-timings applies with --junit (the times go in the JUnit report)") }
             if force, junit == nil { throw ValidationError("--force applies with --junit (to replace a report)") }
         }
 
@@ -287,8 +311,15 @@ extension Regress {
             try reportingErrors(in: .regress) {
                 let read = try parts.map { (path: $0, part: try RegressionPart.read($0)) }
                 let run = try RegressionPart.merge(read)
-                let (folder, outcomes) = (run.folder, run.outcomes)
-                let update = read.first?.part.options["update"]?.boolValue ?? false
+                var (folder, outcomes) = (run.folder, run.outcomes)
+                let options = read.first?.part.options
+                let update = options?["update"]?.boolValue ?? false
+                let settings = options?["set"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                if junitTimings, options?["junitTimings"]?.boolValue != true {
+                    throw CLIError("--junit-timings: the parts hold no times (their shards ran without --junit-timings)")
+                }
+                // Times the parts hold are reported only when asked, so the report stays the same bytes.
+                if !junitTimings { for i in outcomes.indices { outcomes[i].seconds = nil } }
                 let goldens = outcomes.map { URL(fileURLWithPath: folder).appendingPathComponent($0.name).path }
                 let junitFile = try Regress.claimJUnit(junit, force: force, inputs: parts + goldens)
                 let staged = run.staged
@@ -300,7 +331,8 @@ extension Regress {
                     }
                     printOnStandardError(said)
                 }
-                try Regress.Corpus.printReport(outcomes, folder: folder, update: update, json: report.isJSON, junit: junitFile)
+                try Regress.Corpus.printReport(outcomes, folder: folder, corpusPath: run.corpusPath, settings: settings, update: update,
+                                               json: report.isJSON, junit: junitFile)
             }
         }
     }
