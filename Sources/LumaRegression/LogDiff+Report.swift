@@ -6,7 +6,8 @@ import LumaEngine
 extension LogDiff {
     /// The human report: settings changed, a table of changes with their details, a summary line.
     /// Each row names the observation's id in each log it is in (`oldName` heads the old log's
-    /// column), as the same id in the two logs may be two different observations.
+    /// column), as the same id in the two logs may be two different observations, and where it
+    /// is: its frames, and its centre in pixels from the top left, first frame → last frame.
     public func lines(indent: String = "", oldName: String = "old") -> [String] {
         let diff = self
         var out: [String] = []
@@ -18,12 +19,12 @@ extension LogDiff {
             out.append(indent + "same: no differences beyond the tolerances")
             return out
         }
-        var rows = [["change", "what", "\(oldName) id", "new id", "frames", "details"]]
+        var rows = [["change", "what", "\(oldName) id", "new id", "frames", "where (px)", "details"]]
         for c in diff.changes {
             let frames = c.frames.lowerBound == c.frames.upperBound ? "\(c.frames.lowerBound)" : "\(c.frames.lowerBound)…\(c.frames.upperBound)"
             let ids = [c.oldId, c.newId].map { $0.map { String($0.prefix(8)) } ?? "-" }
-            rows.append([c.kind.rawValue, c.subject] + ids + [frames, c.details.first ?? ""])
-            for more in c.details.dropFirst() { rows.append(["", "", "", "", "", more]) }
+            rows.append([c.kind.rawValue, c.subject] + ids + [frames, c.place?.text ?? "", c.details.first ?? ""])
+            for more in c.details.dropFirst() { rows.append(["", "", "", "", "", "", more]) }
         }
         out += alignedRows(rows, indent: indent)
         out.append(indent + summary)
@@ -49,6 +50,7 @@ extension LogDiff {
                 "change": .string(c.kind.rawValue), "what": .string(c.subject),
                 "oldId": c.oldId.map(JSONValue.string) ?? .null, "newId": c.newId.map(JSONValue.string) ?? .null,
                 "frames": .array([.int(Int64(c.frames.lowerBound)), .int(Int64(c.frames.upperBound))]),
+                "place": c.place?.json ?? .null,
                 "details": .array(c.details.map(JSONValue.string)),
             ])
         }
@@ -59,5 +61,19 @@ extension LogDiff {
             "summary": .object(["added": count(.added), "lost": count(.lost), "changed": count(.changed)]),
             "changes": .array(changes),
         ])
+    }
+}
+
+extension LogDiff.Place {
+    /// `112,40 → 250,131`: whole pixels, first frame → last frame.
+    public var text: String {
+        func point(_ p: SIMD2<Double>) -> String { DecimalText.fixed(p.x, 0) + "," + DecimalText.fixed(p.y, 0) }
+        return point(start) + " → " + point(end)
+    }
+
+    /// `{"start": [x, y], "end": [x, y]}`, pixels to a tenth.
+    public var json: JSONValue {
+        func point(_ p: SIMD2<Double>) -> JSONValue { .array([.double((p.x * 10).rounded() / 10), .double((p.y * 10).rounded() / 10)]) }
+        return .object(["start": point(start), "end": point(end)])
     }
 }

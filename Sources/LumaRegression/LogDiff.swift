@@ -4,13 +4,17 @@ import LumaEngine
 /// A semantic comparison of two event logs of the same recording: which observations were added,
 /// lost or changed beyond a tolerance, not which lines differ.
 ///
-/// Observations are paired by id first and then by overlap in time and space, so a trajectory
-/// that only changed its ordinal (because a new one was found earlier) is the same trajectory:
+/// Observations are paired by content, overlap in time and space, never by id: ids are derived
+/// from ordinals, so after one lost path every later id shifts, and the same id in the two logs
+/// may name two objects. The best-agreeing pairs are taken first; ties go to the closer pair, then
+/// to the same id, then to the earlier observations, so the pairing is the same on every run:
 /// - trajectories pair when they share frames whose points lie within
-///   ``Tolerances/matchPixels`` (or twice the ball's radius, if larger); a pair is *changed* when
+///   ``Tolerances/matchPixels`` (or twice the ball's radius, if larger), the more such frames the
+///   better; a pair is *changed* when
 ///   a shared point moved more than ``Tolerances/pointPixels``, the path gained or lost frames,
 ///   its confidence changed more than ``Tolerances/confidence``, or it ends for another reason;
-/// - tracks pair by id, or by a mean IoU of at least 0.5 over shared frames; a pair is *changed*
+/// - tracks pair by a mean IoU of at least 0.5 over shared frames, the more overlap (IoU summed
+///   over the shared frames) the better; a pair is *changed*
 ///   when a box drifts below ``Tolerances/iou`` against the old box, the track is live on other
 ///   frames, its confidence changes more than the tolerance, or it is lost or recovered at
 ///   other frames;
@@ -18,7 +22,8 @@ import LumaEngine
 ///   ``Tolerances/changedFraction`` or its blob count changes (one entry per analyzer);
 /// - events of other kinds differ when a frame's payloads differ beyond 1e-6 (one entry per kind).
 ///
-/// Each difference is reported once, with the frames it spans and what changed.
+/// Each difference is reported once, with the frames it spans, where the object is
+/// (``Change/place``), and what changed.
 public struct LogDiff: Sendable {
     /// How far apart two observations may be and still count as the same.
     public struct Tolerances: Sendable, Equatable {
@@ -53,15 +58,35 @@ public struct LogDiff: Sendable {
         /// The observation's id in the new log (`nil` for `lost`); the analyzer for statistics.
         public var newId: String?
         public var frames: ClosedRange<Int>
+        /// Where the object is (the new log's, or the old log's when lost), so a reader can tell
+        /// two objects apart whatever their ids; `nil` for statistics and other events.
+        public var place: Place?
         /// What changed, in words (`points moved in 8 of 19 frames, up to 3.2 px`).
         public var details: [String]
 
-        public init(kind: Kind, subject: String, oldId: String?, newId: String?, frames: ClosedRange<Int>, details: [String]) {
-            (self.kind, self.subject, self.oldId, self.newId, self.frames, self.details) = (kind, subject, oldId, newId, frames, details)
+        public init(kind: Kind, subject: String, oldId: String?, newId: String?, frames: ClosedRange<Int>, place: Place? = nil,
+                    details: [String]) {
+            (self.kind, self.subject, self.oldId, self.newId, self.frames, self.place, self.details) = (kind, subject, oldId, newId, frames, place, details)
         }
 
         /// The id in the new log, or in the old one for `lost`: for ordering.
         var id: String { newId ?? oldId ?? "" }
+    }
+
+    /// Where an object is: its centre (a trajectory's ball, a track's box) in its first and its
+    /// last frame, in pixels from the frame's top left corner.
+    public struct Place: Sendable, Equatable {
+        public var start: SIMD2<Double>
+        public var end: SIMD2<Double>
+
+        public init(start: SIMD2<Double>, end: SIMD2<Double>) { (self.start, self.end) = (start, end) }
+
+        /// The place of normalized centres (lower-left origin, as events hold them) in a frame of
+        /// `pixels` (width, height).
+        init(normalized start: SIMD2<Double>, _ end: SIMD2<Double>, pixels: (Double, Double)) {
+            func flipped(_ p: SIMD2<Double>) -> SIMD2<Double> { [p.x * pixels.0, (1 - p.y) * pixels.1] }
+            self.init(start: flipped(start), end: flipped(end))
+        }
     }
 
     public var tolerances: Tolerances
@@ -87,7 +112,7 @@ public struct LogDiff: Sendable {
         let (a, b) = (try LoggedObservations(old), try LoggedObservations(new))
         let pixels = (Double(new.header.width), Double(new.header.height))
         var changes = TrajectoryComparison(tolerances: tolerances, pixels: pixels).changes(a.trajectories, b.trajectories)
-        changes += TrackComparison(tolerances: tolerances).changes(a.tracks, b.tracks)
+        changes += TrackComparison(tolerances: tolerances, pixels: pixels).changes(a.tracks, b.tracks)
         changes += Self.differencingChanges(a.differencing, b.differencing, tolerances: tolerances)
         changes += Self.otherChanges(a.otherEvents, b.otherEvents)
         self.changes = changes
@@ -208,11 +233,24 @@ public struct LogDiff: Sendable {
     }
 }
 
-/// Pairs old with new observations, best candidates first: the same id before any other, then the
-/// higher score, then the earlier ones (so ties break the same way on every run). Returns each old
+/// A possible pairing of old observation `i` with new observation `j`: how much they agree
+/// (`score`, higher is better), how close they are where they agree (`closeness`, higher is
+/// closer), and whether they have the same id.
+struct PairCandidate {
+    var score: Double
+    var closeness: Double
+    var sameId: Bool
+    var i: Int
+    var j: Int
+}
+
+/// Pairs old with new observations, best candidates first: the higher score, then the closer, then
+/// the same id, then the earlier ones (so ties break the same way on every run). Returns each old
 /// observation's partner and which new ones were taken.
-func greedyPairs(_ candidates: [(sameId: Bool, score: Double, i: Int, j: Int)], old: Int, new: Int) -> (pairOfOld: [Int?], usedNew: [Bool]) {
-    let ordered = candidates.sorted { ($0.sameId ? 1 : 0, $0.score, -$0.i, -$0.j) > ($1.sameId ? 1 : 0, $1.score, -$1.i, -$1.j) }
+func greedyPairs(_ candidates: [PairCandidate], old: Int, new: Int) -> (pairOfOld: [Int?], usedNew: [Bool]) {
+    let ordered = candidates.sorted {
+        ($0.score, $0.closeness, $0.sameId ? 1 : 0, -$0.i, -$0.j) > ($1.score, $1.closeness, $1.sameId ? 1 : 0, -$1.i, -$1.j)
+    }
     var pairOfOld = [Int?](repeating: nil, count: old), usedNew = [Bool](repeating: false, count: new)
     for c in ordered where pairOfOld[c.i] == nil && !usedNew[c.j] {
         pairOfOld[c.i] = c.j
@@ -230,35 +268,41 @@ struct TrajectoryComparison {
 
     func changes(_ old: [LoggedTrajectory], _ new: [LoggedTrajectory]) -> [LogDiff.Change] {
         // Agreement of every old/new pair: shared frames, and those within the match distance.
-        var candidates: [(sameId: Bool, agreeing: Int, i: Int, j: Int)] = []
+        var candidates: [PairCandidate] = []
         for (i, a) in old.enumerated() {
             let byFrame = Dictionary(a.points.map { (frameNumber($0[0]), $0) }, uniquingKeysWith: { x, _ in x })
             for (j, b) in new.enumerated() where a.analyzer == b.analyzer && b.firstFrame <= a.lastFrame && a.firstFrame <= b.lastFrame {
-                var agreeing = 0
+                var agreeing = 0, apart = 0.0
                 for q in b.points {
                     guard let p = byFrame[frameNumber(q[0])] else { continue }
                     let radius = max(p.count > 3 ? p[3] : 0, q.count > 3 ? q[3] : 0) * pixels.0
-                    if distance(p, q) <= max(tolerances.matchPixels, 2 * radius) { agreeing += 1 }
+                    let d = distance(p, q)
+                    if d <= max(tolerances.matchPixels, 2 * radius) {
+                        agreeing += 1
+                        apart += d
+                    }
                 }
-                if agreeing > 0 { candidates.append((a.id == b.id, agreeing, i, j)) }
+                if agreeing > 0 {
+                    candidates.append(PairCandidate(score: Double(agreeing), closeness: -apart / Double(agreeing), sameId: a.id == b.id, i: i, j: j))
+                }
             }
         }
-        let (pairOfOld, usedNew) = greedyPairs(candidates.map { ($0.sameId, Double($0.agreeing), $0.i, $0.j) }, old: old.count, new: new.count)
+        let (pairOfOld, usedNew) = greedyPairs(candidates, old: old.count, new: new.count)
         var out: [LogDiff.Change] = []
         for (i, a) in old.enumerated() {
             guard let j = pairOfOld[i] else {
-                out.append(.init(kind: .lost, subject: a.subject, oldId: a.id, newId: nil, frames: a.firstFrame...a.lastFrame,
+                out.append(.init(kind: .lost, subject: a.subject, oldId: a.id, newId: nil, frames: a.firstFrame...a.lastFrame, place: place(a),
                                  details: ["\(a.points.count) points, confidence \(DecimalText.fixed(a.confidence)), ended: \(a.reason)"]))
                 continue
             }
             let b = new[j], details = compare(a, b)
             if !details.isEmpty {
                 out.append(.init(kind: .changed, subject: b.subject, oldId: a.id, newId: b.id,
-                                 frames: min(a.firstFrame, b.firstFrame)...max(a.lastFrame, b.lastFrame), details: details))
+                                 frames: min(a.firstFrame, b.firstFrame)...max(a.lastFrame, b.lastFrame), place: place(b), details: details))
             }
         }
         for (j, b) in new.enumerated() where !usedNew[j] {
-            out.append(.init(kind: .added, subject: b.subject, oldId: nil, newId: b.id, frames: b.firstFrame...b.lastFrame,
+            out.append(.init(kind: .added, subject: b.subject, oldId: nil, newId: b.id, frames: b.firstFrame...b.lastFrame, place: place(b),
                              details: ["\(b.points.count) points, confidence \(DecimalText.fixed(b.confidence)), ended: \(b.reason)"]))
         }
         return out.sorted { ($0.frames.lowerBound, $0.id) < ($1.frames.lowerBound, $1.id) }
@@ -293,6 +337,12 @@ struct TrajectoryComparison {
         return details
     }
 
+    /// Where the path starts and ends.
+    private func place(_ t: LoggedTrajectory) -> LogDiff.Place? {
+        guard let first = t.points.first, let last = t.points.last, first.count > 2, last.count > 2 else { return nil }
+        return LogDiff.Place(normalized: [first[1], first[2]], [last[1], last[2]], pixels: pixels)
+    }
+
     private func distance(_ p: [Double], _ q: [Double]) -> Double {
         let dx = (p[1] - q[1]) * pixels.0, dy = (p[2] - q[2]) * pixels.1
         return (dx * dx + dy * dy).squareRoot()
@@ -303,36 +353,36 @@ struct TrajectoryComparison {
 
 struct TrackComparison {
     var tolerances: LogDiff.Tolerances
+    /// Frame width and height, for places in pixels.
+    var pixels: (Double, Double)
 
     func changes(_ old: [LoggedTrack], _ new: [LoggedTrack]) -> [LogDiff.Change] {
-        var candidates: [(sameId: Bool, score: Double, i: Int, j: Int)] = []
+        var candidates: [PairCandidate] = []
         for (i, a) in old.enumerated() {
             for (j, b) in new.enumerated() where a.kind == b.kind && a.shape == b.shape && a.analyzer == b.analyzer {
-                let shared = a.boxes.keys.filter { b.boxes[$0] != nil }
-                if a.id == b.id {
-                    candidates.append((true, 1, i, j))
-                } else if !shared.isEmpty {
-                    let mean = shared.reduce(0.0) { $0 + intersectionOverUnion(a.boxes[$1]!, b.boxes[$1]!) } / Double(shared.count)
-                    if mean >= 0.5 { candidates.append((false, mean, i, j)) }
-                }
+                let shared = a.boxes.keys.filter { b.boxes[$0] != nil }.sorted()
+                guard !shared.isEmpty else { continue }
+                let overlap = shared.reduce(0.0) { $0 + intersectionOverUnion(a.boxes[$1]!, b.boxes[$1]!) }
+                let mean = overlap / Double(shared.count)
+                if mean >= 0.5 { candidates.append(PairCandidate(score: overlap, closeness: mean, sameId: a.id == b.id, i: i, j: j)) }
             }
         }
         let (pairOfOld, usedNew) = greedyPairs(candidates, old: old.count, new: new.count)
         var out: [LogDiff.Change] = []
         for (i, a) in old.enumerated() {
             guard let j = pairOfOld[i] else {
-                out.append(.init(kind: .lost, subject: a.kind, oldId: a.id, newId: nil, frames: span(a), details: [summary(a)]))
+                out.append(.init(kind: .lost, subject: a.kind, oldId: a.id, newId: nil, frames: span(a), place: place(a), details: [summary(a)]))
                 continue
             }
             let b = new[j], details = compare(a, b)
             if !details.isEmpty {
                 let (x, y) = (span(a), span(b))
                 out.append(.init(kind: .changed, subject: b.kind, oldId: a.id, newId: b.id,
-                                 frames: min(x.lowerBound, y.lowerBound)...max(x.upperBound, y.upperBound), details: details))
+                                 frames: min(x.lowerBound, y.lowerBound)...max(x.upperBound, y.upperBound), place: place(b), details: details))
             }
         }
         for (j, b) in new.enumerated() where !usedNew[j] {
-            out.append(.init(kind: .added, subject: b.kind, oldId: nil, newId: b.id, frames: span(b), details: [summary(b)]))
+            out.append(.init(kind: .added, subject: b.kind, oldId: nil, newId: b.id, frames: span(b), place: place(b), details: [summary(b)]))
         }
         return out.sorted { ($0.frames.lowerBound, $0.subject, $0.id) < ($1.frames.lowerBound, $1.subject, $1.id) }
     }
@@ -368,6 +418,15 @@ struct TrackComparison {
         if a.lostAt != b.lostAt { details.append("lost at frames \(list(a.lostAt)) → \(list(b.lostAt))") }
         if a.recoveredAt != b.recoveredAt { details.append("recovered at frames \(list(a.recoveredAt)) → \(list(b.recoveredAt))") }
         return details
+    }
+
+    /// The centre of the track's box in its first and last frame with one.
+    private func place(_ t: LoggedTrack) -> LogDiff.Place? {
+        let frames = t.frames
+        guard let first = frames.first.flatMap({ t.boxes[$0] }), let last = frames.last.flatMap({ t.boxes[$0] }),
+              first.count > 3, last.count > 3 else { return nil }
+        func centre(_ b: [Double]) -> SIMD2<Double> { [b[0] + b[2] / 2, b[1] + b[3] / 2] }
+        return LogDiff.Place(normalized: centre(first), centre(last), pixels: pixels)
     }
 
     private func span(_ t: LoggedTrack) -> ClosedRange<Int> {
