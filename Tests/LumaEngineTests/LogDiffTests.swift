@@ -188,4 +188,103 @@ struct LogDiffTests {
         let forced = try LogDiff(old: a, new: b, force: true)
         #expect(!forced.isSame)
     }
+
+    // MARK: - Pairing by content, and where each object is
+
+    /// The ids of the `trajectory.end` events, in log order.
+    static func trajectoryIds(_ log: EventLog) -> [String] {
+        log.events.filter { $0.kind == "trajectory.end" }.map { $0.data["id"]!.stringValue! }
+    }
+
+    @Test("after one lost path every later id shifts by one; each path still pairs with itself: one lost, nothing changed")
+    func shiftedIds() throws {
+        let old = try EditedLog.golden("balls-synth")
+        let ids = Self.trajectoryIds(old)
+        try #require(ids.count > 3)
+        // The first path is lost, and each later one takes the id of the one before it, as ordinals do.
+        let next = Dictionary(uniqueKeysWithValues: zip(ids.dropFirst(), ids))
+        let new = try EditedLog.edited(old) { events in
+            events.removeAll { $0.data["id"]?.stringValue == ids[0] }
+            for i in events.indices {
+                if let id = events[i].data["id"]?.stringValue, let shifted = next[id] { events[i].data = EditedLog.setting(events[i].data, "id", .string(shifted)) }
+            }
+        }
+        let diff = try LogDiff(old: old, new: new)
+        #expect(diff.changes.map(\.kind) == [.lost], "\(diff.lines())")
+        #expect(diff.changes.first?.oldId == ids[0])
+    }
+
+    @Test("two tracks that swapped ids are the same tracks: no difference")
+    func swappedTrackIds() throws {
+        let old = try EditedLog.golden("tracking-synth")
+        var seen: [String] = []
+        for e in old.events where e.kind == "track" { if let id = e.data["id"]?.stringValue, !seen.contains(id) { seen.append(id) } }
+        try #require(seen.count >= 2)
+        let (a, b) = (seen[0], seen[1])
+        let new = try EditedLog.edited(old) { events in
+            for i in events.indices {
+                switch events[i].data["id"]?.stringValue {
+                case a?: events[i].data = EditedLog.setting(events[i].data, "id", .string(b))
+                case b?: events[i].data = EditedLog.setting(events[i].data, "id", .string(a))
+                default: break
+                }
+            }
+        }
+        let diff = try LogDiff(old: old, new: new)
+        #expect(diff.isSame, "\(diff.lines())")
+    }
+
+    @Test("a path found twice pairs with the copy that kept its id; the other is added, on every run")
+    func duplicateTieBreak() throws {
+        let old = try EditedLog.golden("balls-synth")
+        let id = EditedLog.firstTrajectoryId(old)
+        let copy = "00000000-0000-5000-8000-000000000000"
+        let new = try EditedLog.edited(old) { events in
+            // The copy comes first in the log, so order alone would pair it.
+            let i = events.firstIndex { $0.kind == "trajectory.end" && $0.data["id"]?.stringValue == id }!
+            var duplicate = events[i]
+            duplicate.data = EditedLog.setting(duplicate.data, "id", .string(copy))
+            events.insert(duplicate, at: i)
+        }
+        for _ in 0..<2 {
+            let diff = try LogDiff(old: old, new: new)
+            #expect(diff.changes.count == 1)
+            #expect(diff.changes.first?.kind == .added && diff.changes.first?.newId == copy, "\(diff.lines())")
+        }
+    }
+
+    @Test("a change says where its object is: the centre in pixels from the top left, first frame → last frame")
+    func place() throws {
+        let old = try EditedLog.golden("balls-synth")
+        let id = EditedLog.firstTrajectoryId(old)
+        let end = try #require(old.events.first { $0.kind == "trajectory.end" && $0.data["id"]?.stringValue == id })
+        let points = try #require(end.data["points"]?.arrayValue).map { $0.arrayValue!.map { $0.doubleValue! } }
+        let new = try EditedLog.edited(old) { $0.removeAll { $0.data["id"]?.stringValue == id } }
+        let lost = try #require(try LogDiff(old: old, new: new).changes.first)
+        let (w, h) = (Double(old.header.width), Double(old.header.height))
+        let (first, last) = (try #require(points.first), try #require(points.last))
+        let place = try #require(lost.place)
+        #expect(abs(place.start.x - first[1] * w) < 1e-9 && abs(place.start.y - (1 - first[2]) * h) < 1e-9)
+        #expect(abs(place.end.x - last[1] * w) < 1e-9 && abs(place.end.y - (1 - last[2]) * h) < 1e-9)
+        // The table shows it in whole pixels, under its own heading.
+        let lines = try LogDiff(old: old, new: new).lines()
+        let heading = try #require(lines.first { $0.hasPrefix("change ") })
+        #expect(heading.contains("frames") && heading.contains("where (px)"))
+        let row = try #require(lines.first { $0.hasPrefix("lost ") })
+        #expect(row.contains(place.text), "\(row)")
+        #expect(place.text == "\(Int((first[1] * w).rounded())),\(Int(((1 - first[2]) * h).rounded())) → \(Int((last[1] * w).rounded())),\(Int(((1 - last[2]) * h).rounded()))")
+    }
+
+    @Test("a track's place is its box's centre")
+    func trackPlace() throws {
+        let old = try EditedLog.golden("tracking-synth")
+        let id = old.events.first { $0.kind == "track" }!.data["id"]!.stringValue!
+        let boxes = old.events.filter { $0.kind == "track" && $0.data["id"]?.stringValue == id }
+        let new = try EditedLog.edited(old) { $0.removeAll { $0.data["id"]?.stringValue == id } }
+        let lost = try #require(try LogDiff(old: old, new: new).changes.first { $0.kind == .lost })
+        let box = try #require(boxes.first?.data["boundingBox"]?.arrayValue).map { $0.doubleValue! }
+        let (w, h) = (Double(old.header.width), Double(old.header.height))
+        let start = try #require(lost.place?.start)
+        #expect(abs(start.x - (box[0] + box[2] / 2) * w) < 1e-9 && abs(start.y - (1 - box[1] - box[3] / 2) * h) < 1e-9)
+    }
 }
