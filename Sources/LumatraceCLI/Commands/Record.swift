@@ -27,7 +27,9 @@ struct Record: ParsableCommand {
               ffmpeg -f v4l2 -i /dev/video0 -vf extractplanes=y -f yuv4mpegpipe - | lumatrace record - --live -o live.luma
             Y4M carries no timestamps: a --live stream's frames are stamped with their arrival
             time on the monotonic clock (--timestamps rate spaces them evenly at the F tag's
-            rate or --fps instead); `lumatrace info` shows which (source.timing).
+            rate or --fps instead); `lumatrace info` shows which (source.timing). A stream
+            whose frames arrive much faster than its rate (a file, not a camera) is warned
+            about once: stamped on arrival, its flights would be impossible physics.
             Luma is kept exactly as coded: the Y plane of YUV video, with its range
             and matrix in the header (see `lumatrace info`); limited-range codes stay
             16-235. RGB (GIF, PNG) becomes (77 R + 150 G + 29 B + 128) >> 8 by every
