@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import LumaTestSupport
 
-/// `verify` and `regress` given a recording whose writer never closed it (killed, full disk): no
+/// `verify`, `regress` and `diff --recording` given a recording whose writer never closed it (killed, full disk): no
 /// index, so its frames digest is that of whatever a scan finds (nothing, when it died before its
 /// first chunk). They say it was not closed and what rewrites it, not only that the digest differs.
 @Suite("verify and regress on a recording that was never closed")
@@ -45,6 +45,16 @@ struct UnclosedRecordingTests {
             let line = try #require(r.stdout.split(separator: "\n").first { $0.hasPrefix("toss-real.events.jsonl: error: ") }, "\(r.stdout)")
             #expect(line.contains("toss-real.luma was not closed") && line.contains("`lumatrace recover` rewrites it"), "\(line)")
             #expect(!line.contains("e3b0c442"))
+        }
+    }
+
+    @Test("diff --recording says so too")
+    func diffAgainstRecording() throws {
+        try withUnclosedToss(keeping: 0.5) { folder in
+            let log = folder + "/toss-real.events.jsonl"
+            let r = try CLI.run(["diff", log, log, "--recording", folder + "/toss-real.luma"])
+            #expect(r.status == 2)
+            #expect(r.stderr.contains("toss-real.luma was not closed") && r.stderr.contains("`lumatrace recover` rewrites it"), "\(r.stderr)")
         }
     }
 

@@ -57,6 +57,7 @@ struct Diff: ParsableCommand {
         if let recording {
             let reader = try openRecording(recording)
             for log in logs where try reader.framesDigest(atTimescale: log.header.timescale)?.hexString != log.header.recordingDigest {
+                if !reader.hasIndex { throw RegressionError.recordingNotClosed(path: recording.description, log: log.path) }
                 throw CLIError("\(log.path) is not a log of \(recording): its frames digest \(log.header.recordingDigest.prefix(12))… is not the recording's frames at \(log.header.timescale)/s")
             }
             sameRecording = true
