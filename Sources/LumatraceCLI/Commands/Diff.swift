@@ -11,8 +11,8 @@ struct Diff: ParsableCommand {
         abstract: "Compare two event logs of the same recording: observations added, lost or changed.",
         discussion: """
             A semantic diff, not a text diff: trajectories and tracks are paired by
-            id and by overlap in time and space, then compared within tolerances;
-            each difference is listed once.
+            what they are, their overlap in time and space (never by id alone), then
+            compared within tolerances; each difference is listed once.
 
               lumatrace diff golden.events.jsonl new.events.jsonl
               lumatrace diff golden.events.jsonl new.events.jsonl --json
@@ -25,7 +25,9 @@ struct Diff: ParsableCommand {
             other event kind frame by frame. Changed analyzer options are listed.
             Each row gives the observation's id in the old and in the new log ("-"
             where it is in only one): ids are numbered per log, so the same id in
-            both logs may be two different observations.
+            both logs may be two different observations. Its frames and "where (px)",
+            the object's centre in its first and last frame (pixels from the top
+            left), tell them apart.
             Exit status: 0 same within the tolerances, 1 different, 2 error.
             """)
 

@@ -36,7 +36,8 @@ struct Regress: ParsableCommand {
             --accept-worse is given: such goldens are kept, listed, and fail the run.
 
             Ids in the differences: "golden" is the observation's id in the golden
-            log, "new" in the new log; a changed observation shows both.
+            log, "new" in the new log; a changed observation shows both. Observations
+            are paired by content, not id; "where (px)" says where each one is.
 
             --junit FILE also writes the results as JUnit XML, which CI systems show
             as test results: one test case per golden log, failing with what regress
