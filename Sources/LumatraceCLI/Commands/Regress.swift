@@ -312,7 +312,8 @@ extension Regress {
             try reportingErrors(in: .regress) {
                 let read = try parts.map { (path: $0, part: try RegressionPart.read($0)) }
                 let run = try RegressionPart.merge(read)
-                var (folder, outcomes) = (run.folder, run.outcomes)
+                let folder = run.folder
+                var outcomes = run.outcomes
                 let options = read.first?.part.options
                 let update = options?["update"]?.boolValue ?? false
                 let settings = options?["set"]?.arrayValue?.compactMap(\.stringValue) ?? []
