@@ -175,7 +175,7 @@ struct TypedEventTests {
             })
             lines[0] = Array(JSONValue.object(header).serialized.utf8)
             let stripped = "\(dir)/tracking-synth.events.jsonl"
-            FileManager.default.createFile(atPath: stripped, contents: Data(lines.joined(separator: [10])))
+            try Data(lines.joined(separator: [10])).write(to: URL(fileURLWithPath: stripped))
             #expect(try EventLog.read(stripped).header.analyzers.allSatisfy { $0.events.isEmpty })
 
             let golden = try CLI.run(["score", Self.trackingLog, "--truth", Self.trackingTruth, "--json"])
