@@ -1,12 +1,16 @@
 """`lumatrace.foxglove.to_mcap`: every export is read back with the MCAP reader and the Foxglove
 protobuf decoder (`mcap`, `mcap-protobuf-support`), and checked against the recording's frames and
 what the event log says (`export_expectations`)."""
+import json
 import os
 from collections import Counter
+from types import SimpleNamespace
 
 import pytest
 
 pytest.importorskip("foxglove", reason="needs foxglove-sdk: pip install 'lumatrace[foxglove]'")
+jsonschema = pytest.importorskip("jsonschema", reason="needs jsonschema: pip install 'lumatrace[test]'")
+from mcap.decoder import DecoderFactory as McapDecoderFactory  # noqa: E402
 from mcap.reader import make_reader  # noqa: E402
 from mcap_protobuf.decoder import DecoderFactory  # noqa: E402
 
@@ -24,12 +28,47 @@ from export_expectations import (BUNDLED, box_corners, every_shape_log, events_p
 POINTS, LINE_LOOP, LINE_STRIP = 1, 2, 3
 
 
+class JSONSchemaDecoderFactory(McapDecoderFactory):
+    """Decodes JSON messages, each checked against its channel's JSON Schema (which must be a valid
+    draft 2020-12 schema)."""
+
+    def decoder_for(self, message_encoding, schema):
+        if message_encoding != "json" or schema is None or schema.encoding != "jsonschema":
+            return None
+        declared = json.loads(schema.data)
+        jsonschema.Draft202012Validator.check_schema(declared)
+        validator = jsonschema.Draft202012Validator(declared)
+
+        def decode(data: bytes):
+            value = json.loads(data)
+            validator.validate(value)
+            return value
+        return decode
+
+
 def read_mcap(path):
-    """Every message decoded: a list of (topic, schema name, log time, publish time, message)."""
+    """Every message decoded (protobuf, or JSON checked against its schema): a list of (topic,
+    schema name, log time, publish time, message)."""
     with open(path, "rb") as f:
-        reader = make_reader(f, decoder_factories=[DecoderFactory()])
+        reader = make_reader(f, decoder_factories=[DecoderFactory(), JSONSchemaDecoderFactory()])
         return [(channel.topic, schema.name, message.log_time, message.publish_time, decoded)
                 for schema, channel, message, decoded in reader.iter_decoded_messages()]
+
+
+def frame_annotations(messages):
+    """Each frame's annotations, every analyzer's topic merged: a list by frame of objects with
+    `points`, `circles` and `texts`."""
+    topics = {}
+    for topic, _, _, _, m in messages:
+        if topic.startswith("/lumatrace/") and topic.endswith("/annotations"):
+            topics.setdefault(topic, []).append(m)
+    frames = [SimpleNamespace(points=[], circles=[], texts=[]) for _ in next(iter(topics.values()), [])]
+    for notes in topics.values():
+        for merged, m in zip(frames, notes, strict=True):
+            merged.points += m.points
+            merged.circles += m.circles
+            merged.texts += m.texts
+    return frames
 
 
 def ns(stamp):
@@ -81,22 +120,28 @@ def test_a_timescale_without_exact_nanoseconds_rounds_each_frame_to_the_nearest(
 # MARK: - Annotations
 
 @pytest.mark.parametrize("name", BUNDLED)
-def test_one_image_annotations_per_frame_at_the_images_timestamp(exported, name):
+def test_each_analyzer_draws_on_its_own_topic_one_image_annotations_per_frame_at_the_images_timestamp(exported, name):
     _, _, messages = exported[name]
     images = [m for topic, _, _, _, m in messages if topic == "/camera/image"]
-    notes = [(log, m) for topic, _, log, _, m in messages if topic == "/camera/annotations"]
-    assert {s for topic, s, *_ in messages if topic == "/camera/annotations"} == {"foxglove.ImageAnnotations"}
-    assert [ns(m.timestamp) for _, m in notes] == [ns(m.timestamp) for m in images]
-    assert [log for log, _ in notes] == [ns(m.timestamp) for m in images]
-    for _, m in notes:
-        stamps = {ns(a.timestamp) for a in list(m.points) + list(m.circles) + list(m.texts)}
-        assert stamps <= {ns(m.timestamp)}
+    header, _ = read_log(events_path(name))
+    drawing = sorted(a["name"] for a in header["analyzers"] if foxglove_primitives(events_path(name), a["name"]))
+    topics = sorted({topic for topic, *_ in messages if topic.endswith("/annotations")})
+    assert topics == [f"/lumatrace/{a}/annotations" for a in drawing]
+    for topic in topics:
+        notes = [(log, m) for t, _, log, _, m in messages if t == topic]
+        assert {s for t, s, *_ in messages if t == topic} == {"foxglove.ImageAnnotations"}
+        assert [ns(m.timestamp) for _, m in notes] == [ns(m.timestamp) for m in images]
+        assert [log for log, _ in notes] == [ns(m.timestamp) for m in images]
+        for _, m in notes:
+            stamps = {ns(a.timestamp) for a in list(m.points) + list(m.circles) + list(m.texts)}
+            assert stamps <= {ns(m.timestamp)}
+            assert all(t.text.startswith(topic.split("/")[2] + " ") for t in m.texts)
 
 
 @pytest.mark.parametrize("name", BUNDLED)
 def test_each_frame_draws_what_its_events_say(exported, name):
     _, summary, messages = exported[name]
-    notes = [m for topic, _, _, _, m in messages if topic == "/camera/annotations"]
+    notes = frame_annotations(messages)
     expected = foxglove_primitives(events_path(name))
     found = {f: primitives(m) for f, m in enumerate(notes) if primitives(m)}
     assert found == expected
@@ -106,7 +151,7 @@ def test_each_frame_draws_what_its_events_say(exported, name):
 
 def test_tracked_boxes_are_line_loops_at_their_pixel_corners_with_labels(exported):
     _, _, messages = exported["tracking-synth"]
-    notes = [m for topic, _, _, _, m in messages if topic == "/camera/annotations"]
+    notes = frame_annotations(messages)
     header, events = read_log(events_path("tracking-synth"))
     w, h = header["recording"]["width"], header["recording"]["height"]
     tracks = [e for e in events if e["kind"] == "track"]
@@ -119,13 +164,13 @@ def test_tracked_boxes_are_line_loops_at_their_pixel_corners_with_labels(exporte
         corners = box_corners(e["data"]["boundingBox"], w, h)
         assert any(len(loop) == 4 and all(abs(a - b) < 1e-9 for p, q in zip(loop, corners) for a, b in zip(p, q))
                    for loop in loops), f"no outline at {corners} on frame {e['frame']}"
-        label = f"{e['data']['label']} {e['data']['confidence']:.2f}"
+        label = f"tracking {e['data']['label']} {e['data']['confidence']:.2f}"
         assert label in [t.text for t in m.texts]
 
 
 def test_a_trajectorys_path_ends_at_its_newest_point_drawn_with_the_objects_radius(exported):
     _, _, messages = exported["balls-synth"]
-    notes = [m for topic, _, _, _, m in messages if topic == "/camera/annotations"]
+    notes = frame_annotations(messages)
     header, events = read_log(events_path("balls-synth"))
     w, h = header["recording"]["width"], header["recording"]["height"]
     update = next(e for e in events if e["kind"] == "trajectory")
@@ -141,14 +186,14 @@ def test_quadrilaterals_lost_and_recovered_tracks_and_free_json(tmp_path):
     log = tmp_path / "every.events.jsonl"
     quad, box = every_shape_log(log)
     summary = to_mcap(recording_path("balls-synth"), log, tmp_path / "every.mcap")
-    notes = [m for topic, _, _, _, m in read_mcap(tmp_path / "every.mcap") if topic == "/camera/annotations"]
+    notes = frame_annotations(read_mcap(tmp_path / "every.mcap"))
     found = {f: primitives(m) for f, m in enumerate(notes) if primitives(m)}
     assert found == foxglove_primitives(log)
     assert found[2] == Counter(loop=1, text=1)            # the lost track's last box; the never-seen one draws nothing
     quad_loop = [(q.x, q.y) for q in notes[0].points[0].points]
     assert quad_loop == [pytest.approx(pixel(quad[k], 320, 180)) for k in ("topLeft", "topRight", "bottomRight", "bottomLeft")]
-    assert [t.text for t in notes[2].texts] == ["cup lost"]
-    assert [t.text for t in notes[5].texts] == ["cup 0.90"]
+    assert [t.text for t in notes[2].texts] == ["tracking cup lost"]
+    assert [t.text for t in notes[5].texts] == ["tracking cup 0.90"]
     assert (summary.events, summary.drawn, summary.not_drawn) == (7, 5, {"notes/note": 1, "tracking/track.lost": 1})
 
 
@@ -159,7 +204,7 @@ def test_a_replayed_log_with_every_shape_draws_what_it_says(lumatrace_bin, tmp_p
     shapes = shapes_of(header)
     assert {"quadrilateral", "box", "boxLost", "boxRecovered"} <= {shapes[(e["analyzer"], e["kind"])] for e in events}
     summary = to_mcap(recording_path("balls-synth"), log, tmp_path / "every.mcap")
-    notes = [m for topic, _, _, _, m in read_mcap(tmp_path / "every.mcap") if topic == "/camera/annotations"]
+    notes = frame_annotations(read_mcap(tmp_path / "every.mcap"))
     assert {f: primitives(m) for f, m in enumerate(notes) if primitives(m)} == foxglove_primitives(log)
     assert summary.events == len(events)
 
