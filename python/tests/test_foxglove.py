@@ -3,6 +3,7 @@ protobuf decoder (`mcap`, `mcap-protobuf-support`), and checked against the reco
 what the event log says (`export_expectations`)."""
 import json
 import os
+import subprocess
 from collections import Counter
 from types import SimpleNamespace
 
@@ -20,8 +21,8 @@ from lumatrace._export import OtherRecordingError  # noqa: E402
 from lumatrace.errors import EventLogError  # noqa: E402
 from lumatrace.foxglove import to_mcap  # noqa: E402
 
-from export_expectations import (BUNDLED, box_corners, every_shape_log, events_path, export_bundled,  # noqa: E402
-                                 expected_nanoseconds, foxglove_primitives, pixel, read_log, recording_path,
+from export_expectations import (BUNDLED, box_corners, draws_fitted_path, every_shape_log, events_path,  # noqa: E402
+                                 export_bundled, expected_nanoseconds, fitted_path, foxglove_primitives, pixel, read_log, recording_path,
                                  replayed_every_shape_log, shapes_of)
 
 # PointsAnnotation.type in foxglove.PointsAnnotation's protobuf schema.
@@ -207,6 +208,152 @@ def test_a_replayed_log_with_every_shape_draws_what_it_says(lumatrace_bin, tmp_p
     notes = frame_annotations(read_mcap(tmp_path / "every.mcap"))
     assert {f: primitives(m) for f, m in enumerate(notes) if primitives(m)} == foxglove_primitives(log)
     assert summary.events == len(events)
+
+
+def test_a_trajectorys_fitted_path_is_drawn_as_render_draws_it(exported):
+    _, _, messages = exported["balls-synth"]
+    notes = frame_annotations(messages)
+    header, events = read_log(events_path("balls-synth"))
+    w, h = header["recording"]["width"], header["recording"]["height"]
+    updates = [e for e in events if e["kind"] == "trajectory" and draws_fitted_path(e["data"])]
+    assert updates, "the bundled log fits its paths"
+    for update in (updates[0], updates[-1]):
+        expected = fitted_path(update["data"], w, h)
+        strips = [[(q.x, q.y) for q in p.points] for p in notes[update["frame"]].points if p.type == LINE_STRIP]
+        assert any(len(s) == 49 and all(p == pytest.approx(q) for p, q in zip(s, expected)) for s in strips)
+
+
+def test_a_paths_label_names_its_analyzer_and_object_not_only_the_confidence(exported):
+    _, _, messages = exported["balls-synth"]
+    notes = frame_annotations(messages)
+    _, events = read_log(events_path("balls-synth"))
+    update = next(e for e in events if e["kind"] == "trajectory")
+    short = update["data"]["id"].split("-")[0]
+    assert f"trajectory {short} {update['data']['confidence']:.2f}" in [t.text for t in notes[update["frame"]].texts]
+
+
+# MARK: - Events as data
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_every_event_is_a_json_message_on_its_analyzers_kind_topic_at_its_frames_time(exported, name):
+    _, _, messages = exported[name]
+    header, events = read_log(events_path(name))
+    rec = lumatrace.open(recording_path(name))
+    times = [expected_nanoseconds(t, rec.info.timescale) for t in rec.times.ticks]
+    found = [(topic, schema, log, publish, m) for topic, schema, log, publish, m in messages
+             if not topic.startswith("/camera/") and not topic.endswith("/annotations")]
+    declared = shapes_of(header)
+    with open(exported[name][0], "rb") as f:
+        channels = {c.topic for c in make_reader(f).get_summary().channels.values()}
+    assert {c for c in channels if not c.startswith("/camera/") and not c.endswith("/annotations")} == {
+        f"/lumatrace/{e['analyzer']}/{e['kind']}" for e in events}
+    by_topic = Counter(topic for topic, *_ in found)
+    assert by_topic == Counter(f"/lumatrace/{e['analyzer']}/{e['kind']}" for e in events)
+    in_order = sorted(found, key=lambda m: m[2])  # MCAP orders by log time; the log by frame
+    assert [m for *_, m in in_order] == sorted(events, key=lambda e: e["frame"])
+    for topic, schema, log, publish, m in found:
+        assert schema == f"lumatrace.{declared[(m['analyzer'], m['kind'])]}"
+        assert topic == f"/lumatrace/{m['analyzer']}/{m['kind']}"
+        assert log == publish == times[m["frame"]]
+
+
+def test_the_numbers_to_plot_are_declared_numbers_in_the_schema(exported):
+    path, _, messages = exported["balls-synth"]
+    with open(path, "rb") as f:
+        summary = make_reader(f).get_summary()
+    schemas = {c.topic: json.loads(summary.schemas[c.schema_id].data) for c in summary.channels.values()
+               if c.message_encoding == "json"}
+    diff = schemas["/lumatrace/differencing/diff"]["properties"]["data"]
+    assert diff["properties"]["changedFraction"]["type"] == "number" and "changedFraction" in diff["required"]
+    path_update = schemas["/lumatrace/trajectory/trajectory"]["properties"]["data"]
+    assert path_update["properties"]["confidence"]["type"] == "number"
+    fractions = [m["data"]["changedFraction"] for topic, *_, m in messages if topic == "/lumatrace/differencing/diff"]
+    assert len(fractions) == 89 and max(fractions) > 0
+
+
+def test_free_json_events_have_a_channel_whose_schema_allows_any_data(tmp_path):
+    log = tmp_path / "every.events.jsonl"
+    every_shape_log(log)
+    to_mcap(recording_path("balls-synth"), log, tmp_path / "every.mcap")
+    notes = [(schema, m) for topic, schema, _, _, m in read_mcap(tmp_path / "every.mcap") if topic == "/lumatrace/notes/note"]
+    assert notes == [("lumatrace.event", {"frame": 1, "t": 1 / 30, "analyzer": "notes", "kind": "note",
+                                          "data": {"text": "hello"}})]
+
+
+def test_a_schema_refuses_an_event_without_its_shapes_fields():
+    from lumatrace._event_schema import event_schema
+    validator = jsonschema.Draft202012Validator(event_schema("tracking", "track", "box"))
+    good = {"frame": 3, "t": 0.1, "analyzer": "tracking", "kind": "track",
+            "data": {"id": "A", "boundingBox": [0.1, 0.1, 0.2, 0.2], "confidence": 0.5, "mine": [1]}}
+    assert validator.is_valid(good)
+    assert not validator.is_valid({**good, "data": {"id": "A", "confidence": 0.5}})
+    assert not validator.is_valid({**good, "data": {**good["data"], "confidence": "high"}})
+    assert not validator.is_valid({**good, "kind": "track.lost"})
+
+
+# MARK: - Part of a recording
+
+def test_a_log_of_part_of_the_recording_exports_those_frames_only(lumatrace_bin, tmp_path):
+    log = tmp_path / "part.events.jsonl"
+    subprocess.run([lumatrace_bin, "replay", str(recording_path("balls-synth")), "--from", "20", "--to", "49",
+                    "-o", str(log)], check=True, capture_output=True)
+    summary = to_mcap(recording_path("balls-synth"), log, tmp_path / "part.mcap")
+    messages = read_mcap(tmp_path / "part.mcap")
+    rec = lumatrace.open(recording_path("balls-synth"))
+    times = [expected_nanoseconds(t, rec.info.timescale) for t in rec.times.ticks]
+    images = [log_time for topic, _, log_time, _, _ in messages if topic == "/camera/image"]
+    assert summary.frames == 30
+    assert images == times[20:50]
+    _, events = read_log(log)
+    assert events and sum(1 for topic, *_ in messages if topic.startswith("/lumatrace/") and
+                          not topic.endswith("/annotations")) == len(events)
+    notes = frame_annotations(messages)
+    assert len(notes) == 30
+    assert {f + 20: primitives(m) for f, m in enumerate(notes) if primitives(m)} == foxglove_primitives(log)
+
+
+# MARK: - Layout
+
+def test_the_layout_shows_the_image_with_every_analyzers_annotations_a_plot_and_raw_messages(tmp_path):
+    out, layout = tmp_path / "balls.mcap", tmp_path / "balls.layout.json"
+    to_mcap(recording_path("balls-synth"), events_path("balls-synth"), out, layout_path=layout)
+    with open(out, "rb") as f:
+        topics = {c.topic for c in make_reader(f).get_summary().channels.values()}
+    config = json.loads(layout.read_text())
+    panels = config["configById"]
+    image = panels["Image!lumatrace"]["imageMode"]
+    assert image["imageTopic"] == "/camera/image"
+    assert image["annotations"] == {"/lumatrace/differencing/annotations": {"visible": True},
+                                    "/lumatrace/trajectory/annotations": {"visible": True}}
+    assert [p["value"] for p in panels["Plot!lumatrace"]["paths"]] == [
+        "/lumatrace/differencing/diff.data.changedFraction", "/lumatrace/trajectory/trajectory.data.confidence",
+        "/lumatrace/trajectory/trajectory.end.data.confidence"]
+    assert panels["RawMessages!lumatrace"]["topicPath"] in topics
+    assert {p["value"].rsplit(".data.", 1)[0] for p in panels["Plot!lumatrace"]["paths"]} <= topics
+    assert config["layout"]["first"] == "Image!lumatrace"
+    assert set(_leaves(config["layout"])) == set(panels)
+
+
+def _leaves(node):
+    return [node] if isinstance(node, str) else _leaves(node["first"]) + _leaves(node["second"])
+
+
+def test_an_existing_layout_is_replaced_only_with_force_and_stops_the_export_before_it_starts(tmp_path, capsys):
+    layout = tmp_path / "a.layout.json"
+    layout.write_text("mine\n")
+    args = ["export-mcap", str(recording_path("toss-real")), str(events_path("toss-real")), "-o",
+            str(tmp_path / "a.mcap"), "--layout", str(layout)]
+    assert main(args) == 2
+    assert capsys.readouterr().err.strip().endswith("a.layout.json: already exists (--force replaces it)")
+    assert sorted(os.listdir(tmp_path)) == ["a.layout.json"] and layout.read_text() == "mine\n"
+    assert main(args + ["--force"]) == 0
+    assert json.loads(layout.read_text())["configById"]
+    first = layout.read_bytes()
+    (tmp_path / "a.mcap").unlink()
+    assert main(args) == 2   # the layout exists
+    assert not (tmp_path / "a.mcap").exists()
+    assert main(args + ["--force"]) == 0
+    assert layout.read_bytes() == first
 
 
 # MARK: - Pairing a log with its recording

@@ -17,6 +17,7 @@ import os
 import sys
 import textwrap
 
+from ._progress import ProgressBar
 from .errors import LumatraceError
 
 #: Exit statuses, as the `lumatrace` tool's (`lumatrace --help`).
@@ -26,12 +27,17 @@ EXIT_USAGE = 64
 _EXPORT_EPILOG = {
     "mcap": """\
         Opens in Foxglove (app.foxglove.dev, or the desktop app: File > Open local file).
-        Add an Image panel on /camera/image and tick /camera/annotations in its
-        annotations list: every frame, with what the events drew on it.
+        Topics: /camera/image (the frames), /lumatrace/ANALYZER/annotations (what each
+        analyzer drew, for the Image panel) and /lumatrace/ANALYZER/KIND (every event as
+        JSON with a schema: plot /lumatrace/differencing/diff.data.changedFraction).
+        --layout writes a layout to import (Layouts > Import from file): the image with
+        every analyzer's annotations, a plot of the main numbers, Raw Messages.
+        A log of part of the recording (replay --from/--to) exports those frames only.
 
         example:
           python -m lumatrace export-mcap Recordings/balls-synth.luma \\
-              Recordings/balls-synth.events.jsonl -o balls-synth.mcap
+              Recordings/balls-synth.events.jsonl -o balls-synth.mcap \\
+              --layout balls-synth.layout.json
         """,
     "rrd": """\
         Opens in Rerun: `rerun clip.rrd` (the viewer installed with rerun-sdk), or drop the
@@ -57,20 +63,30 @@ def _add_export_arguments(parser: argparse.ArgumentParser, suffix: str) -> None:
                              f"draw a log made from another recording of the same size")
 
 
+def _add_mcap_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_export_arguments(parser, "mcap")
+    parser.add_argument("--layout", metavar="LAYOUT.json",
+                        help="also write a Foxglove layout for the file (replaced only with --force)")
+
+
 def _export_mcap(args) -> str:
     from .foxglove import to_mcap
-    return str(to_mcap(args.recording, args.events, args.output, force=args.force, other_recording=args.force))
+    with ProgressBar.on_terminal(sys.stderr, "export-mcap") as progress:
+        return str(to_mcap(args.recording, args.events, args.output, force=args.force, other_recording=args.force,
+                           layout_path=args.layout, progress=progress))
 
 
 def _export_rrd(args) -> str:
     from .rerun import to_rrd
-    return str(to_rrd(args.recording, args.events, args.output, force=args.force, other_recording=args.force))
+    with ProgressBar.on_terminal(sys.stderr, "export-rrd") as progress:
+        return str(to_rrd(args.recording, args.events, args.output, force=args.force, other_recording=args.force,
+                          progress=progress))
 
 
 #: name, one-line summary, epilog, add arguments, run (returns the line printed on success).
 COMMANDS = [
     ("export-mcap", "write a recording and its events as an MCAP file for Foxglove", _EXPORT_EPILOG["mcap"],
-     lambda p: _add_export_arguments(p, "mcap"), _export_mcap),
+     _add_mcap_arguments, _export_mcap),
     ("export-rrd", "write a recording and its events as a Rerun .rrd file", _EXPORT_EPILOG["rrd"],
      lambda p: _add_export_arguments(p, "rrd"), _export_rrd),
 ]

@@ -37,6 +37,12 @@ class EventMessages:
     by_frame: dict = field(default_factory=dict)
     count: int = 0
 
+    @property
+    def streams_with_events(self) -> list:
+        """The streams with at least one event, in the order of `streams`."""
+        seen = {stream for events in self.by_frame.values() for stream, _ in events}
+        return [s for s in self.streams if s in seen]
+
     def __getitem__(self, frame: int) -> list:
         """Frame `frame`'s events as (`EventStream`, event line as JSON), in the log's order."""
         return self.by_frame.get(frame, [])

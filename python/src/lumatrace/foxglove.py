@@ -111,7 +111,7 @@ def to_mcap(recording_path, events_path, output_path, *, force: bool = False,
         finally:
             writer.close()
         if layout is not None:
-            write_layout(layout.writing_path, pairing.messages.streams, list(annotations))
+            write_layout(layout.writing_path, pairing.messages.streams_with_events, list(annotations))
         return pairing.summary(out.name, frames)
 
 

@@ -32,6 +32,7 @@ import uuid
 import numpy as np
 
 from ._export import Export, Pairing, exporting, import_sdk
+from ._rerun_events import PROPERTIES, EventData, recording_properties
 from .errors import LumatraceError
 from .overlays import Box, Dots, Polyline
 
@@ -48,11 +49,12 @@ _NAMESPACE = uuid.UUID("6c0a3f8e-2b61-5d7a-9a43-1f3c8e5b7d20")
 
 
 def to_rrd(recording_path, events_path, output_path, *, force: bool = False,
-           other_recording: bool = False) -> Export:
+           other_recording: bool = False, progress=None) -> Export:
     """Writes `output_path` (an `.rrd`) with every frame of the recording and what its event log
     draws on each, by the rules of every export (`lumatrace._export.exporting`: complete or not at
     all, an existing Rerun file replaced only with `force`, the log one of these frames unless
-    `other_recording`). Returns what was written (`Export`).
+    `other_recording`). `progress(done, total)` is called after each frame. Returns what was
+    written (`Export`).
 
     Raises what `exporting` raises, and `MissingSDKError` without `rerun-sdk`."""
     rr = import_sdk("rerun", what="Rerun", package="rerun-sdk", extra="rerun")
@@ -70,9 +72,12 @@ def to_rrd(recording_path, events_path, output_path, *, force: bool = False,
         try:
             stream.set_log_time_enabled(False)
             stream.send_recording_name(os.path.basename(pairing.recording_path))
+            stream.send_property(PROPERTIES, recording_properties(rr, pairing.messages.header,
+                                                                  pairing.recording_digest))
+            events = EventData(rr, stream)
             kinds: dict = {}            # entity -> the shape class it draws
             drawn_before: set = set()   # entities with something on screen
-            for frame in pairing.frames():
+            for frame in pairing.frames(progress):
                 stream.set_time("frame", sequence=frame.index)
                 stream.set_time("time", duration=np.timedelta64(frame.nanoseconds, "ns"))
                 stream.log(IMAGE_ENTITY, rr.Image(frame.pixels, color_model="L"))
@@ -84,6 +89,7 @@ def to_rrd(recording_path, events_path, output_path, *, force: bool = False,
                     kind = kinds.setdefault(entity, type(shapes[0]) if shapes else None)
                     stream.log(entity, _archetype(rr, kind, shapes))
                 drawn_before = {entity for entity, shapes in layers.items() if shapes}
+                events.log(pairing.messages[frame.index])
                 frames += 1
         finally:
             stream.flush()
