@@ -49,6 +49,17 @@ _EXPORT_EPILOG = {
           python -m lumatrace export-rrd Recordings/tracking-synth.luma \\
               Recordings/tracking-synth.events.jsonl -o tracking-synth.rrd
         """,
+    "stream": """\
+        Reads the log line by line and logs each event as it arrives: the numbers events
+        carry as scalar series (events/ANALYZER/KIND/FIELD), every event in a text log
+        (events/ANALYZER) and what they draw (camera/annotations/ANALYZER/LAYER; the
+        frames stay in the .luma file: open it with export-rrd afterwards).
+
+        example (a camera's events live in a viewer):
+          ffmpeg -f v4l2 -i /dev/video0 -f yuv4mpegpipe - \\
+            | lumatrace record - --live -o live.luma --analyzer trajectory --events - \\
+            | python -m lumatrace stream-rerun --spawn
+        """,
 }
 
 
@@ -83,12 +94,31 @@ def _export_rrd(args) -> str:
                           progress=progress))
 
 
+def _add_stream_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("events", nargs="?", default="-",
+                        help="the event log to stream: `-` (the default) reads standard input, e.g. "
+                             "`lumatrace record --live ... --events -` piped in")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--spawn", action="store_true", help="start a Rerun viewer and stream to it")
+    where.add_argument("--connect", metavar="URL",
+                       help="stream to a running viewer (e.g. rerun+http://127.0.0.1:9876/proxy)")
+    where.add_argument("--save", metavar="OUT.rrd", help="write the stream to an .rrd file, complete when the log ends")
+    parser.add_argument("--force", action="store_true", help="replace OUT.rrd if it exists")
+
+
+def _stream_rerun(args) -> str:
+    from .rerun_live import stream_to_rerun
+    return str(stream_to_rerun(args.events, spawn=args.spawn, connect=args.connect, save=args.save, force=args.force))
+
+
 #: name, one-line summary, epilog, add arguments, run (returns the line printed on success).
 COMMANDS = [
     ("export-mcap", "write a recording and its events as an MCAP file for Foxglove", _EXPORT_EPILOG["mcap"],
      _add_mcap_arguments, _export_mcap),
     ("export-rrd", "write a recording and its events as a Rerun .rrd file", _EXPORT_EPILOG["rrd"],
      lambda p: _add_export_arguments(p, "rrd"), _export_rrd),
+    ("stream-rerun", "stream an event log to Rerun as it is written (a live recording's events)",
+     _EXPORT_EPILOG["stream"], _add_stream_arguments, _stream_rerun),
 ]
 
 

@@ -58,7 +58,6 @@ def to_rrd(recording_path, events_path, output_path, *, force: bool = False,
 
     Raises what `exporting` raises, and `MissingSDKError` without `rerun-sdk`."""
     rr = import_sdk("rerun", what="Rerun", package="rerun-sdk", extra="rerun")
-    import rerun.blueprint as rrb
 
     with exporting(recording_path, events_path, output_path, kind="rrd", force=force,
                    other_recording=other_recording) as (out, pairing):
@@ -66,8 +65,7 @@ def to_rrd(recording_path, events_path, output_path, *, force: bool = False,
         if not stream.is_enabled():
             raise LumatraceError(out.path, "Rerun logging is switched off in this environment (RERUN=off); "
                                               "unset RERUN to export")
-        stream.save(out.writing_path, default_blueprint=rrb.Blueprint(
-            rrb.Spatial2DView(origin="/camera", name=os.path.basename(pairing.recording_path))))
+        stream.save(out.writing_path, default_blueprint=blueprint(os.path.basename(pairing.recording_path)))
         frames = 0
         try:
             stream.set_log_time_enabled(False)
@@ -75,20 +73,11 @@ def to_rrd(recording_path, events_path, output_path, *, force: bool = False,
             stream.send_property(PROPERTIES, recording_properties(rr, pairing.messages.header,
                                                                   pairing.recording_digest))
             events = EventData(rr, stream)
-            kinds: dict = {}            # entity -> the shape class it draws
-            drawn_before: set = set()   # entities with something on screen
+            layers = AnnotationLayers(rr, stream)
             for frame in pairing.frames(progress):
-                stream.set_time("frame", sequence=frame.index)
-                stream.set_time("time", duration=np.timedelta64(frame.nanoseconds, "ns"))
+                set_frame_time(stream, frame.index, frame.nanoseconds)
                 stream.log(IMAGE_ENTITY, rr.Image(frame.pixels, color_model="L"))
-                layers = _by_layer(rr, frame.shapes)
-                for entity in drawn_before - layers.keys():
-                    layers[entity] = []
-                for entity in sorted(layers):
-                    shapes = layers[entity]
-                    kind = kinds.setdefault(entity, type(shapes[0]) if shapes else None)
-                    stream.log(entity, _archetype(rr, kind, shapes))
-                drawn_before = {entity for entity, shapes in layers.items() if shapes}
+                layers.log(frame.shapes)
                 events.log(pairing.messages[frame.index])
                 frames += 1
         finally:
@@ -106,6 +95,43 @@ def recording_id(pairing: Pairing) -> str:
         for block in iter(lambda: f.read(1 << 20), b""):
             digest.update(block)
     return str(uuid.uuid5(_NAMESPACE, f"{pairing.recording_digest}/{digest.hexdigest()}"))
+
+
+def blueprint(name: str):
+    """The default view: the frames with what the events drew (`/camera`) beside the events'
+    numbers over time and their text log (`/events`)."""
+    import rerun.blueprint as rrb
+    return rrb.Blueprint(rrb.Horizontal(
+        rrb.Spatial2DView(origin="/camera", name=name),
+        rrb.Vertical(rrb.TimeSeriesView(origin="/events", name="numbers"),
+                     rrb.TextLogView(origin="/events", name="events")),
+        column_shares=[3, 2]))
+
+
+def set_frame_time(stream, index: int, nanoseconds: int) -> None:
+    """Sets the `frame` and `time` timelines of what `stream` logs next."""
+    stream.set_time("frame", sequence=index)
+    stream.set_time("time", duration=np.timedelta64(nanoseconds, "ns"))
+
+
+class AnnotationLayers:
+    """What the annotation entities show, frame after frame: `log(shapes)` logs one frame's
+    shapes by entity, and clears each entity drawn on the previous frame and not on this one."""
+
+    def __init__(self, rr, stream):
+        self.rr, self.stream = rr, stream
+        self.kinds: dict = {}             # entity -> the shape class it draws
+        self.drawn_before: set = set()    # entities with something on screen
+
+    def log(self, shapes: list) -> None:
+        layers = _by_layer(self.rr, shapes)
+        for entity in self.drawn_before - layers.keys():
+            layers[entity] = []
+        for entity in sorted(layers):
+            shapes = layers[entity]
+            kind = self.kinds.setdefault(entity, type(shapes[0]) if shapes else None)
+            self.stream.log(entity, _archetype(self.rr, kind, shapes))
+        self.drawn_before = {entity for entity, shapes in layers.items() if shapes}
 
 
 def _by_layer(rr, shapes: list) -> dict:
