@@ -231,3 +231,11 @@ def replayed_every_shape_log(lumatrace: str, tmp_path_factory) -> Path:
         subprocess.run([lumatrace, "replay", str(recording_path("balls-synth")), *REPLAY_ARGUMENTS, "-o", str(out)],
                        check=True, capture_output=True)
     return out
+
+
+def replayed_part(lumatrace: str, name: str, first: int, last: int, folder: Path) -> Path:
+    """The log of `lumatrace replay NAME.luma --from FIRST --to LAST` (the default analyzers)."""
+    out = Path(folder) / f"{name}.{first}-{last}.events.jsonl"
+    subprocess.run([lumatrace, "replay", str(recording_path(name)), "--from", str(first), "--to", str(last),
+                    "-o", str(out)], check=True, capture_output=True)
+    return out

@@ -3,7 +3,6 @@ protobuf decoder (`mcap`, `mcap-protobuf-support`), and checked against the reco
 what the event log says (`export_expectations`)."""
 import json
 import os
-import subprocess
 from collections import Counter
 from types import SimpleNamespace
 
@@ -22,8 +21,8 @@ from lumatrace.errors import EventLogError  # noqa: E402
 from lumatrace.foxglove import to_mcap  # noqa: E402
 
 from export_expectations import (BUNDLED, box_corners, draws_fitted_path, every_shape_log, events_path,  # noqa: E402
-                                 export_bundled, expected_nanoseconds, fitted_path, foxglove_primitives, pixel, read_log, recording_path,
-                                 replayed_every_shape_log, shapes_of)
+                                 export_bundled, expected_nanoseconds, fitted_path, foxglove_primitives, pixel,
+                                 read_log, recording_path, replayed_every_shape_log, replayed_part, shapes_of)
 
 # PointsAnnotation.type in foxglove.PointsAnnotation's protobuf schema.
 POINTS, LINE_LOOP, LINE_STRIP = 1, 2, 3
@@ -294,9 +293,7 @@ def test_a_schema_refuses_an_event_without_its_shapes_fields():
 # MARK: - Part of a recording
 
 def test_a_log_of_part_of_the_recording_exports_those_frames_only(lumatrace_bin, tmp_path):
-    log = tmp_path / "part.events.jsonl"
-    subprocess.run([lumatrace_bin, "replay", str(recording_path("balls-synth")), "--from", "20", "--to", "49",
-                    "-o", str(log)], check=True, capture_output=True)
+    log = replayed_part(lumatrace_bin, "balls-synth", 20, 49, tmp_path)
     summary = to_mcap(recording_path("balls-synth"), log, tmp_path / "part.mcap")
     messages = read_mcap(tmp_path / "part.mcap")
     rec = lumatrace.open(recording_path("balls-synth"))

@@ -3,7 +3,6 @@
 recording's frames and what the event log says (`export_expectations`)."""
 import json
 import os
-import subprocess
 from collections import defaultdict
 
 import numpy as np
@@ -18,8 +17,8 @@ from lumatrace._export import OtherRecordingError  # noqa: E402
 from lumatrace.rerun import to_rrd  # noqa: E402
 
 from export_expectations import (BUNDLED, box_corners, draws_fitted_path, every_shape_log, events_path,  # noqa: E402
-                                 export_bundled, expected_nanoseconds, fitted_path, pixel, read_log, recording_path, replayed_every_shape_log,
-                                 rerun_instances, shapes_of)
+                                 export_bundled, expected_nanoseconds, fitted_path, pixel, read_log, recording_path,
+                                 replayed_every_shape_log, replayed_part, rerun_instances, shapes_of)
 
 #: The component that holds one instance per box, strip or point, by archetype.
 INSTANCES = {"Boxes2D": "Boxes2D:half_sizes", "LineStrips2D": "LineStrips2D:strips", "Points2D": "Points2D:positions"}
@@ -243,9 +242,7 @@ def test_a_trajectorys_fitted_path_is_a_line_of_49_points(exported):
 
 
 def test_a_log_of_part_of_the_recording_exports_those_frames_only(lumatrace_bin, tmp_path):
-    log = tmp_path / "part.events.jsonl"
-    subprocess.run([lumatrace_bin, "replay", str(recording_path("toss-real")), "--from", "10", "--to", "29",
-                    "-o", str(log)], check=True, capture_output=True)
+    log = replayed_part(lumatrace_bin, "toss-real", 10, 29, tmp_path)
     summary = to_rrd(recording_path("toss-real"), log, tmp_path / "part.rrd")
     loaded = Loaded(tmp_path / "part.rrd")
     assert summary.frames == 20
