@@ -75,7 +75,7 @@ def test_a_log_broken_midway_names_its_line_and_an_existing_file_is_kept(tmp_pat
     with open(broken, "rb") as piped:
         done = stream_rerun("--save", "out.rrd", stdin=piped, cwd=tmp_path)
     assert done.returncode == 2
-    assert "line 6: not valid JSON" in done.stderr
+    assert "error: standard input: line 6: not valid JSON" in done.stderr
     assert not (tmp_path / "out.rrd").exists()
     (tmp_path / "out.rrd").write_bytes(b"RRF2 mine")
     with open(events_path("toss-real"), "rb") as piped:

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from ._event_lines import EventLines
 from .errors import EventLogError
 
-__all__ = ["read_overlays", "Overlays", "Polyline", "Dots", "Box", "Source"]
+__all__ = ["read_overlays", "Overlays", "EventDrawing", "Polyline", "Dots", "Box", "Source"]
 
 #: RGBA, 0...255 each.
 Color = tuple
@@ -170,7 +170,7 @@ def _read(log: EventLines, width: int, height: int, frame_count: int | None, whi
         raise EventLogError(path, 1, f"is the log of a {logged[0]}x{logged[1]} recording; "
                                      f"{which} is {width}x{height}: pair each log with its own recording")
     shapes = log.shapes()
-    drawing = _Drawing(path, width, height)
+    drawing = EventDrawing(path, width, height)
     out = Overlays(path, log.header, None, width, height)
     for number, event in log:
         frame, analyzer, kind, data = event["frame"], event["analyzer"], event["kind"], event["data"]
@@ -196,8 +196,12 @@ class _Malformed(Exception):
     pass
 
 
-class _Drawing:
-    """Converts one event at a time; remembers each track's last box, for `boxLost`."""
+class EventDrawing:
+    """What events draw, one event at a time, in the log's order (`draw(source, data)` returns the
+    shapes; an event of a frame `width` x `height` whose shape's fields are malformed raises
+    `EventLogError` naming `path` and its line). Remembers each track's last box, for `boxLost`,
+    and gives each object its colour: `read_overlays` draws a whole log with it, a live stream
+    event by event."""
 
     def __init__(self, path: str, width: int, height: int):
         self.path, self.width, self.height = path, width, height

@@ -28,8 +28,8 @@ from ._event_messages import EventStream
 from ._export import import_sdk
 from ._output import OutputFile
 from ._rerun_events import PROPERTIES, EventData, recording_properties
-from .errors import LumatraceError
-from .overlays import Source, _Drawing
+from .errors import EventLogError, LumatraceError
+from .overlays import EventDrawing, Source
 from .rerun import APPLICATION_ID, AnnotationLayers, blueprint, set_frame_time
 
 __all__ = ["stream_to_rerun", "Streamed", "STANDARD_INPUT"]
@@ -62,8 +62,18 @@ def stream_to_rerun(events_path, *, spawn: bool = False, connect: str | None = N
     if [spawn, connect is not None, save is not None].count(True) != 1:
         raise ValueError("name exactly one destination: spawn, connect or save")
     rr = import_sdk("rerun", what="Rerun", package="rerun-sdk", extra="rerun")
-    path = "/dev/stdin" if os.fspath(events_path) == STANDARD_INPUT else os.fspath(events_path)
-    name = "standard input" if path == "/dev/stdin" else os.path.basename(path)
+    reading_stdin = os.fspath(events_path) == STANDARD_INPUT
+    path = "/dev/stdin" if reading_stdin else os.fspath(events_path)
+    name = "standard input" if reading_stdin else os.path.basename(path)
+    try:
+        return _stream_log(rr, path, name, spawn=spawn, connect=connect, save=save, force=force)
+    except EventLogError as e:
+        if not reading_stdin:
+            raise
+        raise EventLogError(name, e.line, e.reason) from None
+
+
+def _stream_log(rr, path: str, name: str, *, spawn: bool, connect: str | None, save, force: bool) -> Streamed:
     log = EventLines(path)
     try:
         header_line = json.dumps(log.header, sort_keys=True, separators=(",", ":"))
@@ -94,7 +104,7 @@ def _stream(rr, stream, log: EventLines, name: str, open_sink) -> tuple:
         stream.send_recording_name(name)
         stream.send_property(PROPERTIES, recording_properties(rr, log.header, None))
         recording = log.header.get("recording") or {}
-        drawing = _Drawing(log.path, int(recording["width"]), int(recording["height"]))
+        drawing = EventDrawing(log.path, int(recording["width"]), int(recording["height"]))
         shapes_of = log.shapes()
         layers, data = AnnotationLayers(rr, stream), EventData(rr, stream)
         frame, shapes, frames, events = None, [], 0, 0
