@@ -324,11 +324,19 @@ def test_the_layout_shows_the_image_with_every_analyzers_annotations_a_plot_and_
                                     "/lumatrace/trajectory/annotations": {"visible": True}}
     assert [p["value"] for p in panels["Plot!lumatrace"]["paths"]] == [
         "/lumatrace/differencing/diff.data.changedFraction", "/lumatrace/trajectory/trajectory.data.confidence",
-        "/lumatrace/trajectory/trajectory.end.data.confidence"]
+        '"/lumatrace/trajectory/trajectory.end".data.confidence']   # a topic with a dot is quoted
     assert panels["RawMessages!lumatrace"]["topicPath"] in topics
-    assert {p["value"].rsplit(".data.", 1)[0] for p in panels["Plot!lumatrace"]["paths"]} <= topics
+    assert {p["value"].rsplit(".data.", 1)[0].strip('"') for p in panels["Plot!lumatrace"]["paths"]} <= topics
     assert config["layout"]["first"] == "Image!lumatrace"
     assert set(_leaves(config["layout"])) == set(panels)
+
+
+def test_a_message_path_quotes_a_topic_or_field_as_foxglove_does():
+    from lumatrace._foxglove_layout import message_path
+    assert message_path("/lumatrace/differencing/diff", "data", "changedFraction") == \
+        "/lumatrace/differencing/diff.data.changedFraction"
+    assert message_path("/lumatrace/tracking/track.lost", "data", "id") == '"/lumatrace/tracking/track.lost".data.id'
+    assert message_path('/odd/"name"\\', "a b") == '"/odd/\\"name\\"\\\\"."a b"'
 
 
 def _leaves(node):

@@ -16,6 +16,7 @@ fixed order, so the same export gives the same bytes.
 from __future__ import annotations
 
 import json
+import re
 
 from ._event_schema import MAIN_NUMBER
 
@@ -27,11 +28,22 @@ PLOT_PANEL = "Plot!lumatrace"
 RAW_MESSAGES_PANEL = "RawMessages!lumatrace"
 
 
+def message_path(topic: str, *fields: str) -> str:
+    """A Foxglove message path: `topic.field.field`, the topic in double quotes when it holds a
+    character outside `[A-Za-z0-9_/-]` (a kind such as `trajectory.end`), as Foxglove's own
+    `quoteTopicNameIfNeeded` quotes it, and so each field outside `[A-Za-z0-9_-]`."""
+    def quoted(name: str, allowed: str) -> str:
+        if name and re.fullmatch(allowed, name):
+            return name
+        return '"' + re.sub(r'([\\"])', r"\\\1", name) + '"'
+    return ".".join([quoted(topic, r"[A-Za-z0-9_/-]+")] + [quoted(f, r"[A-Za-z0-9_-]+") for f in fields])
+
+
 def layout(streams: list, analyzers: list, image_topic: str = "/camera/image") -> dict:
     """The layout of an export with these event streams (`EventStream`s) and analyzers drawing
     annotations, as JSON."""
     from .foxglove import annotations_topic, events_topic
-    series = [{"value": f"{events_topic(s)}.data.{MAIN_NUMBER[s.shape]}", "enabled": True,
+    series = [{"value": message_path(events_topic(s), "data", MAIN_NUMBER[s.shape]), "enabled": True,
                "timestampMethod": "receiveTime", "label": f"{s.analyzer} {s.kind} {MAIN_NUMBER[s.shape]}"}
               for s in streams if s.shape in MAIN_NUMBER]
     return {
