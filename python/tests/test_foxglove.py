@@ -300,6 +300,9 @@ def test_a_log_of_part_of_the_recording_exports_those_frames_only(lumatrace_bin,
     times = [expected_nanoseconds(t, rec.info.timescale) for t in rec.times.ticks]
     images = [log_time for topic, _, log_time, _, _ in messages if topic == "/camera/image"]
     assert summary.frames == 30
+    with open(tmp_path / "part.mcap", "rb") as f:
+        metadata = {m.name: m.metadata for m in make_reader(f).iter_metadata()}
+    assert (metadata["lumatrace"]["frames"], metadata["lumatrace"]["exportedFrames"]) == ("90", "20...49")
     assert images == times[20:50]
     _, events = read_log(log)
     assert events and sum(1 for topic, *_ in messages if topic.startswith("/lumatrace/") and

@@ -145,6 +145,7 @@ def _metadata(pairing: Pairing) -> dict:
         "analyzers": ", ".join(analyzers),
         "width": str(info.width), "height": str(info.height),
         "timescale": str(info.timescale), "frames": str(info.frame_count),
+        "exportedFrames": f"{pairing.frame_range.start}...{pairing.frame_range.stop - 1}",
     }
 
 
