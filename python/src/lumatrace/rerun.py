@@ -13,7 +13,13 @@ Rerun SDK:
   `lumatrace.overlays` (`paths`, `ended` and `quads` as `LineStrips2D`, a quadrilateral closed
   back to its first corner; `positions` and `projected` as `Points2D`, a trajectory's current
   position with the object's radius; `boxes`, `recovered`, `lost` and `blobs` as `Boxes2D`, with
-  labels). Each entity can be hidden on its own in the viewer.
+  labels). Each entity can be hidden on its own in the viewer;
+- `events/...`: the events as data (`_rerun_events`): a scalar series of every number they carry,
+  a text log per analyzer, and the recording property `lumatrace` (file, frames digest,
+  analyzers).
+
+A log of part of a recording (`lumatrace replay --from/--to`) exports those frames only. The
+default view puts the frames beside the events' time series and text log.
 
 Rerun shows an entity's latest value at any time, so an entity drawn on a frame and not on the
 next is logged empty on that next frame: the viewer never keeps a box past its event.
