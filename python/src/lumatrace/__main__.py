@@ -42,8 +42,9 @@ _EXPORT_EPILOG = {
     "rrd": """\
         Opens in Rerun: `rerun clip.rrd` (the viewer installed with rerun-sdk), or drop the
         file on the web viewer. One 2D view of /camera: the frame, and under
-        camera/annotations/ANALYZER/LAYER what each analyzer drew; scrub with the `time`
-        or `frame` timeline.
+        camera/annotations/ANALYZER/LAYER what each analyzer drew; beside it the events'
+        numbers as time series (events/ANALYZER/KIND/FIELD) and a text log of every
+        event (events/ANALYZER). Scrub with the `time` or `frame` timeline.
 
         example:
           python -m lumatrace export-rrd Recordings/tracking-synth.luma \\

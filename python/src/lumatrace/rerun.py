@@ -10,7 +10,7 @@ Rerun SDK:
 
 - `camera/image`: the frame, an `Image` of 8-bit grey (L8);
 - `camera/annotations/ANALYZER/LAYER`: what one analyzer's events drew, by the layers of
-  `lumatrace.overlays` (`paths`, `ended` and `quads` as `LineStrips2D`, a quadrilateral closed
+  `lumatrace.overlays` (`paths`, `fit`, `ended` and `quads` as `LineStrips2D`, a quadrilateral closed
   back to its first corner; `positions` and `projected` as `Points2D`, a trajectory's current
   position with the object's radius; `boxes`, `recovered`, `lost` and `blobs` as `Boxes2D`, with
   labels). Each entity can be hidden on its own in the viewer;
