@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 pytest.importorskip("foxglove", reason="needs foxglove-sdk: pip install 'lumatrace[foxglove]'")
-jsonschema = pytest.importorskip("jsonschema", reason="needs jsonschema: pip install 'lumatrace[test]'")
+import jsonschema  # noqa: E402 - in the test extra: pip install 'lumatrace[test]'
 from mcap.decoder import DecoderFactory as McapDecoderFactory  # noqa: E402
 from mcap.reader import make_reader  # noqa: E402
 from mcap_protobuf.decoder import DecoderFactory  # noqa: E402
