@@ -73,20 +73,41 @@ def expected_nanoseconds(ticks, timescale) -> int:
     return int(exact + Fraction(1, 2)) if exact >= 0 else -int(-exact + Fraction(1, 2))
 
 
-def foxglove_primitives(path) -> dict:
-    """frame -> Counter of what its ImageAnnotations holds: `strip`, `loop` and `points`
-    (PointsAnnotation types LINE_STRIP, LINE_LOOP, POINTS), `circle`, `text`."""
+def draws_fitted_path(data) -> bool:
+    """Whether a pathUpdate's `timeFit` is drawn (as `lumatrace render` draws it): x of degree 1 or
+    2, y of degree 2, and a `timeRange.duration` of at least 0."""
+    fit, span = data.get("timeFit") or {}, data.get("timeRange") or {}
+    return (len(fit.get("x") or []) in (2, 3) and len(fit.get("y") or []) == 3
+            and isinstance(span.get("duration"), (int, float)) and span["duration"] >= 0)
+
+
+def fitted_path(data, width, height, samples=48):
+    """A pathUpdate's fitted path in pixels: `samples` + 1 points from t = 0 to timeRange.duration."""
+    fit, duration = data["timeFit"], data["timeRange"]["duration"]
+
+    def value(coefficients, t):
+        return sum(c * t ** k for k, c in enumerate(coefficients))
+
+    return [pixel((value(fit["x"], duration * k / samples), value(fit["y"], duration * k / samples)), width, height)
+            for k in range(samples + 1)]
+
+
+def foxglove_primitives(path, analyzer=None) -> dict:
+    """frame -> Counter of what its ImageAnnotations hold (of one `analyzer`, or all): `strip`,
+    `loop` and `points` (PointsAnnotation types LINE_STRIP, LINE_LOOP, POINTS), `circle`, `text`."""
     header, events = read_log(path)
     shapes = shapes_of(header)
     out: dict = defaultdict(Counter)
     live = set()
     for e in events:
+        if analyzer is not None and e["analyzer"] != analyzer:
+            continue
         shape, data, c = shapes.get((e["analyzer"], e["kind"])), e.get("data") or {}, out[e["frame"]]
         key = (e["analyzer"], data.get("id"))
         if shape == "pathUpdate" and data.get("detectedPoints"):
-            c["strip"] += 1
+            c["strip"] += 1 + draws_fitted_path(data)
             c["circle" if "movingAverageRadius" in data else "points"] += 1
-            c["text"] += "confidence" in data
+            c["text"] += "confidence" in data or bool(data.get("id"))
             c["points"] += bool(data.get("projectedPoints"))
         elif shape == "pathEnd" and data.get("points"):
             c["strip"] += 1
@@ -125,6 +146,7 @@ def rerun_instances(path) -> dict:
         key = (e["analyzer"], data.get("id"))
         if shape == "pathUpdate" and data.get("detectedPoints"):
             add("paths", frame, 1)
+            add("fit", frame, draws_fitted_path(data))
             add("positions", frame, 1)
             add("projected", frame, len(data.get("projectedPoints") or []))
         elif shape == "pathEnd" and data.get("points"):
@@ -208,4 +230,12 @@ def replayed_every_shape_log(lumatrace: str, tmp_path_factory) -> Path:
     if not out.exists():
         subprocess.run([lumatrace, "replay", str(recording_path("balls-synth")), *REPLAY_ARGUMENTS, "-o", str(out)],
                        check=True, capture_output=True)
+    return out
+
+
+def replayed_part(lumatrace: str, name: str, first: int, last: int, folder: Path) -> Path:
+    """The log of `lumatrace replay NAME.luma --from FIRST --to LAST` (the default analyzers)."""
+    out = Path(folder) / f"{name}.{first}-{last}.events.jsonl"
+    subprocess.run([lumatrace, "replay", str(recording_path(name)), "--from", str(first), "--to", str(last),
+                    "-o", str(out)], check=True, capture_output=True)
     return out

@@ -3,6 +3,7 @@
 their errors, so `to_mcap` (`export-mcap`) and `to_rrd` (`export-rrd`) are checked here together.
 What each writes inside the file is in `test_foxglove.py` and `test_rerun.py`."""
 import importlib
+import io
 import os
 import subprocess
 import sys
@@ -164,3 +165,36 @@ def test_exit_statuses_are_the_lumatrace_tools(export, tmp_path):
     assert err[0].startswith(f"python -m lumatrace {export.command}: error: ") and "--help" in err[0]
     status, _, err = run_command("no-such-command", cwd=tmp_path)
     assert status == 64 and len(err) == 1 and "no-such-command" in err[0]
+
+
+# MARK: - Progress
+
+class Terminal(io.StringIO):
+    """Standard error as a terminal."""
+
+    def isatty(self):
+        return True
+
+
+def test_a_progress_bar_counts_the_frames_on_a_terminal_and_is_erased_at_the_end(export, tmp_path, monkeypatch,
+                                                                                  capsys):
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    out = tmp_path / f"x{export.suffix}"
+    assert main([export.command, str(recording_path("toss-real")), str(events_path("toss-real")), "-o", str(out)]) == 0
+    drawn = terminal.getvalue()
+    bars = drawn.split("\r")[1:-1]
+    assert bars[0].startswith(f"{export.command} [") and bars[0].endswith("] 1/60 frames")
+    assert bars[-1] == f"{export.command} [{'#' * 30}] 60/60 frames"
+    assert len(bars) == 60                         # once per percent: every frame of 60
+    assert drawn.endswith("\r\033[K")
+    assert "wrote" in capsys.readouterr().out
+
+
+def test_no_progress_bar_when_standard_error_is_not_a_terminal(export, tmp_path):
+    out = tmp_path / f"x{export.suffix}"
+    done = subprocess.run([sys.executable, "-m", "lumatrace", export.command, str(recording_path("toss-real")),
+                           str(events_path("toss-real")), "-o", str(out)], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(recording_path("x").parents[1] / "python" / "src")})
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""

@@ -1,12 +1,16 @@
 """`lumatrace.foxglove.to_mcap`: every export is read back with the MCAP reader and the Foxglove
 protobuf decoder (`mcap`, `mcap-protobuf-support`), and checked against the recording's frames and
 what the event log says (`export_expectations`)."""
+import json
 import os
 from collections import Counter
+from types import SimpleNamespace
 
 import pytest
 
 pytest.importorskip("foxglove", reason="needs foxglove-sdk: pip install 'lumatrace[foxglove]'")
+import jsonschema  # noqa: E402 - in the test extra: pip install 'lumatrace[test]'
+from mcap.decoder import DecoderFactory as McapDecoderFactory  # noqa: E402
 from mcap.reader import make_reader  # noqa: E402
 from mcap_protobuf.decoder import DecoderFactory  # noqa: E402
 
@@ -16,20 +20,55 @@ from lumatrace._export import OtherRecordingError  # noqa: E402
 from lumatrace.errors import EventLogError  # noqa: E402
 from lumatrace.foxglove import to_mcap  # noqa: E402
 
-from export_expectations import (BUNDLED, box_corners, every_shape_log, events_path, export_bundled,  # noqa: E402
-                                 expected_nanoseconds, foxglove_primitives, pixel, read_log, recording_path,
-                                 replayed_every_shape_log, shapes_of)
+from export_expectations import (BUNDLED, box_corners, draws_fitted_path, every_shape_log, events_path,  # noqa: E402
+                                 export_bundled, expected_nanoseconds, fitted_path, foxglove_primitives, pixel,
+                                 read_log, recording_path, replayed_every_shape_log, replayed_part, shapes_of)
 
 # PointsAnnotation.type in foxglove.PointsAnnotation's protobuf schema.
 POINTS, LINE_LOOP, LINE_STRIP = 1, 2, 3
 
 
+class JSONSchemaDecoderFactory(McapDecoderFactory):
+    """Decodes JSON messages, each checked against its channel's JSON Schema (which must be a valid
+    draft 2020-12 schema)."""
+
+    def decoder_for(self, message_encoding, schema):
+        if message_encoding != "json" or schema is None or schema.encoding != "jsonschema":
+            return None
+        declared = json.loads(schema.data)
+        jsonschema.Draft202012Validator.check_schema(declared)
+        validator = jsonschema.Draft202012Validator(declared)
+
+        def decode(data: bytes):
+            value = json.loads(data)
+            validator.validate(value)
+            return value
+        return decode
+
+
 def read_mcap(path):
-    """Every message decoded: a list of (topic, schema name, log time, publish time, message)."""
+    """Every message decoded (protobuf, or JSON checked against its schema): a list of (topic,
+    schema name, log time, publish time, message)."""
     with open(path, "rb") as f:
-        reader = make_reader(f, decoder_factories=[DecoderFactory()])
+        reader = make_reader(f, decoder_factories=[DecoderFactory(), JSONSchemaDecoderFactory()])
         return [(channel.topic, schema.name, message.log_time, message.publish_time, decoded)
                 for schema, channel, message, decoded in reader.iter_decoded_messages()]
+
+
+def frame_annotations(messages):
+    """Each frame's annotations, every analyzer's topic merged: a list by frame of objects with
+    `points`, `circles` and `texts`."""
+    topics = {}
+    for topic, _, _, _, m in messages:
+        if topic.startswith("/lumatrace/") and topic.endswith("/annotations"):
+            topics.setdefault(topic, []).append(m)
+    frames = [SimpleNamespace(points=[], circles=[], texts=[]) for _ in next(iter(topics.values()), [])]
+    for notes in topics.values():
+        for merged, m in zip(frames, notes, strict=True):
+            merged.points += m.points
+            merged.circles += m.circles
+            merged.texts += m.texts
+    return frames
 
 
 def ns(stamp):
@@ -81,22 +120,28 @@ def test_a_timescale_without_exact_nanoseconds_rounds_each_frame_to_the_nearest(
 # MARK: - Annotations
 
 @pytest.mark.parametrize("name", BUNDLED)
-def test_one_image_annotations_per_frame_at_the_images_timestamp(exported, name):
+def test_each_analyzer_draws_on_its_own_topic_one_image_annotations_per_frame_at_the_images_timestamp(exported, name):
     _, _, messages = exported[name]
     images = [m for topic, _, _, _, m in messages if topic == "/camera/image"]
-    notes = [(log, m) for topic, _, log, _, m in messages if topic == "/camera/annotations"]
-    assert {s for topic, s, *_ in messages if topic == "/camera/annotations"} == {"foxglove.ImageAnnotations"}
-    assert [ns(m.timestamp) for _, m in notes] == [ns(m.timestamp) for m in images]
-    assert [log for log, _ in notes] == [ns(m.timestamp) for m in images]
-    for _, m in notes:
-        stamps = {ns(a.timestamp) for a in list(m.points) + list(m.circles) + list(m.texts)}
-        assert stamps <= {ns(m.timestamp)}
+    header, _ = read_log(events_path(name))
+    drawing = sorted(a["name"] for a in header["analyzers"] if foxglove_primitives(events_path(name), a["name"]))
+    topics = sorted({topic for topic, *_ in messages if topic.endswith("/annotations")})
+    assert topics == [f"/lumatrace/{a}/annotations" for a in drawing]
+    for topic in topics:
+        notes = [(log, m) for t, _, log, _, m in messages if t == topic]
+        assert {s for t, s, *_ in messages if t == topic} == {"foxglove.ImageAnnotations"}
+        assert [ns(m.timestamp) for _, m in notes] == [ns(m.timestamp) for m in images]
+        assert [log for log, _ in notes] == [ns(m.timestamp) for m in images]
+        for _, m in notes:
+            stamps = {ns(a.timestamp) for a in list(m.points) + list(m.circles) + list(m.texts)}
+            assert stamps <= {ns(m.timestamp)}
+            assert all(t.text.startswith(topic.split("/")[2] + " ") for t in m.texts)
 
 
 @pytest.mark.parametrize("name", BUNDLED)
 def test_each_frame_draws_what_its_events_say(exported, name):
     _, summary, messages = exported[name]
-    notes = [m for topic, _, _, _, m in messages if topic == "/camera/annotations"]
+    notes = frame_annotations(messages)
     expected = foxglove_primitives(events_path(name))
     found = {f: primitives(m) for f, m in enumerate(notes) if primitives(m)}
     assert found == expected
@@ -106,7 +151,7 @@ def test_each_frame_draws_what_its_events_say(exported, name):
 
 def test_tracked_boxes_are_line_loops_at_their_pixel_corners_with_labels(exported):
     _, _, messages = exported["tracking-synth"]
-    notes = [m for topic, _, _, _, m in messages if topic == "/camera/annotations"]
+    notes = frame_annotations(messages)
     header, events = read_log(events_path("tracking-synth"))
     w, h = header["recording"]["width"], header["recording"]["height"]
     tracks = [e for e in events if e["kind"] == "track"]
@@ -119,13 +164,13 @@ def test_tracked_boxes_are_line_loops_at_their_pixel_corners_with_labels(exporte
         corners = box_corners(e["data"]["boundingBox"], w, h)
         assert any(len(loop) == 4 and all(abs(a - b) < 1e-9 for p, q in zip(loop, corners) for a, b in zip(p, q))
                    for loop in loops), f"no outline at {corners} on frame {e['frame']}"
-        label = f"{e['data']['label']} {e['data']['confidence']:.2f}"
+        label = f"tracking {e['data']['label']} {e['data']['confidence']:.2f}"
         assert label in [t.text for t in m.texts]
 
 
 def test_a_trajectorys_path_ends_at_its_newest_point_drawn_with_the_objects_radius(exported):
     _, _, messages = exported["balls-synth"]
-    notes = [m for topic, _, _, _, m in messages if topic == "/camera/annotations"]
+    notes = frame_annotations(messages)
     header, events = read_log(events_path("balls-synth"))
     w, h = header["recording"]["width"], header["recording"]["height"]
     update = next(e for e in events if e["kind"] == "trajectory")
@@ -141,14 +186,14 @@ def test_quadrilaterals_lost_and_recovered_tracks_and_free_json(tmp_path):
     log = tmp_path / "every.events.jsonl"
     quad, box = every_shape_log(log)
     summary = to_mcap(recording_path("balls-synth"), log, tmp_path / "every.mcap")
-    notes = [m for topic, _, _, _, m in read_mcap(tmp_path / "every.mcap") if topic == "/camera/annotations"]
+    notes = frame_annotations(read_mcap(tmp_path / "every.mcap"))
     found = {f: primitives(m) for f, m in enumerate(notes) if primitives(m)}
     assert found == foxglove_primitives(log)
     assert found[2] == Counter(loop=1, text=1)            # the lost track's last box; the never-seen one draws nothing
     quad_loop = [(q.x, q.y) for q in notes[0].points[0].points]
     assert quad_loop == [pytest.approx(pixel(quad[k], 320, 180)) for k in ("topLeft", "topRight", "bottomRight", "bottomLeft")]
-    assert [t.text for t in notes[2].texts] == ["cup lost"]
-    assert [t.text for t in notes[5].texts] == ["cup 0.90"]
+    assert [t.text for t in notes[2].texts] == ["tracking cup lost"]
+    assert [t.text for t in notes[5].texts] == ["tracking cup 0.90"]
     assert (summary.events, summary.drawn, summary.not_drawn) == (7, 5, {"notes/note": 1, "tracking/track.lost": 1})
 
 
@@ -159,9 +204,164 @@ def test_a_replayed_log_with_every_shape_draws_what_it_says(lumatrace_bin, tmp_p
     shapes = shapes_of(header)
     assert {"quadrilateral", "box", "boxLost", "boxRecovered"} <= {shapes[(e["analyzer"], e["kind"])] for e in events}
     summary = to_mcap(recording_path("balls-synth"), log, tmp_path / "every.mcap")
-    notes = [m for topic, _, _, _, m in read_mcap(tmp_path / "every.mcap") if topic == "/camera/annotations"]
+    notes = frame_annotations(read_mcap(tmp_path / "every.mcap"))
     assert {f: primitives(m) for f, m in enumerate(notes) if primitives(m)} == foxglove_primitives(log)
     assert summary.events == len(events)
+
+
+def test_a_trajectorys_fitted_path_is_drawn_as_render_draws_it(exported):
+    _, _, messages = exported["balls-synth"]
+    notes = frame_annotations(messages)
+    header, events = read_log(events_path("balls-synth"))
+    w, h = header["recording"]["width"], header["recording"]["height"]
+    updates = [e for e in events if e["kind"] == "trajectory" and draws_fitted_path(e["data"])]
+    assert updates, "the bundled log fits its paths"
+    for update in (updates[0], updates[-1]):
+        expected = fitted_path(update["data"], w, h)
+        strips = [[(q.x, q.y) for q in p.points] for p in notes[update["frame"]].points if p.type == LINE_STRIP]
+        assert any(len(s) == 49 and all(p == pytest.approx(q) for p, q in zip(s, expected)) for s in strips)
+
+
+def test_a_paths_label_names_its_analyzer_and_object_not_only_the_confidence(exported):
+    _, _, messages = exported["balls-synth"]
+    notes = frame_annotations(messages)
+    _, events = read_log(events_path("balls-synth"))
+    update = next(e for e in events if e["kind"] == "trajectory")
+    short = update["data"]["id"].split("-")[0]
+    assert f"trajectory {short} {update['data']['confidence']:.2f}" in [t.text for t in notes[update["frame"]].texts]
+
+
+# MARK: - Events as data
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_every_event_is_a_json_message_on_its_analyzers_kind_topic_at_its_frames_time(exported, name):
+    _, _, messages = exported[name]
+    header, events = read_log(events_path(name))
+    rec = lumatrace.open(recording_path(name))
+    times = [expected_nanoseconds(t, rec.info.timescale) for t in rec.times.ticks]
+    found = [(topic, schema, log, publish, m) for topic, schema, log, publish, m in messages
+             if not topic.startswith("/camera/") and not topic.endswith("/annotations")]
+    declared = shapes_of(header)
+    with open(exported[name][0], "rb") as f:
+        channels = {c.topic for c in make_reader(f).get_summary().channels.values()}
+    assert {c for c in channels if not c.startswith("/camera/") and not c.endswith("/annotations")} == {
+        f"/lumatrace/{e['analyzer']}/{e['kind']}" for e in events}
+    by_topic = Counter(topic for topic, *_ in found)
+    assert by_topic == Counter(f"/lumatrace/{e['analyzer']}/{e['kind']}" for e in events)
+    in_order = sorted(found, key=lambda m: m[2])  # MCAP orders by log time; the log by frame
+    assert [m for *_, m in in_order] == sorted(events, key=lambda e: e["frame"])
+    for topic, schema, log, publish, m in found:
+        assert schema == f"lumatrace.{declared[(m['analyzer'], m['kind'])]}"
+        assert topic == f"/lumatrace/{m['analyzer']}/{m['kind']}"
+        assert log == publish == times[m["frame"]]
+
+
+def test_the_numbers_to_plot_are_declared_numbers_in_the_schema(exported):
+    path, _, messages = exported["balls-synth"]
+    with open(path, "rb") as f:
+        summary = make_reader(f).get_summary()
+    schemas = {c.topic: json.loads(summary.schemas[c.schema_id].data) for c in summary.channels.values()
+               if c.message_encoding == "json"}
+    diff = schemas["/lumatrace/differencing/diff"]["properties"]["data"]
+    assert diff["properties"]["changedFraction"]["type"] == "number" and "changedFraction" in diff["required"]
+    path_update = schemas["/lumatrace/trajectory/trajectory"]["properties"]["data"]
+    assert path_update["properties"]["confidence"]["type"] == "number"
+    fractions = [m["data"]["changedFraction"] for topic, *_, m in messages if topic == "/lumatrace/differencing/diff"]
+    assert len(fractions) == 89 and max(fractions) > 0
+
+
+def test_free_json_events_have_a_channel_whose_schema_allows_any_data(tmp_path):
+    log = tmp_path / "every.events.jsonl"
+    every_shape_log(log)
+    to_mcap(recording_path("balls-synth"), log, tmp_path / "every.mcap")
+    notes = [(schema, m) for topic, schema, _, _, m in read_mcap(tmp_path / "every.mcap") if topic == "/lumatrace/notes/note"]
+    assert notes == [("lumatrace.event", {"frame": 1, "t": 1 / 30, "analyzer": "notes", "kind": "note",
+                                          "data": {"text": "hello"}})]
+
+
+def test_a_schema_refuses_an_event_without_its_shapes_fields():
+    from lumatrace._event_schema import event_schema
+    validator = jsonschema.Draft202012Validator(event_schema("tracking", "track", "box"))
+    good = {"frame": 3, "t": 0.1, "analyzer": "tracking", "kind": "track",
+            "data": {"id": "A", "boundingBox": [0.1, 0.1, 0.2, 0.2], "confidence": 0.5, "mine": [1]}}
+    assert validator.is_valid(good)
+    assert not validator.is_valid({**good, "data": {"id": "A", "confidence": 0.5}})
+    assert not validator.is_valid({**good, "data": {**good["data"], "confidence": "high"}})
+    assert not validator.is_valid({**good, "kind": "track.lost"})
+
+
+# MARK: - Part of a recording
+
+def test_a_log_of_part_of_the_recording_exports_those_frames_only(lumatrace_bin, tmp_path):
+    log = replayed_part(lumatrace_bin, "balls-synth", 20, 49, tmp_path)
+    summary = to_mcap(recording_path("balls-synth"), log, tmp_path / "part.mcap")
+    messages = read_mcap(tmp_path / "part.mcap")
+    rec = lumatrace.open(recording_path("balls-synth"))
+    times = [expected_nanoseconds(t, rec.info.timescale) for t in rec.times.ticks]
+    images = [log_time for topic, _, log_time, _, _ in messages if topic == "/camera/image"]
+    assert summary.frames == 30
+    with open(tmp_path / "part.mcap", "rb") as f:
+        metadata = {m.name: m.metadata for m in make_reader(f).iter_metadata()}
+    assert (metadata["lumatrace"]["frames"], metadata["lumatrace"]["exportedFrames"]) == ("90", "20...49")
+    assert images == times[20:50]
+    _, events = read_log(log)
+    assert events and sum(1 for topic, *_ in messages if topic.startswith("/lumatrace/") and
+                          not topic.endswith("/annotations")) == len(events)
+    notes = frame_annotations(messages)
+    assert len(notes) == 30
+    assert {f + 20: primitives(m) for f, m in enumerate(notes) if primitives(m)} == foxglove_primitives(log)
+
+
+# MARK: - Layout
+
+def test_the_layout_shows_the_image_with_every_analyzers_annotations_a_plot_and_raw_messages(tmp_path):
+    out, layout = tmp_path / "balls.mcap", tmp_path / "balls.layout.json"
+    to_mcap(recording_path("balls-synth"), events_path("balls-synth"), out, layout_path=layout)
+    with open(out, "rb") as f:
+        topics = {c.topic for c in make_reader(f).get_summary().channels.values()}
+    config = json.loads(layout.read_text())
+    panels = config["configById"]
+    image = panels["Image!lumatrace"]["imageMode"]
+    assert image["imageTopic"] == "/camera/image"
+    assert image["annotations"] == {"/lumatrace/differencing/annotations": {"visible": True},
+                                    "/lumatrace/trajectory/annotations": {"visible": True}}
+    assert [p["value"] for p in panels["Plot!lumatrace"]["paths"]] == [
+        "/lumatrace/differencing/diff.data.changedFraction", "/lumatrace/trajectory/trajectory.data.confidence",
+        '"/lumatrace/trajectory/trajectory.end".data.confidence']   # a topic with a dot is quoted
+    assert panels["RawMessages!lumatrace"]["topicPath"] in topics
+    assert {p["value"].rsplit(".data.", 1)[0].strip('"') for p in panels["Plot!lumatrace"]["paths"]} <= topics
+    assert config["layout"]["first"] == "Image!lumatrace"
+    assert set(_leaves(config["layout"])) == set(panels)
+
+
+def test_a_message_path_quotes_a_topic_or_field_as_foxglove_does():
+    from lumatrace._foxglove_layout import message_path
+    assert message_path("/lumatrace/differencing/diff", "data", "changedFraction") == \
+        "/lumatrace/differencing/diff.data.changedFraction"
+    assert message_path("/lumatrace/tracking/track.lost", "data", "id") == '"/lumatrace/tracking/track.lost".data.id'
+    assert message_path('/odd/"name"\\', "a b") == '"/odd/\\"name\\"\\\\"."a b"'
+
+
+def _leaves(node):
+    return [node] if isinstance(node, str) else _leaves(node["first"]) + _leaves(node["second"])
+
+
+def test_an_existing_layout_is_replaced_only_with_force_and_stops_the_export_before_it_starts(tmp_path, capsys):
+    layout = tmp_path / "a.layout.json"
+    layout.write_text("mine\n")
+    args = ["export-mcap", str(recording_path("toss-real")), str(events_path("toss-real")), "-o",
+            str(tmp_path / "a.mcap"), "--layout", str(layout)]
+    assert main(args) == 2
+    assert capsys.readouterr().err.strip().endswith("a.layout.json: already exists (--force replaces it)")
+    assert sorted(os.listdir(tmp_path)) == ["a.layout.json"] and layout.read_text() == "mine\n"
+    assert main(args + ["--force"]) == 0
+    assert json.loads(layout.read_text())["configById"]
+    first = layout.read_bytes()
+    (tmp_path / "a.mcap").unlink()
+    assert main(args) == 2   # the layout exists
+    assert not (tmp_path / "a.mcap").exists()
+    assert main(args + ["--force"]) == 0
+    assert layout.read_bytes() == first
 
 
 # MARK: - Pairing a log with its recording

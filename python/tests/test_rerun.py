@@ -1,6 +1,7 @@
 """`lumatrace.rerun.to_rrd`: every export is loaded back with Rerun's own reader
 (`rerun.chunk.RrdReader`, the SDK's chunk API: no viewer, no server) and checked against the
 recording's frames and what the event log says (`export_expectations`)."""
+import json
 import os
 from collections import defaultdict
 
@@ -15,9 +16,9 @@ import lumatrace  # noqa: E402
 from lumatrace._export import OtherRecordingError  # noqa: E402
 from lumatrace.rerun import to_rrd  # noqa: E402
 
-from export_expectations import (BUNDLED, box_corners, every_shape_log, events_path, export_bundled,  # noqa: E402
-                                 expected_nanoseconds, pixel, read_log, recording_path, replayed_every_shape_log,
-                                 rerun_instances, shapes_of)
+from export_expectations import (BUNDLED, box_corners, draws_fitted_path, every_shape_log, events_path,  # noqa: E402
+                                 export_bundled, expected_nanoseconds, fitted_path, pixel, read_log, recording_path,
+                                 replayed_every_shape_log, replayed_part, rerun_instances, shapes_of)
 
 #: The component that holds one instance per box, strip or point, by archetype.
 INSTANCES = {"Boxes2D": "Boxes2D:half_sizes", "LineStrips2D": "LineStrips2D:strips", "Points2D": "Points2D:positions"}
@@ -176,6 +177,76 @@ def test_a_log_of_another_recording_of_the_same_size_is_refused_unless_asked(tmp
     summary = to_rrd(recording_path("balls-synth"), events_path("tracking-synth"), tmp_path / "x.rrd",
                      other_recording=True)
     assert (summary.frames, summary.events) == (90, 449)
+
+
+# MARK: - Events as data
+
+def expected_series(path) -> dict:
+    """entity -> [(frame, value)] of every top-level number in every event's data, by the rule
+    `events/ANALYZER/KIND/FIELD[/ID]`, written from the log's JSON lines."""
+    _, events = read_log(path)
+    out = defaultdict(list)
+    for e in events:
+        data = e["data"] if isinstance(e["data"], dict) else {}
+        for field, value in data.items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                entity = f"/events/{e['analyzer']}/{e['kind']}/{field}" + (f"/{data['id']}" if data.get("id") else "")
+                out[entity].append((e["frame"], float(value)))
+    return dict(out)
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_every_number_an_event_carries_is_a_scalar_series_at_its_frames_time(exported, name):
+    _, _, loaded = exported[name]
+    rec = lumatrace.open(recording_path(name))
+    times = [expected_nanoseconds(t, rec.info.timescale) for t in rec.times.ticks]
+    expected = expected_series(events_path(name))
+    assert {e for e in loaded.rows if e.startswith("/events/") and e.count("/") >= 4} == set(expected)
+    for entity, series in expected.items():
+        rows = loaded.rows[entity]
+        assert [(r["frame"], r["Scalars:scalars"]) for r in rows] == [(f, [v]) for f, v in series], entity
+        assert [r["time"] for r in rows] == [times[f] for f, _ in series]
+    if name == "balls-synth":
+        assert "/events/differencing/diff/changedFraction" in expected
+        assert any(e.startswith("/events/trajectory/trajectory/confidence/") for e in expected)
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_a_text_log_per_analyzer_holds_every_event(exported, name):
+    _, _, loaded = exported[name]
+    _, events = read_log(events_path(name))
+    for analyzer in {e["analyzer"] for e in events}:
+        mine = [e for e in events if e["analyzer"] == analyzer]
+        rows = loaded.rows[f"/events/{analyzer}"]
+        assert len(rows) == len(mine)
+        assert sorted((r["frame"], r["TextLog:text"][0]) for r in rows) == sorted(
+            (e["frame"], f"{e['kind']} {json.dumps(e['data'], separators=(',', ':'))}") for e in mine)
+
+
+def test_the_recordings_digest_and_analyzers_are_recording_properties(exported):
+    _, _, loaded = exported["balls-synth"]
+    [row] = loaded.rows["/__properties/lumatrace"]
+    digest = lumatrace.open(recording_path("balls-synth")).frames_digest()
+    assert row["framesDigest"] == [digest]
+    assert row["recording"] == ["balls-synth.luma"]
+    assert row["analyzers"] == ["differencing 1", "trajectory 2"]
+
+
+def test_a_trajectorys_fitted_path_is_a_line_of_49_points(exported):
+    _, _, loaded = exported["balls-synth"]
+    header, events = read_log(events_path("balls-synth"))
+    update = next(e for e in events if e["kind"] == "trajectory" and draws_fitted_path(e["data"]))
+    row = {r["frame"]: r for r in loaded.rows["/camera/annotations/trajectory/fit"]}[update["frame"]]
+    expected = fitted_path(update["data"], header["recording"]["width"], header["recording"]["height"])
+    assert np.allclose(row["LineStrips2D:strips"][0], expected, atol=1e-3)
+
+
+def test_a_log_of_part_of_the_recording_exports_those_frames_only(lumatrace_bin, tmp_path):
+    log = replayed_part(lumatrace_bin, "toss-real", 10, 29, tmp_path)
+    summary = to_rrd(recording_path("toss-real"), log, tmp_path / "part.rrd")
+    loaded = Loaded(tmp_path / "part.rrd")
+    assert summary.frames == 20
+    assert [f for f, *_ in loaded.images] == list(range(10, 30))
 
 
 # MARK: - Files

@@ -17,6 +17,7 @@ import os
 import sys
 import textwrap
 
+from ._progress import ProgressBar
 from .errors import LumatraceError
 
 #: Exit statuses, as the `lumatrace` tool's (`lumatrace --help`).
@@ -26,22 +27,39 @@ EXIT_USAGE = 64
 _EXPORT_EPILOG = {
     "mcap": """\
         Opens in Foxglove (app.foxglove.dev, or the desktop app: File > Open local file).
-        Add an Image panel on /camera/image and tick /camera/annotations in its
-        annotations list: every frame, with what the events drew on it.
+        Topics: /camera/image (the frames), /lumatrace/ANALYZER/annotations (what each
+        analyzer drew, for the Image panel) and /lumatrace/ANALYZER/KIND (every event as
+        JSON with a schema: plot /lumatrace/differencing/diff.data.changedFraction).
+        --layout writes a layout to import (Layouts > Import from file): the image with
+        every analyzer's annotations, a plot of the main numbers, Raw Messages.
+        A log of part of the recording (replay --from/--to) exports those frames only.
 
         example:
           python -m lumatrace export-mcap Recordings/balls-synth.luma \\
-              Recordings/balls-synth.events.jsonl -o balls-synth.mcap
+              Recordings/balls-synth.events.jsonl -o balls-synth.mcap \\
+              --layout balls-synth.layout.json
         """,
     "rrd": """\
         Opens in Rerun: `rerun clip.rrd` (the viewer installed with rerun-sdk), or drop the
         file on the web viewer. One 2D view of /camera: the frame, and under
-        camera/annotations/ANALYZER/LAYER what each analyzer drew; scrub with the `time`
-        or `frame` timeline.
+        camera/annotations/ANALYZER/LAYER what each analyzer drew; beside it the events'
+        numbers as time series (events/ANALYZER/KIND/FIELD) and a text log of every
+        event (events/ANALYZER). Scrub with the `time` or `frame` timeline.
 
         example:
           python -m lumatrace export-rrd Recordings/tracking-synth.luma \\
               Recordings/tracking-synth.events.jsonl -o tracking-synth.rrd
+        """,
+    "stream": """\
+        Reads the log line by line and logs each event as it arrives: the numbers events
+        carry as scalar series (events/ANALYZER/KIND/FIELD), every event in a text log
+        (events/ANALYZER) and what they draw (camera/annotations/ANALYZER/LAYER; the
+        frames stay in the .luma file: open it with export-rrd afterwards).
+
+        example (a camera's events live in a viewer):
+          ffmpeg -f v4l2 -i /dev/video0 -f yuv4mpegpipe - \\
+            | lumatrace record - --live -o live.luma --analyzer trajectory --events - \\
+            | python -m lumatrace stream-rerun --spawn
         """,
 }
 
@@ -57,22 +75,51 @@ def _add_export_arguments(parser: argparse.ArgumentParser, suffix: str) -> None:
                              f"draw a log made from another recording of the same size")
 
 
+def _add_mcap_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_export_arguments(parser, "mcap")
+    parser.add_argument("--layout", metavar="LAYOUT.json",
+                        help="also write a Foxglove layout for the file (replaced only with --force)")
+
+
 def _export_mcap(args) -> str:
     from .foxglove import to_mcap
-    return str(to_mcap(args.recording, args.events, args.output, force=args.force, other_recording=args.force))
+    with ProgressBar.on_terminal(sys.stderr, "export-mcap") as progress:
+        return str(to_mcap(args.recording, args.events, args.output, force=args.force, other_recording=args.force,
+                           layout_path=args.layout, progress=progress))
 
 
 def _export_rrd(args) -> str:
     from .rerun import to_rrd
-    return str(to_rrd(args.recording, args.events, args.output, force=args.force, other_recording=args.force))
+    with ProgressBar.on_terminal(sys.stderr, "export-rrd") as progress:
+        return str(to_rrd(args.recording, args.events, args.output, force=args.force, other_recording=args.force,
+                          progress=progress))
+
+
+def _add_stream_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("events", nargs="?", default="-",
+                        help="the event log to stream: `-` (the default) reads standard input, e.g. "
+                             "`lumatrace record --live ... --events -` piped in")
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--spawn", action="store_true", help="start a Rerun viewer and stream to it")
+    where.add_argument("--connect", metavar="URL",
+                       help="stream to a running viewer (e.g. rerun+http://127.0.0.1:9876/proxy)")
+    where.add_argument("--save", metavar="OUT.rrd", help="write the stream to an .rrd file, complete when the log ends")
+    parser.add_argument("--force", action="store_true", help="replace OUT.rrd if it exists")
+
+
+def _stream_rerun(args) -> str:
+    from .rerun_live import stream_to_rerun
+    return str(stream_to_rerun(args.events, spawn=args.spawn, connect=args.connect, save=args.save, force=args.force))
 
 
 #: name, one-line summary, epilog, add arguments, run (returns the line printed on success).
 COMMANDS = [
     ("export-mcap", "write a recording and its events as an MCAP file for Foxglove", _EXPORT_EPILOG["mcap"],
-     lambda p: _add_export_arguments(p, "mcap"), _export_mcap),
+     _add_mcap_arguments, _export_mcap),
     ("export-rrd", "write a recording and its events as a Rerun .rrd file", _EXPORT_EPILOG["rrd"],
      lambda p: _add_export_arguments(p, "rrd"), _export_rrd),
+    ("stream-rerun", "stream an event log to Rerun as it is written (a live recording's events)",
+     _EXPORT_EPILOG["stream"], _add_stream_arguments, _stream_rerun),
 ]
 
 

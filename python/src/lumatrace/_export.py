@@ -7,10 +7,11 @@ import importlib
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterator, NamedTuple
+from typing import Callable, Iterator, NamedTuple
 
 import numpy as np
 
+from ._event_messages import EventMessages, read_event_messages
 from ._output import OutputFile
 from .errors import LumatraceError
 from .overlays import Overlays, read_overlays
@@ -111,6 +112,7 @@ class Pairing:
             info = self.recording.info
             self.overlays: Overlays = read_overlays(self.events_path, width=info.width, height=info.height,
                                                     frame_count=info.frame_count, recording=self.recording_path)
+            self.messages: EventMessages = read_event_messages(self.events_path)
             if not other_recording:
                 self._require_same_recording()
         except BaseException:
@@ -134,10 +136,22 @@ class Pairing:
             self._digest = self.recording.frames_digest()
         return self._digest
 
-    def frames(self) -> Iterator[Frame]:
+    @property
+    def frame_range(self) -> range:
+        """The frames the log's replay covered (`lumatrace replay --from/--to`): the frames an
+        export holds."""
+        last = self.messages.last_frame
+        count = self.recording.info.frame_count
+        return range(min(self.messages.first_frame, count), count if last is None else min(last + 1, count))
+
+    def frames(self, progress: Callable[[int, int], None] | None = None) -> Iterator[Frame]:
+        """The frames of `frame_range` in order; `progress(done, total)` is called after each."""
         timescale = self.recording.info.timescale
-        for index, ticks, pixels in self.recording.frames():
+        frames = self.frame_range
+        for done, (index, ticks, pixels) in enumerate(self.recording.frames(frames.start, frames.stop), 1):
             yield Frame(index, nanoseconds(ticks, timescale), pixels, self.overlays[index])
+            if progress is not None:
+                progress(done, len(frames))
 
     def summary(self, output: str, frames: int) -> Export:
         o = self.overlays

@@ -31,9 +31,11 @@ _MAGIC = {
     "event log": (b'{"format":"lumatrace.events"',),
     "mcap": (b"\x89MCAP",),
     "rrd": (b"RRF",),
+    "foxglove layout": (b'{\n  "configById"',),
 }
 _NOUN = {"recording": "a Lumatrace recording", "event log": "a Lumatrace event log",
-         "mcap": "an MCAP file", "rrd": "a Rerun .rrd file"}
+         "mcap": "an MCAP file", "rrd": "a Rerun .rrd file",
+         "foxglove layout": "a Foxglove layout"}
 _counter = itertools.count()
 
 

@@ -1,37 +1,51 @@
 """A recording and its event log as an MCAP file for Foxglove.
 
-    lumatrace.foxglove.to_mcap("clip.luma", "clip.events.jsonl", "clip.mcap")
+    lumatrace.foxglove.to_mcap("clip.luma", "clip.events.jsonl", "clip.mcap", layout_path="clip.layout.json")
 
-Open the file in Foxglove (app.foxglove.dev or the desktop app) and add an Image panel on
-`/camera/image`; tick `/camera/annotations` in the panel's annotation list to draw the events on
-the frames. Two topics, written with the official Foxglove SDK (`foxglove-sdk`), as protobuf:
+Open the file in Foxglove (app.foxglove.dev or the desktop app), and import the layout (Layouts >
+Import from file) to see the frames with what each analyzer drew, a plot of the events' main
+numbers and every event as it was logged. The topics, written with the official Foxglove SDK
+(`foxglove-sdk`):
 
-- `/camera/image`, one `foxglove.RawImage` per frame: `mono8`, step = width, frame_id "camera";
-- `/camera/annotations`, one `foxglove.ImageAnnotations` per frame at the image's timestamp, so the
-  image panel pairs them exactly; a frame without events gets an empty message, which clears what
-  the previous frame drew.
+- `/camera/image`, one `foxglove.RawImage` (protobuf) per frame: `mono8`, step = width, frame_id
+  "camera";
+- `/lumatrace/ANALYZER/annotations`, one `foxglove.ImageAnnotations` (protobuf) per analyzer
+  instance and frame, at the image's timestamp, so the Image panel pairs them exactly and ticks each
+  analyzer on or off; a frame where the analyzer drew nothing gets an empty message, which clears
+  what the previous frame drew;
+- `/lumatrace/ANALYZER/KIND`, every event of one analyzer instance and kind as the log holds it
+  (`{"frame","t","analyzer","kind","data"}`), JSON with a JSON Schema made from the shape the log's
+  header declares for the kind (`lumatrace._event_schema`): plot `/lumatrace/differencing/diff.data.changedFraction`
+  or a trajectory's `.data.confidence`; Raw Messages shows every event.
 
-What each event kind draws is decided in `lumatrace.overlays`: paths and quadrilaterals are
-`PointsAnnotation`s (`LINE_STRIP`, `LINE_LOOP`), boxes `LINE_LOOP`s of their four corners, a
-trajectory's current position a `CircleAnnotation` of the object's radius (projected points are
-`POINTS`), and labels `TextAnnotation`s above their shape.
+What each event kind draws is decided in `lumatrace.overlays`: paths, a trajectory's fitted path
+and quadrilaterals are `PointsAnnotation`s (`LINE_STRIP`, `LINE_LOOP`), boxes `LINE_LOOP`s of their
+four corners, a trajectory's current position a `CircleAnnotation` of the object's radius
+(projected points are `POINTS`), and labels `TextAnnotation`s above their shape, naming the
+analyzer and the object.
 
-Times are the frames' own: a message's timestamp, log time and publish time are the frame's
-ticks / timescale in nanoseconds, counted from the start of the recording (Foxglove shows the first
-frame at 1970-01-01 00:00:00). No wall clock is read: the same inputs give the same bytes.
+A log of part of a recording (`lumatrace replay --from/--to`) exports those frames only. Times are
+the frames' own: a message's timestamp, log time and publish time are the frame's ticks / timescale
+in nanoseconds, counted from the start of the recording (Foxglove shows the first frame at
+1970-01-01 00:00:00). No wall clock is read: the same inputs give the same bytes.
 """
 from __future__ import annotations
 
+import json
 import os
+from contextlib import ExitStack
 
+from ._event_messages import EventStream
+from ._event_schema import event_schema
 from ._export import Export, Pairing, exporting, import_sdk
+from ._foxglove_layout import LAYOUT_KIND, write_layout
+from ._output import OutputFile
 from .errors import LumatraceError
 from .overlays import Box, Dots, Polyline
 
-__all__ = ["to_mcap", "IMAGE_TOPIC", "ANNOTATIONS_TOPIC"]
+__all__ = ["to_mcap", "IMAGE_TOPIC", "annotations_topic", "events_topic"]
 
 IMAGE_TOPIC = "/camera/image"
-ANNOTATIONS_TOPIC = "/camera/annotations"
 FRAME_ID = "camera"
 
 _LINE_THICKNESS = 2.0
@@ -39,20 +53,36 @@ _POINT_SIZE = 4.0
 _FONT_SIZE = 12.0
 
 
+def annotations_topic(analyzer: str) -> str:
+    """The topic of what one analyzer instance draws on the frames."""
+    return f"/lumatrace/{analyzer}/annotations"
+
+
+def events_topic(stream: EventStream) -> str:
+    """The topic of one analyzer instance's events of one kind."""
+    return f"/lumatrace/{stream.analyzer}/{stream.kind}"
+
+
 def to_mcap(recording_path, events_path, output_path, *, force: bool = False,
-            other_recording: bool = False) -> Export:
-    """Writes `output_path` (an `.mcap`) with every frame of the recording and what its event log
-    draws on each, by the rules of every export (`lumatrace._export.exporting`: complete or not at
-    all, an existing MCAP file replaced only with `force`, the log one of these frames unless
-    `other_recording`). Returns what was written (`Export`).
+            other_recording: bool = False, layout_path=None, progress=None) -> Export:
+    """Writes `output_path` (an `.mcap`) with the frames the event log covers, what each analyzer
+    draws on each and every event as data, by the rules of every export
+    (`lumatrace._export.exporting`: complete or not at all, an existing MCAP file replaced only
+    with `force`, the log one of these frames unless `other_recording`). With `layout_path`, also
+    writes a Foxglove layout for the file there (`_foxglove_layout`; replaced only with `force`).
+    `progress(done, total)` is called after each frame. Returns what was written (`Export`).
 
     Raises what `exporting` raises, and `MissingSDKError` without `foxglove-sdk`."""
     foxglove = import_sdk("foxglove", what="Foxglove", package="foxglove-sdk", extra="foxglove")
     from foxglove.channels import ImageAnnotationsChannel, RawImageChannel
     from foxglove.mcap import MCAPWriteOptions
 
-    with exporting(recording_path, events_path, output_path, kind="mcap", force=force,
-                   other_recording=other_recording) as (out, pairing):
+    with ExitStack() as claimed:
+        # The layout's name is claimed first: a layout that may not be written stops the export before it starts.
+        layout = None if layout_path is None else claimed.enter_context(OutputFile(
+            layout_path, force=force, inputs=[recording_path, events_path, output_path], kind=LAYOUT_KIND))
+        out, pairing = claimed.enter_context(exporting(recording_path, events_path, output_path, kind="mcap",
+                                                       force=force, other_recording=other_recording))
         # A context of our own: the channels reach this file only, never the SDK's global sinks.
         context = foxglove.Context()
         # One compression thread: zstd's multithreaded output need not be the same bytes run to run.
@@ -61,20 +91,47 @@ def to_mcap(recording_path, events_path, output_path, *, force: bool = False,
         try:
             writer.write_metadata("lumatrace", _metadata(pairing))
             images = RawImageChannel(IMAGE_TOPIC, context=context)
-            annotations = ImageAnnotationsChannel(ANNOTATIONS_TOPIC, context=context)
+            analyzers = _drawing_analyzers(pairing)
+            annotations = {a: ImageAnnotationsChannel(annotations_topic(a), context=context) for a in analyzers}
+            events = {stream: _events_channel(foxglove, stream, context) for stream in pairing.messages.streams}
             info = pairing.recording.info
             frames = 0
-            for frame in pairing.frames():
+            for frame in pairing.frames(progress):
                 if frame.nanoseconds < 0:
                     raise LumatraceError(pairing.recording_path, f"frame {frame.index} is before time 0 "
                                                                  f"({frame.nanoseconds} ns); MCAP times start at 0")
                 stamp = _timestamp(frame.nanoseconds)
                 images.log(_image(frame.pixels, info.width, info.height, stamp), log_time=frame.nanoseconds)
-                annotations.log(_annotations(frame.shapes, stamp), log_time=frame.nanoseconds)
+                for analyzer, channel in annotations.items():
+                    shapes = [s for s in frame.shapes if s.source.analyzer == analyzer]
+                    channel.log(_annotations(shapes, stamp), log_time=frame.nanoseconds)
+                for stream, event in pairing.messages[frame.index]:
+                    events[stream].log(_compact(event), log_time=frame.nanoseconds)
                 frames += 1
         finally:
             writer.close()
+        if layout is not None:
+            write_layout(layout.writing_path, pairing.messages.streams_with_events, list(annotations))
         return pairing.summary(out.name, frames)
+
+
+def _drawing_analyzers(pairing: Pairing) -> list:
+    """The analyzer instances with an annotations topic: those whose events drew something, in
+    the header's order, then any other."""
+    drawing = {s.source.analyzer for shapes in pairing.overlays.by_frame.values() for s in shapes}
+    named = [a.get("name") for a in pairing.overlays.header.get("analyzers") or []]
+    ordered = [a for a in dict.fromkeys(named) if a in drawing]
+    return ordered + sorted(drawing - set(ordered))
+
+
+def _events_channel(foxglove, stream: EventStream, context):
+    schema = foxglove.Schema(name=f"lumatrace.{stream.shape or 'event'}", encoding="jsonschema",
+                             data=_compact(event_schema(stream.analyzer, stream.kind, stream.shape)))
+    return foxglove.Channel(events_topic(stream), message_encoding="json", schema=schema, context=context)
+
+
+def _compact(value) -> bytes:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
 
 
 def _metadata(pairing: Pairing) -> dict:
@@ -88,6 +145,7 @@ def _metadata(pairing: Pairing) -> dict:
         "analyzers": ", ".join(analyzers),
         "width": str(info.width), "height": str(info.height),
         "timescale": str(info.timescale), "frames": str(info.frame_count),
+        "exportedFrames": f"{pairing.frame_range.start}...{pairing.frame_range.stop - 1}",
     }
 
 
@@ -128,7 +186,8 @@ def _annotations(shapes: list, stamp):
                                            thickness=_POINT_SIZE))
         if shape.label:
             x, y = shape.anchor
-            texts.append(TextAnnotation(timestamp=stamp, position=_point(x, y), text=shape.label,
+            texts.append(TextAnnotation(timestamp=stamp, position=_point(x, y),
+                                        text=f"{shape.source.analyzer} {shape.label}",
                                         font_size=_FONT_SIZE, text_color=_color((255, 255, 255, 255)),
                                         background_color=_color(shape.color[:3] + (170,))))
     return ImageAnnotations(timestamp=stamp, circles=circles, points=points, texts=texts)

@@ -18,7 +18,9 @@ declares a shape, is drawn too):
 |----------------|---------------------------------------------------------------------------|
 | `pathUpdate`   | the detected points as an open line (`paths`), the newest one as a dot    |
 |                | of the object's radius (`positions`: movingAverageRadius, a fraction of   |
-|                | the frame's width), projected points as dots (`projected`)                |
+|                | the frame's width) labelled with the id and confidence, projected points  |
+|                | as dots (`projected`), the fitted path in time (`timeFit`) from the first |
+|                | point to now as an open line of 49 points (`fit`), as `render` draws it   |
 | `pathEnd`      | the whole path as an open line on the frame it ended (`ended`)            |
 | `box`          | the box, labelled with its label (or id) and confidence (`boxes`)         |
 | `boxRecovered` | the same (`recovered`)                                                    |
@@ -39,7 +41,7 @@ from dataclasses import dataclass, field
 from ._event_lines import EventLines
 from .errors import EventLogError
 
-__all__ = ["read_overlays", "Overlays", "Polyline", "Dots", "Box", "Source"]
+__all__ = ["read_overlays", "Overlays", "EventDrawing", "Polyline", "Dots", "Box", "Source"]
 
 #: RGBA, 0...255 each.
 Color = tuple
@@ -51,6 +53,8 @@ _PALETTE = ((31, 119, 180), (255, 127, 14), (44, 160, 44), (148, 103, 189),
 _LOST = (255, 48, 48, 255)
 _BLOB = (0, 200, 255, 160)
 _QUAD = (255, 0, 255, 255)
+#: The segments of a drawn fitted path (as `lumatrace render`'s).
+FIT_SAMPLES = 48
 
 
 @dataclass(frozen=True)
@@ -166,7 +170,7 @@ def _read(log: EventLines, width: int, height: int, frame_count: int | None, whi
         raise EventLogError(path, 1, f"is the log of a {logged[0]}x{logged[1]} recording; "
                                      f"{which} is {width}x{height}: pair each log with its own recording")
     shapes = log.shapes()
-    drawing = _Drawing(path, width, height)
+    drawing = EventDrawing(path, width, height)
     out = Overlays(path, log.header, None, width, height)
     for number, event in log:
         frame, analyzer, kind, data = event["frame"], event["analyzer"], event["kind"], event["data"]
@@ -192,8 +196,12 @@ class _Malformed(Exception):
     pass
 
 
-class _Drawing:
-    """Converts one event at a time; remembers each track's last box, for `boxLost`."""
+class EventDrawing:
+    """What events draw, one event at a time, in the log's order (`draw(source, data)` returns the
+    shapes; an event of a frame `width` x `height` whose shape's fields are malformed raises
+    `EventLogError` naming `path` and its line). Remembers each track's last box, for `boxLost`,
+    and gives each object its colour: `read_overlays` draws a whole log with it, a live stream
+    event by event."""
 
     def __init__(self, path: str, width: int, height: int):
         self.path, self.width, self.height = path, width, height
@@ -226,12 +234,30 @@ class _Drawing:
             return []
         color = self.color_of(source.id)
         out = [Polyline("paths", detected, False, color, None, source)]
+        fit = self._fitted_path(data)
+        if fit:
+            out.append(Polyline("fit", fit, False, color[:3] + (200,), None, source))
         radius = _optional_number(data, "movingAverageRadius")
+        label = " ".join(part for part in (_short(source.id), _confidence_text(data)) if part)
         out.append(Dots("positions", detected[-1:], None if radius is None else radius * self.width, color,
-                        _confidence_text(data), source))
+                        label or None, source))
         if data.get("projectedPoints"):
             out.append(Dots("projected", self._points(data, "projectedPoints"), None, color[:3] + (150,), None, source))
         return out
+
+    def _fitted_path(self, data: dict) -> tuple:
+        """The fitted path in time (`timeFit`) from the first detection to now (`timeRange.duration`),
+        sampled at `FIT_SAMPLES` + 1 times, as `lumatrace render` draws it; () without a fit it draws."""
+        fit, span = data.get("timeFit"), data.get("timeRange")
+        duration = _optional_number(span, "duration") if isinstance(span, dict) else None
+        if not isinstance(fit, dict) or duration is None or duration < 0:
+            return ()
+        x, y = fit.get("x"), fit.get("y")
+        if not (isinstance(x, list) and isinstance(y, list) and 2 <= len(x) <= 3 and len(y) == 3
+                and all(_is_number(c) for c in x + y)):
+            return ()
+        times = (duration * k / FIT_SAMPLES for k in range(FIT_SAMPLES + 1))
+        return tuple(self._pixel([_polynomial(x, t), _polynomial(y, t)], "timeFit") for t in times)
 
     def _pathEnd(self, source: Source, data: dict) -> list:
         points = data.get("points")
@@ -295,6 +321,14 @@ class _Drawing:
 
 def _is_number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _polynomial(coefficients: list, t: float) -> float:
+    """c[0] + c[1]·t + c[2]·t² + … (Horner's rule, as the Swift `PathTimeFit.value`)."""
+    value = 0.0
+    for c in reversed(coefficients):
+        value = value * t + float(c)
+    return value
 
 
 def _optional_number(data: dict, name: str) -> float | None:

@@ -10,10 +10,16 @@ Rerun SDK:
 
 - `camera/image`: the frame, an `Image` of 8-bit grey (L8);
 - `camera/annotations/ANALYZER/LAYER`: what one analyzer's events drew, by the layers of
-  `lumatrace.overlays` (`paths`, `ended` and `quads` as `LineStrips2D`, a quadrilateral closed
+  `lumatrace.overlays` (`paths`, `fit`, `ended` and `quads` as `LineStrips2D`, a quadrilateral closed
   back to its first corner; `positions` and `projected` as `Points2D`, a trajectory's current
   position with the object's radius; `boxes`, `recovered`, `lost` and `blobs` as `Boxes2D`, with
-  labels). Each entity can be hidden on its own in the viewer.
+  labels). Each entity can be hidden on its own in the viewer;
+- `events/...`: the events as data (`_rerun_events`): a scalar series of every number they carry,
+  a text log per analyzer, and the recording property `lumatrace` (file, frames digest,
+  analyzers).
+
+A log of part of a recording (`lumatrace replay --from/--to`) exports those frames only. The
+default view puts the frames beside the events' time series and text log.
 
 Rerun shows an entity's latest value at any time, so an entity drawn on a frame and not on the
 next is logged empty on that next frame: the viewer never keeps a box past its event.
@@ -32,6 +38,7 @@ import uuid
 import numpy as np
 
 from ._export import Export, Pairing, exporting, import_sdk
+from ._rerun_events import PROPERTIES, EventData, recording_properties
 from .errors import LumatraceError
 from .overlays import Box, Dots, Polyline
 
@@ -48,15 +55,15 @@ _NAMESPACE = uuid.UUID("6c0a3f8e-2b61-5d7a-9a43-1f3c8e5b7d20")
 
 
 def to_rrd(recording_path, events_path, output_path, *, force: bool = False,
-           other_recording: bool = False) -> Export:
+           other_recording: bool = False, progress=None) -> Export:
     """Writes `output_path` (an `.rrd`) with every frame of the recording and what its event log
     draws on each, by the rules of every export (`lumatrace._export.exporting`: complete or not at
     all, an existing Rerun file replaced only with `force`, the log one of these frames unless
-    `other_recording`). Returns what was written (`Export`).
+    `other_recording`). `progress(done, total)` is called after each frame. Returns what was
+    written (`Export`).
 
     Raises what `exporting` raises, and `MissingSDKError` without `rerun-sdk`."""
     rr = import_sdk("rerun", what="Rerun", package="rerun-sdk", extra="rerun")
-    import rerun.blueprint as rrb
 
     with exporting(recording_path, events_path, output_path, kind="rrd", force=force,
                    other_recording=other_recording) as (out, pairing):
@@ -64,26 +71,20 @@ def to_rrd(recording_path, events_path, output_path, *, force: bool = False,
         if not stream.is_enabled():
             raise LumatraceError(out.path, "Rerun logging is switched off in this environment (RERUN=off); "
                                               "unset RERUN to export")
-        stream.save(out.writing_path, default_blueprint=rrb.Blueprint(
-            rrb.Spatial2DView(origin="/camera", name=os.path.basename(pairing.recording_path))))
+        stream.save(out.writing_path, default_blueprint=blueprint(os.path.basename(pairing.recording_path)))
         frames = 0
         try:
             stream.set_log_time_enabled(False)
             stream.send_recording_name(os.path.basename(pairing.recording_path))
-            kinds: dict = {}            # entity -> the shape class it draws
-            drawn_before: set = set()   # entities with something on screen
-            for frame in pairing.frames():
-                stream.set_time("frame", sequence=frame.index)
-                stream.set_time("time", duration=np.timedelta64(frame.nanoseconds, "ns"))
+            stream.send_property(PROPERTIES, recording_properties(rr, pairing.messages.header,
+                                                                  pairing.recording_digest))
+            events = EventData(rr, stream)
+            layers = AnnotationLayers(rr, stream)
+            for frame in pairing.frames(progress):
+                set_frame_time(stream, frame.index, frame.nanoseconds)
                 stream.log(IMAGE_ENTITY, rr.Image(frame.pixels, color_model="L"))
-                layers = _by_layer(rr, frame.shapes)
-                for entity in drawn_before - layers.keys():
-                    layers[entity] = []
-                for entity in sorted(layers):
-                    shapes = layers[entity]
-                    kind = kinds.setdefault(entity, type(shapes[0]) if shapes else None)
-                    stream.log(entity, _archetype(rr, kind, shapes))
-                drawn_before = {entity for entity, shapes in layers.items() if shapes}
+                layers.log(frame.shapes)
+                events.log(pairing.messages[frame.index])
                 frames += 1
         finally:
             stream.flush()
@@ -100,6 +101,43 @@ def recording_id(pairing: Pairing) -> str:
         for block in iter(lambda: f.read(1 << 20), b""):
             digest.update(block)
     return str(uuid.uuid5(_NAMESPACE, f"{pairing.recording_digest}/{digest.hexdigest()}"))
+
+
+def blueprint(name: str):
+    """The default view: the frames with what the events drew (`/camera`) beside the events'
+    numbers over time and their text log (`/events`)."""
+    import rerun.blueprint as rrb
+    return rrb.Blueprint(rrb.Horizontal(
+        rrb.Spatial2DView(origin="/camera", name=name),
+        rrb.Vertical(rrb.TimeSeriesView(origin="/events", name="numbers"),
+                     rrb.TextLogView(origin="/events", name="events")),
+        column_shares=[3, 2]))
+
+
+def set_frame_time(stream, index: int, nanoseconds: int) -> None:
+    """Sets the `frame` and `time` timelines of what `stream` logs next."""
+    stream.set_time("frame", sequence=index)
+    stream.set_time("time", duration=np.timedelta64(nanoseconds, "ns"))
+
+
+class AnnotationLayers:
+    """What the annotation entities show, frame after frame: `log(shapes)` logs one frame's
+    shapes by entity, and clears each entity drawn on the previous frame and not on this one."""
+
+    def __init__(self, rr, stream):
+        self.rr, self.stream = rr, stream
+        self.kinds: dict = {}             # entity -> the shape class it draws
+        self.drawn_before: set = set()    # entities with something on screen
+
+    def log(self, shapes: list) -> None:
+        layers = _by_layer(self.rr, shapes)
+        for entity in self.drawn_before - layers.keys():
+            layers[entity] = []
+        for entity in sorted(layers):
+            shapes = layers[entity]
+            kind = self.kinds.setdefault(entity, type(shapes[0]) if shapes else None)
+            self.stream.log(entity, _archetype(self.rr, kind, shapes))
+        self.drawn_before = {entity for entity, shapes in layers.items() if shapes}
 
 
 def _by_layer(rr, shapes: list) -> dict:
