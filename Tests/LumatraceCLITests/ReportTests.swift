@@ -1,4 +1,5 @@
 import Foundation
+import LumaFormat
 import LumaRender
 import Testing
 import LumaTestSupport
@@ -23,16 +24,26 @@ struct ReportTests {
             let (r, html) = try report("balls-synth", truth: true, in: dir)
             #expect(r.status == 0, "\(r.stderr)")
             #expect(html.hasPrefix("<!doctype html>"))
-            #expect(!html.contains("<script") && !html.contains("<link") && !html.contains("src=\"http"), "nothing is fetched")
+            #expect(!html.contains("<link") && !html.contains("src=\"http") && !html.contains("href=") && !html.contains("<script src"), "nothing is fetched")
             #expect(html.components(separatedBy: "src=\"data:image/png;base64,").count == 2, "one inline still")
-            // One height-against-time plot per trajectory (10 in the golden log) plus none for tracks.
-            #expect(html.components(separatedBy: "<svg ").count - 1 == 10)
-            #expect(html.contains("trajectory.trajectory.end</td><td>10</td>"))
+            // The timeline, the scene's overlay, one height-against-time plot per trajectory (10 in the golden log).
+            #expect(html.components(separatedBy: "<svg class=\"timeline\"").count - 1 == 1)
+            #expect(html.components(separatedBy: "<svg class=\"overlay\"").count - 1 == 1)
+            #expect(html.components(separatedBy: "<svg xmlns").count - 1 == 10)
+            #expect(html.contains("<td>trajectory.end</td><td>10</td>"))
             #expect(html.contains("Against ground truth") && html.contains("missed: ball5.1"))
 
             let (t, tracking) = try report("tracking-synth", truth: true, in: dir)
             #expect(t.status == 0, "\(t.stderr)")
             #expect(tracking.contains("Confidence of each track") && tracking.contains("success AUC"))
+            // Tracks are drawn in colours far from the truth's cyan and orange.
+            for colour in Self.strokes(inAnalyzerGroupsOf: tracking) {
+                for truthColour in [(0, 230, 230), (255, 150, 0)] {
+                    let d = [colour.0 - truthColour.0, colour.1 - truthColour.1, colour.2 - truthColour.2].map { $0 * $0 }.reduce(0, +)
+                    #expect(d > 80 * 80, "a track drawn in rgb\(colour), near the truth's rgb\(truthColour)")
+                }
+            }
+            #expect(!Self.strokes(inAnalyzerGroupsOf: tracking).isEmpty)
         }
     }
 
@@ -60,6 +71,80 @@ struct ReportTests {
         }
     }
 
+    @Test("times are the frames' own: a recording whose frames come faster than its nominal rate is reported at its real span")
+    func realTimestamps() throws {
+        try withScratchFolder("cli") { dir in
+            // Nominally 30 frames/s, 30 frames: 1.000 s at that rate. Taken at 10 ms, then 40 ms steps: 0.740 s.
+            let recording = "\(dir)/uneven.luma"
+            let writer = try RecordingWriter(path: recording, header: RecordingHeader(width: 64, height: 48, timescale: 1000, rateNumerator: 30))
+            for i in 0..<30 {
+                var f = [UInt8](repeating: 40, count: 64 * 48)
+                for y in 20..<28 { for x in i..<(i + 8) { f[y * 64 + x] = 220 } }
+                try writer.append(f, ticks: Int64(i < 15 ? i * 10 : 140 + (i - 14) * 40))
+            }
+            try writer.close()
+            let r = try CLI.run(["replay", recording, "--analyzer", "differencing", "-o", "\(dir)/uneven.events.jsonl"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let report = try CLI.run(["report", recording, "--events", "\(dir)/uneven.events.jsonl", "-o", "\(dir)/uneven.html"])
+            #expect(report.status == 0, "\(report.stderr)")
+            let html = try String(contentsOfFile: "\(dir)/uneven.html", encoding: .utf8)
+            #expect(html.contains("0.740 s from the first frame to the last"), "the duration from the timestamps")
+            #expect(html.contains("(0.000 s … 0.740 s)"), "the replayed frames' times")
+            #expect(!html.contains("1.000 s") && !html.contains(">1.0<") && !html.contains(">1.00<"), "nothing at the nominal rate's 1 s")
+            // The time axes end at the real span: the last tick label is 0.7, none beyond it.
+            let timeline = try #require(html.components(separatedBy: "<svg class=\"timeline\"").last?.components(separatedBy: "</svg>").first)
+            #expect(timeline.contains(">0.7</text>") && !timeline.contains(">0.8</text>"))
+        }
+    }
+
+    @Test("tick labels are distinct round numbers within the range, for any span")
+    func distinctTicks() {
+        for range in [0.0...0.74, 0.0...0.0333, 2.3...2.31, 0.0...1, -0.5...0.5, 0.000123...0.000125, 0.0...2999.9, 1.5...1.5] {
+            let ticks = SVGPlot.ticks(range)
+            let labels = ticks.map(\.label)
+            #expect(Set(labels).count == labels.count, "\(range): \(labels)")
+            #expect(!ticks.isEmpty && ticks.allSatisfy { range.lowerBound - 1e-9 <= $0.value && $0.value <= range.upperBound + 1e-9 }, "\(range): \(labels)")
+            #expect(range.upperBound - range.lowerBound < 1e-6 || (3...6).contains(ticks.count), "\(range): \(labels)")
+        }
+        #expect(SVGPlot.ticks(0...0.74).map(\.label) == ["0.0", "0.2", "0.4", "0.6"])
+    }
+
+    @Test("every analyzer has its section: configuration table, events, changed fraction, rectangles, trajectories table, tracks; the scene labels ids")
+    func everyAnalyzer() throws {
+        try withScratchFolder("cli") { dir in
+            let clip = Self.recordings.appendingPathComponent("balls-synth.luma").path
+            let r = try CLI.run(["replay", clip, "-o", "\(dir)/all.events.jsonl"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let names = try Self.analyzerNames(inLog: "\(dir)/all.events.jsonl")
+            #expect(names.count >= 4, "\(names)")
+            let out = try CLI.run(["report", clip, "--events", "\(dir)/all.events.jsonl", "--truth",
+                                   Self.recordings.appendingPathComponent("balls-synth.truth.json").path, "-o", "\(dir)/all.html"])
+            #expect(out.status == 0, "\(out.stderr)")
+            let html = try String(contentsOfFile: "\(dir)/all.html", encoding: .utf8)
+            for name in names {
+                #expect(html.contains("<section class=\"analyzer\" id=\"analyzer-\(name)\" data-analyzer=\"\(name)\">"), "\(name)'s section")
+                #expect(html.contains("<input type=\"checkbox\" checked value=\"\(name)\">"), "\(name)'s filter")
+                #expect(html.contains("<g data-analyzer=\"\(name)\">"), "\(name) on the scene and the timeline")
+            }
+            #expect(html.contains("<th>threshold</th>"), "the configuration as a table")
+            #expect(html.contains("Changed fraction of the frame"))
+            #expect(html.contains("<th>launch angle (°)</th>") && html.contains("<th>apex</th>") && html.contains("<th>ended</th>"))
+            #expect(html.contains("This page holds") && html.contains(names.joined(separator: ", ")), "the caption names what the page holds")
+            // Each trajectory's id is written on the scene and in its table.
+            let overlay = try #require(html.components(separatedBy: "<svg class=\"overlay\"").last?.components(separatedBy: "</svg>").first)
+            let ids = try Self.trajectoryIds(inLog: "\(dir)/all.events.jsonl")
+            #expect(!ids.isEmpty)
+            for id in ids {
+                #expect(overlay.contains(">\(id.prefix(8))</text>") && html.contains("<td>\(id.prefix(8))</td>"), "\(id)")
+            }
+            // The same inputs give the same bytes.
+            let again = try CLI.run(["report", clip, "--events", "\(dir)/all.events.jsonl", "--truth",
+                                     Self.recordings.appendingPathComponent("balls-synth.truth.json").path, "-o", "\(dir)/all.html", "--force"])
+            #expect(again.status == 0)
+            #expect(try String(contentsOfFile: "\(dir)/all.html", encoding: .utf8) == html)
+        }
+    }
+
     @Test("a log of another recording, a missing folder and a non-HTML name are refused before any work")
     func refusals() throws {
         try withScratchFolder("cli") { dir in
@@ -74,6 +159,32 @@ struct ReportTests {
                 let r = try CLI.run(arguments)
                 #expect(r.status != 0)
                 #expect(r.stderr.contains(message), "\(r.stderr)")
+            }
+        }
+    }
+
+    /// The instance names in a log's header, in order.
+    static func analyzerNames(inLog path: String) throws -> [String] {
+        let header = try String(contentsOfFile: path, encoding: .utf8).prefix { $0 != "\n" }
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(header.utf8)) as? [String: Any])
+        return ((json["analyzers"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String }
+    }
+
+    /// The ids of a log's `trajectory.end` events.
+    static func trajectoryIds(inLog path: String) throws -> [String] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").filter { $0.contains("\"kind\":\"trajectory.end\"") }.compactMap { line in
+            let json = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return (json?["data"] as? [String: Any])?["id"] as? String
+        }
+    }
+
+    /// The `rgb(…)` stroke colours of polylines drawn for analyzers (not truth) on a page's scene.
+    static func strokes(inAnalyzerGroupsOf html: String) -> [(Int, Int, Int)] {
+        guard let overlay = html.components(separatedBy: "<svg class=\"overlay\"").last?.components(separatedBy: "</svg>").first else { return [] }
+        return overlay.components(separatedBy: "<g data-analyzer=\"").dropFirst().filter { !$0.hasPrefix("truth\"") }.flatMap { group in
+            group.components(separatedBy: "<polyline fill=\"none\" stroke=\"rgb(").dropFirst().compactMap { rest -> (Int, Int, Int)? in
+                let v = rest.prefix { $0 != ")" }.split(separator: ",").compactMap { Int($0) }
+                return v.count == 3 ? (v[0], v[1], v[2]) : nil
             }
         }
     }

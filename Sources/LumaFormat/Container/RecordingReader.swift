@@ -223,6 +223,17 @@ public final class RecordingReader: @unchecked Sendable {
         return fields.firstFrame + k
     }
 
+    /// Each frame's timestamp in ticks, by frame index; `nil` for a frame in no readable chunk.
+    /// Reads only the chunks' frame tables, not their pixels.
+    public func frameTicks() throws(LumaFormatError) -> [Int64?] {
+        var ticks = [Int64?](repeating: nil, count: frameCount)
+        for entry in chunks {
+            let fields = try chunkFields(entry)
+            for (k, t) in fields.timestamps.enumerated() { ticks[entry.firstFrame + k] = t }
+        }
+        return ticks
+    }
+
     /// SHA-256 of all frames (timestamps and pixels), from the index when the file has one,
     /// otherwise by decoding every frame.
     public func framesDigest() throws(LumaFormatError) -> [UInt8] {
