@@ -55,7 +55,9 @@ public struct ReportPage {
         body += "<section id=\"timeline\"><h2>Timeline</h2>\n<p>Every event at its frame's time, one row per analyzer and kind (events in brackets).</p>\n"
             + EventTimeline(log, clock: clock).svg + "\n</section>\n"
         body += "<section id=\"scene\"><h2>The scene</h2>\n<p>" + escapeHTML(sceneCaption(observations, rectangles: rectangles)) + "</p>\n"
-        body += "<div class=\"scene\"><img class=\"still\" alt=\"the scene\" src=\"data:image/png;base64,\(try still())\">"
+        // As wide as the page allows, but never taller than the window: a portrait clip fits.
+        body += "<div class=\"scene\" style=\"width: min(100%, 1100px, calc(85vh * \(width) / \(height))); aspect-ratio: \(width) / \(height)\">"
+            + "<img class=\"still\" alt=\"the scene\" src=\"data:image/png;base64,\(try still())\">"
             + scene.svg + "</div>\n</section>\n"
         for setup in log.header.analyzers {
             body += analyzerSection(setup, observations: observations, rectangles: rectangles[setup.name] ?? [], clock: clock,
@@ -72,8 +74,8 @@ public struct ReportPage {
             body { font-family: sans-serif; margin: 24px; color: #222; max-width: 1300px; }
             table { border-collapse: collapse; margin: 8px 0 16px; } td, th { border: 1px solid #ccc; padding: 3px 8px; text-align: left; }
             td.n { text-align: right; font-variant-numeric: tabular-nums; }
-            .scene { position: relative; display: inline-block; max-width: 100%; line-height: 0; border: 1px solid #999; }
-            img.still { display: block; max-width: 100%; max-height: 85vh; width: auto; height: auto; image-rendering: pixelated; }
+            .scene { position: relative; line-height: 0; outline: 1px solid #999; }
+            img.still { display: block; width: 100%; height: 100%; image-rendering: pixelated; }
             svg.overlay { position: absolute; left: 0; top: 0; width: 100%; height: 100%; }
             .plots svg, svg.timeline { margin: 4px; border: 1px solid #ddd; max-width: 100%; height: auto; } td code { word-break: break-all; }
             pre { background: #f4f4f4; padding: 8px; overflow-x: auto; }

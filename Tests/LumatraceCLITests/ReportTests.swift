@@ -26,10 +26,10 @@ struct ReportTests {
             #expect(html.hasPrefix("<!doctype html>"))
             #expect(!html.contains("<link") && !html.contains("src=\"http") && !html.contains("href=") && !html.contains("<script src"), "nothing is fetched")
             #expect(html.components(separatedBy: "src=\"data:image/png;base64,").count == 2, "one inline still")
-            // The timeline, the scene's overlay, one height-against-time plot per trajectory (10 in the golden log).
+            // The timeline, the scene's overlay, the changed fraction, one height-against-time plot per trajectory (10 in the golden log).
             #expect(html.components(separatedBy: "<svg class=\"timeline\"").count - 1 == 1)
             #expect(html.components(separatedBy: "<svg class=\"overlay\"").count - 1 == 1)
-            #expect(html.components(separatedBy: "<svg xmlns").count - 1 == 10)
+            #expect(html.components(separatedBy: "<svg xmlns").count - 1 == 1 + 10)
             #expect(html.contains("<td>trajectory.end</td><td>10</td>"))
             #expect(html.contains("Against ground truth") && html.contains("missed: ball5.1"))
 
@@ -47,27 +47,64 @@ struct ReportTests {
         }
     }
 
-    @Test("headless Chromium renders the report to a screenshot that is not blank")
-    func screenshot() throws {
+    @Test("headless Chromium renders every section, and the scene shows each analyzer's and the truth's colours")
+    func inChromium() throws {
         let chromium = try ExternalTool.chromium.require()
         try withScratchFolder("cli") { dir in
-            let (r, _) = try report("balls-synth", truth: true, in: dir)
+            let clip = Self.recordings.appendingPathComponent("balls-synth.luma").path
+            #expect(try CLI.run(["replay", clip, "-o", "\(dir)/all.events.jsonl"]).status == 0)
+            let r = try CLI.run(["report", clip, "--events", "\(dir)/all.events.jsonl", "--truth",
+                                 Self.recordings.appendingPathComponent("balls-synth.truth.json").path, "-o", "\(dir)/all.html"])
             #expect(r.status == 0, "\(r.stderr)")
+            let browser = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(dir)/profile"]
+            // The DOM as the browser built it: every section is there.
+            let dom = try ProgramRun.run(chromium, browser + ["--dump-dom", "file://\(dir)/all.html"])
+            let sections = ["facts", "timeline", "scene", "truth"] + (try Self.analyzerNames(inLog: "\(dir)/all.events.jsonl")).map { "analyzer-\($0)" }
+            for id in sections { #expect(dom.stdout.contains("id=\"\(id)\""), "section \(id) in the rendered DOM") }
+            #expect(dom.stdout.contains("<svg class=\"overlay\"") && dom.stdout.contains("<img class=\"still\""))
+            // The scene: trajectories' green paths and red points, rectangles' magenta, the truth's cyan.
             let shot = "\(dir)/shot.png"
-            let c = try ProgramRun.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1000,1400",
-                                               "--user-data-dir=\(dir)/profile", "--screenshot=\(shot)", "file://\(dir)/balls-synth.html"])
+            let c = try ProgramRun.run(chromium, browser + ["--window-size=1000,2000", "--screenshot=\(shot)", "file://\(dir)/all.html"])
             let image = try PNGFile.read(shot)
-            #expect((image.width, image.height) == (1000, 1400), "\(c.stderr)")
-            // Not blank: many distinct colours (text, the still, the plots), and some dark (text) pixels.
-            var colours = Set<RGBImage.Color>()
-            var dark = 0
-            for i in stride(from: 0, to: image.pixels.count, by: 3) {
-                let color = RGBImage.Color(image.pixels[i], image.pixels[i + 1], image.pixels[i + 2])
-                colours.insert(color)
-                if Int(color.r) + Int(color.g) + Int(color.b) < 150 { dark += 1 }
+            try #require((image.width, image.height) == (1000, 2000), "\(c.stderr)")
+            for (name, colour) in [("fitted path", RGBImage.Color.projected), ("trajectory point", .detected), ("rectangle", .rectangle),
+                                   ("truth", RGBImage.Color(0, 230, 230))] {
+                #expect(Self.count(colour, in: image) >= 20, "\(name) rgb(\(colour.r),\(colour.g),\(colour.b)): \(Self.count(colour, in: image)) pixels")
             }
-            #expect(colours.count > 200, "\(colours.count) colours")
-            #expect(dark > 2000, "\(dark) dark pixels")
+        }
+    }
+
+    @Test("a portrait clip's scene fits the window in Chromium")
+    func portraitFits() throws {
+        let chromium = try ExternalTool.chromium.require()
+        try withScratchFolder("cli") { dir in
+            // 60 × 200, every pixel luma 7: the only (7, 7, 7) pixels on the page are the still's.
+            let recording = "\(dir)/portrait.luma"
+            let writer = try RecordingWriter(path: recording, header: RecordingHeader(width: 60, height: 200, timescale: 30, rateNumerator: 30))
+            for i in 0..<10 { try writer.append([UInt8](repeating: 7, count: 60 * 200), ticks: Int64(i)) }
+            try writer.close()
+            #expect(try CLI.run(["replay", recording, "--analyzer", "differencing", "-o", "\(dir)/portrait.events.jsonl"]).status == 0)
+            #expect(try CLI.run(["report", recording, "--events", "\(dir)/portrait.events.jsonl", "-o", "\(dir)/portrait.html"]).status == 0)
+            // The browser measures the scene: a copy of the page with a script writing the sizes into the DOM.
+            let page = try String(contentsOfFile: "\(dir)/portrait.html", encoding: .utf8)
+            let measure = "<script>const r = document.querySelector('.scene').getBoundingClientRect(), i = document.querySelector('img.still').getBoundingClientRect();"
+                + "document.body.setAttribute('data-measured', [r.width, r.height, i.height, innerWidth, innerHeight].map(Math.round).join(' '));</script></body>"
+            try page.replacingOccurrences(of: "</body>", with: measure).write(toFile: "\(dir)/measured.html", atomically: true, encoding: .utf8)
+            let dom = try ProgramRun.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--user-data-dir=\(dir)/profile",
+                                                    "--window-size=1000,800", "--dump-dom", "file://\(dir)/measured.html"])
+            let measured = try #require(dom.stdout.components(separatedBy: "data-measured=\"").dropFirst().first?.prefix { $0 != "\"" })
+            let v = measured.split(separator: " ").compactMap { Int($0) }
+            try #require(v.count == 5, "\(measured)")
+            let (width, height, still, windowWidth, windowHeight) = (v[0], v[1], v[2], v[3], v[4])
+            #expect(height <= windowHeight && width <= windowWidth, "scene \(width)×\(height) in a \(windowWidth)×\(windowHeight) window")
+            #expect(height >= windowHeight * 8 / 10, "the scene is shown large: \(height) of \(windowHeight)")
+            #expect(still == height && abs(width * 200 - height * 60) <= 200, "the still fills the scene at the clip's aspect: \(measured)")
+        }
+    }
+
+    static func count(_ colour: RGBImage.Color, in image: RGBImage) -> Int {
+        stride(from: 0, to: image.pixels.count, by: 3).count { i in
+            RGBImage.Color(image.pixels[i], image.pixels[i + 1], image.pixels[i + 2]) == colour
         }
     }
 
@@ -91,9 +128,9 @@ struct ReportTests {
             #expect(html.contains("0.740 s from the first frame to the last"), "the duration from the timestamps")
             #expect(html.contains("(0.000 s … 0.740 s)"), "the replayed frames' times")
             #expect(!html.contains("1.000 s") && !html.contains(">1.0<") && !html.contains(">1.00<"), "nothing at the nominal rate's 1 s")
-            // The time axes end at the real span: the last tick label is 0.7, none beyond it.
+            // The time axis ends at the real span: ticks every 0.2 s up to 0.6, none at 0.8 (the nominal rate puts frame 29 at 0.967 s).
             let timeline = try #require(html.components(separatedBy: "<svg class=\"timeline\"").last?.components(separatedBy: "</svg>").first)
-            #expect(timeline.contains(">0.7</text>") && !timeline.contains(">0.8</text>"))
+            #expect(timeline.contains(">0.6</text>") && !timeline.contains(">0.8</text>"))
         }
     }
 
