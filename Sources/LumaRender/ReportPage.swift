@@ -161,7 +161,8 @@ public struct ReportPage {
         for e in log.events where e.analyzer == name {
             if let i = counts.firstIndex(where: { $0.0 == e.kind }) { counts[i].1 += 1 } else { counts.append((e.kind, 1)) }
         }
-        out += "<h3>Events</h3>\n" + table(header: ["kind", "events"], rows: counts.map { [$0.0, "\($0.1)"] }, headingColumn: false)
+        out += "<h3>Events</h3>\n" + (counts.isEmpty ? "<p>None in the replayed frames.</p>\n"
+            : table(header: ["kind", "events"], rows: counts.map { [$0.0, "\($0.1)"] }, headingColumn: false))
         if let differencing = observations.differencing.first(where: { $0.analyzer == name }) {
             out += differencingPlot(differencing.frames, clock: clock)
         }

@@ -163,6 +163,9 @@ struct ReportTests {
                 #expect(html.contains("<input type=\"checkbox\" checked value=\"\(name)\">"), "\(name)'s filter")
                 #expect(html.contains("<g data-analyzer=\"\(name)\">"), "\(name) on the scene and the timeline")
             }
+            // Tracking without seeds has nothing to follow, and its section says so.
+            let tracking = try #require(html.components(separatedBy: "id=\"analyzer-tracking\"").last?.components(separatedBy: "</section>").first)
+            #expect(tracking.contains("<h3>Events</h3>\n<p>None in the replayed frames.</p>"))
             #expect(html.contains("<th>threshold</th>"), "the configuration as a table")
             #expect(html.contains("Changed fraction of the frame"))
             #expect(html.contains("<th>launch angle (°)</th>") && html.contains("<th>apex</th>") && html.contains("<th>ended</th>"))
