@@ -223,12 +223,19 @@ public final class RecordingReader: @unchecked Sendable {
         return fields.firstFrame + k
     }
 
-    /// Each frame's timestamp in ticks, by frame index; `nil` for a frame in no readable chunk.
-    /// Reads only the chunks' frame tables, not their pixels.
+    /// Each frame's timestamp in ticks, by frame index; `nil` for a frame in no readable chunk or
+    /// in a damaged one. Reads only the chunks' frame tables, not their pixels; throws only when
+    /// bytes cannot be read at all (a read error, a server gone).
     public func frameTicks() throws(LumaFormatError) -> [Int64?] {
         var ticks = [Int64?](repeating: nil, count: frameCount)
         for entry in chunks {
-            let fields = try chunkFields(entry)
+            let fields: ChunkFields
+            do {
+                fields = try chunkFields(entry)
+            } catch {
+                if case .damagedChunk = error { continue }
+                throw error
+            }
             for (k, t) in fields.timestamps.enumerated() { ticks[entry.firstFrame + k] = t }
         }
         return ticks
