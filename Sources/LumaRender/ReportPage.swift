@@ -79,7 +79,7 @@ public struct ReportPage {
             svg.overlay { position: absolute; left: 0; top: 0; width: 100%; height: 100%; }
             .plots svg, svg.timeline { margin: 4px; border: 1px solid #ddd; max-width: 100%; height: auto; } td code { word-break: break-all; }
             pre { background: #f4f4f4; padding: 8px; overflow-x: auto; }
-            .filters label { margin-right: 14px; } [hidden] { display: none !important; }
+            .filters label { margin-right: 14px; }
             </style></head>
             <body>
             \(body)<p><small>Written by lumatrace \(LumatraceVersion.engine) from \(escapeHTML(logPath)).</small></p>
@@ -87,7 +87,7 @@ public struct ReportPage {
             for (const box of document.querySelectorAll('.filters input')) {
               box.addEventListener('change', () => {
                 for (const e of document.querySelectorAll('[data-analyzer]')) {
-                  if (e.getAttribute('data-analyzer') === box.value) e.hidden = !box.checked;
+                  if (e.getAttribute('data-analyzer') === box.value) e.style.display = box.checked ? '' : 'none';
                 }
               });
             }

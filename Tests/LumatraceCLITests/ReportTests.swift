@@ -62,6 +62,17 @@ struct ReportTests {
             let sections = ["facts", "timeline", "scene", "truth"] + (try Self.analyzerNames(inLog: "\(dir)/all.events.jsonl")).map { "analyzer-\($0)" }
             for id in sections { #expect(dom.stdout.contains("id=\"\(id)\""), "section \(id) in the rendered DOM") }
             #expect(dom.stdout.contains("<svg class=\"overlay\"") && dom.stdout.contains("<img class=\"still\""))
+            // The filters: unticking trajectory hides its layer, timeline rows and section, and nothing else.
+            let page = try String(contentsOfFile: "\(dir)/all.html", encoding: .utf8)
+            let untick = "<script>const box = document.querySelector('.filters input[value=trajectory]'); box.checked = false; box.dispatchEvent(new Event('change'));"
+                + "const shown = a => [...document.querySelectorAll('[data-analyzer=' + a + ']')].map(e => getComputedStyle(e).display !== 'none' ? 1 : 0);"
+                + "document.body.setAttribute('data-trajectory', shown('trajectory').join('')); document.body.setAttribute('data-differencing', shown('differencing').join(''));</script></body>"
+            try page.replacingOccurrences(of: "</body>", with: untick).write(toFile: "\(dir)/filtered.html", atomically: true, encoding: .utf8)
+            let filtered = try ProgramRun.run(chromium, browser + ["--dump-dom", "file://\(dir)/filtered.html"])
+            let hidden = try #require(filtered.stdout.components(separatedBy: "data-trajectory=\"").dropFirst().first?.prefix { $0 != "\"" })
+            let kept = try #require(filtered.stdout.components(separatedBy: "data-differencing=\"").dropFirst().first?.prefix { $0 != "\"" })
+            #expect(hidden.count >= 3 && !hidden.contains("1"), "trajectory's elements shown after unticking: \(hidden)")
+            #expect(kept.count >= 3 && !kept.contains("0"), "differencing's elements hidden: \(kept)")
             // The scene: trajectories' green paths and red points, rectangles' magenta, the truth's cyan.
             let shot = "\(dir)/shot.png"
             let c = try ProgramRun.run(chromium, browser + ["--window-size=1000,2000", "--screenshot=\(shot)", "file://\(dir)/all.html"])
