@@ -73,7 +73,7 @@ public struct ReportPage {
             <style>
             body { font-family: sans-serif; margin: 24px; color: #222; max-width: 1300px; }
             table { border-collapse: collapse; margin: 8px 0 16px; } td, th { border: 1px solid #ccc; padding: 3px 8px; text-align: left; }
-            td.n { text-align: right; font-variant-numeric: tabular-nums; }
+            td:not(:last-child) { white-space: nowrap; }
             .scene { position: relative; line-height: 0; outline: 1px solid #999; }
             img.still { display: block; width: 100%; height: 100%; image-rendering: pixelated; }
             svg.overlay { position: absolute; left: 0; top: 0; width: 100%; height: 100%; }
@@ -176,6 +176,7 @@ public struct ReportPage {
         let ordered = frames.keys.sorted()
         var plot = SVGPlot(title: "Changed fraction of the frame", xLabel: "time (s)", yLabel: "changed fraction")
         plot.width = 900
+        plot.xRange = 0...max(clock.span, 1e-6)
         plot.series.append(.init(color: .blob, points: ordered.map { (clock.time($0), frames[$0]!.changedFraction) }, line: true))
         let peak = ordered.max { frames[$0]!.changedFraction < frames[$1]!.changedFraction }
         return "<h3>Differencing</h3>\n<p>The fraction of pixels that changed, on \(Plural.count(ordered.count, "frame"))"
@@ -232,6 +233,7 @@ public struct ReportPage {
         guard !tracks.isEmpty else { return "" }
         var plot = SVGPlot(title: "Confidence of each track", xLabel: "time (s)", yLabel: "confidence", yRange: 0...1)
         plot.width = 900
+        plot.xRange = 0...max(clock.span, 1e-6)
         var rows: [[String]] = []
         for t in tracks {
             let color = colors[t.analyzer + "\u{0}" + t.id] ?? .white

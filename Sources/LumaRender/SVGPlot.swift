@@ -28,6 +28,8 @@ public struct SVGPlot {
     public var height = 260.0
     /// Fixed y range (e.g. 0...1 for confidence); otherwise from the data.
     public var yRange: ClosedRange<Double>?
+    /// Fixed x range (e.g. the whole recording's time); otherwise from the data.
+    public var xRange: ClosedRange<Double>?
 
     public init(title: String, xLabel: String, yLabel: String, yRange: ClosedRange<Double>? = nil) {
         self.title = title
@@ -39,7 +41,7 @@ public struct SVGPlot {
     public var svg: String {
         let all = series.flatMap(\.points).filter { $0.x.isFinite && $0.y.isFinite }
         let (left, right, top, bottom) = (56.0, 12.0, 28.0, 40.0)
-        let x0 = all.map(\.x).min() ?? 0, x1 = max(all.map(\.x).max() ?? 1, x0 + 1e-9)
+        let x0 = xRange?.lowerBound ?? all.map(\.x).min() ?? 0, x1 = max(xRange?.upperBound ?? all.map(\.x).max() ?? 1, x0 + 1e-9)
         let yr = yRange ?? ((all.map(\.y).min() ?? 0)...max(all.map(\.y).max() ?? 1, (all.map(\.y).min() ?? 0) + 1e-9))
         func px(_ x: Double) -> Double { left + (x - x0) / (x1 - x0) * (width - left - right) }
         func py(_ y: Double) -> Double { height - bottom - (y - yr.lowerBound) / (yr.upperBound - yr.lowerBound) * (height - top - bottom) }

@@ -142,6 +142,9 @@ struct ReportTests {
             // The time axis ends at the real span: ticks every 0.2 s up to 0.6, none at 0.8 (the nominal rate puts frame 29 at 0.967 s).
             let timeline = try #require(html.components(separatedBy: "<svg class=\"timeline\"").last?.components(separatedBy: "</svg>").first)
             #expect(timeline.contains(">0.6</text>") && !timeline.contains(">0.8</text>"))
+            // The changed fraction is drawn over the whole recording, on the same axis.
+            let changed = try #require(html.components(separatedBy: "Changed fraction of the frame").last?.components(separatedBy: "</svg>").first)
+            #expect(changed.contains(">0.0</text>") && changed.contains(">0.6</text>") && !changed.contains(">0.8</text>"))
         }
     }
 
