@@ -223,22 +223,16 @@ public final class RecordingReader: @unchecked Sendable {
         return fields.firstFrame + k
     }
 
-    /// Each frame's timestamp in ticks, by frame index; `nil` for a frame in no readable chunk or
-    /// in a damaged one. Reads only the chunks' frame tables, not their pixels; throws only when
-    /// bytes cannot be read at all (a read error, a server gone).
-    public func frameTicks() throws(LumaFormatError) -> [Int64?] {
-        var ticks = [Int64?](repeating: nil, count: frameCount)
-        for entry in chunks {
-            let fields: ChunkFields
-            do {
-                fields = try chunkFields(entry)
-            } catch {
-                if case .damagedChunk = error { continue }
-                throw error
-            }
-            for (k, t) in fields.timestamps.enumerated() { ticks[entry.firstFrame + k] = t }
+    /// The timestamps, in ticks, of the frames of `entry` (one of ``chunks``), or `nil` when its
+    /// frame table is damaged. Reads only that table, not the pixels; throws only when bytes cannot
+    /// be read at all (a read error, a server gone).
+    public func frameTicks(of entry: ChunkEntry) throws(LumaFormatError) -> [Int64]? {
+        do {
+            return try chunkFields(entry).timestamps
+        } catch {
+            if case .damagedChunk = error { return nil }
+            throw error
         }
-        return ticks
     }
 
     /// SHA-256 of all frames (timestamps and pixels), from the index when the file has one,
