@@ -143,7 +143,7 @@ public struct ReportPage {
         if !rectangles.isEmpty { drawn.append("rectangles (magenta outlines)") }
         var text = "The median of frames sampled across the recording"
         text += drawn.isEmpty ? "; no analyzer emitted a path or a shape to draw" : ", with " + drawn.joined(separator: ", ") + " drawn over it"
-        if truth != nil { text += "; truth ball paths in cyan, missed segments in orange, false alarms in magenta" }
+        if truth != nil { text += "; truth ball paths in cyan, missed segments in orange, false alarms in white (rectangles keep magenta)" }
         return text + "."
     }
 

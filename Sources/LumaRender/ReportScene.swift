@@ -5,7 +5,7 @@ import LumaTruth
 
 /// What a report draws over its still, as inline SVG in the frame's pixel coordinates: truth paths
 /// (cyan, misses orange), then one group per analyzer (`data-analyzer`, so the page's filters can
-/// hide it): trajectories (red points, green fitted path, magenta when a false alarm) with their
+/// hide it): trajectories (red points, green fitted path, white when a false alarm) with their
 /// ids, track paths (box centres, one colour per track) with their names, and rectangles
 /// (magenta outlines, each distinct one once).
 struct ReportScene {
@@ -22,10 +22,12 @@ struct ReportScene {
 
     static let truthColor = RGBImage.Color(0, 230, 230)
     static let missedColor = RGBImage.Color(255, 150, 0)
+    /// A trajectory that matches no truth: white, apart from the rectangles' magenta.
+    static let falseAlarmColor = RGBImage.Color.white
 
     /// Track colours far from the truth's, so a track is never taken for truth.
     static let trackPalette = RGBImage.Color.tracks.filter { c in
-        [truthColor, missedColor].allSatisfy { t in
+        [truthColor, missedColor, falseAlarmColor].allSatisfy { t in
             let d = [Int(c.r) - Int(t.r), Int(c.g) - Int(t.g), Int(c.b) - Int(t.b)]
             return d.map { $0 * $0 }.reduce(0, +) > 80 * 80
         }
@@ -52,13 +54,13 @@ struct ReportScene {
             }
             for t in observations.trajectories where t.analyzer == analyzer {
                 let wrong = falseAlarms.contains(t.id)
-                out += polyline(fittedPath(t), wrong ? .rectangle : .projected, width: 2)
+                out += polyline(fittedPath(t), wrong ? Self.falseAlarmColor : .projected, width: 2)
                 for p in t.points {
                     let q = point(p[1], p[2])
-                    out += "<circle cx=\"\(n(q.x))\" cy=\"\(n(q.y))\" r=\"\(n(Double(max(width, height)) / 250))\" fill=\"\(css(wrong ? .rectangle : .detected))\"/>"
+                    out += "<circle cx=\"\(n(q.x))\" cy=\"\(n(q.y))\" r=\"\(n(Double(max(width, height)) / 250))\" fill=\"\(css(wrong ? Self.falseAlarmColor : .detected))\"/>"
                 }
                 if let first = t.points.first {
-                    out += label(String(t.id.prefix(8)), at: point(first[1], first[2]), wrong ? .rectangle : .detected)
+                    out += label(String(t.id.prefix(8)), at: point(first[1], first[2]), wrong ? Self.falseAlarmColor : .detected)
                 }
             }
             for track in observations.tracks where track.analyzer == analyzer {

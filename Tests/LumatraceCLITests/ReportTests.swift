@@ -176,6 +176,26 @@ struct ReportTests {
         }
     }
 
+    @Test("a trajectory that matches no truth is drawn white, apart from the rectangles' magenta")
+    func falseAlarmsInWhite() throws {
+        try withScratchFolder("cli") { dir in
+            // The bundled truth without its first ball segment: the trajectory along it becomes a false alarm.
+            let truthPath = Self.recordings.appendingPathComponent("balls-synth.truth.json").path
+            var truth = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: truthPath))) as? [String: Any])
+            truth["ballSegments"] = Array(try #require(truth["ballSegments"] as? [Any]).dropFirst())
+            try JSONSerialization.data(withJSONObject: truth).write(to: URL(fileURLWithPath: "\(dir)/less.truth.json"))
+            let clip = Self.recordings.appendingPathComponent("balls-synth.luma").path
+            let events = Self.recordings.appendingPathComponent("balls-synth.events.jsonl").path
+            let r = try CLI.run(["report", clip, "--events", events, "--truth", "\(dir)/less.truth.json", "-o", "\(dir)/less.html"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let html = try String(contentsOfFile: "\(dir)/less.html", encoding: .utf8)
+            let overlay = try #require(html.components(separatedBy: "<svg class=\"overlay\"").last?.components(separatedBy: "</svg>").first)
+            #expect(overlay.contains("<polyline fill=\"none\" stroke=\"rgb(255,255,255)\""), "a false alarm's fitted path in white")
+            #expect(!overlay.contains("rgb(230,60,230)"), "no magenta without rectangles")
+            #expect(html.contains("false alarms in white"))
+        }
+    }
+
     @Test("tick labels are distinct round numbers within the range, for any span")
     func distinctTicks() {
         for range in [0.0...0.74, 0.0...0.0333, 2.3...2.31, 0.0...1, -0.5...0.5, 0.000123...0.000125, 0.0...2999.9, 1.5...1.5] {

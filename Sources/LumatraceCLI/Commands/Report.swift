@@ -25,7 +25,7 @@ struct Report: ParsableCommand {
             table of trajectories (frames, launch angle and speed, apex, confidence,
             why it ended) with a plot of each, and its tracks. Every time axis is in
             seconds from the first frame, at the frames' real times. With --truth, the
-            scores of `lumatrace score`, and misses (orange) and false alarms (magenta)
+            scores of `lumatrace score`, and misses (orange) and false alarms (white)
             on the still.
             """)
 
