@@ -6,17 +6,17 @@ import LumaRegression
 /// point) and apex (the top of the fitted parabola, when it falls within the flight). Speeds are in
 /// frame widths per second and angles in degrees above the horizontal, measured in pixels, so a
 /// non-square frame does not bend them.
-struct TrajectoryFlight {
+public struct TrajectoryFlight: Sendable {
     /// Degrees above the horizontal at launch (negative: thrown downwards).
-    var launchAngle: Double
+    public var launchAngle: Double
     /// Frame widths per second at launch.
-    var launchSpeed: Double
+    public var launchSpeed: Double
     /// Seconds after the first point, and the normalized position, of the top of the path; `nil`
     /// when the path has no top within the flight (it only rises or only falls).
-    var apex: (seconds: Double, x: Double, y: Double)?
+    public var apex: (seconds: Double, x: Double, y: Double)?
 
     /// The flight of `fit` over `span` seconds in a `width × height` frame; `nil` without a drawable fit.
-    init?(_ fit: PathTimeFit?, span: Double, width: Int, height: Int) {
+    public init?(_ fit: PathTimeFit?, span: Double, width: Int, height: Int) {
         guard let fit, fit.isDrawable else { return nil }
         let aspect = Double(height) / Double(max(width, 1))
         let (vx, vy) = (fit.x[1], fit.y[1] * aspect)

@@ -1,4 +1,5 @@
 import Foundation
+import LumaAnalysis
 import LumaFormat
 import LumaRender
 import Testing
@@ -194,6 +195,19 @@ struct ReportTests {
             #expect(!overlay.contains("rgb(230,60,230)"), "no magenta without rectangles")
             #expect(html.contains("false alarms in white"))
         }
+    }
+
+    @Test("a trajectory's launch is the fit's velocity at its first point, in pixels' proportions; its apex the parabola's top within the flight")
+    func launchAndApex() throws {
+        // In a 200 × 100 frame, x = 0.1 + 0.5 t, y = 0.2 + 1.0 t − 2 t²: 0.5 widths/s across, 0.5 widths/s up (1.0 heights/s).
+        let fit = PathTimeFit(x: [0.1, 0.5], y: [0.2, 1.0, -2.0])
+        let flight = try #require(TrajectoryFlight(fit, span: 0.5, width: 200, height: 100))
+        #expect(abs(flight.launchAngle - 45) < 1e-9 && abs(flight.launchSpeed - 0.5.squareRoot()) < 1e-9)
+        let apex = try #require(flight.apex)
+        #expect(abs(apex.seconds - 0.25) < 1e-12 && abs(apex.x - 0.225) < 1e-12 && abs(apex.y - 0.325) < 1e-12)
+        #expect(TrajectoryFlight(fit, span: 0.2, width: 200, height: 100)?.apex == nil, "the top comes after the flight ends")
+        #expect(TrajectoryFlight(PathTimeFit(x: [0, 1], y: [0, -1, 2]), span: 1, width: 100, height: 100)?.apex == nil, "a path that bends up has no top")
+        #expect(TrajectoryFlight(nil, span: 1, width: 100, height: 100) == nil)
     }
 
     @Test("tick labels are distinct round numbers within the range, for any span")
