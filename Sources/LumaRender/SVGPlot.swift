@@ -1,3 +1,4 @@
+import Foundation
 import LumaAnalysis
 import LumaEngine
 
@@ -27,6 +28,8 @@ public struct SVGPlot {
     public var height = 260.0
     /// Fixed y range (e.g. 0...1 for confidence); otherwise from the data.
     public var yRange: ClosedRange<Double>?
+    /// Fixed x range (e.g. the whole recording's time); otherwise from the data.
+    public var xRange: ClosedRange<Double>?
 
     public init(title: String, xLabel: String, yLabel: String, yRange: ClosedRange<Double>? = nil) {
         self.title = title
@@ -38,7 +41,7 @@ public struct SVGPlot {
     public var svg: String {
         let all = series.flatMap(\.points).filter { $0.x.isFinite && $0.y.isFinite }
         let (left, right, top, bottom) = (56.0, 12.0, 28.0, 40.0)
-        let x0 = all.map(\.x).min() ?? 0, x1 = max(all.map(\.x).max() ?? 1, x0 + 1e-9)
+        let x0 = xRange?.lowerBound ?? all.map(\.x).min() ?? 0, x1 = max(xRange?.upperBound ?? all.map(\.x).max() ?? 1, x0 + 1e-9)
         let yr = yRange ?? ((all.map(\.y).min() ?? 0)...max(all.map(\.y).max() ?? 1, (all.map(\.y).min() ?? 0) + 1e-9))
         func px(_ x: Double) -> Double { left + (x - x0) / (x1 - x0) * (width - left - right) }
         func py(_ y: Double) -> Double { height - bottom - (y - yr.lowerBound) / (yr.upperBound - yr.lowerBound) * (height - top - bottom) }
@@ -48,11 +51,12 @@ public struct SVGPlot {
         out += "<text x=\"\(n(width / 2))\" y=\"16\" text-anchor=\"middle\" font-size=\"13\">\(escapeHTML(title))</text>"
         out += "<line x1=\"\(n(left))\" y1=\"\(n(height - bottom))\" x2=\"\(n(width - right))\" y2=\"\(n(height - bottom))\" stroke=\"#444\"/>"
         out += "<line x1=\"\(n(left))\" y1=\"\(n(top))\" x2=\"\(n(left))\" y2=\"\(n(height - bottom))\" stroke=\"#444\"/>"
-        for k in 0...4 {
-            let xv = x0 + (x1 - x0) * Double(k) / 4, yv = yr.lowerBound + (yr.upperBound - yr.lowerBound) * Double(k) / 4
-            out += "<text x=\"\(n(px(xv)))\" y=\"\(n(height - bottom + 14))\" text-anchor=\"middle\">\(DecimalText.fixed(xv, 2))</text>"
-            out += "<text x=\"\(n(left - 4))\" y=\"\(n(py(yv) + 4))\" text-anchor=\"end\">\(DecimalText.fixed(yv, 2))</text>"
-            out += "<line x1=\"\(n(left))\" y1=\"\(n(py(yv)))\" x2=\"\(n(width - right))\" y2=\"\(n(py(yv)))\" stroke=\"#eee\"/>"
+        for tick in Self.ticks(x0...x1) {
+            out += "<text x=\"\(n(px(tick.value)))\" y=\"\(n(height - bottom + 14))\" text-anchor=\"middle\">\(tick.label)</text>"
+        }
+        for tick in Self.ticks(yr) {
+            out += "<text x=\"\(n(left - 4))\" y=\"\(n(py(tick.value) + 4))\" text-anchor=\"end\">\(tick.label)</text>"
+            out += "<line x1=\"\(n(left))\" y1=\"\(n(py(tick.value)))\" x2=\"\(n(width - right))\" y2=\"\(n(py(tick.value)))\" stroke=\"#eee\"/>"
         }
         out += "<text x=\"\(n(width / 2))\" y=\"\(n(height - 6))\" text-anchor=\"middle\">\(escapeHTML(xLabel))</text>"
         out += "<text x=\"12\" y=\"\(n(height / 2))\" text-anchor=\"middle\" transform=\"rotate(-90 12 \(n(height / 2)))\">\(escapeHTML(yLabel))</text>"
@@ -67,6 +71,39 @@ public struct SVGPlot {
             }
         }
         return out + "</svg>"
+    }
+}
+
+extension SVGPlot {
+    /// Labelled ticks on `range`: multiples of a round step (1, 2 or 5 × 10ⁿ) giving three to ten
+    /// ticks, each printed with as many decimals as the step needs, so no two labels are the same.
+    /// A range narrower than 10⁻⁶ gets one tick at its middle.
+    public static func ticks(_ range: ClosedRange<Double>) -> [(value: Double, label: String)] {
+        let span = range.upperBound - range.lowerBound
+        guard span.isFinite, range.lowerBound.isFinite else { return [] }
+        guard span >= 1e-6 else {
+            let middle = (range.lowerBound + range.upperBound) / 2
+            return [(middle, DecimalText.fixed(middle, 6))]
+        }
+        let magnitude = (span / 4).magnitudeOfTen
+        let step = [1.0, 2, 5, 10].map { $0 * magnitude.value }.first { span / $0 <= 5 } ?? 10 * magnitude.value
+        let decimals = max(0, -(step == 10 * magnitude.value ? magnitude.exponent + 1 : magnitude.exponent))
+        var out: [(value: Double, label: String)] = []
+        var k = (range.lowerBound / step).rounded(.up)
+        while k * step <= range.upperBound + step * 1e-9 {
+            let value = k * step
+            out.append((value, DecimalText.fixed(value == 0 ? 0 : value, decimals)))
+            k += 1
+        }
+        return out
+    }
+}
+
+private extension Double {
+    /// The power of ten at or below this positive number: `(10ⁿ, n)`.
+    var magnitudeOfTen: (value: Double, exponent: Int) {
+        let exponent = Int(log10(self).rounded(.down))
+        return (pow(10, Double(exponent)), exponent)
     }
 }
 

@@ -223,6 +223,18 @@ public final class RecordingReader: @unchecked Sendable {
         return fields.firstFrame + k
     }
 
+    /// The timestamps, in ticks, of the frames of `entry` (one of ``chunks``), or `nil` when its
+    /// frame table is damaged. Reads only that table, not the pixels; throws only when bytes cannot
+    /// be read at all (a read error, a server gone).
+    public func frameTicks(of entry: ChunkEntry) throws(LumaFormatError) -> [Int64]? {
+        do {
+            return try chunkFields(entry).timestamps
+        } catch {
+            if case .damagedChunk = error { return nil }
+            throw error
+        }
+    }
+
     /// SHA-256 of all frames (timestamps and pixels), from the index when the file has one,
     /// otherwise by decoding every frame.
     public func framesDigest() throws(LumaFormatError) -> [UInt8] {

@@ -10,17 +10,23 @@ import LumaTruth
 
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write one self-contained HTML page about a replay: facts, counts, trajectories, tracks, scores.",
+        abstract: "Write one self-contained HTML page about a replay: facts, a timeline, the scene, every analyzer's output, scores.",
         discussion: """
               lumatrace report clip.luma --events clip.events.jsonl -o report.html
               lumatrace report clip.luma --events clip.events.jsonl --truth clip.truth.json -o report.html
 
-            The page needs no network: images are inline PNG, plots inline SVG. It shows
-            the recording's facts, events per analyzer, a still of the scene (the median
-            of frames sampled across the recording) with every trajectory and track path
-            drawn over it, each trajectory's height against time with its fitted curve,
-            and each track's confidence against time. With --truth, the scores of
-            `lumatrace score`, and misses (orange) and false alarms (magenta) on the still.
+            The page needs no network: images are inline PNG, plots inline SVG, and a
+            small inline script filters by analyzer. It shows the recording's facts (its
+            duration from the frames' own timestamps), a timeline of every analyzer's
+            events, a still of the scene (the median of frames sampled across the
+            recording) with trajectories, track paths and rectangles drawn over it and
+            labelled, and a section per analyzer: its configuration as a table, its
+            events, the changed fraction over time (differencing), its rectangles, a
+            table of trajectories (frames, launch angle and speed, apex, confidence,
+            why it ended) with a plot of each, and its tracks. Every time axis is in
+            seconds from the first frame, at the frames' real times. With --truth, the
+            scores of `lumatrace score`, and misses (orange) and false alarms (white)
+            on the still.
             """)
 
     @Argument(help: "The .luma recording: a path, or an http(s):// URL read with range requests.")
