@@ -14,10 +14,10 @@ from .recording import Damage, FrameTimes, Recording, RecordingInfo, open
 __version__ = "0.1.0"
 
 
-def read_events(path, by_kind: bool = False, partial: bool = False):
+def read_events(path, by_kind: bool = False, partial: bool = False, recording=None):
     """Reads an event log into pandas (see `lumatrace.events.read_events`)."""
     from .events import read_events as _read
-    return _read(path, by_kind=by_kind, partial=partial)
+    return _read(path, by_kind=by_kind, partial=partial, recording=recording)
 
 
 __all__ = ["open", "Recording", "RecordingInfo", "FrameTimes", "Damage", "read_events",

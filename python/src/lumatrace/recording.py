@@ -4,6 +4,7 @@
     len(rec)            # frames
     rec[0]              # (height, width) uint8
     rec[10:20]          # (10, height, width) uint8
+    rec[[1, 5, 7]]      # (3, height, width) uint8
     rec.times.seconds   # float64 per frame; rec.times.ticks are exact
     rec.frame_at(2.5)   # the frame on screen 2.5 s into the recording
     for frame in rec:   # memory bounded by one chunk's payload and two frames
@@ -453,13 +454,24 @@ class Recording:
         return frames.frame(i - c.first_frame)
 
     def __getitem__(self, key):
+        """`rec[i]` one frame; `rec[a:b:s]` and `rec[[i, j, ...]]` (a list or an integer array,
+        negative from the end) the frames stacked into a new `(n, height, width)` array, decoded
+        in file order so each chunk is decompressed once."""
         if isinstance(key, slice):
-            indices = range(*key.indices(len(self)))
-            out = np.empty((len(indices), self.header.height, self.header.width), dtype=np.uint8)
-            for j, i in enumerate(indices):
-                out[j] = self.frame(i)
-            return out
+            return self._stack(range(*key.indices(len(self))))
+        if isinstance(key, (list, tuple, np.ndarray)):
+            indices = np.asarray(key)
+            if indices.ndim != 1 or not (indices.dtype.kind in "iu" or len(indices) == 0):
+                raise TypeError(f"frames are chosen by a list of integers, not {indices.dtype} of shape {indices.shape}")
+            return self._stack([int(i) for i in indices])
         return self.frame(key)
+
+    def _stack(self, indices) -> np.ndarray:
+        out = np.empty((len(indices), self.header.height, self.header.width), dtype=np.uint8)
+        n = len(self)
+        for j in sorted(range(len(indices)), key=lambda j: indices[j] + n if indices[j] < 0 else indices[j]):
+            out[j] = self.frame(indices[j])
+        return out
 
     def __iter__(self):
         """Frames in order, one chunk decoded at a time."""
