@@ -3,11 +3,12 @@ few lines.
 
     import lumatrace
     rec = lumatrace.open("clip.luma")          # frames: rec[i], rec[a:b], iteration, rec.times
+    rec = lumatrace.open("https://host/clip.luma")   # the same, by HTTP range requests
     events = lumatrace.read_events("clip.events.jsonl")   # one pandas DataFrame
 
 Pure Python and numpy (zstandard for the chunks' compression); no Swift toolchain needed.
 """
-from .errors import (DamagedChunkError, EventLogError, InvalidHeaderError, LumatraceError, MissingFramesError,
+from .errors import (DamagedChunkError, EventLogError, HTTPError, InvalidHeaderError, LumatraceError, MissingFramesError,
                      NotARecordingError, UnsupportedVersionError)
 from .recording import Damage, FrameTimes, Recording, RecordingInfo, open
 
@@ -22,4 +23,4 @@ def read_events(path, by_kind: bool = False, partial: bool = False, recording=No
 
 __all__ = ["open", "Recording", "RecordingInfo", "FrameTimes", "Damage", "read_events",
            "LumatraceError", "NotARecordingError", "UnsupportedVersionError", "InvalidHeaderError",
-           "DamagedChunkError", "MissingFramesError", "EventLogError"]
+           "DamagedChunkError", "MissingFramesError", "EventLogError", "HTTPError"]

@@ -19,6 +19,7 @@ payload and two frames (`ChunkFrames`), however many frames a chunk holds.
 from __future__ import annotations
 
 import hashlib
+import os
 import struct
 import warnings
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ import numpy as np
 import zstandard
 
 from . import _records as rec_
+from ._http import HTTPByteSource, is_url
 from ._payload import ChunkFrames, PayloadDamage
 from ._records import ByteSource, ChunkInfo, Header, HeaderProblem, RecordProblem
 from .errors import (DamagedChunkError, InvalidHeaderError, MissingFramesError,
@@ -103,11 +105,13 @@ class Recording:
     lists each gap in `skipped` (a `Damage`), with a warning.
     """
 
-    def __init__(self, path: str, skip_damaged: bool = False):
-        self.path = str(path)
+    def __init__(self, path: str, skip_damaged: bool = False, report=None):
+        location = os.fspath(path)
+        self._src = HTTPByteSource(location, report=report) if is_url(location) else ByteSource(location)
+        #: The file's path, or the URL as messages show it (without its password and query).
+        self.path = self._src.name if is_url(location) else location
         self.skip_damaged = skip_damaged
         self.skipped: list[Damage] = []
-        self._src = ByteSource(self.path)
         self._zstd = zstandard.ZstdDecompressor()
         #: The chunk decoded last, with its frame times.
         self._cached: tuple[ChunkFrames, list] | None = None
@@ -589,9 +593,11 @@ class Recording:
                 f"format version {i.format_version}, {len(i.chunks)} chunks>")
 
 
-def open(path, skip_damaged: bool = False) -> Recording:  # noqa: A001 - the natural name, as in io.open
-    """Opens a `.luma` recording for reading (see `Recording`)."""
-    return Recording(path, skip_damaged=skip_damaged)
+def open(path, skip_damaged: bool = False, report=None) -> Recording:  # noqa: A001 - the natural name, as in io.open
+    """Opens a `.luma` recording for reading (see `Recording`): a file's path, or an `http://` or
+    `https://` URL read by range requests (`lumatrace._http`: the bytes asked for only, checked,
+    retried; `HTTPError` when the server fails). `report(message)` hears of every retry."""
+    return Recording(path, skip_damaged=skip_damaged, report=report)
 
 
 def _header_copy(r) -> Header | None:
