@@ -31,6 +31,7 @@ import zstandard
 from . import _records as rec_
 from ._http import HTTPByteSource, is_url
 from ._payload import ChunkFrames, PayloadDamage
+from ._payload import decoder as choose_decoder
 from ._records import ByteSource, ChunkInfo, Header, HeaderProblem, RecordProblem
 from .errors import (DamagedChunkError, InvalidHeaderError, MissingFramesError,
                      NotARecordingError, UnsupportedVersionError)
@@ -105,7 +106,9 @@ class Recording:
     lists each gap in `skipped` (a `Damage`), with a warning.
     """
 
-    def __init__(self, path: str, skip_damaged: bool = False, report=None):
+    def __init__(self, path: str, skip_damaged: bool = False, report=None, decoder: str | None = None):
+        #: The decode path, `"c"` (compiled) or `"numpy"` (`lumatrace._payload.decoder`).
+        self.decoder = choose_decoder(decoder)
         location = os.fspath(path)
         self._src = HTTPByteSource(location, report=report) if is_url(location) else ByteSource(location)
         #: The file's path, or the URL as messages show it (without its password and query).
@@ -423,7 +426,7 @@ class Recording:
         h = self.header
         try:
             frames = ChunkFrames(c.number, np.frombuffer(raw, dtype=np.uint8), h.version, h.width, h.height,
-                                 f.codings, f.whole, self._reference, c.first_frame)
+                                 f.codings, f.whole, self._reference, c.first_frame, compiled=self.decoder == "c")
         except PayloadDamage as e:
             raise self._damaged(c, f"payload: {e}") from None
         except LookupError as e:
@@ -593,11 +596,13 @@ class Recording:
                 f"format version {i.format_version}, {len(i.chunks)} chunks>")
 
 
-def open(path, skip_damaged: bool = False, report=None) -> Recording:  # noqa: A001 - the natural name, as in io.open
+def open(path, skip_damaged: bool = False, report=None, decoder: str | None = None) -> Recording:  # noqa: A001 - as io.open
     """Opens a `.luma` recording for reading (see `Recording`): a file's path, or an `http://` or
     `https://` URL read by range requests (`lumatrace._http`: the bytes asked for only, checked,
-    retried; `HTTPError` when the server fails). `report(message)` hears of every retry."""
-    return Recording(path, skip_damaged=skip_damaged, report=report)
+    retried; `HTTPError` when the server fails). `report(message)` hears of every retry.
+    `decoder` is `"auto"` (the compiled path when built), `"c"` or `"numpy"` (default: the
+    `LUMATRACE_DECODER` variable, else auto)."""
+    return Recording(path, skip_damaged=skip_damaged, report=report, decoder=decoder)
 
 
 def _header_copy(r) -> Header | None:
