@@ -16,7 +16,8 @@ rows at a time, so decoding holds the chunk's payload, two frames and bounded sc
 
 The compiled path (`lumatrace._kernels`, built at `pip install` when a C compiler is there) runs the
 Swift reader's own C kernels on whole frames instead, with one frame of scratch (the high nibbles,
-and zeros for a frame coded against nothing); it gives the same bytes (tests/test_kernels.py).
+only for a frame that has any; a frame of zeros is read, never written, so it takes no memory); it
+gives the same bytes (tests/test_kernels.py).
 `decoder()` says which path is used: the compiled one when built, unless `LUMATRACE_DECODER=numpy`
 (or `lumatrace.open(..., decoder="numpy")`) asks for numpy.
 """
@@ -90,7 +91,9 @@ class ChunkFrames:
         self.number = number
         #: Whether frames are rebuilt by the compiled kernels (`decoder()`), else with numpy.
         self.compiled = compiled
-        self._scratch: tuple[np.ndarray, np.ndarray] | None = None
+        # The compiled path's scratch, made when first needed: zeros, and a frame's high nibbles.
+        self._zero_frame: np.ndarray | None = None
+        self._high: np.ndarray | None = None
         self.version, self.width, self.height = version, width, height
         self.codings, self.whole, self.reference, self.first_frame = codings, whole, reference, first_frame
         n, size = len(codings), width * height
@@ -112,6 +115,8 @@ class ChunkFrames:
             stored = [size if whole[k] else _set_bits(self.masks[self.mask_of[k]], size) for k in range(n)]
             short = "the mask of frame {} asks for more residual bytes than stored"
             left_over = "{} residual bytes are left over"
+        #: The residual bytes (versions 1, 2) or high nibbles (3) each frame stores.
+        self.stored = stored
         self.offsets, used = [], 0
         for k, count in enumerate(stored):
             if used + count > len(self.values):
@@ -172,9 +177,7 @@ class ChunkFrames:
         """Any version, whole frames at a time by the Swift reader's kernels. The payload was
         checked on construction (masks against values, modes), so a kernel cannot fail here."""
         size, used = self.width * self.height, self.offsets[k]
-        if self._scratch is None:  # zeros (a frame coded against nothing), the high nibbles
-            self._scratch = (np.zeros(size, dtype=np.uint8), np.empty(size, dtype=np.uint8))
-        zeros, high = self._scratch
+        zeros = self._zeros()
         p = zeros if predictor is None else predictor
         if self.version < 3:
             if self.whole[k]:
@@ -182,8 +185,21 @@ class ChunkFrames:
             else:
                 _kernels.residual_expand(self.masks[self.mask_of[k]], self.values[used:], size, p, out)
             return
-        _kernels.residual_expand(self.masks[k], self.values[used:], size, zeros, high)
+        high = zeros  # no high nibble set (most frames of a still scene): nothing to expand
+        if self.stored[k]:
+            if self._high is None:
+                self._high = np.empty(size, dtype=np.uint8)
+            high = self._high
+            _kernels.residual_expand(self.masks[k], self.values[used:], size, zeros, high)
         _kernels.blocks_decode(self.modes[k], self.lows[k], high, p, self.width, self.height, out)
+
+    def _zeros(self) -> np.ndarray:
+        """A frame of zeros, never written: `np.zeros` maps fresh pages that read as zeros without
+        taking memory, so it costs address space, not RSS."""
+        if self._zero_frame is None:
+            self._zero_frame = np.zeros(self.width * self.height, dtype=np.uint8)
+            self._zero_frame.flags.writeable = False
+        return self._zero_frame
 
     def _rebuild_masked(self, k: int, predictor: np.ndarray | None, out: np.ndarray) -> None:
         """Versions 1 and 2: the predictor plus every residual byte (a frame stored whole), or plus
