@@ -97,3 +97,13 @@ def test_the_kernels_refuse_buffers_too_small_for_the_frame():
     with pytest.raises(BufferError):
         _kernels.residual_expand(np.zeros(8, np.uint8), b"", 64, frame, b"\0" * 64)  # read-only output
     assert _kernels.residual_expand(np.full(8, 255, np.uint8), b"\1" * 10, 64, frame, np.zeros(64, np.uint8)) == -1
+
+
+@built
+@pytest.mark.parametrize("count", [0, 5, 64, 67, 1000])
+def test_the_kernels_count_set_bits_as_numpy_does(count):
+    from lumatrace import _kernels
+    mask = np.random.default_rng(count).integers(0, 256, (count + 7) // 8 + 3, dtype=np.uint8)
+    assert _kernels.set_bits(mask, count) == _payload._set_bits(mask, count)
+    with pytest.raises(ValueError, match="mask holds"):
+        _kernels.set_bits(mask[:1], 64)

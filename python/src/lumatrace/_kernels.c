@@ -6,6 +6,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <string.h>
+
 #include "residual_kernels.h"
 
 /// Takes `object`'s buffer (writable when asked) of at least `need` bytes; 0 and an exception else.
@@ -91,7 +93,32 @@ no_low:
     return NULL;
 }
 
+PyDoc_STRVAR(set_bits_doc,
+"set_bits(mask, count) -> int\n\n"
+"How many of the first `count` bits of a little-endian bit mask are set.");
+
+static PyObject *set_bits(PyObject *self, PyObject *args) {
+    PyObject *mask_o;
+    Py_ssize_t count;
+    if (!PyArg_ParseTuple(args, "On", &mask_o, &count)) return NULL;
+    if (count < 0) return PyErr_Format(PyExc_ValueError, "count %zd is negative", count);
+    Py_buffer mask;
+    if (!take(mask_o, &mask, 0, (count + 7) / 8, "mask")) return NULL;
+    const uint8_t *m = mask.buf;
+    size_t whole = (size_t)count >> 3, total = 0, i = 0;
+    for (; i + 8 <= whole; i += 8) {
+        uint64_t word;
+        memcpy(&word, m + i, 8);
+        total += (size_t)__builtin_popcountll(word);
+    }
+    for (; i < whole; i++) total += (size_t)__builtin_popcount(m[i]);
+    if (count & 7) total += (size_t)__builtin_popcount(m[whole] & ((1u << (count & 7)) - 1));
+    PyBuffer_Release(&mask);
+    return PyLong_FromSize_t(total);
+}
+
 static PyMethodDef methods[] = {
+    {"set_bits", set_bits, METH_VARARGS, set_bits_doc},
     {"residual_expand", residual_expand, METH_VARARGS, residual_expand_doc},
     {"blocks_decode", blocks_decode, METH_VARARGS, blocks_decode_doc},
     {NULL, NULL, 0, NULL},

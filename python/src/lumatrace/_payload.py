@@ -97,6 +97,7 @@ class ChunkFrames:
         self.version, self.width, self.height = version, width, height
         self.codings, self.whole, self.reference, self.first_frame = codings, whole, reference, first_frame
         n, size = len(codings), width * height
+        set_bits = _kernels.set_bits if compiled else _set_bits
         mask_size, mode_size, low_size, fixed = payload_sizes(version, width, height)
         if version >= 3:
             self.modes = raw[:n * mode_size].reshape(n, mode_size)
@@ -104,7 +105,7 @@ class ChunkFrames:
             self.masks = raw[n * (mode_size + low_size):n * fixed].reshape(n, mask_size)
             self.values = raw[n * fixed:]
             self.mask_of = list(range(n))
-            stored = [_set_bits(self.masks[k], size) for k in range(n)]
+            stored = [set_bits(self.masks[k], size) for k in range(n)]
             short = "the mask of frame {} asks for more high nibbles than stored"
             left_over = "{} high-nibble bytes are left over"
         else:
@@ -112,7 +113,7 @@ class ChunkFrames:
             masked = n - sum(whole)
             self.masks = raw[:masked * mask_size].reshape(masked, mask_size)
             self.values = raw[masked * mask_size:]
-            stored = [size if whole[k] else _set_bits(self.masks[self.mask_of[k]], size) for k in range(n)]
+            stored = [size if whole[k] else set_bits(self.masks[self.mask_of[k]], size) for k in range(n)]
             short = "the mask of frame {} asks for more residual bytes than stored"
             left_over = "{} residual bytes are left over"
         #: The residual bytes (versions 1, 2) or high nibbles (3) each frame stores.
