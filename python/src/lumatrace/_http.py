@@ -268,9 +268,13 @@ class HTTPByteSource:
                 raise _Final(f"changed while being read: its ETag was {_printable(expected[1]) or 'none'}, "
                              f"now {_printable(etag) or 'none'}")
         wanted = min(count, max(total - offset, 0))
+        longer = _Final(f"the server sent more than the {wanted} bytes asked for: its range answers cannot be trusted")
+        declared = response.getheader("Content-Length")
+        if declared is not None and declared.isascii() and declared.isdigit() and int(declared) > wanted:
+            raise longer  # refused without reading it
         body = self._body(response, wanted, deadline)
         if len(body) > wanted:
-            raise _Final(f"the server sent more than the {wanted} bytes asked for: its range answers cannot be trusted")
+            raise longer
         if len(body) < wanted:
             raise _Transient(f"the answer held {len(body)} bytes of the {wanted} asked for")
         self.bytes_fetched += len(body)
@@ -279,9 +283,6 @@ class HTTPByteSource:
     def _body(self, response, wanted: int, deadline: float) -> bytes:
         """At most `wanted` + 1 bytes of the body (one more tells a body longer than asked for),
         read in pieces under the deadline and the low-speed limit."""
-        declared = response.getheader("Content-Length")
-        if declared is not None and declared.isdigit() and int(declared) > wanted:
-            return b"\0" * (wanted + 1)  # longer than asked for: refused without reading it
         pieces, received = [], 0
         window_start, window_bytes = time.monotonic(), 0
         try:
