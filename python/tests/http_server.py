@@ -11,6 +11,8 @@ segment of the URL's path names (http://127.0.0.1:PORT/<lie>/name.luma), for the
   short         the body cut short on every answer (Content-Length says the full range)
   short_once    the first answer after the opening one cut short, the rest honest
   etag_change   a new ETag on every answer after the first
+  modified      a later Last-Modified on every answer after the first (and no ETag)
+  huge          claims a resource of 2^50 bytes: bytes past the file come as empty 206 answers
   len_change    a resource one byte longer on every answer after the first
   st503         HTTP 503 always
   st503_twice   HTTP 503 for the first two answers, then honest
@@ -18,7 +20,6 @@ segment of the URL's path names (http://127.0.0.1:PORT/<lie>/name.luma), for the
   loop          302 to itself
   elsewhere     302 to a URL that is not http(s)
   bighdr        a 100 KB header line
-  slow          honest headers, then the body at 2 bytes a second
   secret        404, after recording the Authorization header it got
 """
 from __future__ import annotations
@@ -26,10 +27,9 @@ from __future__ import annotations
 import http.server
 import re
 import threading
-import time
 
 LIES = ("honest", "whole", "wrongcr", "nocr", "more", "more_hidden", "short", "short_once", "etag_change",
-        "len_change", "st503", "st503_twice", "redirect", "loop", "elsewhere", "bighdr", "slow", "secret")
+        "len_change", "st503", "st503_twice", "redirect", "loop", "elsewhere", "bighdr", "modified", "huge", "secret")
 
 
 class LyingServer:
@@ -89,12 +89,16 @@ class LyingServer:
             etag = f'"v{count}"'
         elif lie == "len_change":
             total += count - 1
+        elif lie == "huge":
+            total = 1 << 50
+            if first >= len(data):
+                return _send(h, 206, [("Content-Range", f"bytes {first}-{last}/{total}"), ("ETag", etag)], b"")
         if first >= len(data):
             return _send(h, 416, [("Content-Range", f"bytes */{total}")], b"")
         last = min(last, len(data) - 1)
         body = data[first:last + 1]
         shift = 1 if lie == "wrongcr" else 0
-        headers = [("ETag", etag)]
+        headers = [("ETag", etag)] if lie != "modified" else [("Last-Modified", f"Sat, 28 Nov 2026 13:{count:02d}:00 GMT")]
         if lie != "nocr":
             headers.append(("Content-Range", f"bytes {first + shift}-{last + shift}/{total}"))
         if lie == "bighdr":
@@ -105,16 +109,6 @@ class LyingServer:
             return _send(h, 206, headers, body + b"X" * 100_000, length=False)
         if lie == "short" or (lie == "short_once" and count == 2):
             return _send(h, 206, headers + [("Content-Length", str(len(body)))], body[:len(body) // 2], length=False)
-        if lie == "slow":
-            _send(h, 206, headers, b"")  # headers with the full length, then a trickle
-            try:
-                for i in range(0, len(body), 2):
-                    h.wfile.write(body[i:i + 2])
-                    h.wfile.flush()
-                    time.sleep(1)
-            except OSError:
-                pass
-            return
         _send(h, 206, headers, body)
 
 
@@ -133,15 +127,10 @@ def _send(h, status: int, headers, body: bytes, length: bool = True) -> None:
     for name, value in headers:
         h.send_header(name, value)
     if length and not any(n == "Content-Length" for n, _ in headers):
-        h.send_header("Content-Length", str(len(body) if status != 206 or body else _declared(h)))
+        h.send_header("Content-Length", str(len(body)))
     if not length:
         h.send_header("Connection", "close")
         h.close_connection = True
     h.end_headers()
     h.wfile.write(body)
 
-
-def _declared(h) -> int:
-    """The length of the range asked for (the `slow` answer declares it, then trickles)."""
-    match = re.match(r"bytes=(\d+)-(\d+)$", h.headers.get("Range", ""))
-    return int(match.group(2)) - int(match.group(1)) + 1 if match else 0

@@ -1,12 +1,18 @@
 """Recordings read from a web server by range requests: the same frames as from the file, only the
 bytes needed, and every lie a server can tell refused in one line that names the URL without its
 secrets."""
+import socket
+import subprocess
+import sys
+import time
+import tracemalloc
+
 import numpy as np
 import pytest
 
 import lumatrace
 from lumatrace import _http
-from conftest import RECORDINGS
+from conftest import RECORDINGS, REPO
 from http_server import LyingServer
 from test_recording import recorded
 
@@ -96,6 +102,7 @@ def test_a_server_that_keeps_failing_is_given_up_after_the_retries(server):
 @pytest.mark.parametrize("lie, words", [
     ("etag_change", 'changed while being read: its ETag was "v1", now "v2"'),
     ("len_change", "changed while being read: it was 750803 bytes, now 750804"),
+    ("modified", "changed while being read: it was last modified Sat, 28 Nov 2026 13:01:00 GMT, now Sat, 28 Nov 2026 13:02:00 GMT"),
 ])
 def test_a_resource_replaced_while_read_is_an_error_and_stays_one(server, lie, words):
     with pytest.raises(lumatrace.HTTPError) as raised:
@@ -115,11 +122,41 @@ def test_a_failure_after_opening_ends_the_source(server, monkeypatch):
     assert again.value is first.value and len(server.requests) == asked, "no request after a failure for good"
 
 
-def test_a_trickling_server_meets_the_deadline(server, monkeypatch):
+def test_a_trickling_server_meets_the_deadline(monkeypatch):
+    """The repository's lying server (Tests/Servers, which the Swift tests use too) sends its body
+    at 2 bytes a second."""
     monkeypatch.setenv("LUMATRACE_HTTP_TIMEOUT", "1")
     monkeypatch.setattr(_http, "MAXIMUM_ATTEMPTS", 1)
-    with pytest.raises(lumatrace.HTTPError, match="timed out: .* at most 1 s"):
-        lumatrace.open(server.url("slow"))
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, str(REPO / "Tests" / "Servers" / "lying_http_server.py"), str(port), str(TOSS), "30"])
+    try:
+        for _ in range(400):  # a loaded machine takes a while to start Python
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.05)
+        else:
+            pytest.fail("Tests/Servers/lying_http_server.py did not start listening in 20 s")
+        started = time.monotonic()
+        with pytest.raises(lumatrace.HTTPError, match="timed out: .* at most 1 s"):
+            lumatrace.open(f"http://127.0.0.1:{port}/slowloris/clip.luma")
+        assert time.monotonic() - started < 5
+    finally:
+        server.terminate()
+        server.wait()
+
+
+def test_a_resource_that_claims_to_be_huge_costs_no_large_allocation(server):
+    tracemalloc.start()
+    try:
+        with pytest.raises(lumatrace.HTTPError, match=r"the answer held \d+ bytes of the 4096 asked for"):
+            lumatrace.open(server.url("huge"))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 << 20
 
 
 @pytest.mark.parametrize("value", ["0", "soon", "86401", "\x1b[31m"])

@@ -10,8 +10,9 @@ chunks asked for. The same checks, retries and limits as the Swift reader's `HTT
   HTTP 5xx or 429) is retried up to `MAXIMUM_ATTEMPTS` times, waiting 0.25 s, then twice as long
   each time.
 - Every answer must be a 206 whose Content-Range starts at the byte asked for, whose body is no
-  longer than asked for, and whose resource length and ETag are those of the first answer: a
-  resource replaced while being read is an error, never frames of two versions. A request that
+  longer than asked for, and whose resource length, ETag and Last-Modified are those of the first
+  answer (the Swift reader checks the first two; a server without ETags still says when it changed):
+  a resource replaced while being read is an error, never frames of two versions. A request that
   fails for good ends the source: every later read raises the same error.
 - A request has a deadline, `DEFAULT_REQUEST_TIMEOUT` seconds unless `LUMATRACE_HTTP_TIMEOUT`
   says otherwise, and ends sooner when its body comes at under 512 bytes a second for 30 s; at
@@ -82,10 +83,10 @@ class _Final(Exception):
 
 
 class _Answer:
-    __slots__ = ("body", "total", "etag")
+    __slots__ = ("body", "total", "etag", "modified")
 
-    def __init__(self, body: bytes, total: int, etag: str):
-        self.body, self.total, self.etag = body, total, etag
+    def __init__(self, body: bytes, total: int, etag: str, modified: str):
+        self.body, self.total, self.etag, self.modified = body, total, etag, modified
 
 
 class HTTPByteSource:
@@ -103,7 +104,7 @@ class HTTPByteSource:
         self._connected_to = None
         self.timeout = self._request_timeout()
         first = self._fetch(0, BLOCK_SIZE, None)
-        self.size, self._etag = first.total, first.etag
+        self.size, self._etag, self._modified = first.total, first.etag, first.modified
         self._blocks[0] = first.body
 
     def _request_timeout(self) -> int:
@@ -147,7 +148,7 @@ class HTTPByteSource:
         if self.failure is not None:
             raise self.failure
         try:
-            return self._fetch(offset, count, (self.size, self._etag))
+            return self._fetch(offset, count, (self.size, self._etag, self._modified))
         except HTTPError as error:
             # A request that failed for good ends the source: a reader that would go on past it (a
             # scan for chunks) fails at once, and says why.
@@ -156,8 +157,8 @@ class HTTPByteSource:
 
     def _fetch(self, offset: int, count: int, expected) -> _Answer:
         """GETs `count` bytes at `offset` (fewer at the end of the resource, on the first request),
-        retrying what is worth retrying; `expected` is the (length, ETag) every later answer must
-        have."""
+        retrying what is worth retrying; `expected` is the (length, ETag, Last-Modified) every later
+        answer must have."""
         if count > MAXIMUM_READ:
             raise HTTPError(self.name, f"a read of {count} bytes is over the {MAXIMUM_READ}-byte limit of one request")
         attempt = 0
@@ -241,7 +242,7 @@ class HTTPByteSource:
 
     def _answer(self, response, offset: int, count: int, expected, deadline: float) -> _Answer:
         status = response.status
-        etag = response.getheader("ETag", "")
+        etag, modified = response.getheader("ETag", ""), response.getheader("Last-Modified", "")
         if status == 206:
             pass
         elif status == 200 and expected is None and response.getheader("Content-Length") == "0":
@@ -267,6 +268,9 @@ class HTTPByteSource:
             if etag != expected[1]:
                 raise _Final(f"changed while being read: its ETag was {_printable(expected[1]) or 'none'}, "
                              f"now {_printable(etag) or 'none'}")
+            if modified != expected[2]:
+                raise _Final(f"changed while being read: it was last modified {_printable(expected[2]) or 'at no stated time'}, "
+                             f"now {_printable(modified) or 'at no stated time'}")
         wanted = min(count, max(total - offset, 0))
         longer = _Final(f"the server sent more than the {wanted} bytes asked for: its range answers cannot be trusted")
         declared = response.getheader("Content-Length")
@@ -278,7 +282,7 @@ class HTTPByteSource:
         if len(body) < wanted:
             raise _Transient(f"the answer held {len(body)} bytes of the {wanted} asked for")
         self.bytes_fetched += len(body)
-        return _Answer(body, total, etag)
+        return _Answer(body, total, etag, modified)
 
     def _body(self, response, wanted: int, deadline: float) -> bytes:
         """At most `wanted` + 1 bytes of the body (one more tells a body longer than asked for),
