@@ -6,7 +6,8 @@ few lines.
     rec = lumatrace.open("https://host/clip.luma")   # the same, by HTTP range requests
     events = lumatrace.read_events("clip.events.jsonl")   # one pandas DataFrame
 
-Pure Python and numpy (zstandard for the chunks' compression); no Swift toolchain needed.
+numpy and zstandard (for the chunks' compression), with the frames rebuilt by a C extension built
+at install (numpy when there is no compiler); no Swift toolchain needed.
 """
 from .errors import (DamagedChunkError, EventLogError, HTTPError, InvalidHeaderError, LumatraceError, MissingFramesError,
                      NotARecordingError, UnsupportedVersionError)
