@@ -98,7 +98,8 @@ class FrameTimes:
 
 
 class Recording:
-    """A `.luma` recording, opened for reading. Use `lumatrace.open(path)`.
+    """A `.luma` recording, opened for reading. Use `lumatrace.open(path)` (a path, or an
+    `http(s)://` URL read by range requests; `path` is then the URL without its secrets).
 
     Frames are `(height, width)` uint8 arrays, top row first. Indexing accepts ints (negative
     counts from the end) and slices; a frame of a damaged chunk raises `DamagedChunkError` naming
