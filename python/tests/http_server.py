@@ -19,6 +19,7 @@ segment of the URL's path names (http://127.0.0.1:PORT/<lie>/name.luma), for the
   redirect      302 to /honest/... (relative Location)
   loop          302 to itself
   elsewhere     302 to a URL that is not http(s)
+  tolocalhost   302 to the same path under /secret/ on http://localhost:PORT (another host name)
   bighdr        a 100 KB header line
   secret        404, after recording the Authorization header it got
 """
@@ -29,7 +30,7 @@ import re
 import threading
 
 LIES = ("honest", "whole", "wrongcr", "nocr", "more", "more_hidden", "short", "short_once", "etag_change",
-        "len_change", "st503", "st503_twice", "redirect", "loop", "elsewhere", "bighdr", "modified", "huge", "secret")
+        "len_change", "st503", "st503_twice", "redirect", "loop", "elsewhere", "tolocalhost", "bighdr", "modified", "huge", "secret")
 
 
 class LyingServer:
@@ -74,8 +75,10 @@ class LyingServer:
         if lie == "secret":
             self.authorizations.append(h.headers.get("Authorization"))
             return _send(h, 404, [], b"")
-        if lie in ("redirect", "loop", "elsewhere"):
-            to = {"redirect": "/honest/" + h.path.split("/", 2)[2], "loop": h.path, "elsewhere": "ftp://127.0.0.1/x"}[lie]
+        if lie in ("redirect", "loop", "elsewhere", "tolocalhost"):
+            rest = h.path.split("/", 2)[2]
+            to = {"redirect": "/honest/" + rest, "loop": h.path, "elsewhere": "ftp://127.0.0.1/x",
+                  "tolocalhost": f"http://localhost:{self.port}/secret/{rest}"}[lie]
             return _send(h, 302, [("Location", to)], b"")
         if lie in ("st503",) or (lie == "st503_twice" and count <= 2):
             return _send(h, 503, [], b"")

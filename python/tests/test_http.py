@@ -172,6 +172,20 @@ def test_url_secrets_are_sent_to_the_server_but_never_shown(server):
     assert server.requests[-1] == "/secret/clip.luma?X-Amz-Signature=tok123"
 
 
+def test_credentials_are_not_sent_to_another_host_a_redirect_names(server):
+    url = server.url("tolocalhost").replace("http://", "http://alice:pw@")
+    with pytest.raises(lumatrace.HTTPError, match="HTTP 404"):
+        lumatrace.open(url)
+    assert server.requests[-1].startswith("/secret/") and server.authorizations[-1] is None
+
+
+def test_one_read_may_ask_for_no_more_than_the_limit(server, monkeypatch):
+    with lumatrace.open(server.url("honest")) as rec:
+        monkeypatch.setattr(_http, "MAXIMUM_READ", 1 << 16)
+        with pytest.raises(lumatrace.HTTPError, match=r"a read of \d+ bytes is over the 65536-byte limit of one request"):
+            rec[0]
+
+
 def test_an_open_recordings_names_hide_the_secrets(server):
     url = server.url("honest").replace("http://", "http://bob:hunter2@") + "?token=abc"
     with lumatrace.open(url) as rec:
