@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import http.server
 import re
+import ssl
 import threading
 
 LIES = ("honest", "whole", "wrongcr", "nocr", "more", "more_hidden", "short", "short_once", "etag_change",
@@ -36,7 +37,7 @@ LIES = ("honest", "whole", "wrongcr", "nocr", "more", "more_hidden", "short", "s
 class LyingServer:
     """Serves `data` on 127.0.0.1 (a free port) in a thread; `url(lie, name)` names it."""
 
-    def __init__(self, data: bytes):
+    def __init__(self, data: bytes, tls: tuple | None = None):
         self.data = data
         self.answers: dict[str, int] = {}
         self.authorizations: list[str | None] = []
@@ -53,12 +54,17 @@ class LyingServer:
                 server._answer(self)
 
         self.httpd = _QuietServer(("127.0.0.1", 0), Handler)
+        if tls is not None:  # (certificate, key) files: serve https
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(*tls)
+            self.httpd.socket = context.wrap_socket(self.httpd.socket, server_side=True)
+        self.scheme = "https" if tls is not None else "http"
         self.port = self.httpd.server_address[1]
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
 
     def url(self, lie: str, name: str = "clip.luma") -> str:
-        return f"http://127.0.0.1:{self.port}/{lie}/{name}"
+        return f"{self.scheme}://127.0.0.1:{self.port}/{lie}/{name}"
 
     def close(self) -> None:
         self.httpd.shutdown()

@@ -1,6 +1,7 @@
 """Recordings read from a web server by range requests: the same frames as from the file, only the
 bytes needed, and every lie a server can tell refused in one line that names the URL without its
 secrets."""
+import shutil
 import socket
 import subprocess
 import sys
@@ -56,6 +57,22 @@ def test_reading_one_frame_fetches_its_chunk_not_the_file(tmp_path, lumatrace_bi
             chunk = rec.info.chunks[4]
             assert chunk.payload_length <= rec._src.bytes_fetched < chunk.payload_length + 20 * _http.BLOCK_SIZE
             assert rec._src.bytes_fetched < rec.info.file_size / 3
+    finally:
+        s.close()
+
+
+def test_a_certificate_no_one_trusts_is_refused_at_once(tmp_path):
+    if shutil.which("openssl") is None:
+        pytest.fail("openssl is missing: the test makes a self-signed certificate with it")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-days", "1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    s = LyingServer(TOSS.read_bytes(), tls=(cert, key))
+    try:
+        with pytest.raises(lumatrace.HTTPError) as raised:
+            lumatrace.open(s.url("honest"))
+        assert raised.value.problem.startswith("the server's TLS certificate is not trusted: ")
+        assert raised.value.attempts is None, "no retry makes a certificate trusted"
     finally:
         s.close()
 

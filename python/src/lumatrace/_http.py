@@ -30,6 +30,7 @@ import base64
 import http.client
 import os
 import socket
+import ssl
 import time
 import urllib.parse
 
@@ -230,13 +231,15 @@ class HTTPByteSource:
                 self._connection.sock.settimeout(self._connection.timeout)
             self._connection.request("GET", path, headers=headers)
             return self._connection.getresponse()
-        except (http.client.LineTooLong, http.client.HTTPException) as e:
-            if isinstance(e, (http.client.LineTooLong,)) or "got more than" in str(e):
+        except http.client.HTTPException as e:
+            if isinstance(e, http.client.LineTooLong) or "got more than" in str(e):
                 raise _Final(f"the server's answer could not be taken in: {_printable(str(e))} (a header line over "
                              f"64 KiB, or over 100 header lines)") from None
             raise _Transient(f"the server's answer is not HTTP: {_printable(str(e)) or type(e).__name__}") from None
         except socket.timeout:
             raise _Transient(self._timed_out("no answer")) from None
+        except ssl.SSLCertVerificationError as e:  # no retry makes a certificate trusted
+            raise _Final(f"the server's TLS certificate is not trusted: {_printable(e.verify_message or str(e))}") from None
         except OSError as e:
             raise _Transient(_printable(e.strerror or str(e))) from None
 
