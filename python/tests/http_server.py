@@ -42,6 +42,8 @@ class LyingServer:
         self.answers: dict[str, int] = {}
         self.authorizations: list[str | None] = []
         self.requests: list[str] = []
+        #: Requests that named a whole URL, as to a proxy, with their Proxy-Authorization.
+        self.proxied: list[tuple[str, str | None]] = []
         server = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -71,6 +73,9 @@ class LyingServer:
         self.httpd.server_close()
 
     def _answer(self, h) -> None:
+        if h.path.startswith("http://"):  # asked as a proxy: the whole URL, served as if it were this server's
+            self.proxied.append((h.path, h.headers.get("Proxy-Authorization")))
+            h.path = "/" + h.path.split("/", 3)[3]
         lie = h.path.split("/")[1]
         self.requests.append(h.path)
         count = self.answers[lie] = self.answers.get(lie, 0) + 1

@@ -28,9 +28,13 @@ def server():
 
 
 @pytest.fixture(autouse=True)
-def quick_retries(monkeypatch):
-    """Retries wait as the reader waits (0.25 s, doubling) but fewer times, to keep the suite quick."""
+def quick_retries_and_no_proxy(monkeypatch):
+    """Retries wait as the reader waits (0.25 s, doubling) but fewer times, to keep the suite quick;
+    no proxy of the machine's environment stands between the reader and the local server."""
     monkeypatch.setattr(_http, "MAXIMUM_ATTEMPTS", 3)
+    for name in ("http_proxy", "https_proxy", "no_proxy", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.upper(), raising=False)
 
 
 @pytest.mark.parametrize("name", ["balls-synth", "toss-real", "tracking-synth"])
@@ -75,6 +79,21 @@ def test_a_certificate_no_one_trusts_is_refused_at_once(tmp_path):
         assert raised.value.attempts is None, "no retry makes a certificate trusted"
     finally:
         s.close()
+
+
+def test_the_environments_proxy_is_used_unless_no_proxy_names_the_host(server, monkeypatch):
+    monkeypatch.setenv("http_proxy", f"http://carol:pr0xy@127.0.0.1:{server.port}")
+    server.proxied.clear()
+    with lumatrace.open("http://recordings.invalid:8123/honest/clip.luma") as rec:
+        assert len(rec) == 60 and rec.path == "http://recordings.invalid:8123/honest/clip.luma"
+    url, authorization = server.proxied[0]
+    assert url == "http://recordings.invalid:8123/honest/clip.luma"
+    import base64
+    assert authorization == "Basic " + base64.b64encode(b"carol:pr0xy").decode()
+    monkeypatch.setenv("no_proxy", "127.0.0.1")
+    server.proxied.clear()
+    with lumatrace.open(server.url("honest")) as rec:
+        assert len(rec) == 60 and server.proxied == []
 
 
 def test_redirects_are_followed(server):

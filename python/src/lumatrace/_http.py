@@ -14,6 +14,7 @@ chunks asked for. The same checks, retries and limits as the Swift reader's `HTT
   answer (the Swift reader checks the first two; a server without ETags still says when it changed):
   a resource replaced while being read is an error, never frames of two versions. A request that
   fails for good ends the source: every later read raises the same error.
+- Proxies are those the environment names (`http_proxy`, `https_proxy`, `no_proxy`), as curl's.
 - A request has a deadline, `DEFAULT_REQUEST_TIMEOUT` seconds unless `LUMATRACE_HTTP_TIMEOUT`
   says otherwise, and ends sooner when its body comes at under 512 bytes a second for 30 s; at
   most `MAXIMUM_REDIRECTS` redirects are followed, to `http` and `https` only; header lines are
@@ -33,6 +34,7 @@ import socket
 import ssl
 import time
 import urllib.parse
+import urllib.request
 
 from .errors import HTTPError
 
@@ -220,12 +222,22 @@ class HTTPByteSource:
             user = urllib.parse.unquote(parts.username) + ":" + urllib.parse.unquote(parts.password or "")
             headers["Authorization"] = "Basic " + base64.b64encode(user.encode()).decode("ascii")
         path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        proxy = _proxy(parts)
+        if proxy is not None and target[0] == "http":  # a plain request goes to the proxy, naming the whole URL
+            path = f"http://{_host_and_port(parts)}{path}"
+            headers.update(_proxy_authorization(proxy))
         try:
-            if self._connection is None or self._connected_to != target:
+            if self._connection is None or self._connected_to != (target, proxy):
                 self._disconnect()
                 kind = http.client.HTTPSConnection if target[0] == "https" else http.client.HTTPConnection
-                self._connection = kind(target[1], target[2], timeout=self._wait(deadline, 15.0))
-                self._connected_to = target
+                wait = self._wait(deadline, 15.0)
+                if proxy is None:
+                    self._connection = kind(target[1], target[2], timeout=wait)
+                else:
+                    self._connection = kind(proxy.hostname, proxy.port or 80, timeout=wait)
+                    if target[0] == "https":  # a tunnel through the proxy (CONNECT), TLS inside it
+                        self._connection.set_tunnel(target[1], target[2] or 443, headers=_proxy_authorization(proxy))
+                self._connected_to = (target, proxy)
             self._connection.timeout = self._wait(deadline, 15.0)
             if self._connection.sock is not None:
                 self._connection.sock.settimeout(self._connection.timeout)
@@ -296,7 +308,7 @@ class HTTPByteSource:
             while received <= wanted:
                 if self._connection is not None and self._connection.sock is not None:
                     self._connection.sock.settimeout(self._wait(deadline, LOW_SPEED_TIME))
-                piece = response.read(min(_PIECE, wanted + 1 - received))
+                piece = response.read1(min(_PIECE, wanted + 1 - received))  # one receive: the deadline is checked per piece
                 if not piece:
                     break
                 pieces.append(piece)
@@ -333,6 +345,31 @@ class HTTPByteSource:
     def close(self) -> None:
         self._disconnect()
         self._blocks.clear()
+
+
+def _proxy(parts):
+    """The proxy the environment names for this URL (`http_proxy`, `https_proxy`, `no_proxy`, as
+    curl reads them), taken apart; None for none."""
+    if urllib.request.proxy_bypass_environment(_host_and_port(parts)):
+        return None
+    named = urllib.request.getproxies_environment().get(parts.scheme.lower())
+    if not named:
+        return None
+    proxy = urllib.parse.urlsplit(named if "://" in named else "http://" + named)
+    return proxy if proxy.hostname else None
+
+
+def _proxy_authorization(proxy) -> dict:
+    if proxy.username is None:
+        return {}
+    user = urllib.parse.unquote(proxy.username) + ":" + urllib.parse.unquote(proxy.password or "")
+    return {"Proxy-Authorization": "Basic " + base64.b64encode(user.encode()).decode("ascii")}
+
+
+def _host_and_port(parts) -> str:
+    host = parts.hostname or ""
+    host = f"[{host}]" if ":" in host else host
+    return host if parts.port is None else f"{host}:{parts.port}"
 
 
 def _content_range(value: str):
