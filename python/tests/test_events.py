@@ -50,6 +50,14 @@ def test_by_kind_splits_paths_into_fits_and_points_and_blobs_into_rows():
     assert {"x", "y", "width", "height", "centroidX", "centroidY", "area"} <= set(tables["diff.blobs"].columns)
 
 
+@pytest.mark.parametrize("name", ["balls-synth", "toss-real", "tracking-synth"])
+def test_every_table_has_frame_and_time(name):
+    tables = lumatrace.read_events(RECORDINGS / f"{name}.events.jsonl", by_kind=True)
+    for kind, table in tables.items():
+        assert list(table.columns[:2]) == ["frame", "time"], kind
+        assert table.time.dtype == "float64" and table.time.notna().all(), kind
+
+
 def test_path_points_have_their_frames_time_from_the_log():
     tables = lumatrace.read_events(RECORDINGS / "toss-real.events.jsonl", by_kind=True)
     points, diff = tables["trajectory.end.points"], tables["diff"]
