@@ -41,13 +41,62 @@ def test_by_kind_splits_paths_into_fits_and_points_and_blobs_into_rows():
     ends, points = tables["trajectory.end"], tables["trajectory.end.points"]
     assert ends.pointsCount.sum() == len(points)
     assert set(points.id) == set(ends.id)
-    assert list(points.columns) == ["frame", "analyzer", "kind", "id", "endFrame", "x", "y", "radius"]
+    assert list(points.columns) == ["frame", "time", "analyzer", "kind", "id", "endFrame", "x", "y", "radius"]
     one = ends.iloc[0]
     path = points[points.id == one.id]
     assert path.frame.is_monotonic_increasing and path.endFrame.eq(one.frame).all()
     assert {"launch.angle", "apex.x", "apex.time", "landing.x", "equationCoefficients"} <= set(ends.columns)
     assert tables["diff"].blobsCount.sum() == len(tables["diff.blobs"])
     assert {"x", "y", "width", "height", "centroidX", "centroidY", "area"} <= set(tables["diff.blobs"].columns)
+
+
+@pytest.mark.parametrize("name", ["balls-synth", "toss-real", "tracking-synth"])
+def test_every_table_has_frame_and_time(name):
+    tables = lumatrace.read_events(RECORDINGS / f"{name}.events.jsonl", by_kind=True)
+    for kind, table in tables.items():
+        assert list(table.columns[:2]) == ["frame", "time"], kind
+        assert table.time.dtype == "float64" and table.time.notna().all(), kind
+
+
+def test_path_points_have_their_frames_time_from_the_log():
+    tables = lumatrace.read_events(RECORDINGS / "toss-real.events.jsonl", by_kind=True)
+    points, diff = tables["trajectory.end.points"], tables["diff"]
+    assert points.time.dtype == "float64" and points.time.notna().all()
+    frame_times = dict(zip(diff.frame, diff.time))  # differencing speaks in every frame
+    assert [frame_times[f] for f in points.frame] == list(points.time)
+    with lumatrace.open(RECORDINGS / "toss-real.luma") as rec:
+        ticks = dict(zip(rec.times.frames.tolist(), rec.times.ticks.tolist()))
+    assert all(abs(t - ticks[f] / 179) < 5e-7 for f, t in zip(points.frame, points.time))
+
+
+def test_path_points_in_frames_without_events_take_the_recordings_times(tmp_path):
+    log = tmp_path / "only-ends.events.jsonl"
+    lines = (RECORDINGS / "toss-real.events.jsonl").read_text().splitlines(keepends=True)
+    kept = [lines[0]] + [l for l in lines[1:-1] if '"kind":"trajectory.end"' in l]
+    log.write_text("".join(kept))  # no footer: an unfinished replay's log, read as such
+    without = lumatrace.read_events(log, by_kind=True)["trajectory.end.points"]
+    ends = set(without.endFrame)
+    assert without[~without.frame.isin(ends)].time.isna().all()
+    with lumatrace.open(RECORDINGS / "toss-real.luma") as rec:
+        seconds = dict(zip(rec.times.frames.tolist(), rec.times.seconds.tolist()))
+        for recording in (rec, RECORDINGS / "toss-real.luma"):
+            points = lumatrace.read_events(log, by_kind=True, recording=recording)["trajectory.end.points"]
+            assert points.time.notna().all()
+            assert all(abs(t - seconds[f]) < 5e-7 for f, t in zip(points.frame, points.time))
+
+
+def test_paths_keep_their_fit_as_one_number_per_column():
+    tables = lumatrace.read_events(RECORDINGS / "toss-real.events.jsonl", by_kind=True)
+    lines = [json.loads(l) for l in (RECORDINGS / "toss-real.events.jsonl").read_text().splitlines()[1:]]
+    for kind in ("trajectory", "trajectory.end"):
+        table = tables[kind]
+        data = [l["data"] for l in lines if l.get("kind") == kind]
+        assert len(table) == len(data) > 0
+        assert table["parabola.a"].dtype == "float64"
+        assert [[r["parabola.a"], r["parabola.b"], r["parabola.c"]] for _, r in table.iterrows()] == [d["equationCoefficients"] for d in data]
+        assert [[r["timeFit.y0"], r["timeFit.y1"], r["timeFit.y2"]] for _, r in table.iterrows()] == [d["timeFit"]["y"] for d in data]
+        assert [[r["timeFit.x0"], r["timeFit.x1"]] for _, r in table.iterrows()] == [d["timeFit"]["x"][:2] for d in data]
+        assert "equationCoefficients" in table  # the log's own list stays
 
 
 def test_a_plugins_own_kinds_load_without_code_changes():

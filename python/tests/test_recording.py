@@ -109,6 +109,36 @@ def test_frames_by_index_slice_and_from_the_end(balls):
         balls[1.5]
 
 
+def test_a_list_of_indices_stacks_those_frames_in_the_order_asked(balls):
+    everything = np.stack(list(balls))
+    chosen = balls[[7, 1, -1, 5, 1]]
+    assert chosen.shape == (5, balls.info.height, balls.info.width)
+    assert np.array_equal(chosen, everything[[7, 1, -1, 5, 1]])
+    assert np.array_equal(balls[np.array([3, 2])], everything[[3, 2]])
+    assert balls[[]].shape == (0, balls.info.height, balls.info.width)
+    chosen[0, 0, 0] ^= 1  # a new array, not the reader's cached frame
+    assert np.array_equal(balls[7], everything[7])
+    with pytest.raises(IndexError, match="frame 999 is out of range"):
+        balls[[1, 999]]
+    with pytest.raises(TypeError, match="list of integers"):
+        balls[[0.5, 1.5]]
+
+
+def test_a_slice_is_an_array_numpy_takes_as_it_is(balls):
+    frames = balls[2:9]
+    assert np.asarray(frames) is frames and np.asarray(balls[2:9], dtype=np.float32).shape == (7, balls.info.height, balls.info.width)
+    assert np.array_equal(np.asarray(balls[2:9]), np.stack([balls[i] for i in range(2, 9)]))
+
+
+def test_a_list_of_indices_decodes_each_chunk_once(monkeypatch, tmp_path, lumatrace_bin):
+    with lumatrace.open(recorded(lumatrace_bin, tmp_path, 64, 48, 60)) as rec:
+        decompressed = []
+        original = rec._decompress
+        monkeypatch.setattr(rec, "_decompress", lambda payload, size: decompressed.append(size) or original(payload, size))
+        rec[[45, 12, 46, 13, 44]]
+        assert len(decompressed) == 2, "frames of chunks 1 and 4, asked for alternately, decoded in file order"
+
+
 def test_frames_are_read_only_so_the_cached_chunk_cannot_be_changed_by_accident(balls):
     with pytest.raises(ValueError):
         balls[0][0, 0] = 1

@@ -13,12 +13,44 @@ operations and one short loop over its block rows.
 
 Frames are rebuilt one at a time (`ChunkFrames`), each from the one before it and a band of block
 rows at a time, so decoding holds the chunk's payload, two frames and bounded scratch.
+
+The compiled path (`lumatrace._kernels`, built at `pip install` when a C compiler is there) runs the
+Swift reader's own C kernels on whole frames instead, with one frame of scratch (the high nibbles,
+only for a frame that has any; a frame of zeros is read, never written, so it takes no memory); it
+gives the same bytes (tests/test_kernels.py).
+`decoder()` says which path is used: the compiled one when built, unless `LUMATRACE_DECODER=numpy`
+(or `lumatrace.open(..., decoder="numpy")`) asks for numpy.
 """
 from __future__ import annotations
+
+import os
 
 import numpy as np
 
 from ._records import FROM_PREVIOUS, FROM_REFERENCE, payload_sizes
+
+try:
+    from . import _kernels
+except ImportError:  # built without a C compiler: numpy decodes
+    _kernels = None
+
+#: The environment variable that picks the decode path: `numpy`, `c`, or unset (`auto`).
+DECODER_VARIABLE = "LUMATRACE_DECODER"
+DECODERS = ("auto", "c", "numpy")
+
+
+def decoder(asked: str | None = None) -> str:
+    """The decode path to use, `"c"` or `"numpy"`: `asked` (else `LUMATRACE_DECODER`, else
+    `auto`); `auto` is the compiled path when it was built. Asking for `c` where it was not built is
+    an error saying how to build it."""
+    choice = asked if asked is not None else (os.environ.get(DECODER_VARIABLE) or "auto")
+    if choice not in DECODERS:
+        source = "decoder" if asked is not None else DECODER_VARIABLE
+        raise ValueError(f"{source}={choice!r} is not a decoder: use one of {', '.join(DECODERS)}")
+    if choice == "c" and _kernels is None:
+        raise ImportError("the compiled decoder (lumatrace._kernels) is not built: reinstall the package with a C "
+                          "compiler and Python's headers (Debian: gcc python3-dev), or use decoder='numpy'")
+    return "c" if choice == "c" or (choice == "auto" and _kernels is not None) else "numpy"
 
 BLOCK = 16
 
@@ -55,11 +87,17 @@ class ChunkFrames:
     not coded against the one before it."""
 
     def __init__(self, number: int, raw: np.ndarray, version: int, width: int, height: int, codings, whole,
-                 reference: np.ndarray | None, first_frame: int):
+                 reference: np.ndarray | None, first_frame: int, compiled: bool = False):
         self.number = number
+        #: Whether frames are rebuilt by the compiled kernels (`decoder()`), else with numpy.
+        self.compiled = compiled
+        # The compiled path's scratch, made when first needed: zeros, and a frame's high nibbles.
+        self._zero_frame: np.ndarray | None = None
+        self._high: np.ndarray | None = None
         self.version, self.width, self.height = version, width, height
         self.codings, self.whole, self.reference, self.first_frame = codings, whole, reference, first_frame
         n, size = len(codings), width * height
+        set_bits = _kernels.set_bits if compiled else _set_bits
         mask_size, mode_size, low_size, fixed = payload_sizes(version, width, height)
         if version >= 3:
             self.modes = raw[:n * mode_size].reshape(n, mode_size)
@@ -67,7 +105,7 @@ class ChunkFrames:
             self.masks = raw[n * (mode_size + low_size):n * fixed].reshape(n, mask_size)
             self.values = raw[n * fixed:]
             self.mask_of = list(range(n))
-            stored = [_set_bits(self.masks[k], size) for k in range(n)]
+            stored = [set_bits(self.masks[k], size) for k in range(n)]
             short = "the mask of frame {} asks for more high nibbles than stored"
             left_over = "{} high-nibble bytes are left over"
         else:
@@ -75,9 +113,11 @@ class ChunkFrames:
             masked = n - sum(whole)
             self.masks = raw[:masked * mask_size].reshape(masked, mask_size)
             self.values = raw[masked * mask_size:]
-            stored = [size if whole[k] else _set_bits(self.masks[self.mask_of[k]], size) for k in range(n)]
+            stored = [size if whole[k] else set_bits(self.masks[self.mask_of[k]], size) for k in range(n)]
             short = "the mask of frame {} asks for more residual bytes than stored"
             left_over = "{} residual bytes are left over"
+        #: The residual bytes (versions 1, 2) or high nibbles (3) each frame stores.
+        self.stored = stored
         self.offsets, used = [], 0
         for k, count in enumerate(stored):
             if used + count > len(self.values):
@@ -126,11 +166,41 @@ class ChunkFrames:
     def _rebuild(self, k: int, previous: np.ndarray | None) -> np.ndarray:
         predictor = self._predictor(k, previous)
         out = np.empty((self.height, self.width), dtype=np.uint8)
-        if self.version >= 3:
+        if self.compiled:
+            self._rebuild_compiled(k, predictor, out)
+        elif self.version >= 3:
             self._rebuild_v3(k, predictor, out)
         else:
             self._rebuild_masked(k, predictor, out.reshape(-1))
         return out
+
+    def _rebuild_compiled(self, k: int, predictor: np.ndarray | None, out: np.ndarray) -> None:
+        """Any version, whole frames at a time by the Swift reader's kernels. The payload was
+        checked on construction (masks against values, modes), so a kernel cannot fail here."""
+        size, used = self.width * self.height, self.offsets[k]
+        zeros = self._zeros()
+        p = zeros if predictor is None else predictor
+        if self.version < 3:
+            if self.whole[k]:
+                np.add(p.reshape(-1), self.values[used:used + size], out=out.reshape(-1))
+            else:
+                _kernels.residual_expand(self.masks[self.mask_of[k]], self.values[used:], size, p, out)
+            return
+        high = zeros  # no high nibble set (most frames of a still scene): nothing to expand
+        if self.stored[k]:
+            if self._high is None:
+                self._high = np.empty(size, dtype=np.uint8)
+            high = self._high
+            _kernels.residual_expand(self.masks[k], self.values[used:], size, zeros, high)
+        _kernels.blocks_decode(self.modes[k], self.lows[k], high, p, self.width, self.height, out)
+
+    def _zeros(self) -> np.ndarray:
+        """A frame of zeros, never written: `np.zeros` maps fresh pages that read as zeros without
+        taking memory, so it costs address space, not RSS."""
+        if self._zero_frame is None:
+            self._zero_frame = np.zeros(self.width * self.height, dtype=np.uint8)
+            self._zero_frame.flags.writeable = False
+        return self._zero_frame
 
     def _rebuild_masked(self, k: int, predictor: np.ndarray | None, out: np.ndarray) -> None:
         """Versions 1 and 2: the predictor plus every residual byte (a frame stored whole), or plus

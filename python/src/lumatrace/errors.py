@@ -68,3 +68,14 @@ class EventLogError(LumatraceError):
         super().__init__(path, f"line {line}: {reason}" if line is not None else reason)
         self.line = line
         self.reason = reason
+
+
+class HTTPError(LumatraceError):
+    """A recording named by an `http(s)://` URL could not be read: the server's answers, or the
+    connection, failed (`problem`), for good or after `attempts` tries. `path` is the URL as
+    messages show it: without its password and query."""
+
+    def __init__(self, url: str, problem: str, attempts: int | None = None):
+        super().__init__(url, problem + (f" (gave up after {attempts} attempts)" if attempts else ""))
+        self.problem = problem
+        self.attempts = attempts

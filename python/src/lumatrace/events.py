@@ -5,7 +5,7 @@
 
     tables = lumatrace.read_events("clip.events.jsonl", by_kind=True)
     tables["trajectory.end"]          # one row per path: its fit, launch, apex, landing
-    tables["trajectory.end.points"]   # one row per path point: id, frame, x, y, radius
+    tables["trajectory.end.points"]   # one row per path point: frame, time, id, x, y, radius
 
 An event log is JSON lines: a header naming the recording and every analyzer with the shape of each
 event kind it emits, one event per line, and a footer. Columns come from those shape declarations
@@ -15,6 +15,12 @@ four corners, ...), and any other field of an event becomes a column of its own 
 reader fills itself (`frame`, `time`, `analyzer`, `kind`, `data`, a split field's columns) is
 `data.NAME`, always, so an event's data never overwrites its frame or time. Coordinates stay as the
 log has them: normalized to the frame, lower-left origin.
+
+Paths keep their fit as numbers: `parabola.a`, `parabola.b`, `parabola.c` of `y = a·x² + b·x + c`
+(the event's `equationCoefficients`), and `timeFit.x0`, `timeFit.x1` (`timeFit.x2`), `timeFit.y0`,
+`timeFit.y1`, `timeFit.y2` of the fit in time. A path point's `time` is its frame's timestamp: from
+the log (any event in that frame carries it), else from the recording when one is given
+(`recording=`), else NaN.
 
 Tables are bounded by the log's size: a log whose events are mostly distinct fields (each event a
 row, each field a column) would make a table almost all empty cells, so a table of more than
@@ -63,7 +69,7 @@ class EventLog:
     shapes: dict
 
 
-def read_events(path, by_kind: bool = False, partial: bool = False):
+def read_events(path, by_kind: bool = False, partial: bool = False, recording=None):
     """Reads an event log into pandas.
 
     Returns one long DataFrame (`frame`, `time`, `analyzer`, `kind`, `id`, then every field as
@@ -74,10 +80,14 @@ def read_events(path, by_kind: bool = False, partial: bool = False):
 
     The log is checked as `lumatrace` checks it (events in frame order, the footer's digest and
     count): a damaged or edited log raises `EventLogError` naming the line. A log whose last line
-    a crash cut off is an error too; `partial=True` reads the lines before it (with a warning)."""
+    a crash cut off is an error too; `partial=True` reads the lines before it (with a warning).
+
+    `recording` (a path or an open `Recording`) gives the times of path points in frames where the
+    log holds no event."""
     import pandas as pd
 
     log, rows, nested, log_bytes = _parse(str(path), partial=partial)
+    _time_points(nested, rows, recording)
     limit = MINIMUM_CELL_LIMIT + CELLS_PER_LOG_BYTE * log_bytes
     if not by_kind:
         frame = _frame(pd, rows, log, limit)
@@ -89,8 +99,7 @@ def read_events(path, by_kind: bool = False, partial: bool = False):
         subset = [r for r in rows if r["kind"] == kind]
         tables[kind] = _frame(pd, subset, log, limit, name=kind)
     for (kind, name), items in sorted(nested.items()):
-        base = ["frame", "analyzer", "kind", "id"] if name == "points" else _BASE
-        tables[f"{kind}.{name}"] = _frame(pd, items, log, limit, base=base, name=f"{kind}.{name}")
+        tables[f"{kind}.{name}"] = _frame(pd, items, log, limit, name=f"{kind}.{name}")
     for table in tables.values():
         table.attrs["log"] = log
     return tables
@@ -113,6 +122,8 @@ def _parse(path: str, partial: bool = False):
                 _add_fields(row, {k: v for k, v in data.items() if k != key}, _ENVELOPE + (f"{key}Count",))
             else:
                 _add_fields(row, data, _ENVELOPE)
+            if shape in _PATH_SHAPES:
+                _add_fit(row, data)
         else:
             row["data"] = data
         rows.append(row)
@@ -139,6 +150,52 @@ def _nest(nested, kind, key, items, row, event_id, shape):
             entry["index"] = k
             entry["value"] = item
         out.append(entry)
+
+
+#: Shapes of events that carry a fitted path (`equationCoefficients`, `timeFit`).
+_PATH_SHAPES = ("pathUpdate", "pathEnd")
+
+
+def _add_fit(row: dict, data: dict) -> None:
+    """A path's fit as one number per column: `parabola.a/b/c` from `equationCoefficients` and
+    `timeFit.x0...`, `timeFit.y0...` from `timeFit` (the list columns stay as the log has them).
+    A column the event's own fields already fill is left as it is."""
+    def numbers(value):
+        return isinstance(value, list) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
+
+    coefficients = data.get("equationCoefficients")
+    if numbers(coefficients) and len(coefficients) == 3:
+        for name, value in zip("abc", coefficients):
+            row.setdefault(f"parabola.{name}", value)
+    fit = data.get("timeFit")
+    if isinstance(fit, dict):
+        for axis in ("x", "y"):
+            if numbers(fit.get(axis)) and len(fit[axis]) <= 3:
+                for k, value in enumerate(fit[axis]):
+                    row.setdefault(f"timeFit.{axis}{k}", value)
+
+
+def _time_points(nested: dict, rows: list, recording) -> None:
+    """Gives every path point its frame's time: from the log's events in that frame, else from
+    `recording`'s frame times (opened only when some point needs it), else NaN."""
+    points = [p for (_, key), items in nested.items() if key == "points" for p in items]
+    if not points:
+        return
+    times = {r["frame"]: r["time"] for r in rows}
+    missing = {p["frame"] for p in points if p["frame"] not in times}
+    if missing and recording is not None:
+        from .recording import Recording
+        rec = recording if isinstance(recording, Recording) else Recording(str(recording))
+        try:
+            t = rec.times
+            for frame, seconds in zip(t.frames.tolist(), t.seconds.tolist()):
+                if frame in missing:
+                    times[frame] = seconds
+        finally:
+            if rec is not recording:
+                rec.close()
+    for p in points:
+        p["time"] = times.get(p["frame"], float("nan"))
 
 
 def _add_fields(row: dict, fields: dict, taken: tuple) -> None:

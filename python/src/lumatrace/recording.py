@@ -4,6 +4,7 @@
     len(rec)            # frames
     rec[0]              # (height, width) uint8
     rec[10:20]          # (10, height, width) uint8
+    rec[[1, 5, 7]]      # (3, height, width) uint8
     rec.times.seconds   # float64 per frame; rec.times.ticks are exact
     rec.frame_at(2.5)   # the frame on screen 2.5 s into the recording
     for frame in rec:   # memory bounded by one chunk's payload and two frames
@@ -18,6 +19,7 @@ payload and two frames (`ChunkFrames`), however many frames a chunk holds.
 from __future__ import annotations
 
 import hashlib
+import os
 import struct
 import warnings
 from dataclasses import dataclass, field
@@ -27,7 +29,9 @@ import numpy as np
 import zstandard
 
 from . import _records as rec_
+from ._http import HTTPByteSource, is_url
 from ._payload import ChunkFrames, PayloadDamage
+from ._payload import decoder as choose_decoder
 from ._records import ByteSource, ChunkInfo, Header, HeaderProblem, RecordProblem
 from .errors import (DamagedChunkError, InvalidHeaderError, MissingFramesError,
                      NotARecordingError, UnsupportedVersionError)
@@ -94,7 +98,8 @@ class FrameTimes:
 
 
 class Recording:
-    """A `.luma` recording, opened for reading. Use `lumatrace.open(path)`.
+    """A `.luma` recording, opened for reading. Use `lumatrace.open(path)` (a path, or an
+    `http(s)://` URL read by range requests; `path` is then the URL without its secrets).
 
     Frames are `(height, width)` uint8 arrays, top row first. Indexing accepts ints (negative
     counts from the end) and slices; a frame of a damaged chunk raises `DamagedChunkError` naming
@@ -102,11 +107,15 @@ class Recording:
     lists each gap in `skipped` (a `Damage`), with a warning.
     """
 
-    def __init__(self, path: str, skip_damaged: bool = False):
-        self.path = str(path)
+    def __init__(self, path: str, skip_damaged: bool = False, report=None, decoder: str | None = None):
+        #: The decode path, `"c"` (compiled) or `"numpy"` (`lumatrace._payload.decoder`).
+        self.decoder = choose_decoder(decoder)
+        location = os.fspath(path)
+        self._src = HTTPByteSource(location, report=report) if is_url(location) else ByteSource(location)
+        #: The file's path, or the URL as messages show it (without its password and query).
+        self.path = self._src.name if is_url(location) else location
         self.skip_damaged = skip_damaged
         self.skipped: list[Damage] = []
-        self._src = ByteSource(self.path)
         self._zstd = zstandard.ZstdDecompressor()
         #: The chunk decoded last, with its frame times.
         self._cached: tuple[ChunkFrames, list] | None = None
@@ -418,7 +427,7 @@ class Recording:
         h = self.header
         try:
             frames = ChunkFrames(c.number, np.frombuffer(raw, dtype=np.uint8), h.version, h.width, h.height,
-                                 f.codings, f.whole, self._reference, c.first_frame)
+                                 f.codings, f.whole, self._reference, c.first_frame, compiled=self.decoder == "c")
         except PayloadDamage as e:
             raise self._damaged(c, f"payload: {e}") from None
         except LookupError as e:
@@ -453,13 +462,24 @@ class Recording:
         return frames.frame(i - c.first_frame)
 
     def __getitem__(self, key):
+        """`rec[i]` one frame; `rec[a:b:s]` and `rec[[i, j, ...]]` (a list or an integer array,
+        negative from the end) the frames stacked into a new `(n, height, width)` array, decoded
+        in file order so each chunk is decompressed once."""
         if isinstance(key, slice):
-            indices = range(*key.indices(len(self)))
-            out = np.empty((len(indices), self.header.height, self.header.width), dtype=np.uint8)
-            for j, i in enumerate(indices):
-                out[j] = self.frame(i)
-            return out
+            return self._stack(range(*key.indices(len(self))))
+        if isinstance(key, (list, tuple, np.ndarray)):
+            indices = np.asarray(key)
+            if indices.ndim != 1 or not (indices.dtype.kind in "iu" or len(indices) == 0):
+                raise TypeError(f"frames are chosen by a list of integers, not {indices.dtype} of shape {indices.shape}")
+            return self._stack([int(i) for i in indices])
         return self.frame(key)
+
+    def _stack(self, indices) -> np.ndarray:
+        out = np.empty((len(indices), self.header.height, self.header.width), dtype=np.uint8)
+        n = len(self)
+        for j in sorted(range(len(indices)), key=lambda j: indices[j] + n if indices[j] < 0 else indices[j]):
+            out[j] = self.frame(indices[j])
+        return out
 
     def __iter__(self):
         """Frames in order, one chunk decoded at a time."""
@@ -577,9 +597,13 @@ class Recording:
                 f"format version {i.format_version}, {len(i.chunks)} chunks>")
 
 
-def open(path, skip_damaged: bool = False) -> Recording:  # noqa: A001 - the natural name, as in io.open
-    """Opens a `.luma` recording for reading (see `Recording`)."""
-    return Recording(path, skip_damaged=skip_damaged)
+def open(path, skip_damaged: bool = False, report=None, decoder: str | None = None) -> Recording:  # noqa: A001 - as io.open
+    """Opens a `.luma` recording for reading (see `Recording`): a file's path, or an `http://` or
+    `https://` URL read by range requests (`lumatrace._http`: the bytes asked for only, checked,
+    retried; `HTTPError` when the server fails). `report(message)` hears of every retry.
+    `decoder` is `"auto"` (the compiled path when built), `"c"` or `"numpy"` (default: the
+    `LUMATRACE_DECODER` variable, else auto)."""
+    return Recording(path, skip_damaged=skip_damaged, report=report, decoder=decoder)
 
 
 def _header_copy(r) -> Header | None:
