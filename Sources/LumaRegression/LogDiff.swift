@@ -4,9 +4,9 @@ import LumaEngine
 /// A semantic comparison of two event logs of the same recording: which observations were added,
 /// lost or changed beyond a tolerance, not which lines differ.
 ///
-/// Observations are paired by content, overlap in time and space, never by id: ids are derived
-/// from ordinals, so after one lost path every later id shifts, and the same id in the two logs
-/// may name two objects. The best-agreeing pairs are taken first; ties go to the closer pair, then
+/// Observations are paired by content, overlap in time and space, before id: a trajectory's id is
+/// derived from its ordinal, so after one lost path every later id shifts, and the same id in the
+/// two logs may name two objects. The best-agreeing pairs are taken first; ties go to the closer pair, then
 /// to the same id, then to the earlier observations, so the pairing is the same on every run:
 /// - trajectories pair when they share frames whose points lie within
 ///   ``Tolerances/matchPixels`` (or twice the ball's radius, if larger), the more such frames the
@@ -14,7 +14,9 @@ import LumaEngine
 ///   a shared point moved more than ``Tolerances/pointPixels``, the path gained or lost frames,
 ///   its confidence changed more than ``Tolerances/confidence``, or it ends for another reason;
 /// - tracks pair by a mean IoU of at least 0.5 over shared frames, the more overlap (IoU summed
-///   over the shared frames) the better; a pair is *changed*
+///   over the shared frames) the better; a track no such pair claims pairs with the track of the
+///   same id it shares frames with (a track's id names the object it was seeded on, so a box that
+///   drifted away is reported drifting, not lost and added); a pair is *changed*
 ///   when a box drifts below ``Tolerances/iou`` against the old box, the track is live on other
 ///   frames, its confidence changes more than the tolerance, or it is lost or recovered at
 ///   other frames;
@@ -364,7 +366,15 @@ struct TrackComparison {
                 guard !shared.isEmpty else { continue }
                 let overlap = shared.reduce(0.0) { $0 + intersectionOverUnion(a.boxes[$1]!, b.boxes[$1]!) }
                 let mean = overlap / Double(shared.count)
-                if mean >= 0.5 { candidates.append(PairCandidate(score: overlap, closeness: mean, sameId: a.id == b.id, i: i, j: j)) }
+                if mean >= 0.5 {
+                    candidates.append(PairCandidate(score: overlap, closeness: mean, sameId: a.id == b.id, i: i, j: j))
+                } else if a.id == b.id {
+                    // A track's id names the object it was seeded on, so a box that drifted off its
+                    // old place is that track drifting, not one lost and one found; such a pair
+                    // ranks below every pair that agrees by content (score -1), so swapped ids
+                    // still pair by where the boxes are.
+                    candidates.append(PairCandidate(score: -1, closeness: mean, sameId: true, i: i, j: j))
+                }
             }
         }
         let (pairOfOld, usedNew) = greedyPairs(candidates, old: old.count, new: new.count)

@@ -160,6 +160,24 @@ struct LogDiffTests {
         #expect(change.details == ["box drifts in 50 frames from frame 40, IoU with the old box down to 0.33"])
     }
 
+    @Test("a track whose box moved off its old place in every frame is that track drifting, not one lost and one added")
+    func trackMovedEverywhere() throws {
+        let old = try EditedLog.golden("tracking-synth")
+        let id = old.events.first { $0.kind == "track" }!.data["id"]!.stringValue!
+        let new = try EditedLog.edited(old) { events in
+            for i in events.indices where events[i].kind == "track" && events[i].data["id"]?.stringValue == id {
+                var box = events[i].data["boundingBox"]!.arrayValue!.map { $0.doubleValue! }
+                box[0] += box[2] * 0.75  // three quarters of a box to the right: IoU 1/7, below the 0.5 content pairs need
+                events[i].data = EditedLog.setting(events[i].data, "boundingBox", .array(box.map(JSONValue.double)))
+            }
+        }
+        let diff = try LogDiff(old: old, new: new)
+        #expect(diff.changes.map(\.kind) == [.changed], "\(diff.lines())")
+        let change = try #require(diff.changes.first)
+        #expect(change.oldId == id && change.newId == id)
+        #expect(change.details.first?.hasPrefix("box drifts in") == true, "\(change.details)")
+    }
+
     @Test("changed differencing statistics are one change for the analyzer")
     func differencingChanged() throws {
         let old = try EditedLog.golden("balls-synth")
