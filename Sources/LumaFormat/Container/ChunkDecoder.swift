@@ -198,10 +198,10 @@ public final class ChunkDecoder {
     /// A copy of one frame, decoding only the chunk that holds it.
     public func frame(at index: Int) throws(LumaFormatError) -> (ticks: Int64, pixels: [UInt8]) {
         guard index >= 0, index < reader.frameCount else {
-            throw LumaFormatError.frameOutOfRange(path: reader.path, frame: index, frameCount: reader.frameCount)
+            throw LumaFormatError.frameOutOfRange(path: path, frame: index, frameCount: reader.frameCount)
         }
         guard let entry = reader.chunk(containing: index) else {
-            throw LumaFormatError.missingFrames(path: reader.path, frames: index...index, cause: .inDamagedChunk)
+            throw LumaFormatError.missingFrames(path: path, frames: index...index, cause: .inDamagedChunk)
         }
         let chunk = try decode(entry)
         let k = index - entry.firstFrame
