@@ -114,7 +114,7 @@ let package = Package(
         // Recording: frame sources (video through ffmpeg, Y4M, image folders) and the record loop.
         .target(name: "LumaRecording", dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaProcess"], path: "Sources/LumaRecording"),
         // The test bench for analyzer plugins: replays frames through one analyzer, checks its conformance.
-        .target(name: "AnalyzerHarness", dependencies: ["LumaAnalysis", "LumaFormat", "LumaEngine"], path: "Sources/AnalyzerHarness"),
+        .target(name: "AnalyzerHarness", dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine"], path: "Sources/AnalyzerHarness"),
         // Drawing event logs over frames (render) and the HTML report page: RGB pictures, overlays, PNG via libpng.
         .target(name: "LumaRender", dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaImaging", "LumaEngine", "LumaRegression", "LumaTruth", "CImageGlue"],
                 path: "Sources/LumaRender"),

@@ -1,5 +1,6 @@
 import Foundation
 import LumaAnalysis
+import LumaBase
 import LumaEngine
 import LumaFormat
 
@@ -88,18 +89,20 @@ public struct AnalyzerHarness<A: Analyzer>: Sendable where A.Configuration: Send
         do {
             for i in 0..<frameCount {
                 try pixels.withUnsafeMutableBufferPointer { try draw(i, $0) }
-                try pixels.withUnsafeBufferPointer { frame in
-                    digest.add(ticks: Int64(i), pixels: frame)
+                try pixels.withUnsafeBufferPointer { pixels in
+                    let frame = Frame(index: i, timestamp: Timestamp(ticks: Int64(i), timescale: timescale), width: width, height: height,
+                                      pixels: pixels)
+                    digest.add(ticks: Int64(i), pixels: pixels)
                     if run == nil {
                         // The stream is named by its first frame, as a replay names it.
                         let stream = StreamInfo(width: width, height: height, timescale: timescale, nominalFrameRate: Double(framesPerSecond),
-                                                identity: StreamIdentity.ofFirstFrame(ticks: 0, pixels: frame))
+                                                identity: StreamIdentity.ofFirstFrame(frame))
                         let analysis = try FrameAnalysis(setups: [setup], registry: registry, stream: stream, concurrent: jobs > 1)
                         let writer = EventLogWriter(inMemoryWith: header(digest: "", analyzers: analysis.setups))
                         analysis.start(writingTo: writer)
                         run = (analysis, writer)
                     }
-                    try run!.analysis.analyze(index: i, ticks: Int64(i), pixels: frame, width: width, height: height)
+                    try run!.analysis.analyze(frame)
                 }
             }
             try run!.analysis.finish(lastFrame: frameCount - 1)

@@ -263,7 +263,8 @@ public final class LiveAnalysis: @unchecked Sendable {
 
             switch step! {
             case .queued(let item):
-                analyze(index: item.index, ticks: item.ticks, pixels: UnsafeBufferPointer(slot(item.slot)), header: header)
+                analyze(Frame(index: item.index, timestamp: Timestamp(ticks: item.ticks, timescale: header.timescale),
+                              width: header.width, height: header.height, pixels: UnsafeBufferPointer(slot(item.slot))), header: header)
                 next += 1
                 locked { s in
                     s.freeSlots.append(item.slot)
@@ -299,8 +300,7 @@ public final class LiveAnalysis: @unchecked Sendable {
             var count = 0
             for index in first..<min(frames.upperBound, entry.firstFrame + entry.frameCount) {
                 if locked({ $0.stopping }) { break }
-                let k = index - entry.firstFrame
-                chunk.withFrame(k) { analyze(index: index, ticks: chunk.timestamps[k], pixels: $0, header: header) }
+                chunk.withFrame(index - entry.firstFrame, of: header) { analyze($0, header: header) }
                 if failure != nil || error != nil { break }
                 count += 1
             }
@@ -333,27 +333,22 @@ public final class LiveAnalysis: @unchecked Sendable {
         locked { $0.renamedAway = file }
     }
 
-    private func analyze(index: Int, ticks: Int64, pixels: UnsafeBufferPointer<UInt8>, header: RecordingHeader) {
+    private func analyze(_ frame: Frame, header: RecordingHeader) {
         do {
             if analysis == nil {
-                let stream = StreamInfo(width: header.width, height: header.height, timescale: header.timescale,
-                                        nominalFrameRate: header.nominalFrameRate,
-                                        identity: StreamIdentity.ofFirstFrame(ticks: ticks, pixels: pixels))
-                let made = try FrameAnalysis(setups: setups, registry: registry, stream: stream, concurrent: options.jobs > 1,
-                                             configurationFolder: options.configurationFolder)
-                let logHeader = EventLogHeader(recordingFile: URL(fileURLWithPath: recordingPath).lastPathComponent, recordingBytes: 0,
-                                               recordingDigest: "", frameCount: 0, width: header.width, height: header.height,
-                                               timescale: header.timescale, engineVersion: LumatraceVersion.engine, firstFrame: 0,
-                                               lastFrame: 0, skipDamaged: false, analyzers: made.setups, replaysToEnd: true)
-                let writer = try EventLogWriter(path: logPath, header: logHeader, replacingExisting: options.replaceExistingLog,
+                let start = try StreamStart(setups: setups, registry: registry, recording: header,
+                                            file: URL(fileURLWithPath: recordingPath).lastPathComponent,
+                                            identity: StreamIdentity.ofFirstFrame(frame), span: .live, concurrent: options.jobs > 1,
+                                            configurationFolder: options.configurationFolder)
+                let writer = try EventLogWriter(path: logPath, header: start.logHeader, replacingExisting: options.replaceExistingLog,
                                                 inputs: [recordingPath] + options.otherInputs, live: true)
-                made.start(writingTo: writer)
-                (analysis, log) = (made, writer)
+                start.analysis.start(writingTo: writer)
+                (analysis, log) = (start.analysis, writer)
             }
             let started = DispatchTime.now().uptimeNanoseconds
-            try analysis!.analyze(index: index, ticks: ticks, pixels: pixels, width: header.width, height: header.height)
+            try analysis!.analyze(frame)
             framesAnalyzed += 1
-            frameLogged?(index, DispatchTime.now().uptimeNanoseconds - started)
+            frameLogged?(frame.index, DispatchTime.now().uptimeNanoseconds - started)
         } catch let f as AnalyzerFailure {
             failure = f
         } catch {

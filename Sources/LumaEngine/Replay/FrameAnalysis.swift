@@ -6,7 +6,7 @@ import LumaFormat
 /// Analyzers running over a stream of frames, one frame at a time, writing the event log: the
 /// computation a replay and a live recording share, so the two give the same log byte for byte.
 ///
-/// Give it every frame in order (``analyze(index:ticks:pixels:width:height:)``), any frames that
+/// Give it every frame in order (``analyze(_:)``), any frames that
 /// cannot be analyzed (``gap(_:ticks:reason:)``), then ``finish(lastFrame:)``. Events are written
 /// in (frame, analyzer order, sequence) order, each frame's as soon as it is analyzed (and flushed
 /// to the file then, when the log is written live); what analyzers emit from `finish` follows,
@@ -76,12 +76,11 @@ public final class FrameAnalysis {
 
     /// Runs every analyzer due at this frame (by its `frameAnalysisSpacing`). Throws an
     /// ``AnalyzerFailure`` when one fails (the first in analyzer order, whatever the threads did).
-    public func analyze(index: Int, ticks: Int64, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int) throws {
-        let timestamp = Timestamp(ticks: ticks, timescale: timescale)
+    public func analyze(_ frame: Frame) throws {
+        let ticks = frame.timestamp.ticks
         try flushPending()
-        pending = (index, timestamp.fixedDecimalSeconds(6))
+        pending = (frame.index, frame.timestamp.fixedDecimalSeconds(6))
         lastFrameTime = holdsBackFrames ? nil : pending?.time
-        let frame = Frame(index: index, timestamp: timestamp, width: width, height: height, pixels: pixels)
         let active = runners.filter { $0.wants(ticks) }
         for r in active { r.lastAnalyzedTicks = ticks }
         if concurrent && active.count > 1 {
@@ -95,7 +94,7 @@ public final class FrameAnalysis {
             }
         }
         if let failed = active.first(where: { $0.error != nil }) {
-            throw AnalyzerFailure(analyzer: failed.name, frame: index, message: "\(failed.error!)")
+            throw AnalyzerFailure(analyzer: failed.name, frame: frame.index, message: "\(failed.error!)")
         }
         if !holdsBackFrames {
             try flushPending()
@@ -207,9 +206,9 @@ final class Runner: @unchecked Sendable {
 /// digest of its first frame alone, so live analysis (which has only that frame yet) and any
 /// later replay agree.
 public enum StreamIdentity {
-    public static func ofFirstFrame(ticks: Int64, pixels: UnsafeBufferPointer<UInt8>) -> String {
+    public static func ofFirstFrame(_ frame: Frame) -> String {
         var digest = FramesDigest()
-        digest.add(ticks: ticks, pixels: pixels)
+        digest.add(ticks: frame.timestamp.ticks, pixels: frame.pixels)
         return digest.finalize().hexString
     }
 }

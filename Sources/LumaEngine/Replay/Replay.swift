@@ -66,22 +66,18 @@ public enum Replay {
 
         let digest: String
         do throws(LumaFormatError) { digest = try reader.framesDigest().hexString } catch { throw .recording(error) }
-        let h = reader.header
         let v1 = options.logFormatVersion == 1
-        let stream = StreamInfo(width: h.width, height: h.height, timescale: h.timescale, nominalFrameRate: h.nominalFrameRate,
-                                frameCount: v1 ? total : nil, identity: v1 ? digest : try firstFrameIdentity(reader, skipDamaged: options.skipDamaged, framesDigest: digest))
-
+        let feed = ChunkFeed(reader, chunks: reader.chunks.filter { $0.frames.overlaps(range.lowerBound..<(range.upperBound + 1)) },
+                             ahead: options.jobs > 1)
         // Instantiate every analyzer before writing anything: bad settings fail fast.
-        let analysis = try FrameAnalysis(setups: setups, registry: registry, stream: stream, concurrent: options.jobs > 1,
-                                         debugImages: options.debugOutputDirectory.map { DebugImages.pgmFiles(in: $0) },
-                                         configurationFolder: options.configurationFolder)
-
-        let header = EventLogHeader(recordingFile: options.recordingName ?? reader.fileName,
-                                    recordingBytes: reader.fileSize, recordingDigest: digest, frameCount: total,
-                                    width: h.width, height: h.height, timescale: h.timescale,
-                                    engineVersion: LumatraceVersion.engine, firstFrame: range.lowerBound,
-                                    lastFrame: range.upperBound, skipDamaged: options.skipDamaged, analyzers: analysis.setups,
-                                    formatVersion: options.logFormatVersion)
+        let start = try StreamStart(setups: setups, registry: registry, recording: reader.header, file: options.recordingName ?? reader.fileName,
+                                    identity: v1 ? digest : try streamIdentity(reader, feed: feed, skipDamaged: options.skipDamaged, framesDigest: digest),
+                                    span: .replay(frames: range, frameCount: total, bytes: reader.fileSize, framesDigest: digest,
+                                                  skipDamaged: options.skipDamaged, formatVersion: options.logFormatVersion),
+                                    concurrent: options.jobs > 1,
+                                    debugImages: options.debugOutputDirectory.map { DebugImages.pgmFiles(in: $0) },
+                                    configurationFolder: options.configurationFolder)
+        let (analysis, header) = (start.analysis, start.logHeader)
         let ending = header.ending
         let log: EventLogWriter
         do throws(OutputError) {
@@ -90,7 +86,7 @@ public enum Replay {
         } catch { throw .output(error) }
         analysis.start(writingTo: log)
 
-        var state = LoopState(reader: reader, analysis: analysis, range: range, options: options)
+        var state = LoopState(reader: reader, feed: feed, analysis: analysis, range: range, options: options)
         do {
             try state.run()
         } catch let failure as AnalyzerFailure {
@@ -110,56 +106,50 @@ public enum Replay {
         do throws(OutputError) { return try log.finish(framesReplayed: state.framesDone, ending: ending) } catch { throw .output(error) }
     }
 
-    /// ``StreamIdentity`` of the recording's first frame. When the first chunk is damaged or
-    /// missing, a replay around damage names the stream by its frames digest instead (a live
-    /// analysis never saw such a recording).
-    static func firstFrameIdentity(_ reader: RecordingReader, skipDamaged: Bool, framesDigest: String) throws(ReplayError) -> String {
-        let failure: LumaFormatError
-        if let first = reader.chunks.first, first.firstFrame == 0 {
+    /// ``StreamIdentity`` of the recording's first frame, taken from the chunk the replay walks
+    /// first when that is the recording's first (decoded once for both). When the first chunk is
+    /// damaged or missing, a replay around damage names the stream by its frames digest instead
+    /// (a live analysis never saw such a recording).
+    static func streamIdentity(_ reader: RecordingReader, feed: ChunkFeed, skipDamaged: Bool, framesDigest: String) throws(ReplayError) -> String {
+        let decoded: Result<DecodedChunk, LumaFormatError>
+        if let walked = feed.chunks.first, walked.firstFrame == 0, let first = feed.peekFirst() {
+            decoded = first
+        } else if let first = reader.chunks.first, first.firstFrame == 0 {
             let decoder = reader.makeDecoder()
-            do throws(LumaFormatError) {
-                let chunk = try decoder.decode(first)
-                defer { decoder.recycle(chunk) }
-                return chunk.withFrame(0) { StreamIdentity.ofFirstFrame(ticks: chunk.timestamps[0], pixels: $0) }
-            } catch {
-                failure = error
-            }
+            do throws(LumaFormatError) { decoded = .success(try decoder.decode(first)) } catch { decoded = .failure(error) }
         } else {
-            failure = .missingFrames(path: reader.path, frames: 0...0, cause: .inDamagedChunk)
+            decoded = .failure(.missingFrames(path: reader.path, frames: 0...0, cause: .inDamagedChunk))
         }
-        guard skipDamaged else { throw .damaged(failure) }
-        return "damaged:" + framesDigest
+        switch decoded {
+        case .success(let chunk): return chunk.withFrame(0, of: reader.header) { StreamIdentity.ofFirstFrame($0) }
+        case .failure(let failure):
+            guard skipDamaged else { throw .damaged(failure) }
+            return "damaged:" + framesDigest
+        }
     }
 }
 
 /// The replay's walk over the recording's chunks, handing each frame to the ``FrameAnalysis``.
 private struct LoopState {
     let reader: RecordingReader
+    let feed: ChunkFeed
     let analysis: FrameAnalysis
     let range: ClosedRange<Int>
     let options: ReplayOptions
     var framesDone = 0
 
-    init(reader: RecordingReader, analysis: FrameAnalysis, range: ClosedRange<Int>, options: ReplayOptions) {
+    init(reader: RecordingReader, feed: ChunkFeed, analysis: FrameAnalysis, range: ClosedRange<Int>, options: ReplayOptions) {
         self.reader = reader
+        self.feed = feed
         self.analysis = analysis
         self.range = range
         self.options = options
     }
 
     mutating func run() throws {
-        let h = reader.header
-        let chunks = reader.chunks.filter { $0.frames.overlaps(range.lowerBound..<(range.upperBound + 1)) }
-        let prefetcher = options.jobs > 1 ? ChunkPrefetcher(reader: reader, chunks: chunks) : nil
-        defer { prefetcher?.cancel() }
-        let decoder = reader.makeDecoder()
         var expected = range.lowerBound
-
-        for (i, entry) in chunks.enumerated() {
-            let decoded: Result<DecodedChunk, LumaFormatError>
-            if let prefetcher { decoded = prefetcher.take(i) } else {
-                do throws(LumaFormatError) { decoded = .success(try decoder.decode(entry)) } catch { decoded = .failure(error) }
-            }
+        for (i, entry) in feed.chunks.enumerated() {
+            let decoded = feed.take(i)
             if entry.firstFrame > expected {
                 // A hole in a closed file's index is frames `recover` removed with their damaged
                 // chunk: the file is whole without them, and the gap is logged whatever the
@@ -179,14 +169,12 @@ private struct LoopState {
             for k in 0..<chunk.count {
                 let index = entry.firstFrame + k
                 guard range.contains(index) else { continue }
-                try chunk.withFrame(k) { pixels in
-                    try analysis.analyze(index: index, ticks: chunk.timestamps[k], pixels: pixels, width: h.width, height: h.height)
-                }
+                try chunk.withFrame(k, of: reader.header) { try analysis.analyze($0) }
                 framesDone += 1
                 expected = index + 1
                 options.progress?(framesDone, range.count)
             }
-            if let prefetcher { prefetcher.recycle(chunk) } else { decoder.recycle(chunk) }
+            feed.recycle(chunk)
         }
         if expected <= range.upperBound {
             try gap(expected..<(range.upperBound + 1), ticks: reader.chunks.last?.lastTicks ?? 0, because: .missing(.pastTheEnd))

@@ -19,8 +19,16 @@ public struct DecodedChunk: Sendable {
 }
 
 /// Decodes chunks of one recording. Holds reusable buffers and a zstd context: use one per thread.
+///
+/// What it needs of the recording is fixed when it is made (the frame size, the payload layout,
+/// the reference frame, the path errors name); it asks the reader for one thing per chunk, the
+/// chunk's fields and payload bytes (`RecordingReader.readChunk`).
 public final class ChunkDecoder {
     public let reader: RecordingReader
+    private let path: String
+    private let frameSize: Int
+    private let layout: PayloadLayout
+    private let reference: [UInt8]?
     private let zstd = ZstdDecompressor()
     private var payload: [UInt8] = []
     private var residual: [UInt8] = []
@@ -45,24 +53,17 @@ public final class ChunkDecoder {
     /// there should a copy of the reference turn up. Recovery must not throw such a chunk away.
     private(set) var lastFailureNeedsReference = false
 
-    init(reader: RecordingReader) { self.reader = reader }
+    init(reader: RecordingReader) {
+        self.reader = reader
+        (path, frameSize, layout, reference) = (reader.path, reader.header.frameSize, reader.payloadLayout, reader.reference)
+    }
 
     /// Reads, checks and decodes a chunk. Any damage (header CRC, zstd checksum, size mismatch, a
     /// lost reference frame) is an error naming the chunk and its frames.
     public func decode(_ entry: ChunkEntry) throws(LumaFormatError) -> DecodedChunk {
         lastFailureNeedsReference = false
-        let fields = try reader.chunkFields(entry)
-        let frameSize = reader.header.frameSize
-        guard entry.payloadLength <= reader.fileSize else { throw reader.damaged(entry, .payloadLongerThanFile(length: entry.payloadLength, fileSize: reader.fileSize)) }
+        let fields = try reader.readChunk(entry, payload: &payload)
         let payloadLength = Int(entry.payloadLength)
-        ScratchBuffer.ensure(&payload, holds: payloadLength)
-        var failure: LumaFormatError?
-        payload.withUnsafeMutableBytes { buffer in
-            do throws(LumaFormatError) {
-                try reader.source.read(at: entry.payloadOffset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<payloadLength]))
-            } catch { failure = error }
-        }
-        if let failure { throw failure }
 
         // Decompress masks and values, then rebuild each frame on its predictor.
         let rawLength = fields.rawLength
@@ -77,11 +78,10 @@ public final class ChunkDecoder {
                 } catch { return error }
             }
         }
-        if let problem { throw reader.damaged(entry, .compression(problem)) }
+        if let problem { throw entry.damaged(.compression(problem), in: path) }
         if zeros.count < frameSize { zeros = ZeroFrame(count: frameSize) }
 
-        let layout = reader.payloadLayout
-        if layout.usesBlocks { return try decodeBlocks(entry, fields: fields, layout: layout, rawLength: rawLength) }
+        if layout.usesBlocks { return try decodeBlocks(entry, fields: fields, rawLength: rawLength) }
         let maskSize = MaskedResidual.maskSize(frameSize)
         let maskLength = fields.whole.filter { !$0 }.count * maskSize
         let available = rawLength - maskLength
@@ -89,26 +89,26 @@ public final class ChunkDecoder {
         return try rebuildFrames(entry, fields: fields, frameSize: frameSize, { k, frame, predictor, raw, _ in
             let values = raw.baseAddress! + maskLength
             if fields.whole[k] {
-                guard available - used >= frameSize else { return reader.damaged(entry, .frameCutShort(frame: entry.firstFrame + k)) }
+                guard available - used >= frameSize else { return entry.damaged(.frameCutShort(frame: entry.firstFrame + k), in: path) }
                 MaskedResidual.add(values + used, plus: predictor, count: frameSize, into: frame)
                 used += frameSize
                 return nil
             }
             guard let n = MaskedResidual.decode(mask: raw.baseAddress! + maskAt, values: values + used, available: available - used,
                                                 readable: raw.count - maskLength - used, count: frameSize, plus: predictor, into: frame) else {
-                return reader.damaged(entry, .residualsOverrun(frame: entry.firstFrame + k))
+                return entry.damaged(.residualsOverrun(frame: entry.firstFrame + k), in: path)
             }
             maskAt += maskSize
             used += n
             return nil
         }, after: {
-            used == available ? nil : reader.damaged(entry, .residualBytesLeftOver(available - used))
+            used == available ? nil : entry.damaged(.residualBytesLeftOver(available - used), in: path)
         })
     }
 
     /// Version 3: rebuilds each frame from its block modes, low nibbles and masked high nibbles
     /// (``BlockResidual``), the payload already decompressed into `residual`.
-    private func decodeBlocks(_ entry: ChunkEntry, fields: ChunkFields, layout: PayloadLayout, rawLength: Int) throws(LumaFormatError) -> DecodedChunk {
+    private func decodeBlocks(_ entry: ChunkEntry, fields: ChunkFields, rawLength: Int) throws(LumaFormatError) -> DecodedChunk {
         let frameCount = fields.frameCount
         let (modeSize, lowSize, maskSize) = (layout.modeSize, layout.lowSize, layout.maskSize)
         let valuesStart = frameCount * layout.fixedSize
@@ -122,17 +122,17 @@ public final class ChunkDecoder {
                 guard let n = MaskedResidual.decode(mask: masks + k * maskSize, values: values + used, available: available - used,
                                                     readable: raw.count - valuesStart - used, count: layout.frameSize,
                                                     plus: zero.baseAddress!, into: high.baseAddress!) else {
-                    return reader.damaged(entry, .highNibblesOverrun(frame: entry.firstFrame + k))
+                    return entry.damaged(.highNibblesOverrun(frame: entry.firstFrame + k), in: path)
                 }
                 used += n
                 guard BlockResidual.decode(modes: modes + k * modeSize, low: lows + k * lowSize, high: high.baseAddress!,
                                            predictor: predictor, width: layout.width, height: layout.height, into: frame) else {
-                    return reader.damaged(entry, .unknownBlockMode(frame: entry.firstFrame + k))
+                    return entry.damaged(.unknownBlockMode(frame: entry.firstFrame + k), in: path)
                 }
                 return nil
             }
         }, after: {
-            used == available ? nil : reader.damaged(entry, .highNibbleBytesLeftOver(available - used))
+            used == available ? nil : entry.damaged(.highNibbleBytesLeftOver(available - used), in: path)
         })
     }
 
@@ -144,7 +144,6 @@ public final class ChunkDecoder {
                                _ rebuild: (Int, UnsafeMutablePointer<UInt8>, UnsafePointer<UInt8>, UnsafeBufferPointer<UInt8>,
                                            UnsafeBufferPointer<UInt8>) -> LumaFormatError?,
                                after: () -> LumaFormatError?) throws(LumaFormatError) -> DecodedChunk {
-        let reference = reader.reference
         var failure: LumaFormatError?
         var pixels: [UInt8] = []
         swap(&pixels, &spare)
@@ -192,17 +191,17 @@ public final class ChunkDecoder {
     /// must keep such a chunk (``lastFailureNeedsReference``).
     private func lostReference(_ entry: ChunkEntry, frame k: Int) -> LumaFormatError {
         lastFailureNeedsReference = true
-        return reader.damaged(entry, .referenceLost(frame: entry.firstFrame + k))
+        return entry.damaged(.referenceLost(frame: entry.firstFrame + k), in: path)
     }
 
 
     /// A copy of one frame, decoding only the chunk that holds it.
     public func frame(at index: Int) throws(LumaFormatError) -> (ticks: Int64, pixels: [UInt8]) {
         guard index >= 0, index < reader.frameCount else {
-            throw LumaFormatError.frameOutOfRange(path: reader.path, frame: index, frameCount: reader.frameCount)
+            throw LumaFormatError.frameOutOfRange(path: path, frame: index, frameCount: reader.frameCount)
         }
         guard let entry = reader.chunk(containing: index) else {
-            throw LumaFormatError.missingFrames(path: reader.path, frames: index...index, cause: .inDamagedChunk)
+            throw LumaFormatError.missingFrames(path: path, frames: index...index, cause: .inDamagedChunk)
         }
         let chunk = try decode(entry)
         let k = index - entry.firstFrame

@@ -131,3 +131,11 @@ public struct ChunkEntry: Equatable, Sendable {
     /// File offset just past the chunk record.
     public var recordEnd: UInt64 { payloadOffset + payloadLength }
 }
+
+extension ChunkEntry {
+    /// The error for this chunk of the recording at `path`, damaged by `damage`: it names the
+    /// chunk and its frames.
+    func damaged(_ damage: ChunkDamage, in path: String) -> LumaFormatError {
+        .damagedChunk(path: path, chunk: number, frames: firstFrame...(firstFrame + frameCount - 1), damage: damage)
+    }
+}

@@ -323,8 +323,23 @@ public final class RecordingReader: @unchecked Sendable {
         }
     }
 
-    func damaged(_ entry: ChunkEntry, _ damage: ChunkDamage) -> LumaFormatError {
-        .damagedChunk(path: path, chunk: entry.number, frames: entry.firstFrame...(entry.firstFrame + entry.frameCount - 1), damage: damage)
+    func damaged(_ entry: ChunkEntry, _ damage: ChunkDamage) -> LumaFormatError { entry.damaged(damage, in: path) }
+
+    /// What a ``ChunkDecoder`` asks of the reader, and all it asks: chunk `entry`'s fields,
+    /// checked, with its compressed payload read into the start of `payload` (grown to hold it).
+    func readChunk(_ entry: ChunkEntry, payload: inout [UInt8]) throws(LumaFormatError) -> ChunkFields {
+        let fields = try chunkFields(entry)
+        guard entry.payloadLength <= fileSize else { throw damaged(entry, .payloadLongerThanFile(length: entry.payloadLength, fileSize: fileSize)) }
+        let length = Int(entry.payloadLength)
+        ScratchBuffer.ensure(&payload, holds: length)
+        var failure: LumaFormatError?
+        payload.withUnsafeMutableBytes { buffer in
+            do throws(LumaFormatError) {
+                try source.read(at: entry.payloadOffset, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<length]))
+            } catch { failure = error }
+        }
+        if let failure { throw failure }
+        return fields
     }
 
     /// Reads and checks the envelope of the record at `offset`, never allocating more than the

@@ -492,11 +492,7 @@ extension TrajectoryBench {
                 for k in 0..<chunk.count {
                     let i = entry.firstFrame + k
                     var sink = EventSink()
-                    try chunk.withFrame(k) { pixels in
-                        let frame = Frame(index: i, timestamp: Timestamp(ticks: chunk.timestamps[k], timescale: h.timescale),
-                                          width: h.width, height: h.height, pixels: pixels)
-                        try analyzer.analyze(frame, into: &sink)
-                    }
+                    try chunk.withFrame(k, of: h) { try analyzer.analyze($0, into: &sink) }
                     for e in sink.events { events.append(StampedEvent(frame: i, event: e)) }
                     last = i
                 }
