@@ -2,6 +2,7 @@ import Foundation
 @testable import LumaFormat
 import Testing
 import LumaTestSupport
+@testable import LumaOutput
 
 @Suite("An output never destroys: not its input, not a folder, not a device, not a good result")
 struct OutputSafetyTests {
