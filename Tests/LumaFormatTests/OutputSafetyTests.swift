@@ -164,4 +164,10 @@ struct OutputSafetyTests {
         out.abandon()
         #expect(try leftovers(except: []).isEmpty)
     }
+
+    @Test("a recording is known by the magic the format writes: --force never puts another result over one")
+    func recordingMagicIsTheFormats() {
+        #expect(ResultKind.recordingMagic == RecordKind.header.magic)
+        #expect(ResultKind.of(head: RecordKind.header.magic + [0, 0, 0, 0]) == .recording)
+    }
 }
