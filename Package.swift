@@ -8,7 +8,8 @@
 // options, JSON) → Plugins/* (analyzers, which see only LumaAnalysis and LumaImaging) and LumaEngine
 // (replay, event log) → LumaRegression (golden replays, diff, score, regress); LumaRecording (frame
 // sources, the record loop) → LumatraceCLI → lumatrace. Beside them, LumaProcess (starting programs
-// and threads), which the engine, the recorder, the command line and the external analyzer build on.
+// and threads), which the engine, the recorder, the command line and the external analyzer build on;
+// and LumaOutput (safe output files), under the format, the engine and regression.
 import PackageDescription
 
 let package = Package(
