@@ -8,7 +8,8 @@
 // options, JSON) → Plugins/* (analyzers, which see only LumaAnalysis and LumaImaging) and LumaEngine
 // (replay, event log) → LumaRegression (golden replays, diff, score, regress); LumaRecording (frame
 // sources, the record loop) → LumatraceCLI → lumatrace. Beside them, LumaProcess (starting programs
-// and threads), which the engine, the recorder, the command line and the external analyzer build on.
+// and threads), which the engine, the recorder, the command line and the external analyzer build on;
+// and LumaOutput (safe output files), under the format, the engine and regression.
 import PackageDescription
 
 let package = Package(
@@ -19,6 +20,7 @@ let package = Package(
         .library(name: "LumaBase", targets: ["LumaBase"]),
         .library(name: "LumaProcess", targets: ["LumaProcess"]),
         .library(name: "LumaAnalysis", targets: ["LumaAnalysis"]),
+        .library(name: "LumaOutput", targets: ["LumaOutput"]),
         .library(name: "LumaFormat", targets: ["LumaFormat"]),
         .library(name: "LumaEngine", targets: ["LumaEngine"]),
         .library(name: "LumaRegression", targets: ["LumaRegression"]),
@@ -90,9 +92,13 @@ let package = Package(
             name: "LumaAnalysis",
             dependencies: ["LumaBase"],
             path: "Sources/LumaAnalysis"),
+        // Safe output files: written beside their target and renamed over it, refused when the target
+        // exists without --force, folders replaced whole, locks, the kinds of result a path may hold.
+        // Below the format, the engine and regression, which all write files so.
+        .target(name: "LumaOutput", dependencies: ["LumaBase"], path: "Sources/LumaOutput"),
         .target(
             name: "LumaFormat",
-            dependencies: ["LumaBase", "CZstd", "CZlib", "CImageGlue", "CResidualKernels", "CHTTPRange"],
+            dependencies: ["LumaBase", "LumaOutput", "CZstd", "CZlib", "CImageGlue", "CResidualKernels", "CHTTPRange"],
             path: "Sources/LumaFormat"),
         .target(name: "LumaImaging", dependencies: ["CKissFFT"], path: "Sources/LumaImaging"),
         // Ground truth: the truth file format and importers from OTB, VOT and TrackNet labels.
@@ -102,17 +108,17 @@ let package = Package(
         .target(name: "LumaSynth", dependencies: ["LumaBase", "LumaAnalysis", "LumaTruth", "LumaImaging"], path: "Sources/LumaSynth"),
         .target(
             name: "LumaEngine",
-            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaProcess"],
+            dependencies: ["LumaBase", "LumaAnalysis", "LumaOutput", "LumaFormat", "LumaProcess"],
             path: "Sources/LumaEngine"),
         // Regression: golden replays, pipeline files, diff, score and the regress runner, with their
         // text and JSON reports; for the CLI, the benchmarks and any Swift program.
         .target(
             name: "LumaRegression",
-            dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaTruth"],
+            dependencies: ["LumaBase", "LumaAnalysis", "LumaOutput", "LumaFormat", "LumaEngine", "LumaTruth"],
             path: "Sources/LumaRegression"),
 
         // Recording: frame sources (video through ffmpeg, Y4M, image folders) and the record loop.
-        .target(name: "LumaRecording", dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaProcess"], path: "Sources/LumaRecording"),
+        .target(name: "LumaRecording", dependencies: ["LumaBase", "LumaAnalysis", "LumaOutput", "LumaFormat", "LumaEngine", "LumaProcess"], path: "Sources/LumaRecording"),
         // The test bench for analyzer plugins: replays frames through one analyzer, checks its conformance.
         .target(name: "AnalyzerHarness", dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine"], path: "Sources/AnalyzerHarness"),
         // Drawing event logs over frames (render) and the HTML report page: RGB pictures, overlays, PNG via libpng.
@@ -132,7 +138,7 @@ let package = Package(
         .target(
             name: "LumatraceCLI",
             dependencies: [
-                "LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine", "LumaRegression", "LumaRecording", "LumaProcess", "LumaSynth", "LumaTruth", "LumaRender", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer", "RectanglesAnalyzer", "ExternalAnalyzer",
+                "LumaBase", "LumaAnalysis", "LumaOutput", "LumaFormat", "LumaEngine", "LumaRegression", "LumaRecording", "LumaProcess", "LumaSynth", "LumaTruth", "LumaRender", "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer", "RectanglesAnalyzer", "ExternalAnalyzer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/LumatraceCLI"),
@@ -146,7 +152,7 @@ let package = Package(
             dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaRecording", "LumaProcess"],
             path: "Tests/LumaTestSupport"),
         .testTarget(
-            name: "LumaFormatTests", dependencies: ["LumaTestSupport", "LumaBase", "LumaFormat"], path: "Tests/LumaFormatTests",
+            name: "LumaFormatTests", dependencies: ["LumaTestSupport", "LumaBase", "LumaOutput", "LumaFormat"], path: "Tests/LumaFormatTests",
             // JPEGs ffmpeg cannot write, read from the source tree.
             exclude: ["ImageFiles/JPEGs"]),
         .testTarget(

@@ -43,8 +43,9 @@ let package = Package(
                 // #10502; swift#89636).
                 .product(name: "LumaImaging", package: "Lumatrace"),
                 // Likewise not imported: the programs and threads LumaRecording, LumaEngine and the external
-                // analyzer are built on.
+                // analyzer are built on, and the safe output files under the format and the engine.
                 .product(name: "LumaProcess", package: "Lumatrace"),
+                .product(name: "LumaOutput", package: "Lumatrace"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/lumatrace-bench"),

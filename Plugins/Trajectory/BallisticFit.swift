@@ -162,8 +162,7 @@ struct BallisticFit: Sendable {
         let freedom = max(1, 2 * points.count - 2 - fx.coefficients.count)
         rms = (squares / Double(freedom)).squareRoot()
         distances.sort()
-        let median = distances.count % 2 == 1 ? distances[distances.count / 2]
-            : (distances[distances.count / 2 - 1] + distances[distances.count / 2]) / 2
+        let median = Median.ofSorted(distances)
         robustScatter = median / 1.1774 * (Double(2 * points.count) / Double(freedom)).squareRoot()
         // Var(c2) ≈ σ² / Σ(u² − mean u²)² for centred times; σ per axis ≈ rms / √2.
         let n = Double(points.count)

@@ -38,8 +38,8 @@ struct Flight: Sendable {
     private(set) var logLumaRatio = 0.0
 
     private mutating func measure() {
-        radius = Flight.median(points.map(\.radius))
-        logLumaRatio = Flight.median(lumaRatios.map { PortableMath.log(max($0, 1e-3)) })
+        radius = Median.of(points.map(\.radius))
+        logLumaRatio = Median.of(lumaRatios.map { PortableMath.log(max($0, 1e-3)) })
     }
 
     /// Root-mean-square distance of the points from ``path``, frame pixels.
@@ -68,10 +68,4 @@ struct Flight: Sendable {
 
     /// Points from which a flight follows its own gravity rather than the clip's.
     static let ownGravityPoints = 10
-
-    static func median(_ values: [Double]) -> Double {
-        guard !values.isEmpty else { return 0 }
-        let s = values.sorted()
-        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-    }
 }

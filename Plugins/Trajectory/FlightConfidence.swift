@@ -24,7 +24,7 @@ struct FlightConfidence: Sendable {
         guard let fit = BallisticFit(flight.points[...]) else { return g }
         let n = Double(flight.count)
         let radii = flight.points.map(\.radius)
-        let r = Flight.median(radii)
+        let r = Median.of(radii)
         let gate = max(2 * Double(geometry.factor), 0.5 * r)
         g.length = 1 - PortableMath.exp(-n / 8)
         let relative = fit.rms / (0.35 * r)

@@ -230,8 +230,7 @@ public struct DiscFinder: Sendable {
         let rms = (distances / Double(edges.count)).squareRoot()
         sharpness.sort()
         guard !sharpness.isEmpty else { return nil }
-        let median = sharpness.count % 2 == 1 ? sharpness[sharpness.count / 2]
-            : (sharpness[sharpness.count / 2 - 1] + sharpness[sharpness.count / 2]) / 2
+        let median = Median.ofSorted(sharpness)
         return Disc(x: x, y: y, radius: radius, contrast: contrast, ratio: meanOutside > 0 ? meanInside / meanOutside : .infinity,
                     sharpness: median, roundness: max(0, 1 - rms / radius), coverage: Double(edges.count) / Double(rays))
     }

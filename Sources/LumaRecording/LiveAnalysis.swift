@@ -5,6 +5,7 @@ import LumaBase
 import LumaEngine
 import LumaFormat
 import LumaProcess
+import LumaOutput
 
 /// Analysis of a recording while it is made (`record … --analyzer … --events LOG`): every frame
 /// the recorder writes is analyzed on a thread of its own, and its events reach the log as soon as

@@ -1,5 +1,6 @@
 import LumaBase
 import LumaFormat
+import LumaOutput
 
 /// The record loop: frames from a ``FrameSource`` into a `.luma` recording, closed properly
 /// whatever happens, so everything received stays readable.

@@ -23,14 +23,6 @@ public enum PNGFile {
         return Array(UnsafeBufferPointer(start: out, count: size))
     }
 
-    /// Writes the image to `path` as PNG.
-    public static func write(_ image: RGBImage, to path: String) throws {
-        let bytes = try encode(image)
-        do { try Data(bytes).write(to: URL(fileURLWithPath: path)) } catch {
-            throw Failure(description: "\(path): cannot write: \(error.localizedDescription)")
-        }
-    }
-
     /// The NUL-terminated message the glue wrote.
     private static func text(_ message: [CChar]) -> String {
         String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

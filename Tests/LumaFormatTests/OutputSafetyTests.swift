@@ -2,6 +2,7 @@ import Foundation
 @testable import LumaFormat
 import Testing
 import LumaTestSupport
+@testable import LumaOutput
 
 @Suite("An output never destroys: not its input, not a folder, not a device, not a good result")
 struct OutputSafetyTests {
@@ -162,5 +163,11 @@ struct OutputSafetyTests {
         try out.write(Array("a".utf8), to: "frame-000000.png")
         out.abandon()
         #expect(try leftovers(except: []).isEmpty)
+    }
+
+    @Test("a recording is known by the magic the format writes: --force never puts another result over one")
+    func recordingMagicIsTheFormats() {
+        #expect(ResultKind.recordingMagic == RecordKind.header.magic)
+        #expect(ResultKind.of(head: RecordKind.header.magic + [0, 0, 0, 0]) == .recording)
     }
 }

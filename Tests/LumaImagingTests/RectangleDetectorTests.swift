@@ -32,13 +32,13 @@ private func inside(_ corners: [(x: Double, y: Double)]) -> (Double, Double) -> 
 @Suite("Rectangle detector: quadrilaterals from edges, checked like Vision's options")
 struct RectangleDetectorTests {
     @Test("a turned rectangle is found, its corners within 2 pixels, top-left first, clockwise on screen")
-    func turnedRectangle() {
+    func turnedRectangle() throws {
         let truth = rectangle(cx: 120, cy: 90, w: 120, h: 80, degrees: 12)
         let pixels = image(inside(truth))
         var detector = RectangleDetector()
         let found = pixels.withUnsafeBufferPointer { detector.detect($0, width: 240, height: 180) }
         #expect(found.count == 1)
-        guard let q = found.first else { return }
+        let q = try #require(found.first)
         for (got, want) in zip(q.corners, truth) {
             #expect(abs(got.x - want.x) <= 2 && abs(got.y - want.y) <= 2, "corner \(got) vs \(want)")
         }

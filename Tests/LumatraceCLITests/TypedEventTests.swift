@@ -97,7 +97,7 @@ struct TypedEventTests {
             let diff = try CLI.run(["diff", "\(dir)/spot.events.jsonl", "\(dir)/shifted.events.jsonl", "--json"])
             #expect(diff.status == 1)
             let changes = try JSONParser.parse(diff.stdout)["changes"]?.arrayValue ?? []
-            #expect(changes.count == 1)
+            #expect(changes.count == 1, "\(diff.stdout)")
             #expect(changes.first?["change"]?.stringValue == "changed" && changes.first?["what"]?.stringValue == "spot", "\(diff.stdout)")
             #expect(changes.first?["details"]?.arrayValue?.first?.stringValue?.hasPrefix("box drifts in 90 frames") == true, "\(diff.stdout)")
 

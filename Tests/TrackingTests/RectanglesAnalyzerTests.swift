@@ -23,7 +23,7 @@ struct RectanglesAnalyzerTests {
     func bestRectangle() throws {
         let found = try detect(RectanglesConfiguration())
         #expect(found.count == 1)
-        guard let r = found.first else { return }
+        let r = try #require(found.first)
         let want: [(String, [Double], [Double])] = [
             ("topLeft", r.topLeft, [100.0 / 640, 1 - 60.0 / 360]), ("topRight", r.topRight, [420.0 / 640, 1 - 60.0 / 360]),
             ("bottomRight", r.bottomRight, [420.0 / 640, 1 - 300.0 / 360]), ("bottomLeft", r.bottomLeft, [100.0 / 640, 1 - 300.0 / 360]),

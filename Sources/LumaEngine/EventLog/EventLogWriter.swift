@@ -2,6 +2,7 @@ import Foundation
 import LumaAnalysis
 import LumaBase
 import LumaFormat
+import LumaOutput
 
 /// Writes an event log: header line, event lines, footer line.
 ///

@@ -3,6 +3,7 @@ import Foundation
 import LumaAnalysis
 import LumaBase
 import LumaFormat
+import LumaOutput
 
 /// How to run a replay (everything that does not change the events, plus the frame range).
 public struct ReplayOptions: Sendable {

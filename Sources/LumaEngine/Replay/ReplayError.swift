@@ -1,5 +1,6 @@
 import LumaAnalysis
 import LumaFormat
+import LumaOutput
 
 /// Why a replay could not run or finish.
 public enum ReplayError: Error, Equatable, CustomStringConvertible, Sendable {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import LumaBase
+import LumaOutput
 
 /// A recording's file as the format reads and writes it: positioned reads for random access, and
 /// whole writes for the append-only writer, over a ``SystemFile``. Its errors name the path:

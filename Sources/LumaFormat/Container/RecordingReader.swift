@@ -1,3 +1,5 @@
+import LumaOutput
+
 /// Damage found in a recording: a run of bytes that does not hold intact records, or a chunk
 /// whose payload fails its checksum. Frames in `frames` cannot be read.
 public struct RecordingDamage: Equatable, Sendable, CustomStringConvertible {

@@ -4,6 +4,8 @@ import Glibc
 import Darwin
 #endif
 
+import LumaOutput
+
 /// Rebuilds a recording that was never closed (the recorder was killed, the disk filled) or is
 /// damaged, so it opens directly again, and never keeps less than the recording held.
 ///

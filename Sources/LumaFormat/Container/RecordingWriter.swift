@@ -1,4 +1,6 @@
 import LumaBase
+import LumaOutput
+
 /// Settings of the `.luma` writer. The defaults suit recordings of any size.
 ///
 /// A chunk is the unit of seeking (a frame is read by decoding its chunk) and the most a crash can

@@ -1,5 +1,7 @@
 import LumaBase
 
+import LumaOutput
+
 /// Everything that can go wrong reading or writing a `.luma` recording or importing frames.
 ///
 /// Each case names the file and, where it applies, the frame, chunk or byte offset, and carries what

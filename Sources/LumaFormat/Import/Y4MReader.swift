@@ -1,3 +1,5 @@
+import LumaOutput
+
 /// What a YUV4MPEG2 stream header declares.
 public struct Y4MStreamInfo: Equatable, Sendable {
     public var width: Int

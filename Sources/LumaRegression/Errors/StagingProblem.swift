@@ -1,5 +1,6 @@
 import LumaBase
 import LumaFormat
+import LumaOutput
 
 /// Why a sharded update's staging folder, or a log in it, is not usable; or why a golden could not
 /// be replaced: the data behind ``RegressionError/staging(path:problem:)`` and

@@ -2,6 +2,7 @@ import Foundation
 import LumaAnalysis
 import LumaBase
 import LumaFormat
+import LumaOutput
 
 /// A golden's new log that a shard of `regress --update` wrote into the staging folder instead of
 /// over the golden: only `regress merge`, once every shard has succeeded, moves it into place, so

@@ -4,6 +4,7 @@ import LumaBase
 import LumaEngine
 import LumaFormat
 import LumaRegression
+import LumaOutput
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(

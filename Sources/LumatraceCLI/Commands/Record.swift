@@ -5,6 +5,7 @@ import LumaEngine
 import LumaFormat
 import LumaBase
 import LumaRecording
+import LumaOutput
 
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(

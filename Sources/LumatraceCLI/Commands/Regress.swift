@@ -6,6 +6,7 @@ import LumaEngine
 import LumaFormat
 import LumaRegression
 import LumaTruth
+import LumaOutput
 
 /// `lumatrace regress`: a corpus of golden logs re-run (`regress DIR`, the default), or the parts of
 /// a sharded run merged (`regress merge`).

@@ -9,6 +9,7 @@ import LumaRegression
 import LumaRecording
 import LumaRender
 import Synchronization
+import LumaOutput
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -7,6 +7,7 @@ import LumaFormat
 import LumaRegression
 import LumaRender
 import LumaTruth
+import LumaOutput
 
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -6,6 +6,7 @@ import LumaBase
 import LumaFormat
 import LumaRegression
 import LumaSynth
+import LumaOutput
 
 struct Synth: ParsableCommand {
     static let configuration = CommandConfiguration(

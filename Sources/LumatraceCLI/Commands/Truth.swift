@@ -4,6 +4,7 @@ import LumaBase
 import LumaFormat
 import LumaRegression
 import LumaTruth
+import LumaOutput
 
 struct Truth: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,6 +4,7 @@ import LumaEngine
 import LumaFormat
 import LumaRecording
 import LumaRegression
+import LumaOutput
 
 /// The command an error happened in, where a hint depends on what the command offers.
 enum CommandContext {

@@ -2,6 +2,7 @@ import Foundation
 import LumaAnalysis
 import LumaEngine
 import LumaFormat
+import LumaOutput
 
 /// Checks made before any frame is decoded, by commands that draw a log over its recording.
 /// (Where results may be written is ``OutputFile``'s and ``OutputFolder``'s business.)

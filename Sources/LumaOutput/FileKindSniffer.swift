@@ -8,7 +8,7 @@ public enum FileKindSniffer {
 
     /// The description of a file recognizably of another kind (a video, an image, text), or `nil`
     /// when the first bytes say nothing: a recording whose first bytes are damaged looks like that.
-    static func kind(head: [UInt8]) -> String? {
+    public static func kind(head: [UInt8]) -> String? {
         func starts(_ s: String, at offset: Int = 0) -> Bool {
             let m = Array(s.utf8)
             return head.count >= offset + m.count && head[offset..<offset + m.count].elementsEqual(m)

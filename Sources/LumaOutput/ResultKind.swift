@@ -27,12 +27,16 @@ public enum ResultKind: String, Sendable, Equatable, CaseIterable {
         }
     }
 
+    /// The first four bytes of a recording (`.luma`): the magic of its header record, which
+    /// LumaFormat writes and checks is this one.
+    public static let recordingMagic: [UInt8] = Array("LUMA".utf8)
+
     /// How many first bytes ``of(head:)`` looks at.
     static let headBytes = 512
 
     /// The kind of a file whose first bytes are `head`, or `nil` when they say nothing.
     public static func of(head: [UInt8]) -> ResultKind? {
-        if head.starts(with: RecordKind.header.magic) { return .recording }
+        if head.starts(with: recordingMagic) { return .recording }
         let text = String(decoding: head.prefix(headBytes), as: UTF8.self)
         if text.hasPrefix("{") {
             let compact = text.filter { !$0.isWhitespace }

@@ -50,7 +50,7 @@ public final class OutputFile {
     /// Where the bytes go until `commit()`; `nil` when writing straight to a stream.
     public let temporaryPath: String?
     /// The file being written (standard output borrowed, never closed here).
-    private(set) var openFile: SystemFile
+    package private(set) var openFile: SystemFile
     private let replacing: Bool
     /// What the result is, checked again against what is there at ``commit()``.
     private var kind: ResultKind?
