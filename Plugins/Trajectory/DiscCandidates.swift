@@ -90,16 +90,16 @@ struct DiscCandidateFinder {
         var response: Double
     }
 
-    /// `minimumRadius` and `maximumRadius` are frame pixels (the configured range).
-    init(geometry: ProcessingGeometry, fixedThreshold: Int, minimumRadius: Double, maximumRadius: Double) {
+    /// `minimumRadiusPixels` and `maximumRadiusPixels` are frame pixels (the configured range).
+    init(geometry: ProcessingGeometry, fixedThreshold: Int, minimumRadiusPixels: Double, maximumRadiusPixels: Double) {
         self.geometry = geometry
         self.fixedThreshold = fixedThreshold
         let k = Double(geometry.factor)
         let (w, h) = (geometry.width, geometry.height)
         // With no range given (Vision's 0...1 of the width), balls up to an eighth of the shorter
         // side are looked for.
-        let upper = min(maximumRadius / k, Double(min(w, h)) / 8)
-        let lower = min(max(minimumRadius / k, 1.5), upper)
+        let upper = min(maximumRadiusPixels / k, Double(min(w, h)) / 8)
+        let lower = min(max(minimumRadiusPixels / k, 1.5), upper)
         var sizes = [(width: w, height: h)]
         while sizes.count < 8, sizes.last!.width >= 16, sizes.last!.height >= 16 {
             sizes.append((sizes.last!.width / 2, sizes.last!.height / 2))

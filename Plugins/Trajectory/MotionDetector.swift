@@ -80,8 +80,8 @@ struct MotionDetector {
     /// Fixed threshold (grey levels, mean over 3×3), or 0 for automatic.
     let fixedThreshold: Int
     /// Radii kept, in frame pixels, with some slack: trajectories are filtered on their mean radius.
-    let minimumRadius: Double
-    let maximumRadius: Double
+    let minimumRadiusPixels: Double
+    let maximumRadiusPixels: Double
     /// Frames a pixel must hold still to become background (about half a second).
     let settleFrames: Int
 
@@ -106,11 +106,11 @@ struct MotionDetector {
         return max(6, 2.2 * (noise ?? 2))
     }
 
-    init(geometry: ProcessingGeometry, fixedThreshold: Int, minimumRadius: Double, maximumRadius: Double, settleFrames: Int) {
+    init(geometry: ProcessingGeometry, fixedThreshold: Int, minimumRadiusPixels: Double, maximumRadiusPixels: Double, settleFrames: Int) {
         self.geometry = geometry
         self.fixedThreshold = fixedThreshold
-        self.minimumRadius = minimumRadius
-        self.maximumRadius = maximumRadius
+        self.minimumRadiusPixels = minimumRadiusPixels
+        self.maximumRadiusPixels = maximumRadiusPixels
         self.settleFrames = max(1, min(255, settleFrames))
         segmentation = MotionSegmentation(region: geometry.region, factor: geometry.factor, settleFrames: settleFrames)
         motion = [UInt8](repeating: 0, count: geometry.width * geometry.height)
@@ -139,7 +139,7 @@ struct MotionDetector {
             for c in segmentation.components(of: mask) where !measure(c, threshold: t, difference: difference, mask: mask) { crowded.append(c) }
         }
         if !crowded.isEmpty { lookInsideCrowds(threshold: t) }
-        let allowed = max(1.5, 0.7 * minimumRadius)...max(2, maximumRadius * 1.3)
+        let allowed = max(1.5, 0.7 * minimumRadiusPixels)...max(2, maximumRadiusPixels * 1.3)
         for i in detections.indices { detections[i] = appearance.refine(detections[i], in: frame, radius: allowed, support: support) }
 
         segmentation.end(stillness: UInt8(clamping: Int((max(3, 4.5 * (noise ?? 2))).rounded())))
@@ -208,7 +208,7 @@ struct MotionDetector {
         // Cheap rejections on the mask blob (grown by about a pixel by the 3×3 sums).
         guard c.area >= 2 else { return true }
         let boxWidth = c.maxX - c.minX + 1, boxHeight = c.maxY - c.minY + 1
-        let grownRadius = (maximumRadius / k) + 2
+        let grownRadius = (maximumRadiusPixels / k) + 2
         guard Double(max(boxWidth, boxHeight)) <= 2 * grownRadius + 1 else { return false }
         if boxWidth > 3 || boxHeight > 3 {
             let fill = Double(c.area) / Double(boxWidth * boxHeight)
@@ -252,7 +252,7 @@ struct MotionDetector {
         if c.minY == 0 { clipped.insert(.top) }
         if c.maxY == g.height - 1 { clipped.insert(.bottom) }
         // A cut-off object looks smaller than it is; only whole ones are held to the minimum.
-        guard radius <= maximumRadius * 1.3 + k, !clipped.isEmpty || radius >= minimumRadius * 0.7 - k else { return true }
+        guard radius <= maximumRadiusPixels * 1.3 + k, !clipped.isEmpty || radius >= minimumRadiusPixels * 0.7 - k else { return true }
         detections.append(Detection(
             x: g.frameX(cx), y: g.frameY(cy), radius: radius, contrast: r.mean,
             left: g.frameX(Double(r.minX)), top: g.frameY(Double(r.minY)), right: g.frameX(Double(r.maxX + 1)),

@@ -26,14 +26,14 @@ struct ProcessingGeometry: Sendable, Equatable {
     static let smallestUsefulRadius = 2.0
 
     init(frameWidth: Int, frameHeight: Int, regionOfInterest: NormalizedRect, maximumProcessingDimension: Int,
-         minimumRadius: Double) {
+         minimumNormalizedRadius: Double) {
         self.frameWidth = frameWidth
         self.frameHeight = frameHeight
         region = PixelRect(regionOfInterest.pixelBounds(width: frameWidth, height: frameHeight))
         let longer = max(region.width, region.height)
         var k = Downsample.factor(shrinking: longer, toAtMost: maximumProcessingDimension)
         // An object of the minimum radius (normalized by width) must stay at least a pixel in radius.
-        let radiusLimit = max(minimumRadius * Double(frameWidth), Self.smallestUsefulRadius)
+        let radiusLimit = max(minimumNormalizedRadius * Double(frameWidth), Self.smallestUsefulRadius)
         k = min(k, max(1, Int(radiusLimit.rounded(.down))))
         k = max(1, min(k, min(region.width, region.height)))
         factor = k

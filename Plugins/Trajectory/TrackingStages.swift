@@ -25,7 +25,7 @@ struct TrackingStages: TrajectoryStages {
     /// half a second.
     static func detector(_ setting: StageSetting) -> MotionDetector {
         MotionDetector(geometry: setting.geometry, fixedThreshold: setting.configuration.threshold,
-                       minimumRadius: setting.minimumRadius, maximumRadius: setting.maximumRadius,
+                       minimumRadiusPixels: setting.minimumRadiusPixels, maximumRadiusPixels: setting.maximumRadiusPixels,
                        settleFrames: Int((0.5 / setting.frameInterval).rounded(.up)))
     }
 

@@ -61,7 +61,7 @@ public struct TrajectoryAnalyzer: Analyzer {
     private mutating func observe(_ track: Track, into events: inout EventSink) throws {
         guard track.count >= configuration.trajectoryLength else { return }
         let radius = report.movingAverageRadius(track)
-        guard radius >= setting.minimumRadius, radius <= setting.maximumRadius, stages.mayReport(track, radius: radius) else { return }
+        guard radius >= setting.minimumRadiusPixels, radius <= setting.maximumRadiusPixels, stages.mayReport(track, radius: radius) else { return }
         let confidence = stages.confidence(track)
         guard confidence >= stages.minimumConfidence else { return }
         let a = report.equationCoefficients(track)[0]

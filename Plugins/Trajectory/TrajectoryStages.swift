@@ -38,20 +38,20 @@ struct StageSetting: Sendable {
     /// Nominal time between analyzed frames, seconds.
     let frameInterval: Double
     /// The configured radius range in frame pixels.
-    let minimumRadius: Double
-    let maximumRadius: Double
+    let minimumRadiusPixels: Double
+    let maximumRadiusPixels: Double
     /// The longer side of the frame, pixels.
     let frameSize: Int
 
     init(configuration: TrajectoryConfiguration, stream: StreamInfo, regionOfInterest: NormalizedRect, frameAnalysisSpacing: Double) {
         self.configuration = configuration
         let width = Double(stream.width)
-        minimumRadius = configuration.objectMinimumNormalizedRadius * width
-        maximumRadius = configuration.objectMaximumNormalizedRadius * width
+        minimumRadiusPixels = configuration.objectMinimumNormalizedRadius * width
+        maximumRadiusPixels = configuration.objectMaximumNormalizedRadius * width
         geometry = ProcessingGeometry(
             frameWidth: stream.width, frameHeight: stream.height, regionOfInterest: regionOfInterest,
             maximumProcessingDimension: configuration.maximumProcessingDimension,
-            minimumRadius: configuration.objectMinimumNormalizedRadius)
+            minimumNormalizedRadius: configuration.objectMinimumNormalizedRadius)
         let nominal = stream.nominalFrameRate > 0 && stream.nominalFrameRate.isFinite ? 1 / stream.nominalFrameRate : 1.0 / 30
         frameInterval = max(nominal, frameAnalysisSpacing)
         frameSize = max(stream.width, stream.height)

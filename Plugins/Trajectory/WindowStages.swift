@@ -27,7 +27,7 @@ struct WindowStages: TrajectoryStages {
     /// The candidate stage as this design sets it up.
     static func candidateFinder(_ setting: StageSetting) -> DiscCandidateFinder {
         DiscCandidateFinder(geometry: setting.geometry, fixedThreshold: setting.configuration.threshold,
-                            minimumRadius: setting.minimumRadius, maximumRadius: setting.maximumRadius)
+                            minimumRadiusPixels: setting.minimumRadiusPixels, maximumRadiusPixels: setting.maximumRadiusPixels)
     }
 
     mutating func advance(_ frame: Frame) -> (ended: [EndedPath], gained: [Track]) {
