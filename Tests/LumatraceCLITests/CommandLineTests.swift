@@ -20,6 +20,19 @@ struct CommandLineTests {
         }
     }
 
+    @Test("--force means one thing wherever it only replaces an output: one help text")
+    func forceHelpIsShared() throws {
+        var texts: Set<String> = []
+        for command in [["record"], ["recover"], ["export"], ["synth"], ["truth", "import"]] {
+            let help = try CLI.run(command + ["--help"])
+            #expect(help.status == 0, "\(command) --help")
+            let line = help.stdout.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("--force ") }
+            #expect(line != nil, "\(command) --help lists --force")
+            texts.insert(line.map { $0.replacingOccurrences(of: "--force", with: "").trimmingCharacters(in: .whitespaces) } ?? "")
+        }
+        #expect(texts == ["Replace existing output (never an input)."], "\(texts)")
+    }
+
     @Test("record → info → replay → verify → export: frames come back byte-identical")
     func wholePath() throws {
         try withScratchFolder("cli") { dir in

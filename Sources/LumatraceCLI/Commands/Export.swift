@@ -43,8 +43,7 @@ struct Export: ParsableCommand {
     @Option(help: "Y4M: write the frames' real times here (mkvmerge timestamp format v2), whatever the rate.")
     var timestamps: String?
 
-    @Flag(help: "Overwrite existing output.")
-    var force = false
+    @OptionGroup var replacing: ReplaceOutputOption
 
     func run() throws {
         try reportingErrors {
@@ -60,7 +59,7 @@ struct Export: ParsableCommand {
                 if target == "-", isatty(1) != 0 {
                     throw CLIError("refusing to write a Y4M stream to a terminal; pipe it (| ffmpeg -i - out.mp4) or pass -o FILE")
                 }
-                let sink = try OutputFile.create(target, replacingExisting: force, inputs: [recording.filePath].compactMap { $0 }, kind: .media, streams: .allowed)
+                let sink = try OutputFile.create(target, replacingExisting: replacing.replacesExisting, inputs: [recording.filePath].compactMap { $0 }, kind: .media, streams: .allowed)
                 let writer = Y4MWriter(width: h.width, height: h.height)
                 try sink.write(writer.header(rateNumerator: h.rateNumerator, rateDenominator: h.rateDenominator,
                                              signal: LumaSignal(metadata: h.metadata)))
@@ -76,7 +75,7 @@ struct Export: ParsableCommand {
                 try writeRealTimes(FrameTimes(times), header: h, streamOutput: target)
             case .pgm:
                 guard let output, output != "-" else { throw CLIError("--format pgm needs -o FOLDER") }
-                let folder = try OutputFolder.create(output, replacingExisting: force, inputs: [recording.filePath].compactMap { $0 }, owns: Self.isExportedFile)
+                let folder = try OutputFolder.create(output, replacingExisting: replacing.replacesExisting, inputs: [recording.filePath].compactMap { $0 }, owns: Self.isExportedFile)
                 var times = "# frame seconds (exact timestamps of the exported frames)\n"
                 var files: [String] = [], stamps: [Timestamp] = []
                 try forEachFrame(reader, decoder, range) { index, ticks, pixels in
@@ -115,7 +114,7 @@ struct Export: ParsableCommand {
             warn(message)
         }
         guard let destination else { return }
-        let file = try OutputFile.create(destination, replacingExisting: force, inputs: [recording.filePath, streamOutput == "-" ? nil : streamOutput].compactMap { $0 }, kind: .text,
+        let file = try OutputFile.create(destination, replacingExisting: replacing.replacesExisting, inputs: [recording.filePath, streamOutput == "-" ? nil : streamOutput].compactMap { $0 }, kind: .text,
                                          streams: .allowed)
         try file.write(Array(times.mkvmergeTimestamps().utf8))
         try file.commit()

@@ -71,8 +71,7 @@ struct Record: ParsableCommand {
     @Flag(help: "Have ffmpeg read INPUT at its own pace (ffmpeg's -re), as a camera would deliver it; recorded live, with its own timestamps.")
     var realtime = false
 
-    @Flag(help: "Overwrite OUTPUT if it exists.")
-    var force = false
+    @OptionGroup var replacing: ReplaceOutputOption
 
     @Option(help: "Shortest chunk in seconds, (0, 3600]. Chunks also hold at least 16 MiB of frames, unless --max-chunk-seconds comes first; with --live they close after exactly this long (the most a crash can lose).")
     var chunkSeconds: Double = 1.0
@@ -135,7 +134,7 @@ struct Record: ParsableCommand {
         var options = LiveAnalysis.Options()
         options.queueFrames = queueFrames
         options.jobs = jobs
-        options.replaceExistingLog = force
+        options.replaceExistingLog = replacing.replacesExisting
         options.configurationFolder = ConfigurationFolder.of(logPath)
         options.otherInputs = [input] + (choice.pipeline.map { [$0] } ?? [])
         let analysis = try LiveAnalysis(setups: setups, registry: registry, logPath: logPath, recordingPath: recording.output, options: options)
@@ -159,7 +158,7 @@ struct Record: ParsableCommand {
         try reportingErrors {
             let stop = StopFlag()
             // Whether OUTPUT may be written is checked before any wait for input.
-            try OutputFile.check(recording.output, replacingExisting: force, inputs: [input], kind: .recording, why: RecordingWriter.needsAFile)
+            try OutputFile.check(recording.output, replacingExisting: replacing.replacesExisting, inputs: [input], kind: .recording, why: RecordingWriter.needsAFile)
             let analysis = try liveAnalysis()
             // The first interrupt ends the recording (closed, complete) and lets the analysis
             // catch up; a second one stops the analysis where it is.
@@ -202,7 +201,7 @@ struct Record: ParsableCommand {
         let progress = ProgressBar("recording")
         defer { progress.finish() }
         var note = firstFrameNote
-        let (header, summary) = try Recorder.record(&source, to: recording.output, replacingExisting: force, inputs: [input], options: options,
+        let (header, summary) = try Recorder.record(&source, to: recording.output, replacingExisting: replacing.replacesExisting, inputs: [input], options: options,
                                                     metadata: meta, stop: stop, analysis: analysis, progress: { frames, expected in
             if let said = note {
                 note = nil

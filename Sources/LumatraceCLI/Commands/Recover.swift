@@ -23,15 +23,14 @@ struct Recover: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write the recovered recording here instead of in place.")
     var output: String?
 
-    @Flag(help: "Overwrite OUTPUT if it exists.")
-    var force = false
+    @OptionGroup var replacing: ReplaceOutputOption
 
     func run() throws {
         try reportingErrors {
             if ByteSources.isURL(recording) {
                 throw UsageError("\(RecordingLocation(recording)) is a URL: recover rebuilds a file in place or into -o; download the recording first (curl -o clip.luma URL), then recover the file")
             }
-            let report = try RecordingRecovery.recover(recording, output: output, overwrite: force)
+            let report = try RecordingRecovery.recover(recording, output: output, overwrite: replacing.replacesExisting)
             if report.wasIntact {
                 print("\(recording): intact (indexed, every chunk decodes); nothing to do")
                 return

@@ -48,8 +48,7 @@ struct Synth: ParsableCommand {
     @Option(help: "Sensor noise: standard deviation in grey levels, 0...64.")
     var noise: Double = 2.0
 
-    @Flag(help: "Overwrite existing output files.")
-    var force = false
+    @OptionGroup var replacing: ReplaceOutputOption
 
     func run() throws {
         try reportingErrors {
@@ -67,7 +66,7 @@ struct Synth: ParsableCommand {
                 throw UsageError("\(option): \(error.message)")
             }
             try OutputChecks.requireDistinct(("--truth", truth), ("-o", recording.output))
-            let truthFile = try truth.map { try OutputFile.create($0, replacingExisting: force, kind: .truth, streams: .allowed) }
+            let truthFile = try truth.map { try OutputFile.create($0, replacingExisting: replacing.replacesExisting, kind: .truth, streams: .allowed) }
 
             let header = RecordingHeader(width: w, height: h, timescale: Int64(fps), rateNumerator: fps, rateDenominator: 1,
                                          metadata: ["source": "synth", "synth.scene": kind.rawValue, "synth.seed": String(seed),
@@ -75,7 +74,7 @@ struct Synth: ParsableCommand {
             var options = RecordingWriterOptions()
             options.formatVersion = recording.formatVersion
             // A synthetic scene is made again in seconds: nothing half-written is ever left under OUTPUT.
-            let writer = try RecordingWriter(path: recording.output, header: header, options: options, overwrite: force, placement: .whenComplete)
+            let writer = try RecordingWriter(path: recording.output, header: header, options: options, overwrite: replacing.replacesExisting, placement: .whenComplete)
             let progress = ProgressBar("synthesizing")
             // Frames render in parallel in small batches (rendering is pure), and are written in order.
             let batch = 8

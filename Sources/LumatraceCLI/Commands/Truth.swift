@@ -62,8 +62,7 @@ struct Truth: ParsableCommand {
         @Option(name: .shortAndLong, help: "The truth file to write (*.truth.json).")
         var output: String
 
-        @Flag(help: "Replace an existing output file.")
-        var force = false
+        @OptionGroup var replacing: ReplaceOutputOption
 
         func validate() throws {
             guard TruthImport.Format(rawValue: format) != nil else {
@@ -77,7 +76,7 @@ struct Truth: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let file = try OutputFile.create(output, replacingExisting: force, inputs: [labels, recording?.filePath].compactMap { $0 },
+                let file = try OutputFile.create(output, replacingExisting: replacing.replacesExisting, inputs: [labels, recording?.filePath].compactMap { $0 },
                                                  kind: .truth, streams: .allowed)
                 var geometry: TruthImport.Geometry
                 if let recording {
