@@ -1,0 +1,47 @@
+import LumaAnalysis
+import LumaEngine
+import LumaFormat
+import LumaTruth
+
+/// A sweep's runs: each recording of the corpus decoded once per pass, its frames handed to one
+/// analyzer instance per setting (a pass holds at most ``AnalyzerSetup/instanceLimit`` of them),
+/// the log kept in memory and each instance scored against the recording's truth as
+/// `score --analyzer INSTANCE` scores it.
+public enum SweepRun {
+    /// Runs every setting of `grid` over `corpus`. `jobs` is the replay's (decoding ahead, instances
+    /// of one frame side by side); the scores do not depend on it. `didReplay` is told each pass's
+    /// log (every instance of the pass in one log), e.g. to keep it on disk.
+    public static func run(_ grid: SweepGrid, corpus: SweepCorpus, registry: AnalyzerRegistry, jobs: Int = 1,
+                           didReplay: ((SweepCorpus.Entry, EventLog) throws -> Void)? = nil) throws -> SweepResult {
+        let setups = try grid.setups(registry: registry)
+        var scores = [[SweepScore]](repeating: [], count: setups.count)
+        for entry in corpus.entries {
+            let reader = try RecordingReader(path: entry.recordingPath)
+            for pass in passes(setups.count) {
+                let log = try Replay.runInMemory(reader, setups: Array(setups[pass]), registry: registry, options: ReplayOptions(jobs: jobs))
+                try didReplay?(entry, log)
+                let truth = try GroundTruth.read(entry.truthPath, for: log)
+                for index in pass {
+                    let one = log.keepingOnly(setups[index].name)
+                    scores[index].append(SweepScore(try LogScore(log: one, truth: truth), events: one.events.count))
+                }
+            }
+        }
+        return SweepResult(grid: grid, settings: grid.settings, recordings: corpus.entries.map(\.name), withoutTruth: corpus.withoutTruth,
+                           scores: scores, passes: passes(setups.count).count)
+    }
+
+    /// The settings' indices in passes of at most ``AnalyzerSetup/instanceLimit``, in grid order.
+    public static func passes(_ count: Int) -> [Range<Int>] {
+        stride(from: 0, to: count, by: AnalyzerSetup.instanceLimit).map { $0..<min($0 + AnalyzerSetup.instanceLimit, count) }
+    }
+}
+
+extension EventLog {
+    /// The log with only the events of analyzer instance `name`, as `score --analyzer NAME` scores it.
+    public func keepingOnly(_ name: String) -> EventLog {
+        var log = self
+        log.events.removeAll { $0.analyzer != name }
+        return log
+    }
+}
