@@ -23,7 +23,8 @@ public enum SweepRun {
                 let truth = try GroundTruth.read(entry.truthPath, for: log)
                 for index in pass {
                     let one = log.keepingOnly(setups[index].name)
-                    scores[index].append(SweepScore(try LogScore(log: one, truth: truth), events: one.events.count))
+                    let shapes = log.header.analyzers.first { $0.name == setups[index].name }?.events.compactMap(\.shape) ?? []
+                    scores[index].append(SweepScore(try LogScore(log: one, truth: truth), events: one.events.count, shapes: shapes))
                 }
             }
         }

@@ -45,14 +45,15 @@ public struct SweepScore: Sendable, Equatable, Codable {
         self.tracking = tracking
     }
 
-    /// The score of one log, as `score` computed it.
-    public init(_ score: LogScore, events: Int) {
+    /// The score of one log, as `score` computed it, keeping what the analyzer can give: trajectories
+    /// when it declares `pathEnd` events, tracking when it declares `box` events (`shapes`).
+    public init(_ score: LogScore, events: Int, shapes: [EventShape]) {
         self.events = events
-        if let t = score.trajectories {
+        if let t = score.trajectories, shapes.contains(.pathEnd) {
             trajectories = Trajectories(segments: t.segments, found: t.found, reported: t.trajectories, correct: t.correct,
                                         pointErrors: t.errors.sorted())
         }
-        if let k = score.tracking {
+        if let k = score.tracking, shapes.contains(.box) {
             tracking = Tracking(frames: k.objects.reduce(0) { $0 + $1.frames }, successAUC: k.successAUC, precision20: k.precision20,
                                 losses: k.losses)
         }
