@@ -21,6 +21,10 @@ public struct SweepScore: Sendable, Equatable, Codable {
         public var precision: Double { reported == 0 ? 1 : Double(correct) / Double(reported) }
         public var f1: Double { recall + precision == 0 ? 0 : 2 * recall * precision / (recall + precision) }
         public var medianError: Double { percentile(pointErrors, 0.5) }
+
+        public init(segments: Int = 0, found: Int = 0, reported: Int = 0, correct: Int = 0, pointErrors: [Double] = []) {
+            (self.segments, self.found, self.reported, self.correct, self.pointErrors) = (segments, found, reported, correct, pointErrors)
+        }
     }
 
     /// Tracks against object tracks (as ``TrackingScore``).
@@ -30,6 +34,10 @@ public struct SweepScore: Sendable, Equatable, Codable {
         public var successAUC = 0.0
         public var precision20 = 0.0
         public var losses = 0
+
+        public init(frames: Int = 0, successAUC: Double = 0, precision20: Double = 0, losses: Int = 0) {
+            (self.frames, self.successAUC, self.precision20, self.losses) = (frames, successAUC, precision20, losses)
+        }
     }
 
     /// Events the setting logged.
