@@ -232,6 +232,36 @@ struct SweepCommandTests {
         }
     }
 
+    @Test("--keep-logs writes each setting's log of each recording, as a replay of it alone: verify re-runs it; an existing one is replaced only with --force")
+    func keptLogs() throws {
+        try withScratchFolder("sweep") { dir in
+            let corpus = try Self.corpus(in: dir)
+            let arguments = ["sweep", corpus, "--grid", "trajectory.trajectoryLength=8,15", "--keep-logs", dir + "/logs"]
+            let run = try CLI.run(arguments + ["-o", dir + "/out"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let names = try FileManager.default.contentsOfDirectory(atPath: dir + "/logs").sorted()
+            #expect(names == ["balls-synth.s01.events.jsonl", "balls-synth.s02.events.jsonl", "toss-real.s01.events.jsonl", "toss-real.s02.events.jsonl"])
+            let sweep = try JSONParser.parse(String(decoding: try #require(Self.contents(dir + "/out/sweep.json")), as: UTF8.self))
+            for (s, setting) in ["s01", "s02"].enumerated() {
+                for (r, name) in Self.names.enumerated() {
+                    let log = "\(dir)/logs/\(name).\(setting).events.jsonl"
+                    #expect(try EventLog.read(log).header.analyzers.map(\.name) == [setting])
+                    let verify = try CLI.run(["verify", log, "--recording", "\(corpus)/\(name).luma"])
+                    #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+                    let score = try CLI.run(["score", log, "--truth", "\(corpus)/\(name).truth.json", "--json"])
+                    let swept = sweep["settings"]?.arrayValue?[s]["recordings"]?.arrayValue?[r]["trajectories"]
+                    #expect(try JSONParser.parse(score.stdout)["trajectories"]?["f1"]?.doubleValue == swept?["f1"]?.doubleValue)
+                }
+            }
+            let kept = Self.contents(dir + "/logs/toss-real.s01.events.jsonl")
+            let again = try CLI.run(arguments + ["-o", dir + "/out2"])
+            // Refused before anything runs: the first log in corpus order is named, no output is written.
+            #expect(again.status == 2 && again.stderr.contains("balls-synth.s01.events.jsonl exists (--force replaces it)"), "\(again.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/out2") && Self.contents(dir + "/logs/toss-real.s01.events.jsonl") == kept)
+            #expect(try CLI.run(arguments + ["-o", dir + "/out2", "--force"]).status == 0)
+        }
+    }
+
     @Test("a recording without truth is named and left out; the text says what was swept, pooled, the best and each recording")
     func leftOutAndText() throws {
         try withScratchFolder("sweep") { dir in

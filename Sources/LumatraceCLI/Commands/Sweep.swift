@@ -34,7 +34,8 @@ struct Sweep: ParsableCommand {
             Each recording is decoded once per pass: one replay runs one instance of
             the analyzer per setting, at most \(AnalyzerSetup.instanceLimit) per replay (the instance
             limit, \(AnalyzerSetup.instanceLimitVariable)), so a larger grid takes several
-            passes. Logs stay in memory. Each instance is scored as
+            passes. Logs stay in memory (--keep-logs DIR writes each setting's log
+            of each recording, DIR/STEM.ID.events.jsonl). Each instance is scored as
             `lumatrace score LOG --analyzer INSTANCE` scores it.
 
             Written into the folder -o OUT (new or empty; --force replaces one a
@@ -67,7 +68,10 @@ struct Sweep: ParsableCommand {
     @Option(name: .shortAndLong, help: "The folder to write sweep.txt, sweep.json and sweep.csv into (new or empty).")
     var output: String
 
-    @Flag(help: "Replace an existing output folder of a sweep's files (never an input, never a folder holding other files).")
+    @Option(help: "Also keep each setting's log of each recording in this folder, as DIR/STEM.ID.events.jsonl (a replay of that setting alone, which verify re-runs).")
+    var keepLogs: String?
+
+    @Flag(help: "Replace an existing output folder of a sweep's files, and kept logs (never an input, never a folder holding other files).")
     var force = false
 
     @Option(help: "Threads for decoding ahead and running a replay's instances side by side (1...256). The outputs do not depend on it.")
@@ -95,13 +99,26 @@ struct Sweep: ParsableCommand {
                 }
             } catch let error as SweepError { throw UsageError(error) }
             let listing = try SweepCorpus.list(corpus)
-            try refuseInside(corpus: corpus)
+            try refuseInside(corpus: corpus, output, option: "-o")
+            let kept = try keepLogs.map { folder in
+                try refuseInside(corpus: corpus, folder, option: "--keep-logs")
+                let logs = SweepLogs(folder: folder, replacingExisting: force)
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                // Refused before anything runs, not after the first replay.
+                let settings = sweepGrid.settings
+                if !force, let existing = listing.entries.lazy.flatMap({ entry in settings.map { logs.path(entry, setting: $0.id) } })
+                    .first(where: FileManager.default.fileExists(atPath:)) {
+                    throw CLIError("--keep-logs: \(existing) exists (--force replaces it)")
+                }
+                return logs
+            }
             let folder = try OutputFolder.create(output, replacingExisting: force, inputs: listing.entries.flatMap { [$0.recordingPath, $0.truthPath] },
                                                  owns: SweepReport.fileNames.contains)
             if !listing.withoutTruth.isEmpty {
                 warn("note: left out for lack of truth beside them: \(listing.withoutTruth.joined(separator: ", "))")
             }
-            let result = try SweepRun.run(sweepGrid, corpus: listing, registry: registry, jobs: jobs)
+            let result = try SweepRun.run(sweepGrid, corpus: listing, registry: registry, jobs: jobs,
+                                          didReplay: kept.map { logs in { entry, log in try logs.keep(log, of: entry) } })
             let report = SweepReport(result, best: best)
             try folder.write(Array(report.text.utf8), to: "sweep.txt")
             try folder.write(Array((report.json.serialized + "\n").utf8), to: "sweep.json")
@@ -123,14 +140,14 @@ struct Sweep: ParsableCommand {
         return (String(first[..<dot]), String(first[..<dot]))
     }
 
-    /// Refuses an output folder inside the corpus (the next sweep of it would find its files).
-    private func refuseInside(corpus: String) throws {
+    /// Refuses an output folder inside the corpus (the next sweep or regress of it would find its files).
+    private func refuseInside(corpus: String, _ output: String, option: String) throws {
         let url = URL(fileURLWithPath: output)
         guard let corpusPath = try? SystemPath.resolved(corpus),
               let parent = try? SystemPath.resolved(url.deletingLastPathComponent().path) else { return }
         let target = parent == "/" ? "/" + url.lastPathComponent : parent + "/" + url.lastPathComponent
         if target == corpusPath || target.hasPrefix(corpusPath + "/") {
-            throw CLIError("-o \(output) is inside the corpus \(corpus): write the sweep elsewhere")
+            throw CLIError("\(option) \(output) is inside the corpus \(corpus): write the sweep elsewhere")
         }
     }
 }
