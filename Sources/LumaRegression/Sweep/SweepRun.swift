@@ -10,15 +10,27 @@ import LumaTruth
 public enum SweepRun {
     /// Runs every setting of `grid` over `corpus`. `jobs` is the replay's (decoding ahead, instances
     /// of one frame side by side); the scores do not depend on it. `didReplay` is told each pass's
-    /// log (every instance of the pass in one log), e.g. to keep it on disk.
+    /// log (every instance of the pass in one log), e.g. to keep it on disk; `progress` the frames
+    /// replayed so far of all the passes' frames, for a progress bar. Every recording is opened
+    /// before the first replay, so one that cannot be read fails the sweep before it starts.
     public static func run(_ grid: SweepGrid, corpus: SweepCorpus, registry: AnalyzerRegistry, jobs: Int = 1,
-                           didReplay: ((SweepCorpus.Entry, EventLog) throws -> Void)? = nil) throws -> SweepResult {
+                           didReplay: ((SweepCorpus.Entry, EventLog) throws -> Void)? = nil,
+                           progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> SweepResult {
         let setups = try grid.setups(registry: registry)
+        let readers = try corpus.entries.map { try RecordingReader(path: $0.recordingPath) }
+        let passes = passes(setups.count)
+        let total = readers.reduce(0) { $0 + $1.frameCount } * passes.count
+        var done = 0
         var scores = [[SweepScore]](repeating: [], count: setups.count)
-        for entry in corpus.entries {
-            let reader = try RecordingReader(path: entry.recordingPath)
-            for pass in passes(setups.count) {
-                let log = try Replay.runInMemory(reader, setups: Array(setups[pass]), registry: registry, options: ReplayOptions(jobs: jobs))
+        for (entry, reader) in zip(corpus.entries, readers) {
+            for pass in passes {
+                var options = ReplayOptions(jobs: jobs)
+                let before = done
+                if let progress {
+                    options.progress = { @Sendable frames, _ in progress(before + frames, total) }
+                }
+                let log = try Replay.runInMemory(reader, setups: Array(setups[pass]), registry: registry, options: options)
+                done += reader.frameCount
                 try didReplay?(entry, log)
                 let truth = try GroundTruth.read(entry.truthPath, for: log)
                 for index in pass {
@@ -29,7 +41,7 @@ public enum SweepRun {
             }
         }
         return SweepResult(grid: grid, settings: grid.settings, recordings: corpus.entries.map(\.name), withoutTruth: corpus.withoutTruth,
-                           scores: scores, passes: passes(setups.count).count)
+                           scores: scores, passes: passes.count)
     }
 
     /// The settings' indices in passes of at most ``AnalyzerSetup/instanceLimit``, in grid order.

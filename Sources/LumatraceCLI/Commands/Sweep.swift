@@ -117,8 +117,17 @@ struct Sweep: ParsableCommand {
             if !listing.withoutTruth.isEmpty {
                 warn("note: left out for lack of truth beside them: \(listing.withoutTruth.joined(separator: ", "))")
             }
-            let result = try SweepRun.run(sweepGrid, corpus: listing, registry: registry, jobs: jobs,
-                                          didReplay: kept.map { logs in { entry, log in try logs.keep(log, of: entry) } })
+            let bar = ProgressBar("sweeping")
+            let result: SweepResult
+            do {
+                result = try SweepRun.run(sweepGrid, corpus: listing, registry: registry, jobs: jobs,
+                                          didReplay: kept.map { logs in { entry, log in try logs.keep(log, of: entry) } },
+                                          progress: { bar.update($0, $1) })
+            } catch {
+                bar.finish()
+                throw error
+            }
+            bar.finish()
             let report = SweepReport(result, best: best)
             try folder.write(Array(report.text.utf8), to: "sweep.txt")
             try folder.write(Array((report.json.serialized + "\n").utf8), to: "sweep.json")
