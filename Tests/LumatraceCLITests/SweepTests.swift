@@ -79,6 +79,30 @@ struct SweepGridTests {
         #expect(big?.description.contains("split it into several sweeps") == true)
     }
 
+    @Test("fixed options come first in a setting's replay flags; an instance name is kept as INSTANCE=ANALYZER")
+    func flags() throws {
+        let g = try grid(["trajectory.trajectoryLength=8,15"], fixed: [("design", "window")])
+        #expect(g.replayFlags(g.settings[1]) == ["--analyzer", "trajectory", "--set", "trajectory.design=window", "--set", "trajectory.trajectoryLength=15"])
+        let named = try SweepGrid(name: "fast", analyzer: trajectory, grid: ["fast.trajectoryLength=8,15"])
+        #expect(named.replayFlags(named.settings[0]) == ["--analyzer", "fast=trajectory", "--set", "fast.trajectoryLength=8"])
+        #expect(try named.setups(registry: AnalyzerRegistry([trajectory])).map(\.name) == ["s01", "s02"])
+    }
+
+    @Test("the best is the highest pooled score as printed; a tie goes to the earlier setting; none without ball segments")
+    func best() throws {
+        let g = try grid(["trajectory.trajectoryLength=8,10,15"])
+        let score = { (found: Int, correct: Int) in
+            SweepScore(trajectories: .init(segments: 4, found: found, reported: 4, correct: correct))
+        }
+        let result = SweepResult(grid: g, settings: g.settings, recordings: ["a.luma"], withoutTruth: [],
+                                 scores: [[score(2, 4)], [score(3, 3)], [score(3, 3)]], passes: 1)
+        #expect(result.best(by: .f1) == 1 && result.best(by: .recall) == 1 && result.best(by: .precision) == 0)
+        let tracksOnly = SweepResult(grid: g, settings: g.settings, recordings: ["a.luma"], withoutTruth: [],
+                                     scores: [[SweepScore(tracking: .init(frames: 1))], [SweepScore()], [SweepScore()]], passes: 1)
+        #expect(tracksOnly.best(by: .f1) == nil)
+        #expect(SweepReport(tracksOnly, best: .f1).bestLine.contains("none"))
+    }
+
     @Test("pooled scores sum the counts, then take the ratios; the median error is over every point")
     func pooling() {
         let a = SweepScore(events: 3, trajectories: .init(segments: 4, found: 3, reported: 3, correct: 3, pointErrors: [1, 2, 9]))

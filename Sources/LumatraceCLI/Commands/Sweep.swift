@@ -100,6 +100,8 @@ struct Sweep: ParsableCommand {
             } catch let error as SweepError { throw UsageError(error) }
             let listing = try SweepCorpus.list(corpus)
             try refuseInside(corpus: corpus, output, option: "-o")
+            let folder = try OutputFolder.create(output, replacingExisting: force, inputs: listing.entries.flatMap { [$0.recordingPath, $0.truthPath] },
+                                                 owns: SweepReport.fileNames.contains)
             let kept = try keepLogs.map { folder in
                 try refuseInside(corpus: corpus, folder, option: "--keep-logs")
                 let logs = SweepLogs(folder: folder, replacingExisting: force)
@@ -112,8 +114,6 @@ struct Sweep: ParsableCommand {
                 }
                 return logs
             }
-            let folder = try OutputFolder.create(output, replacingExisting: force, inputs: listing.entries.flatMap { [$0.recordingPath, $0.truthPath] },
-                                                 owns: SweepReport.fileNames.contains)
             if !listing.withoutTruth.isEmpty {
                 warn("note: left out for lack of truth beside them: \(listing.withoutTruth.joined(separator: ", "))")
             }
