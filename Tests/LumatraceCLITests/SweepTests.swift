@@ -60,6 +60,11 @@ struct SweepGridTests {
         }
         #expect(together?.option.hasPrefix("trajectory.") == true && together?.message.contains("0.5") == true, "\(String(describing: together))")
         #expect(throws: OptionError.self) { try grid(["trajectory.noSuchOption=1,2"]) }
+        // Each value is allowed alone; 0.5 as the smallest radius with 0.2 as the largest is not.
+        let combined = #expect(throws: OptionError.self) {
+            try grid(["trajectory.objectMinimumNormalizedRadius=0.01,0.5", "trajectory.objectMaximumNormalizedRadius=0.2,1"])
+        }
+        #expect(combined?.option.hasPrefix("trajectory.object") == true, "\(String(describing: combined))")
     }
 
     @Test("a grid names one option once, of the analyzer swept, and holds at most maximumSettings; the refusal says how to split")

@@ -66,6 +66,8 @@ public struct SweepGrid: Sendable, Equatable {
             let largest = axes.max { $0.values.count < $1.values.count }.map { "\(name).\($0.key)" } ?? name
             throw SweepError.tooManySettings(count: count, limit: Self.maximumSettings, largest: largest)
         }
+        // Values fine alone may not go together (a minimum above a maximum): every setting is checked too.
+        _ = try setups(descriptor)
     }
 
     /// How many settings the grid holds (without overflow: a product past the limit stops there).
@@ -92,8 +94,11 @@ public struct SweepGrid: Sendable, Equatable {
     /// The setups of every setting, each running as an instance named by the setting's id, checked
     /// by the analyzer's rules (an error names the option as `NAME.KEY`, not the id).
     public func setups(registry: AnalyzerRegistry) throws -> [AnalyzerSetup] {
-        let descriptor = try registry.descriptor(named: analyzer)
-        return try settings.map { setting in
+        try setups(registry.descriptor(named: analyzer))
+    }
+
+    private func setups(_ descriptor: AnalyzerDescriptor) throws(OptionError) -> [AnalyzerSetup] {
+        try settings.map { (setting: SweepSetting) throws(OptionError) -> AnalyzerSetup in
             var setup = try AnalyzerSetup.resolve(descriptor, instance: name, overrides: fixed + setting.values.map { ($0.key, $0.value) })
             setup.name = setting.id
             return setup
