@@ -19,6 +19,9 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
     case corpusUnreadable(folder: String, reason: String)
     /// No recording of the corpus has truth beside it (`STEM.truth.json`).
     case noTruth(folder: String, recordings: Int)
+    /// `--keep-logs`: the folder cannot be made, or a log of this sweep is already there (and not to be replaced).
+    case keptLogsUnwritable(folder: String, reason: String)
+    case keptLogExists(path: String)
 
     public var description: String {
         switch self {
@@ -42,6 +45,10 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noTruth(let folder, let recordings):
             return "\(folder): none of its \(recordings) .luma recordings has truth beside it (STEM.truth.json); "
                 + "nothing to score (lumatrace synth --truth or lumatrace truth import make truth)"
+        case .keptLogsUnwritable(let folder, let reason):
+            return "--keep-logs \(folder): \(reason)"
+        case .keptLogExists(let path):
+            return "--keep-logs: \(path) exists (--force replaces it)"
         }
     }
 }

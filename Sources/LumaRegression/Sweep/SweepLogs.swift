@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import LumaBase
 import LumaEngine
 import LumaOutput
 
@@ -18,6 +22,22 @@ public struct SweepLogs: Sendable {
     /// Where the log of setting `id` on recording `entry` goes: `FOLDER/STEM.ID.events.jsonl`.
     public func path(_ entry: SweepCorpus.Entry, setting id: String) -> String {
         (folder.hasSuffix("/") ? folder : folder + "/") + "\(entry.stem).\(id).events.jsonl"
+    }
+
+    /// Makes the folder when missing and, unless replacing, refuses a log of the sweep already there:
+    /// before anything runs, rather than after the first replay.
+    public func prepare(_ corpus: SweepCorpus, settings: [SweepSetting]) throws(SweepError) {
+        do throws(SystemCallError) { try SystemPath.makeFolder(folder) } catch {
+            guard error.errno == EEXIST, (try? SystemPath.status(of: folder))?.kind == .folder else {
+                throw .keptLogsUnwritable(folder: folder, reason: error.description)
+            }
+        }
+        guard !replacingExisting else { return }
+        for entry in corpus.entries {
+            for setting in settings where (try? SystemPath.status(of: path(entry, setting: setting.id))) != nil {
+                throw .keptLogExists(path: path(entry, setting: setting.id))
+            }
+        }
     }
 
     /// Writes the log of every instance `pass` ran on `entry`, each with the engine's own events

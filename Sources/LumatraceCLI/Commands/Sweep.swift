@@ -105,13 +105,7 @@ struct Sweep: ParsableCommand {
             let kept = try keepLogs.map { folder in
                 try refuseInside(corpus: corpus, folder, option: "--keep-logs")
                 let logs = SweepLogs(folder: folder, replacingExisting: force)
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                // Refused before anything runs, not after the first replay.
-                let settings = sweepGrid.settings
-                if !force, let existing = listing.entries.lazy.flatMap({ entry in settings.map { logs.path(entry, setting: $0.id) } })
-                    .first(where: FileManager.default.fileExists(atPath:)) {
-                    throw CLIError("--keep-logs: \(existing) exists (--force replaces it)")
-                }
+                try logs.prepare(listing, settings: sweepGrid.settings)
                 return logs
             }
             if !listing.withoutTruth.isEmpty {
