@@ -256,6 +256,14 @@ struct SweepCommandTests {
 
             try FileManager.default.createDirectory(atPath: dir + "/bare", withIntermediateDirectories: true)
             try FileManager.default.createSymbolicLink(atPath: dir + "/bare/toss-real.luma", withDestinationPath: "\(Self.recordings)/toss-real.luma")
+            // Truth that does not fit its recording fails the sweep before anything runs.
+            try FileManager.default.createDirectory(atPath: dir + "/misfit", withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: dir + "/misfit/toss-real.luma", withDestinationPath: "\(Self.recordings)/toss-real.luma")
+            try FileManager.default.createSymbolicLink(atPath: dir + "/misfit/toss-real.truth.json", withDestinationPath: "\(Self.recordings)/balls-synth.truth.json")
+            let misfit = try CLI.run(["sweep", dir + "/misfit", "--grid", "trajectory.trajectoryLength=8,15", "-o", dir + "/out3"])
+            #expect(misfit.status == 2 && misfit.stderr.contains("toss-real.truth.json"), "\(misfit.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/out3"))
+
             let bare = try CLI.run(["sweep", dir + "/bare", "--grid", "trajectory.trajectoryLength=8,15", "-o", dir + "/out2"])
             #expect(bare.status == 2 && bare.stderr.contains("none of its 1 .luma recordings has truth"), "\(bare.stderr)")
         }

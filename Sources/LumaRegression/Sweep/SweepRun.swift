@@ -11,18 +11,26 @@ public enum SweepRun {
     /// Runs every setting of `grid` over `corpus`. `jobs` is the replay's (decoding ahead, instances
     /// of one frame side by side); the scores do not depend on it. `didReplay` is told each pass's
     /// log (every instance of the pass in one log), e.g. to keep it on disk; `progress` the frames
-    /// replayed so far of all the passes' frames, for a progress bar. Every recording is opened
-    /// before the first replay, so one that cannot be read fails the sweep before it starts.
+    /// replayed so far of all the passes' frames, for a progress bar. Every recording and truth is
+    /// read before the first replay, so one that cannot be read, or truth that does not fit its
+    /// recording, fails the sweep before it starts.
     public static func run(_ grid: SweepGrid, corpus: SweepCorpus, registry: AnalyzerRegistry, jobs: Int = 1,
                            didReplay: ((SweepCorpus.Entry, EventLog) throws -> Void)? = nil,
                            progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> SweepResult {
         let setups = try grid.setups(registry: registry)
-        let readers = try corpus.entries.map { try RecordingReader(path: $0.recordingPath) }
+        let truths = try corpus.entries.map { entry in
+            let reader = try RecordingReader(path: entry.recordingPath)
+            let truth = try GroundTruth.read(entry.truthPath)
+            try truth.check(againstFrames: reader.frameCount, width: reader.header.width, height: reader.header.height, path: entry.truthPath)
+            return (frames: reader.frameCount, truth: truth)
+        }
         let passes = passes(setups.count)
-        let total = readers.reduce(0) { $0 + $1.frameCount } * passes.count
+        let total = truths.reduce(0) { $0 + $1.frames } * passes.count
         var done = 0
         var scores = [[SweepScore]](repeating: [], count: setups.count)
-        for (entry, reader) in zip(corpus.entries, readers) {
+        for (entry, truth) in zip(corpus.entries, truths.map(\.truth)) {
+            // Opened again here, so a corpus of thousands never holds thousands of files open.
+            let reader = try RecordingReader(path: entry.recordingPath)
             for pass in passes {
                 var options = ReplayOptions(jobs: jobs)
                 let before = done
@@ -32,7 +40,6 @@ public enum SweepRun {
                 let log = try Replay.runInMemory(reader, setups: Array(setups[pass]), registry: registry, options: options)
                 done += reader.frameCount
                 try didReplay?(entry, log)
-                let truth = try GroundTruth.read(entry.truthPath, for: log)
                 for index in pass {
                     let one = log.keepingOnly(setups[index].name)
                     let shapes = log.header.analyzers.first { $0.name == setups[index].name }?.events.compactMap(\.shape) ?? []
