@@ -1,6 +1,7 @@
 import Foundation
 import LumaAnalysis
 import LumaEngine
+import LumaFormat
 import LumaRegression
 import LumaTestSupport
 import Testing
@@ -82,6 +83,20 @@ struct SweepGridTests {
         }
         #expect(big == .tooManySettings(count: SweepGrid.maximumSettings + 1, limit: SweepGrid.maximumSettings, largest: "trajectory.trajectoryLength"))
         #expect(big?.description.contains("split it into several sweeps") == true)
+    }
+
+    @Test("a replay kept in memory reads back as the same log as a replay to a file")
+    func inMemoryReplay() throws {
+        try withScratchFolder("sweep") { dir in
+            let registry = AnalyzerRegistry([trajectory])
+            let setups = try grid(["trajectory.trajectoryLength=8,15"]).setups(registry: registry)
+            let reader = try RecordingReader(path: SweepCommandTests.recordings + "/toss-real.luma")
+            let memory = try Replay.runInMemory(reader, setups: setups, registry: registry, options: ReplayOptions(jobs: 2))
+            _ = try Replay.run(reader, setups: setups, registry: registry, options: ReplayOptions(jobs: 1), logPath: dir + "/file.events.jsonl")
+            let file = try EventLog.read(dir + "/file.events.jsonl")
+            #expect(memory.headerJSON == file.headerJSON && memory.footer == file.footer)
+            #expect(memory.events.map(\.json.serialized) == file.events.map(\.json.serialized) && !memory.events.isEmpty)
+        }
     }
 
     @Test("fixed options come first in a setting's replay flags; an instance name is kept as INSTANCE=ANALYZER")
