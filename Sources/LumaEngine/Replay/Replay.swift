@@ -55,6 +55,15 @@ public struct ReplayOptions: Sendable {
 public enum Replay {
     public static func run(_ reader: RecordingReader, setups: [AnalyzerSetup], registry: AnalyzerRegistry,
                            options: ReplayOptions, logPath: String) throws(ReplayError) -> EventLogFooter {
+        try run(reader, setups: setups, registry: registry, options: options, inMemory: false) { header, inputs throws(OutputError) in
+            try EventLogWriter(path: logPath, header: header, replacingExisting: options.replaceExistingLog, inputs: inputs)
+        }.footer
+    }
+
+    /// The replay, its log written by the writer `openLog` makes from the header and the replay's
+    /// inputs (a file at a path, or memory: `inMemory`, whose failure leaves no file).
+    static func run(_ reader: RecordingReader, setups: [AnalyzerSetup], registry: AnalyzerRegistry, options: ReplayOptions, inMemory: Bool,
+                    openLog: (EventLogHeader, [String]) throws(OutputError) -> EventLogWriter) throws(ReplayError) -> (footer: EventLogFooter, log: EventLogWriter) {
         let total = reader.frameCount
         guard total > 0 else { throw .recording(.noFrames(path: reader.path)) }
         let range = options.frames ?? 0...(total - 1)
@@ -82,8 +91,7 @@ public enum Replay {
         let ending = header.ending
         let log: EventLogWriter
         do throws(OutputError) {
-            log = try EventLogWriter(path: logPath, header: header, replacingExisting: options.replaceExistingLog,
-                                     inputs: [reader.path] + options.otherInputs)
+            log = try openLog(header, [reader.path] + options.otherInputs)
         } catch { throw .output(error) }
         analysis.start(writingTo: log)
 
@@ -93,7 +101,7 @@ public enum Replay {
         } catch let failure as AnalyzerFailure {
             do throws(OutputError) { _ = try log.finish(framesReplayed: state.framesDone, failure: failure.json, ending: ending) } catch { throw .output(error) }
             throw .analyzerFailed(analyzer: failure.analyzer, frame: failure.frame, message: failure.message,
-                                  incompleteLog: log.failedLogKeptAt.map { .keptAside($0, existing: logPath) } ?? .placed(logPath))
+                                  incompleteLog: inMemory ? nil : log.failedLogKeptAt.map { .keptAside($0, existing: log.path) } ?? .placed(log.path))
         } catch let e as ReplayError {
             log.abandon()
             throw e
@@ -102,9 +110,9 @@ public enum Replay {
             throw .output(e)
         } catch {
             log.abandon()
-            throw .log(EventLogError(path: logPath, line: nil, reason: "\(error)"))
+            throw .log(EventLogError(path: log.path, line: nil, reason: "\(error)"))
         }
-        do throws(OutputError) { return try log.finish(framesReplayed: state.framesDone, ending: ending) } catch { throw .output(error) }
+        do throws(OutputError) { return (try log.finish(framesReplayed: state.framesDone, ending: ending), log) } catch { throw .output(error) }
     }
 
     /// ``StreamIdentity`` of the recording's first frame, taken from the chunk the replay walks

@@ -54,7 +54,7 @@ struct Score: ParsableCommand {
                 guard names.contains(analyzer) else {
                     throw CLIError("--analyzer \(analyzer): \(log) has no analyzer of that name (it has \(names.joined(separator: ", ")))")
                 }
-                events.events.removeAll { $0.analyzer != analyzer }
+                events = events.keepingOnly(analyzer)
             }
             let truth = try GroundTruth.read(truth, for: events)
             let score = try LogScore(log: events, truth: truth, minimumSegmentFrames: minimumSegmentFrames)

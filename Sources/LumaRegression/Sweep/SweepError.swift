@@ -1,0 +1,54 @@
+/// Why a sweep cannot run: its grid, its corpus or its size. Found before anything is replayed.
+/// A grid value the analyzer refuses is the analyzer's own ``OptionError``, naming the option.
+public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `--grid` text that is not `NAME.KEY=VALUES`.
+    case notAGrid(String)
+    /// `--grid` names an analyzer the sweep does not run.
+    case otherAnalyzer(grid: String, analyzer: String)
+    /// The same option swept twice, or swept and also fixed with `--set`.
+    case givenTwice(option: String)
+    /// A list or range that gives no values, an empty value, or a range `A:B:N` that is not one.
+    case badValues(option: String, text: String, reason: String)
+    /// A range over an integer option whose N even steps land between integers.
+    case notWhole(option: String, text: String, value: String)
+    /// Values that repeat (a list naming one twice, a range narrower than its count allows).
+    case repeated(option: String, text: String, value: String)
+    /// More settings than one sweep runs; `largest` is the option with the most values, to split by.
+    case tooManySettings(count: Int, limit: Int, largest: String)
+    /// The corpus is not a folder that can be listed.
+    case corpusUnreadable(folder: String, reason: String)
+    /// No recording of the corpus has truth beside it (`STEM.truth.json`).
+    case noTruth(folder: String, recordings: Int)
+    /// `--keep-logs`: the folder cannot be made, or a log of this sweep is already there (and not to be replaced).
+    case keptLogsUnwritable(folder: String, reason: String)
+    case keptLogExists(path: String)
+
+    public var description: String {
+        switch self {
+        case .notAGrid(let text):
+            return "--grid '\(text)' is not NAME.KEY=V1,V2,… or NAME.KEY=FROM:TO:COUNT (e.g. trajectory.trajectoryLength=8,10,15)"
+        case .otherAnalyzer(let grid, let analyzer):
+            return "--grid \(grid): the sweep runs \(analyzer); give its options as \(analyzer).KEY=…"
+        case .givenTwice(let option):
+            return "--grid \(option) is given twice (or also with --set): give each option once"
+        case .badValues(let option, let text, let reason):
+            return "--grid \(option)=\(text): \(reason)"
+        case .notWhole(let option, let text, let value):
+            return "--grid \(option)=\(text): \(option) is an integer, and the range gives \(value); choose a count that steps by whole numbers, or list the values"
+        case .repeated(let option, let text, let value):
+            return "--grid \(option)=\(text): \(value) appears twice; each value of a grid is tried once"
+        case .tooManySettings(let count, let limit, let largest):
+            return "the grid has \(count) settings, more than the \(limit) one sweep runs; split it into several sweeps, "
+                + "e.g. one per value of \(largest) (its values as --set, the rest as --grid)"
+        case .corpusUnreadable(let folder, let reason):
+            return "\(folder): \(reason) (the corpus is a folder of .luma recordings, each with STEM.truth.json beside it)"
+        case .noTruth(let folder, let recordings):
+            return "\(folder): none of its \(recordings) .luma recordings has truth beside it (STEM.truth.json); "
+                + "nothing to score (lumatrace synth --truth or lumatrace truth import make truth)"
+        case .keptLogsUnwritable(let folder, let reason):
+            return "--keep-logs \(folder): \(reason)"
+        case .keptLogExists(let path):
+            return "--keep-logs: \(path) exists (--force replaces it)"
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import LumaAnalysis
+import LumaBase
+import LumaEngine
+
+/// One swept option and the values it takes, as text for `--set NAME.KEY=VALUE`, in the order given.
+public struct SweepAxis: Sendable, Equatable, Codable {
+    /// The option's key (`trajectoryLength`).
+    public var key: String
+    /// Its values, each as `--set` reads it.
+    public var values: [String]
+
+    public init(key: String, values: [String]) {
+        self.key = key
+        self.values = values
+    }
+}
+
+/// The settings a sweep tries: the product of its axes (`--grid`), every other option fixed
+/// (`--set`) or at its default.
+///
+/// Order: the first `--grid` changes slowest, the last fastest, as nested loops written in the
+/// order given; settings are numbered in that order (`s01`, `s02`, …), so a setting's id depends
+/// only on the grid, never on a run.
+public struct SweepGrid: Sendable, Equatable {
+    /// The instance name the options belong to (`trajectory`, or `INSTANCE` of `--analyzer INSTANCE=trajectory`).
+    public var name: String
+    /// The analyzer the sweep runs.
+    public var analyzer: String
+    /// Options fixed for every setting (`--set`), in the order given.
+    public var fixed: [(key: String, value: String)]
+    public var axes: [SweepAxis]
+
+    /// The most settings one sweep runs (16 passes of 64 instances per recording): a larger grid is
+    /// refused before anything runs, with how to split it.
+    public static let maximumSettings = 1024
+
+    public static func == (a: SweepGrid, b: SweepGrid) -> Bool {
+        a.name == b.name && a.analyzer == b.analyzer && a.axes == b.axes && a.fixed.elementsEqual(b.fixed) { $0 == $1 }
+    }
+
+    /// A grid of `name` (running `analyzer`) from `--grid` texts (`NAME.KEY=V1,V2` or `NAME.KEY=FROM:TO:COUNT`)
+    /// and fixed `--set` values. Each value is read as its option's type and checked by the
+    /// analyzer's own rules, alone and in every setting, so an impossible value fails here, naming
+    /// the option.
+    public init(name: String, analyzer descriptor: AnalyzerDescriptor, grid texts: [String],
+                fixed: [(key: String, value: String)] = []) throws {
+        self.name = name
+        analyzer = descriptor.name
+        self.fixed = fixed
+        axes = []
+        for text in texts {
+            guard let eq = text.firstIndex(of: "="), let dot = text[..<eq].firstIndex(of: ".") else { throw SweepError.notAGrid(text) }
+            let (owner, key, values) = (String(text[..<dot]), String(text[text.index(after: dot)..<eq]), String(text[text.index(after: eq)...]))
+            guard owner == name else { throw SweepError.otherAnalyzer(grid: text, analyzer: name) }
+            guard !key.isEmpty else { throw SweepError.notAGrid(text) }
+            guard !axes.contains(where: { $0.key == key }), !fixed.contains(where: { $0.key == key }) else {
+                throw SweepError.givenTwice(option: "\(name).\(key)")
+            }
+            let isInteger = if case .int = descriptor.defaultConfiguration[key] { true } else { false }
+            let axis = SweepAxis(key: key, values: try Self.values(values, option: "\(name).\(key)", integer: isInteger))
+            for value in axis.values { _ = try AnalyzerSetup.resolve(descriptor, instance: name, overrides: fixed + [(key, value)]) }
+            axes.append(axis)
+        }
+        let count = settingCount
+        if count > Self.maximumSettings {
+            let largest = axes.max { $0.values.count < $1.values.count }.map { "\(name).\($0.key)" } ?? name
+            throw SweepError.tooManySettings(count: count, limit: Self.maximumSettings, largest: largest)
+        }
+        // Values fine alone may not go together (a minimum above a maximum): every setting is checked too.
+        _ = try setups(descriptor)
+    }
+
+    /// How many settings the grid holds (without overflow: a product past the limit stops there).
+    public var settingCount: Int {
+        axes.reduce(1) { product, axis in min(product * axis.values.count, Self.maximumSettings + 1) }
+    }
+
+    /// Every setting, in grid order.
+    public var settings: [SweepSetting] {
+        let count = settingCount
+        let digits = max(2, String(count).count)
+        return (0..<count).map { index in
+            var rest = index
+            var values: [SweepSetting.Value] = []
+            for axis in axes.reversed() {
+                values.insert(.init(key: axis.key, value: axis.values[rest % axis.values.count]), at: 0)
+                rest /= axis.values.count
+            }
+            let number = String(index + 1)
+            return SweepSetting(id: "s" + String(repeating: "0", count: digits - number.count) + number, values: values)
+        }
+    }
+
+    /// The setups of every setting, each running as an instance named by the setting's id, checked
+    /// by the analyzer's rules (an error names the option as `NAME.KEY`, not the id).
+    public func setups(registry: AnalyzerRegistry) throws -> [AnalyzerSetup] {
+        try setups(registry.descriptor(named: analyzer))
+    }
+
+    private func setups(_ descriptor: AnalyzerDescriptor) throws(OptionError) -> [AnalyzerSetup] {
+        try settings.map { (setting: SweepSetting) throws(OptionError) -> AnalyzerSetup in
+            var setup = try AnalyzerSetup.resolve(descriptor, instance: name, overrides: fixed + setting.values.map { ($0.key, $0.value) })
+            setup.name = setting.id
+            return setup
+        }
+    }
+
+    /// The `replay` flags that run `setting` alone, as the analyzer's own name.
+    public func replayFlags(_ setting: SweepSetting) -> [String] {
+        let choice = name == analyzer ? analyzer : "\(name)=\(analyzer)"
+        return ["--analyzer", choice] + (fixed + setting.values.map { ($0.key, $0.value) }).flatMap { ["--set", "\(name).\($0.key)=\($0.value)"] }
+    }
+
+    /// The values `text` gives: a list `V1,V2,…`, or a range `FROM:TO:COUNT` of COUNT evenly
+    /// spaced numbers from FROM to TO inclusive (whole numbers for an `integer` option; others in
+    /// the log's fixed decimals, trailing zeros left out).
+    static func values(_ text: String, option: String, integer: Bool) throws(SweepError) -> [String] {
+        let values: [String]
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        if parts.count == 3 {
+            guard let from = Double(parts[0]), let to = Double(parts[1]), from.isFinite, to.isFinite else {
+                throw .badValues(option: option, text: text, reason: "FROM and TO of a range FROM:TO:COUNT are numbers")
+            }
+            guard let count = Int(parts[2]), (2...maximumSettings).contains(count) else {
+                throw .badValues(option: option, text: text, reason: "COUNT of a range FROM:TO:COUNT is a whole number within 2...\(maximumSettings)")
+            }
+            values = try (0..<count).map { (i: Int) throws(SweepError) -> String in
+                let value = from + (to - from) * Double(i) / Double(count - 1)
+                if integer {
+                    guard value.rounded() == value, abs(value) < 9e15 else {
+                        throw .notWhole(option: option, text: text, value: FixedDecimal.text(value, decimals: JSONValue.decimals, below: 9e18, trimmingZeros: true) ?? "\(value)")
+                    }
+                    return String(Int64(value))
+                }
+                guard let printed = FixedDecimal.text(value, decimals: JSONValue.decimals, below: 9e18, trimmingZeros: true) else {
+                    throw .badValues(option: option, text: text, reason: "\(value) is too large")
+                }
+                return printed
+            }
+        } else {
+            values = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
+            if values.contains(where: \.isEmpty) {
+                throw .badValues(option: option, text: text, reason: "a list V1,V2,… has no empty values")
+            }
+        }
+        var seen = Set<String>()
+        for value in values where !seen.insert(value).inserted { throw .repeated(option: option, text: text, value: value) }
+        return values
+    }
+}
+
+/// One setting of a sweep: its id (`s03`, from its place in the grid) and the value of each swept option.
+public struct SweepSetting: Sendable, Equatable, Codable {
+    /// One swept option's value.
+    public struct Value: Sendable, Equatable, Codable {
+        public var key: String
+        public var value: String
+    }
+
+    /// `s` and its number in grid order, zero-padded to the grid's size: the instance name of its replays.
+    public var id: String
+    public var values: [Value]
+}

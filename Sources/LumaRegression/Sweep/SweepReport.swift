@@ -1,0 +1,173 @@
+import LumaAnalysis
+import LumaBase
+import LumaEngine
+
+/// A sweep's result as people and programs read it: a text table (`sweep.txt`), JSON
+/// (`sweep.json`) and CSV (`sweep.csv`), every number in fixed decimals, rows in grid order.
+public struct SweepReport: Sendable {
+    public var result: SweepResult
+    /// What the best setting is chosen by.
+    public var measure: SweepResult.Measure
+
+    public init(_ result: SweepResult, best measure: SweepResult.Measure) {
+        self.result = result
+        self.measure = measure
+    }
+
+    /// The file names a sweep writes into its output folder.
+    public static let fileNames = ["sweep.txt", "sweep.json", "sweep.csv"]
+
+    private var hasTrajectories: Bool { result.pooled.contains { $0.trajectories != nil } }
+    private var hasTracking: Bool { result.pooled.contains { $0.tracking != nil } }
+
+    // MARK: - Text
+
+    /// The best setting in a line, with the `replay` flags that reproduce it; or why there is none.
+    public var bestLine: String {
+        guard let best = result.best(by: measure) else {
+            return "best by \(measure.rawValue): none (the truth has no ball segments to measure it by)"
+        }
+        let setting = result.settings[best]
+        let value = measure.of(result.pooled[best]).map { DecimalText.fixed($0, 3) } ?? "-"
+        return "best by \(measure.rawValue): \(setting.id) (\(measure.rawValue) \(value) pooled): lumatrace replay RECORDING "
+            + result.grid.replayFlags(setting).joined(separator: " ")
+    }
+
+    /// `sweep.txt`: what was swept over what, the pooled table, the best, then a table per recording.
+    public var text: String {
+        let r = result
+        var lines = [
+            "sweep of \(r.grid.name == r.grid.analyzer ? r.grid.analyzer : "\(r.grid.name)=\(r.grid.analyzer)"): \(Plural.count(r.settings.count, "setting")) "
+                + "over \(Plural.count(r.recordings.count, "recording")) (\(r.recordings.joined(separator: ", "))), "
+                + "\(Plural.count(r.passes, "replay")) of each",
+        ]
+        if !r.fixed.isEmpty { lines.append("fixed: " + r.fixed.joined(separator: " ")) }
+        if !r.withoutTruth.isEmpty { lines.append("left out (no truth beside them): " + r.withoutTruth.joined(separator: ", ")) }
+        lines += ["", "pooled over the corpus (counts summed, then ratios):"]
+        lines += table(r.pooled)
+        lines += ["", bestLine]
+        for (i, name) in r.recordings.enumerated() {
+            lines += ["", name + ":"]
+            lines += table(r.scores.map { $0[i] })
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func table(_ scores: [SweepScore]) -> [String] {
+        var rows = [["setting"] + result.grid.axes.map(\.key) + metricNames.text]
+        for (setting, score) in zip(result.settings, scores) {
+            rows.append([setting.id] + setting.values.map(\.value) + metrics(score, decimals: 3).map { $0 ?? "-" })
+        }
+        return alignedRows(rows, rightAligned: Set(1..<rows[0].count), indent: "  ")
+    }
+
+    // MARK: - Metrics, shared by every format
+
+    private var metricNames: (text: [String], csv: [String]) {
+        var text: [String] = [], csv: [String] = []
+        if hasTrajectories {
+            text += ["recall", "precision", "F1", "error median px"]
+            csv += ["recall", "precision", "f1", "median_error_px"]
+        }
+        if hasTracking {
+            text += ["success AUC", "P@20px", "lost"]
+            csv += ["success_auc", "precision20", "losses"]
+        }
+        return (text + ["events"], csv + ["events"])
+    }
+
+    /// The metric cells of a score in `metricNames` order; `nil` where the score has no such measure.
+    private func metrics(_ score: SweepScore, decimals: Int) -> [String?] {
+        var cells: [String?] = []
+        let fixed = { (value: Double) in DecimalText.fixed(value, decimals) }
+        if hasTrajectories {
+            let t = score.trajectories
+            cells += [t.map { fixed($0.recall) }, t.map { fixed($0.precision) }, t.map { fixed($0.f1) },
+                      t.flatMap { $0.pointErrors.isEmpty ? nil : DecimalText.fixed($0.medianError, min(decimals, 2)) }]
+        }
+        if hasTracking {
+            let k = score.tracking
+            cells += [k.map { fixed($0.successAUC) }, k.map { fixed($0.precision20) }, k.map { "\($0.losses)" }]
+        }
+        return cells + ["\(score.events)"]
+    }
+
+    // MARK: - CSV
+
+    /// `sweep.csv`: one row per setting pooled (recording `*`), then per setting and recording.
+    public var csv: String {
+        let header = ["setting", "recording"] + result.grid.axes.map(\.key) + metricNames.csv
+        var lines = [header.map(csvField).joined(separator: ",")]
+        let rows = result.settings.indices.map { ("*", result.pooled[$0], $0) }
+            + result.settings.indices.flatMap { s in result.recordings.indices.map { (result.recordings[$0], result.scores[s][$0], s) } }
+        for (recording, score, s) in rows {
+            let cells = [result.settings[s].id, recording] + result.settings[s].values.map(\.value)
+                + metrics(score, decimals: JSONValue.decimals).map { $0 ?? "" }
+            lines.append(cells.map(csvField).joined(separator: ","))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
+    private func csvField(_ text: String) -> String {
+        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    // MARK: - JSON
+
+    /// `sweep.json`: the grid, the corpus, each setting's flags, pooled score and score per recording, and the best.
+    public var json: JSONValue {
+        let r = result
+        let best = r.best(by: measure)
+        let settings = r.settings.indices.map { s in
+            JSONValue.object([
+                .init("id", .string(r.settings[s].id)),
+                .init("values", .object(r.settings[s].values.map { .init($0.key, .string($0.value)) })),
+                .init("replayFlags", .array(r.grid.replayFlags(r.settings[s]).map(JSONValue.string))),
+                .init("pooled", Self.json(r.pooled[s])),
+                .init("recordings", .array(r.recordings.indices.map { i in
+                    .object([.init("recording", .string(r.recordings[i]))] + (Self.json(r.scores[s][i]).objectValue ?? []))
+                })),
+            ])
+        }
+        return .object([
+            .init("analyzer", .string(r.grid.analyzer)),
+            .init("instance", .string(r.grid.name)),
+            .init("fixed", .array(r.fixed.map(JSONValue.string))),
+            .init("grid", .array(r.grid.axes.map { .object([.init("key", .string($0.key)), .init("values", .array($0.values.map(JSONValue.string)))]) })),
+            .init("order", .string("the first grid option changes slowest")),
+            .init("recordings", .array(r.recordings.map(JSONValue.string))),
+            .init("withoutTruth", .array(r.withoutTruth.map(JSONValue.string))),
+            .init("replaysPerRecording", .int(Int64(r.passes))),
+            .init("pooling", .string("counts summed over the recordings, then ratios; median error over every correct trajectory's points; tracking weighted by truth frames")),
+            .init("best", .object([.init("by", .string(measure.rawValue)), .init("setting", best.map { .string(r.settings[$0].id) } ?? .null)])),
+            .init("settings", .array(settings)),
+        ])
+    }
+
+    /// A score's JSON: its counts and ratios (point errors as their median only).
+    static func json(_ score: SweepScore) -> JSONValue {
+        var members: [JSONValue.Member] = [.init("events", .int(Int64(score.events)))]
+        if let t = score.trajectories {
+            members.append(.init("trajectories", .object([
+                .init("segments", .int(Int64(t.segments))), .init("found", .int(Int64(t.found))),
+                .init("reported", .int(Int64(t.reported))), .init("correct", .int(Int64(t.correct))),
+                .init("recall", .double(t.recall)), .init("precision", .double(t.precision)), .init("f1", .double(t.f1)),
+                .init("medianErrorPixels", .double(t.medianError)), .init("pointErrors", .int(Int64(t.pointErrors.count))),
+            ])))
+        }
+        if let k = score.tracking {
+            members.append(.init("tracking", .object([
+                .init("frames", .int(Int64(k.frames))), .init("successAUC", .double(k.successAUC)),
+                .init("precision20", .double(k.precision20)), .init("losses", .int(Int64(k.losses))),
+            ])))
+        }
+        return .object(members)
+    }
+}
+
+extension SweepResult {
+    /// The fixed settings as `--set` flags' values (`NAME.KEY=VALUE`).
+    var fixed: [String] { grid.fixed.map { "\(grid.name).\($0.key)=\($0.value)" } }
+}

@@ -1,0 +1,57 @@
+import LumaAnalysis
+import LumaBase
+import LumaEngine
+
+/// What a sweep measured: every setting's score on every recording, and pooled over the corpus.
+public struct SweepResult: Sendable {
+    public var grid: SweepGrid
+    /// The settings, in grid order.
+    public var settings: [SweepSetting]
+    /// The recordings scored (file names), in name order.
+    public var recordings: [String]
+    /// The corpus's recordings left out for lack of truth.
+    public var withoutTruth: [String]
+    /// `scores[s][r]`: setting `s` on recording `r`.
+    public var scores: [[SweepScore]]
+    /// Replays per recording (each one decode): the settings in passes of at most the instance limit.
+    public var passes: Int
+
+    public init(grid: SweepGrid, settings: [SweepSetting], recordings: [String], withoutTruth: [String], scores: [[SweepScore]], passes: Int) {
+        self.grid = grid
+        self.settings = settings
+        self.recordings = recordings
+        self.withoutTruth = withoutTruth
+        self.scores = scores
+        self.passes = passes
+    }
+
+    /// Each setting's score pooled over the corpus (``SweepScore/pooled(_:)``), in grid order.
+    public var pooled: [SweepScore] { scores.map(SweepScore.pooled) }
+
+    /// What `--best` ranks settings by: a pooled trajectory score.
+    public enum Measure: String, Sendable, CaseIterable {
+        case f1, recall, precision
+
+        /// The measure of `score`, or `nil` when the truth has no ball segments.
+        public func of(_ score: SweepScore) -> Double? {
+            guard let t = score.trajectories else { return nil }
+            switch self {
+            case .f1: return t.f1
+            case .recall: return t.recall
+            case .precision: return t.precision
+            }
+        }
+    }
+
+    /// The index of the best setting by `measure`, pooled; a tie goes to the earlier in grid order.
+    /// `nil` when no setting has the measure. Compared as printed (six decimals), so a difference
+    /// below what the outputs show never decides.
+    public func best(by measure: Measure) -> Int? {
+        var best: (index: Int, units: Int64)?
+        for (index, score) in pooled.enumerated() {
+            guard let value = measure.of(score), let units = FixedDecimal.units(value, decimals: JSONValue.decimals, below: 9e18) else { continue }
+            if best == nil || units > best!.units { best = (index, units) }
+        }
+        return best?.index
+    }
+}

@@ -1,0 +1,156 @@
+import ArgumentParser
+import Foundation
+import LumaAnalysis
+import LumaBase
+import LumaEngine
+import LumaOutput
+import LumaRegression
+
+extension SweepResult.Measure: ExpressibleByArgument {}
+
+struct Sweep: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Tune an analyzer over a corpus: replay each recording once through a grid of settings and score every setting against the truth.",
+        discussion: """
+              lumatrace sweep Recordings/ --analyzer trajectory \\
+                --grid trajectory.trajectoryLength=8,10,15 \\
+                --grid trajectory.objectMinimumNormalizedRadius=0.005:0.02:4 \\
+                -o sweep-out
+
+            CORPUS is a folder: every *.luma with STEM.truth.json beside it is
+            scored, in name order (recordings without truth are named and left out).
+
+            The grid:
+              --grid NAME.KEY=V1,V2,V3       a list of values
+              --grid NAME.KEY=FROM:TO:COUNT  COUNT evenly spaced values, both ends
+                                             included: whole numbers for an integer
+                                             option, else the log's fixed decimals
+                                             (0.005:0.02:4 is 0.005,0.01,0.015,0.02)
+            Several --grid make the product; the first --grid changes slowest.
+            Settings are numbered in that order (s01, s02, ...). --set fixes an
+            option for every setting. Every value is checked by the analyzer's own
+            rules before anything runs. A grid holds at most \(SweepGrid.maximumSettings) settings.
+
+            Each recording is decoded once per pass: one replay runs one instance of
+            the analyzer per setting, at most \(AnalyzerSetup.instanceLimit) per replay (the instance
+            limit, \(AnalyzerSetup.instanceLimitVariable)), so a larger grid takes several
+            passes. Logs stay in memory (--keep-logs DIR writes each setting's log
+            of each recording, DIR/STEM.ID.events.jsonl). Each instance is scored as
+            `lumatrace score LOG --analyzer INSTANCE` scores it.
+
+            Written into the folder -o OUT (new or empty; --force replaces one a
+            sweep wrote; never inside CORPUS):
+              sweep.txt   the settings in grid order, pooled over the corpus, the
+                          best, then a table per recording
+              sweep.json  the same, with counts; sweep.csv: one row per setting
+                          pooled (recording *) and per setting and recording
+            Pooled: counts summed over the recordings, then the ratios. --best names
+            the best setting (a tie goes to the earlier) and the `replay` flags that
+            reproduce it. The outputs are byte-identical for the same corpus and
+            grid, whatever --jobs is.
+            """)
+
+    @Argument(help: "The corpus: a folder of .luma recordings, each with STEM.truth.json beside it.")
+    var corpus: String
+
+    @Option(help: "The analyzer to tune, or INSTANCE=ANALYZER (default: the analyzer the --grid options name).")
+    var analyzer: String?
+
+    @Option(name: .customLong("grid"), help: "A swept option NAME.KEY=V1,V2,… or NAME.KEY=FROM:TO:COUNT (repeatable: the product).")
+    var grid: [String] = []
+
+    @Option(name: .customLong("set"), help: "An option fixed for every setting, NAME.KEY=VALUE (repeatable).")
+    var settings: [String] = []
+
+    @Option(help: "What the best setting is chosen by, pooled over the corpus: f1, recall or precision.")
+    var best: SweepResult.Measure = .f1
+
+    @Option(name: .shortAndLong, help: "The folder to write sweep.txt, sweep.json and sweep.csv into (new or empty).")
+    var output: String
+
+    @Option(help: "Also keep each setting's log of each recording in this folder, as DIR/STEM.ID.events.jsonl (a replay of that setting alone, which verify re-runs).")
+    var keepLogs: String?
+
+    @Flag(help: "Replace an existing output folder of a sweep's files, and kept logs (never an input, never a folder holding other files).")
+    var force = false
+
+    @Option(help: "Threads for decoding ahead and running a replay's instances side by side (1...256). The outputs do not depend on it.")
+    var jobs: Int = min(ProcessInfo.processInfo.activeProcessorCount, 8)
+
+    func validate() throws {
+        guard (1...256).contains(jobs) else { throw ValidationError("--jobs \(jobs) is outside 1...256") }
+        guard !grid.isEmpty else { throw ValidationError("give at least one --grid NAME.KEY=V1,V2,… to sweep") }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let registry = Lumatrace.registry
+            let (name, analyzerName) = try choice()
+            let overrides = try OptionOverrides(settings)
+            if let other = overrides.analyzers.first(where: { $0 != name }) {
+                throw UsageError("--set \(other).…: the sweep runs \(name); give its options as \(name).KEY=…")
+            }
+            let descriptor: AnalyzerDescriptor
+            do throws(OptionError) { descriptor = try registry.descriptor(named: analyzerName) } catch { throw UsageError(error) }
+            let sweepGrid: SweepGrid
+            do {
+                sweepGrid = try overrides.explaining {
+                    try SweepGrid(name: name, analyzer: descriptor, grid: grid, fixed: overrides.settings(for: name))
+                }
+            } catch let error as SweepError { throw UsageError(error) }
+            let listing = try SweepCorpus.list(corpus)
+            try refuseInside(corpus: corpus, output, option: "-o")
+            let folder = try OutputFolder.create(output, replacingExisting: force, inputs: listing.entries.flatMap { [$0.recordingPath, $0.truthPath] },
+                                                 owns: SweepReport.fileNames.contains)
+            let kept = try keepLogs.map { folder in
+                try refuseInside(corpus: corpus, folder, option: "--keep-logs")
+                let logs = SweepLogs(folder: folder, replacingExisting: force)
+                try logs.prepare(listing, settings: sweepGrid.settings)
+                return logs
+            }
+            if !listing.withoutTruth.isEmpty {
+                warn("note: left out for lack of truth beside them: \(listing.withoutTruth.joined(separator: ", "))")
+            }
+            let bar = ProgressBar("sweeping")
+            let result: SweepResult
+            do {
+                result = try SweepRun.run(sweepGrid, corpus: listing, registry: registry, jobs: jobs,
+                                          didReplay: kept.map { logs in { entry, log in try logs.keep(log, of: entry) } },
+                                          progress: { bar.update($0, $1) })
+            } catch {
+                bar.finish()
+                throw error
+            }
+            bar.finish()
+            let report = SweepReport(result, best: best)
+            try folder.write(Array(report.text.utf8), to: "sweep.txt")
+            try folder.write(Array((report.json.serialized + "\n").utf8), to: "sweep.json")
+            try folder.write(Array(report.csv.utf8), to: "sweep.csv")
+            try folder.commit()
+            print("swept \(Plural.count(result.settings.count, "setting")) over \(Plural.count(result.recordings.count, "recording")) "
+                  + "(\(Plural.count(result.passes, "replay")) of each) → \(output)/sweep.txt, sweep.json, sweep.csv")
+            print(report.bestLine)
+        }
+    }
+
+    /// The instance the grid tunes and its analyzer: `--analyzer`, else the NAME of the first `--grid`.
+    private func choice() throws -> (name: String, analyzer: String) {
+        if let analyzer {
+            do throws(OptionError) { return try AnalyzerSetup.parseChoice(analyzer) } catch { throw UsageError(error) }
+        }
+        let first = grid[0]
+        guard let dot = first.firstIndex(of: "."), dot > first.startIndex else { throw UsageError(SweepError.notAGrid(first)) }
+        return (String(first[..<dot]), String(first[..<dot]))
+    }
+
+    /// Refuses an output folder inside the corpus (the next sweep or regress of it would find its files).
+    private func refuseInside(corpus: String, _ output: String, option: String) throws {
+        let url = URL(fileURLWithPath: output)
+        guard let corpusPath = try? SystemPath.resolved(corpus),
+              let parent = try? SystemPath.resolved(url.deletingLastPathComponent().path) else { return }
+        let target = parent == "/" ? "/" + url.lastPathComponent : parent + "/" + url.lastPathComponent
+        if target == corpusPath || target.hasPrefix(corpusPath + "/") {
+            throw CLIError("\(option) \(output) is inside the corpus \(corpus): write the sweep elsewhere")
+        }
+    }
+}
