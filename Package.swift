@@ -122,7 +122,7 @@ let package = Package(
         // The test bench for analyzer plugins: replays frames through one analyzer, checks its conformance.
         .target(name: "AnalyzerHarness", dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine"], path: "Sources/AnalyzerHarness"),
         // Drawing event logs over frames (render) and the HTML report page: RGB pictures, overlays, PNG via libpng.
-        .target(name: "LumaRender", dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaImaging", "LumaEngine", "LumaRegression", "LumaTruth", "CImageGlue"],
+        .target(name: "LumaRender", dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaImaging", "LumaEngine", "LumaRegression", "LumaTruth", "LumaProcess", "CImageGlue"],
                 path: "Sources/LumaRender"),
 
         // MARK: - Analyzer plugins: ordinary targets that see only the plugin API and LumaImaging

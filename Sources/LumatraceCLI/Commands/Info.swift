@@ -30,18 +30,9 @@ struct Info: ParsableCommand {
             let h = reader.header
             let damage = quick ? reader.damage : reader.verify()
             if let failure = reader.readFailure { throw failure }
-            let first = reader.chunks.first?.firstTicks ?? 0
-            let last = reader.chunks.last?.lastTicks ?? 0
-            let frames = reader.frameCount
-            // Readable: in a chunk that decodes (checked unless --quick, which trusts the index).
-            let undecodable = reader.chunks.filter { c in damage.contains { $0.chunk == c.number && $0.frames == c.frames } }
-            let readable = reader.readableFrameCount - undecodable.reduce(0) { $0 + $1.frameCount }
-            // Duration: the span of timestamps plus one mean frame interval.
-            let span = Double(last - first) / Double(h.timescale)
-            let duration = readable > 1 ? span * Double(readable) / Double(readable - 1) : (h.nominalFrameRate > 0 ? 1 / h.nominalFrameRate : 0)
-            let raw = Double(readable) * Double(h.frameSize)
-            let ratio = reader.fileSize > 0 ? raw / Double(reader.fileSize) : 0
-            let bytesPerFrame = readable > 0 ? Double(reader.fileSize) / Double(readable) : 0
+            let stats = RecordingStatistics(reader: reader, damage: damage)
+            let (first, last, frames, readable) = (stats.firstTicks, stats.lastTicks, stats.frames, stats.readableFrames)
+            let (duration, ratio, bytesPerFrame) = (stats.duration, stats.compressionRatio, stats.bytesPerFrame)
             let digest = (try? reader.framesDigest().hexString) ?? "unavailable (damaged)"
 
             if json {
@@ -83,7 +74,7 @@ struct Info: ParsableCommand {
                       frames        \(frames)\(readable != frames ? " (\(readable) readable)" : "")
                       timing        \(Timestamp(ticks: first, timescale: h.timescale)) … \(Timestamp(ticks: last, timescale: h.timescale)), duration \(DecimalText.fixed(duration, 3)) s, timescale \(h.timescale)/s, nominal \(h.rateNumerator)/\(h.rateDenominator) = \(DecimalText.fixed(h.nominalFrameRate, 3)) fps
                       chunks        \(reader.chunks.count)\(reader.hasIndex ? "" : " (no index: the recording was not closed; `lumatrace recover` rewrites it)")
-                      file          \(reader.fileSize) bytes, \(DecimalText.fixed(bytesPerFrame, 0)) bytes/frame, compression ratio \(DecimalText.fixed(ratio, 2)) (raw \(Int(raw)) bytes)
+                      file          \(reader.fileSize) bytes, \(DecimalText.fixed(bytesPerFrame, 0)) bytes/frame, compression ratio \(DecimalText.fixed(ratio, 2)) (raw \(stats.rawBytes) bytes)
                       sha256        \(digest)
                     """)
                 for key in h.metadata.keys.sorted() { print("  meta          \(key) = \(h.metadata[key]!)") }
