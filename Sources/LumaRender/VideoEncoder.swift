@@ -1,4 +1,4 @@
-import LumaEngine
+import LumaBase
 import LumaProcess
 import Synchronization
 
