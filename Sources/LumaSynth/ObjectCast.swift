@@ -1,3 +1,4 @@
+import LumaBase
 import LumaImaging
 
 /// Draws the tracked rectangles of a scene from its seed, each with a role that guarantees the
@@ -70,7 +71,7 @@ struct ObjectCast: Sendable {
                 of: role, half: (baseWidth * maxScale / 2, baseHeight * maxScale / 2), baseHeight: baseHeight,
                 frontHeight: frontHeight, &rng)
             if role == .crossFront { frontHeight = baseHeight }
-            let description = said + (hasPulse ? ", grows to \(Notes.fixed(1 + pulsePeak, 2))x and back" : "")
+            let description = said + (hasPulse ? ", grows to \(DecimalText.fixed(1 + pulsePeak, 2))x and back" : "")
             let texture = ObjectTexture(
                 pattern: patterns[index % patterns.count],
                 width: Int((baseWidth * maxScale).rounded(.up)), height: Int((baseHeight * maxScale).rounded(.up)),
