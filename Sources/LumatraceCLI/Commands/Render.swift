@@ -89,54 +89,68 @@ struct Render: ParsableCommand {
             let overlay = try EventOverlay(log: log)
             let step = every ?? (kind == .sheet ? max(1, (range.count + 23) / 24) : 1)
             let frames = Array(stride(from: range.lowerBound, through: range.upperBound, by: step))
-            var drawn = 0
-            switch kind {
-            case .folder:
-                try Self.forEachDrawnFrame(frames, reader: reader, overlay: overlay) { index, _, image in
-                    try folder!.write(PNGFile.encode(image), to: String(format: "frame-%06d.png", index))
-                    drawn += 1
-                }
-                try folder!.commit()
-            case .sheet:
-                let sheet = ContactSheet(frameWidth: reader.header.width, frameHeight: reader.header.height, count: frames.count, columns: columns,
-                                         maximumWidth: sheetWidth)
-                var canvas = sheet.canvas()
-                var tile = 0
-                try Self.forEachDrawnFrame(frames, reader: reader, overlay: overlay) { index, _, image in
-                    sheet.place(image, label: "\(index)", tile: tile, on: &canvas)
-                    tile += 1
-                    drawn += 1
-                }
-                try file!.write(PNGFile.encode(canvas))
-                try file!.commit()
-            case .gif, .mp4:
-                file!.handOverToAnotherWriter()
-                let rate = try PlaybackRate.mean(of: frames, in: reader)
-                let pipe = try VideoEncoder(ffmpeg: ffmpeg!, output: output, writingTo: file!.temporaryPath!,
-                                            width: reader.header.width, height: reader.header.height, rate: rate,
-                                            container: kind == .gif ? .gif : .mp4)
-                var times: [Timestamp] = []
-                do {
-                    try Self.forEachDrawnFrame(frames, reader: reader, overlay: overlay) { _, time, image in
-                        try pipe.write(image)
-                        times.append(time)
-                        drawn += 1
-                    }
-                } catch {
-                    pipe.abandon()
-                    throw error
-                }
-                try pipe.finish()
-                try file!.commit()
-                let off = FrameTimes(times).deviation(fromRateNumerator: Int((rate * 1_000_000).rounded()), denominator: 1_000_000)
-                if off > 0.5 / rate {
-                    warn("\(recording): variable frame rate: \(output) plays at the mean rate, \(DecimalText.fixed(rate, 3)) frames/s, "
-                         + "so frames are up to \(DecimalText.fixed(off, 3)) s off their real time")
-                }
+            let drawn = switch kind {
+            case .folder: try Self.writeFolder(folder!, frames, reader: reader, overlay: overlay)
+            case .sheet: try writeSheet(file!, frames, reader: reader, overlay: overlay)
+            case .gif, .mp4: try writeVideo(file!, frames, reader: reader, overlay: overlay, ffmpeg: ffmpeg!, container: kind == .gif ? .gif : .mp4)
             }
             print("drew \(Plural.count(drawn, "frame")) of \(recording) with \(Plural.count(log.events.count, "event")) → \(output)")
             log.warnIfIncomplete()
         }
+    }
+
+    /// Writes `frames`, drawn over, as `frame-NNNNNN.png` files into `folder`; returns how many.
+    static func writeFolder(_ folder: OutputFolder, _ frames: [Int], reader: RecordingReader, overlay: EventOverlay) throws -> Int {
+        var drawn = 0
+        try forEachDrawnFrame(frames, reader: reader, overlay: overlay) { index, _, image in
+            try folder.write(PNGFile.encode(image), to: String(format: "frame-%06d.png", index))
+            drawn += 1
+        }
+        try folder.commit()
+        return drawn
+    }
+
+    /// Writes `frames`, drawn over, as the tiles of one contact sheet PNG; returns how many.
+    func writeSheet(_ file: OutputFile, _ frames: [Int], reader: RecordingReader, overlay: EventOverlay) throws -> Int {
+        let sheet = ContactSheet(frameWidth: reader.header.width, frameHeight: reader.header.height, count: frames.count, columns: columns,
+                                 maximumWidth: sheetWidth)
+        var canvas = sheet.canvas()
+        var tile = 0
+        try Self.forEachDrawnFrame(frames, reader: reader, overlay: overlay) { index, _, image in
+            sheet.place(image, label: "\(index)", tile: tile, on: &canvas)
+            tile += 1
+        }
+        try file.write(PNGFile.encode(canvas))
+        try file.commit()
+        return tile
+    }
+
+    /// Writes `frames`, drawn over, as a GIF or MP4 through ffmpeg at the pace they were taken;
+    /// warns when the frame rate varies by more than half a frame; returns how many frames.
+    func writeVideo(_ file: OutputFile, _ frames: [Int], reader: RecordingReader, overlay: EventOverlay, ffmpeg: String,
+                    container: VideoEncoder.Container) throws -> Int {
+        file.handOverToAnotherWriter()
+        let rate = try PlaybackRate.mean(of: frames, in: reader)
+        let pipe = try VideoEncoder(ffmpeg: ffmpeg, output: output, writingTo: file.temporaryPath!,
+                                    width: reader.header.width, height: reader.header.height, rate: rate, container: container)
+        var times: [Timestamp] = []
+        do {
+            try Self.forEachDrawnFrame(frames, reader: reader, overlay: overlay) { _, time, image in
+                try pipe.write(image)
+                times.append(time)
+            }
+        } catch {
+            pipe.abandon()
+            throw error
+        }
+        try pipe.finish()
+        try file.commit()
+        let off = FrameTimes(times).deviation(fromRateNumerator: Int((rate * 1_000_000).rounded()), denominator: 1_000_000)
+        if off > 0.5 / rate {
+            warn("\(recording): variable frame rate: \(output) plays at the mean rate, \(DecimalText.fixed(rate, 3)) frames/s, "
+                 + "so frames are up to \(DecimalText.fixed(off, 3)) s off their real time")
+        }
+        return times.count
     }
 
     /// The files a rendered folder holds: `frame-NNNNNN.png`. A folder with anything else is never replaced.
