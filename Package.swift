@@ -121,8 +121,9 @@ let package = Package(
         .target(name: "LumaRecording", dependencies: ["LumaBase", "LumaAnalysis", "LumaOutput", "LumaFormat", "LumaEngine", "LumaProcess"], path: "Sources/LumaRecording"),
         // The test bench for analyzer plugins: replays frames through one analyzer, checks its conformance.
         .target(name: "AnalyzerHarness", dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaEngine"], path: "Sources/AnalyzerHarness"),
-        // Drawing event logs over frames (render) and the HTML report page: RGB pictures, overlays, PNG via libpng.
-        .target(name: "LumaRender", dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaImaging", "LumaEngine", "LumaRegression", "LumaTruth", "CImageGlue"],
+        // Drawing event logs over frames (render) and the HTML report page: RGB pictures, overlays, PNG through
+        // LumaFormat (libpng's one owner), GIF and MP4 through ffmpeg (LumaProcess).
+        .target(name: "LumaRender", dependencies: ["LumaBase", "LumaAnalysis", "LumaFormat", "LumaImaging", "LumaEngine", "LumaRegression", "LumaTruth", "LumaProcess"],
                 path: "Sources/LumaRender"),
 
         // MARK: - Analyzer plugins: ordinary targets that see only the plugin API and LumaImaging

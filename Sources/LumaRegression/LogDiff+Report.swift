@@ -1,5 +1,6 @@
 import Foundation
 import LumaAnalysis
+import LumaBase
 import LumaEngine
 
 /// A diff as people and programs read it: a table of changes, a summary line, JSON.

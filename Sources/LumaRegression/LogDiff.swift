@@ -1,5 +1,6 @@
 import Foundation
 import LumaAnalysis
+import LumaBase
 import LumaEngine
 /// A semantic comparison of two event logs of the same recording: which observations were added,
 /// lost or changed beyond a tolerance, not which lines differ.

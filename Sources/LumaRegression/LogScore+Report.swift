@@ -1,5 +1,6 @@
 import Foundation
 import LumaAnalysis
+import LumaBase
 import LumaEngine
 import LumaTruth
 

@@ -1,5 +1,6 @@
 import Foundation
 import LumaAnalysis
+import LumaBase
 import LumaEngine
 /// A score that a regression run watches, and which way is better.
 ///

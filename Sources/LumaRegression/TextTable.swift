@@ -1,5 +1,6 @@
 import Foundation
 import LumaAnalysis
+import LumaBase
 import LumaEngine
 
 /// Rows of cells as aligned text columns: left-aligned, except the columns listed in

@@ -1,3 +1,4 @@
+import LumaBase
 import LumaEngine
 
 /// A timeline of a log's events as inline SVG: one row per `analyzer.kind` (in the log's order),

@@ -1,9 +1,7 @@
-import CImageGlue
-import Foundation
 import LumaBase
 import LumaFormat
 
-/// PNG files through libpng (Debian `libpng-dev`), behind CImageGlue's plain C calls.
+/// PNG files of pictures, through LumaFormat's ``ColorPNG`` (libpng's one owner).
 public enum PNGFile {
     /// A PNG that could not be written or read.
     public struct Failure: Error, CustomStringConvertible, Sendable {
@@ -12,20 +10,9 @@ public enum PNGFile {
 
     /// The image as PNG bytes (zlib level 6: small files, quick enough for contact sheets).
     public static func encode(_ image: RGBImage, level: Int = 6) throws(Failure) -> [UInt8] {
-        var out: UnsafeMutablePointer<UInt8>?
-        var size = 0
-        var message = [CChar](repeating: 0, count: 256)
-        let status = image.pixels.withUnsafeBufferPointer { rgb in
-            lt_png_encode_rgb(rgb.baseAddress, UInt32(image.width), UInt32(image.height), Int32(level), &out, &size, &message, message.count)
+        do { return try ColorPNG.encode(rgb: image.pixels, width: image.width, height: image.height, level: level) } catch {
+            throw Failure(description: error.description)
         }
-        guard status == 0, let out else { throw Failure(description: text(message)) }
-        defer { lt_free(out) }
-        return Array(UnsafeBufferPointer(start: out, count: size))
-    }
-
-    /// The NUL-terminated message the glue wrote.
-    private static func text(_ message: [CChar]) -> String {
-        String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Reads a PNG file as RGB (for tests and reports).
@@ -34,16 +21,8 @@ public enum PNGFile {
         do throws(SystemFile.WholeFileProblem) {
             bytes = try SystemFile.readWhole(path, maximumBytes: ImageFileDecoder.maximumFileSize)
         } catch { throw Failure(description: "\(path): \(error.description)") }
-        var w: UInt32 = 0, h: UInt32 = 0
-        var message = [CChar](repeating: 0, count: 256)
-        guard lt_png_read_info(bytes, bytes.count, &w, &h, &message, message.count) == 0 else {
-            throw Failure(description: "\(path): \(text(message))")
-        }
-        var image = RGBImage(width: Int(w), height: Int(h))
-        let status = image.pixels.withUnsafeMutableBufferPointer { out in
-            lt_png_decode_rgb(bytes, bytes.count, out.baseAddress, out.count, &message, message.count)
-        }
-        guard status == 0 else { throw Failure(description: "\(path): \(text(message))") }
-        return image
+        let picture: (width: Int, height: Int, rgb: [UInt8])
+        do { picture = try ColorPNG.decode(bytes) } catch { throw Failure(description: "\(path): \(error.description)") }
+        return RGBImage(width: picture.width, height: picture.height, rgb: picture.rgb)
     }
 }

@@ -37,6 +37,15 @@ public struct RGBImage: Sendable, Equatable {
         pixels = [UInt8](repeating: 0, count: width * height * 3)
     }
 
+    /// A picture of `rgb`'s pixels (3 bytes each, `width × height`, top row first).
+    public init(width: Int, height: Int, rgb: [UInt8]) {
+        precondition(width > 0 && height > 0, "an image has at least one pixel")
+        precondition(rgb.count == width * height * 3, "rgb holds width × height × 3 bytes")
+        self.width = width
+        self.height = height
+        pixels = rgb
+    }
+
     /// A grey picture from luma bytes (`width × height`, top row first).
     public init(luma: UnsafeBufferPointer<UInt8>, width: Int, height: Int) {
         precondition(luma.count == width * height, "luma holds width × height bytes")

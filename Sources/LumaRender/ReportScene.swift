@@ -1,4 +1,5 @@
 import LumaAnalysis
+import LumaBase
 import LumaEngine
 import LumaRegression
 import LumaTruth

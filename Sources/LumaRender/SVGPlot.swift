@@ -1,5 +1,6 @@
 import Foundation
 import LumaAnalysis
+import LumaBase
 import LumaEngine
 
 /// A small line-and-point chart as inline SVG (no scripts, no external files): axes with a few

@@ -23,10 +23,16 @@ struct Background: Sendable {
     init(layout: SetLayout) {
         width = layout.width
         height = layout.height
+        pixels = Self.paint(layout)
+        (meanCell, meanColumns, meanRows, means) = Self.localMeans(of: pixels, width: width, height: height)
+    }
+
+    /// The layout painted, blurred with a 3×3 binomial kernel (edges clamped) and rounded to grey levels.
+    private static func paint(_ layout: SetLayout) -> [UInt8] {
         let painter = BackgroundPainter(layout: layout)
-        var image = [UInt8](repeating: 0, count: width * height)
-        let w = width
-        let h = height
+        var image = [UInt8](repeating: 0, count: layout.width * layout.height)
+        let w = layout.width
+        let h = layout.height
         // Rows are painted one at a time, blurred horizontally, and combined vertically from a
         // sliding window of three, so the floating-point working set is a few rows at any size.
         var scratch = [Float](repeating: 0, count: w)
@@ -51,15 +57,17 @@ struct Background: Sendable {
                 below = blurredRow(min(y + 2, h - 1))
             }
         }
-        pixels = image
+        return image
+    }
 
+    /// Local means of `image` on a coarse grid of square cells (about 1/48 of the width), lightly
+    /// smoothed so bilinear lookups vary smoothly: the cell size, the grid's size, and the means.
+    private static func localMeans(of image: [UInt8], width w: Int, height h: Int)
+        -> (cell: Double, columns: Int, rows: Int, means: [Float]) {
         // Local means on a coarse grid, lightly smoothed so bilinear lookups vary smoothly.
         let cell = max(2.0, (Double(w) / 48).rounded())
-        meanCell = cell
         let columns = max(1, Int((Double(w) / cell).rounded(.up)))
         let rows = max(1, Int((Double(h) / cell).rounded(.up)))
-        meanColumns = columns
-        meanRows = rows
         var sums = [Double](repeating: 0, count: columns * rows)
         var counts = [Double](repeating: 0, count: columns * rows)
         let c = Int(cell)
@@ -90,7 +98,7 @@ struct Background: Sendable {
                 smooth[r * columns + q] = Float(total / weight)
             }
         }
-        means = smooth
+        return (cell, columns, rows, smooth)
     }
 
     /// Mean background grey level around continuous pixel position (`x`, `y`), varying smoothly

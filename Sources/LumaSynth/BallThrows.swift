@@ -71,45 +71,56 @@ struct BallThrows: Sendable {
         for i in 0..<n {
             let r = radii[i]
             let contrast = signs[i] > 0 ? magnitudes[i] : -min(magnitudes[i], 62)
-            let launch = rng.uniform(-0.25, latestLaunch)
-            let fromSide = roles[i] != .lob && rng.chance(0.35)
-            let leftSide = rng.chance(0.5)
-            let x0: Double, y0: Double
-            if fromSide {
-                x0 = leftSide ? -1.2 * r : w + 1.2 * r
-                y0 = rng.uniform(0.25 * h, max(0.26 * h, floorY - 0.2 * h))
-            } else {
-                x0 = rng.uniform(0.1, 0.9) * w
-                y0 = max(0.2 * h, floorY - rng.uniform(0.12, 0.4) * h)
-            }
-            let apexY: Double
-            if roles[i] == .lob {
-                apexY = -rng.uniform(0.05, 0.3) * h
-            } else {
-                apexY = rng.uniform(max(0.05 * h, 1.5 * r), max(0.06 * h, y0 - 0.1 * h))
-            }
-            let vy = -(2 * g * max(0, y0 - apexY)).squareRoot()
-            let toFloor = (-vy + (vy * vy + 2 * g * max(0, floorY - r - y0)).squareRoot()) / g
-            let landing: Double
-            switch roles[i] {
-            case .bounce, .lob:
-                landing = rng.uniform(0.15, 0.85) * w
-            case .exit:
-                // From a hand, towards the nearer side; from a side, across to the other.
-                let rightward = fromSide ? leftSide : x0 > 0.5 * w
-                landing = rightward ? rng.uniform(1.05, 1.3) * w : -rng.uniform(0.05, 0.3) * w
-            case .free:
-                landing = rng.uniform(-0.3, 1.3) * w
-            }
-            // At most one frame width per second: fast, but not a blur.
-            let vx = ((landing - x0) / max(toFloor, 0.05)).clamped(-w, w)
+            let path = launchPath(role: roles[i], radius: r, gravity: g, latestLaunch: latestLaunch, width: w, height: h,
+                                  floorY: floorY, &rng)
             balls.append(
                 Ball(
                     number: i + 1, radius: r, contrast: contrast, restitution: rng.uniform(0.6, 0.75),
-                    friction: rng.uniform(0.75, 0.95), gravity: g, launch: launch, x: x0, y: y0, vx: vx, vy: vy,
+                    friction: rng.uniform(0.75, 0.95), gravity: g, launch: path.launch, x: path.x, y: path.y, vx: path.vx, vy: path.vy,
                     floorY: floorY, frameWidth: w, minimumHop: minimumHop))
         }
         return (balls, g, metres)
+    }
+
+    /// When a ball of radius `r` in `role` is thrown, from where, and how fast (pixels and seconds,
+    /// y down): from a hand inside the frame or from a side, up to an apex, towards a landing point
+    /// the role chooses.
+    private static func launchPath(role: Role, radius r: Double, gravity g: Double, latestLaunch: Double, width w: Double,
+                                   height h: Double, floorY: Double, _ rng: inout SeededRandom)
+        -> (launch: Double, x: Double, y: Double, vx: Double, vy: Double) {
+        let launch = rng.uniform(-0.25, latestLaunch)
+        let fromSide = role != .lob && rng.chance(0.35)
+        let leftSide = rng.chance(0.5)
+        let x0: Double, y0: Double
+        if fromSide {
+            x0 = leftSide ? -1.2 * r : w + 1.2 * r
+            y0 = rng.uniform(0.25 * h, max(0.26 * h, floorY - 0.2 * h))
+        } else {
+            x0 = rng.uniform(0.1, 0.9) * w
+            y0 = max(0.2 * h, floorY - rng.uniform(0.12, 0.4) * h)
+        }
+        let apexY: Double
+        if role == .lob {
+            apexY = -rng.uniform(0.05, 0.3) * h
+        } else {
+            apexY = rng.uniform(max(0.05 * h, 1.5 * r), max(0.06 * h, y0 - 0.1 * h))
+        }
+        let vy = -(2 * g * max(0, y0 - apexY)).squareRoot()
+        let toFloor = (-vy + (vy * vy + 2 * g * max(0, floorY - r - y0)).squareRoot()) / g
+        let landing: Double
+        switch role {
+        case .bounce, .lob:
+            landing = rng.uniform(0.15, 0.85) * w
+        case .exit:
+            // From a hand, towards the nearer side; from a side, across to the other.
+            let rightward = fromSide ? leftSide : x0 > 0.5 * w
+            landing = rightward ? rng.uniform(1.05, 1.3) * w : -rng.uniform(0.05, 0.3) * w
+        case .free:
+            landing = rng.uniform(-0.3, 1.3) * w
+        }
+        // At most one frame width per second: fast, but not a blur.
+        let vx = ((landing - x0) / max(toFloor, 0.05)).clamped(-w, w)
+        return (launch, x0, y0, vx, vy)
     }
 
     /// How far a draw is from an ideal fixture; 0 = accept.

@@ -1,3 +1,4 @@
+import LumaBase
 import LumaImaging
 
 /// Draws the tracked rectangles of a scene from its seed, each with a role that guarantees the
@@ -51,19 +52,13 @@ struct ObjectCast: Sendable {
         let numbers = rng.shuffled(Array(1...roles.count))
 
         let postOnLeft = post.centerX < w / 2
-        let meetX = postOnLeft ? rng.uniform(0.55, 0.72) * w : rng.uniform(0.28, 0.45) * w
-        let meetY = rng.uniform(0.3, 0.55) * h
-        let crossTime = rng.uniform(0.25, 0.5) * eventWindow
-        let hideTime = rng.uniform(0.2, 0.55) * eventWindow
-
-        /// Keeps a box of half-size `half` inside 0...limit (with the margin) for the whole path.
-        func fit(_ center: Double, _ amplitude: Double, half: Double, limit: Double) -> (Double, Double) {
-            let lo = half + margin, hi = limit - half - margin
-            guard lo < hi else { return (limit / 2, 0) }
-            let c = center.clamped(lo, hi)
-            let a = min(abs(amplitude), c - lo, hi - c)
-            return (c, amplitude < 0 ? -a : a)
-        }
+        let stage = Stage(
+            width: w, height: h, margin: margin, omega: omega, post: post, floorY: layout.floorY,
+            meetX: postOnLeft ? rng.uniform(0.55, 0.72) * w : rng.uniform(0.28, 0.45) * w,
+            meetY: rng.uniform(0.3, 0.55) * h,
+            crossTime: rng.uniform(0.25, 0.5) * eventWindow,
+            hideTime: rng.uniform(0.2, 0.55) * eventWindow,
+            numbers: numbers)
 
         var objects: [TrackedObject] = []
         var frontHeight = 0.0
@@ -72,44 +67,11 @@ struct ObjectCast: Sendable {
             let maxScale = hasPulse ? 1 + pulsePeak : 1
             let baseWidth = w * (role == .occluded ? rng.uniform(0.07, 0.1) : rng.uniform(0.08, 0.13))
             let baseHeight = min(baseWidth * rng.uniform(0.6, 1.4), 0.28 * h / maxScale)
-            let halfW = baseWidth * maxScale / 2, halfH = baseHeight * maxScale / 2
-            var path: LissajousPath
-            var depth: Int
-            var description: String
-            switch role {
-            case .crossFront, .crossBack:
-                let front = role == .crossFront
-                let (cx, ax) = fit(meetX, (front ? 1 : -1) * rng.uniform(0.15, 0.25) * w, half: halfW, limit: w)
-                let offset = front ? 0 : rng.uniform(-0.3, 0.3) * min(frontHeight, baseHeight)
-                let (cy, ay) = fit(meetY + offset, rng.uniform(0.04, 0.1) * h, half: halfH, limit: h)
-                let omegaY = omega * rng.uniform(0.6, 1.5)
-                path = LissajousPath(
-                    cx: cx, ax: ax, omegaX: omega, phaseX: -omega * crossTime,
-                    cy: cy, ay: ay, omegaY: omegaY, phaseY: -omegaY * crossTime)
-                depth = front ? 3 : 1
-                if front { frontHeight = baseHeight }
-                description = front ? "crosses in front of object\(numbers[1])" : "crosses behind object\(numbers[0])"
-            case .occluded:
-                let omegaX = omega * rng.uniform(0.8, 1.2)
-                let (cx, ax) = fit(post.centerX, rng.sign() * rng.uniform(0.12, 0.22) * w, half: halfW, limit: w)
-                let ay = rng.uniform(0.02, 0.06) * h
-                let low = 0.15 * h + halfH + ay, high = layout.floorY - halfH - ay - 0.02 * h
-                let cy = low < high ? rng.uniform(low, high) : layout.floorY / 2
-                path = LissajousPath(
-                    cx: cx, ax: ax, omegaX: omegaX, phaseX: -omegaX * hideTime,
-                    cy: cy, ay: ay, omegaY: omega * rng.uniform(0.5, 1.5), phaseY: rng.uniform(0, 6.28))
-                depth = 2
-                description = "passes behind the post"
-            case .wanderer:
-                let (cx, ax) = fit(rng.uniform(0.35, 0.65) * w, rng.uniform(0.1, 0.25) * w, half: halfW, limit: w)
-                let (cy, ay) = fit(rng.uniform(0.3, 0.7) * h, rng.uniform(0.05, 0.15) * h, half: halfH, limit: h)
-                path = LissajousPath(
-                    cx: cx, ax: ax, omegaX: omega * rng.uniform(0.7, 1.3), phaseX: rng.uniform(0, 6.28),
-                    cy: cy, ay: ay, omegaY: omega * rng.uniform(0.5, 1.8), phaseY: rng.uniform(0, 6.28))
-                depth = rng.chance(0.5) ? 0 : 4
-                description = "wanders"
-            }
-            if hasPulse { description += ", grows to \(Notes.fixed(1 + pulsePeak, 2))x and back" }
+            let (path, depth, said) = stage.path(
+                of: role, half: (baseWidth * maxScale / 2, baseHeight * maxScale / 2), baseHeight: baseHeight,
+                frontHeight: frontHeight, &rng)
+            if role == .crossFront { frontHeight = baseHeight }
+            let description = said + (hasPulse ? ", grows to \(DecimalText.fixed(1 + pulsePeak, 2))x and back" : "")
             let texture = ObjectTexture(
                 pattern: patterns[index % patterns.count],
                 width: Int((baseWidth * maxScale).rounded(.up)), height: Int((baseHeight * maxScale).rounded(.up)),
@@ -120,6 +82,63 @@ struct ObjectCast: Sendable {
                     pulse: hasPulse ? pulse : nil, depth: depth, texture: texture, role: description))
         }
         return objects.sorted { $0.number < $1.number }
+    }
+
+    /// What every object's path is planned against: the frame, the post, where and when the
+    /// crossing objects meet and when the occluded one hides, the base angular speed.
+    private struct Stage {
+        let width: Double, height: Double, margin: Double, omega: Double
+        let post: SceneRect
+        let floorY: Double
+        let meetX: Double, meetY: Double, crossTime: Double, hideTime: Double
+        /// Each role's object number, in role order.
+        let numbers: [Int]
+
+        /// Keeps a box of half-size `half` inside 0...limit (with the margin) for the whole path.
+        func fit(_ center: Double, _ amplitude: Double, half: Double, limit: Double) -> (Double, Double) {
+            let lo = half + margin, hi = limit - half - margin
+            guard lo < hi else { return (limit / 2, 0) }
+            let c = center.clamped(lo, hi)
+            let a = min(abs(amplitude), c - lo, hi - c)
+            return (c, amplitude < 0 ? -a : a)
+        }
+
+        /// The path, depth and description of an object in `role` whose box, at its largest, has
+        /// half-sizes `half`; `frontHeight` is the front crossing object's base height (0 before it).
+        func path(of role: Role, half: (width: Double, height: Double), baseHeight: Double, frontHeight: Double,
+                  _ rng: inout SeededRandom) -> (LissajousPath, Int, String) {
+            let (w, h) = (width, height)
+            let (halfW, halfH) = half
+            switch role {
+            case .crossFront, .crossBack:
+                let front = role == .crossFront
+                let (cx, ax) = fit(meetX, (front ? 1 : -1) * rng.uniform(0.15, 0.25) * w, half: halfW, limit: w)
+                let offset = front ? 0 : rng.uniform(-0.3, 0.3) * min(frontHeight, baseHeight)
+                let (cy, ay) = fit(meetY + offset, rng.uniform(0.04, 0.1) * h, half: halfH, limit: h)
+                let omegaY = omega * rng.uniform(0.6, 1.5)
+                let path = LissajousPath(
+                    cx: cx, ax: ax, omegaX: omega, phaseX: -omega * crossTime,
+                    cy: cy, ay: ay, omegaY: omegaY, phaseY: -omegaY * crossTime)
+                return (path, front ? 3 : 1, front ? "crosses in front of object\(numbers[1])" : "crosses behind object\(numbers[0])")
+            case .occluded:
+                let omegaX = omega * rng.uniform(0.8, 1.2)
+                let (cx, ax) = fit(post.centerX, rng.sign() * rng.uniform(0.12, 0.22) * w, half: halfW, limit: w)
+                let ay = rng.uniform(0.02, 0.06) * h
+                let low = 0.15 * h + halfH + ay, high = floorY - halfH - ay - 0.02 * h
+                let cy = low < high ? rng.uniform(low, high) : floorY / 2
+                let path = LissajousPath(
+                    cx: cx, ax: ax, omegaX: omegaX, phaseX: -omegaX * hideTime,
+                    cy: cy, ay: ay, omegaY: omega * rng.uniform(0.5, 1.5), phaseY: rng.uniform(0, 6.28))
+                return (path, 2, "passes behind the post")
+            case .wanderer:
+                let (cx, ax) = fit(rng.uniform(0.35, 0.65) * w, rng.uniform(0.1, 0.25) * w, half: halfW, limit: w)
+                let (cy, ay) = fit(rng.uniform(0.3, 0.7) * h, rng.uniform(0.05, 0.15) * h, half: halfH, limit: h)
+                let path = LissajousPath(
+                    cx: cx, ax: ax, omegaX: omega * rng.uniform(0.7, 1.3), phaseX: rng.uniform(0, 6.28),
+                    cy: cy, ay: ay, omegaY: omega * rng.uniform(0.5, 1.8), phaseY: rng.uniform(0, 6.28))
+                return (path, rng.chance(0.5) ? 0 : 4, "wanders")
+            }
+        }
     }
 
     /// 0 when the crossing, the occlusion by the post and the scale peak all show in the frames.

@@ -1,4 +1,4 @@
-import Foundation
+import LumaAnalysis
 import LumaBase
 
 /// A truth file that cannot be used, naming the file (and line of a label file) and what is wrong.
@@ -27,17 +27,12 @@ extension GroundTruth {
             case .unreadable: throw TruthError(path: path, reason: error.description)
             }
         }
-        // Said before decoding: Foundation's decoder leaks a buffer on empty data (found by fuzzing).
         guard !bytes.isEmpty else { throw TruthError(path: path, reason: "empty file (0 bytes): not a truth file") }
-        let data = Data(bytes)
+        let json: JSONValue
+        do { json = try JSONParser.parse(bytes) } catch { throw TruthError(path: path, reason: "not valid JSON: \(error)") }
         let truth: GroundTruth
-        do {
-            truth = try JSONDecoder().decode(GroundTruth.self, from: data)
-        } catch {
-            if (try? JSONSerialization.jsonObject(with: data)) == nil {
-                throw TruthError(path: path, reason: "not valid JSON")
-            }
-            throw TruthError(path: path, reason: "not a Lumatrace truth file (\(Self.describe(error)))")
+        do { truth = try GroundTruth(json: json) } catch {
+            throw TruthError(path: path, reason: "not a Lumatrace truth file (\(error))")
         }
         try truth.validate(path: path)
         return truth
@@ -97,16 +92,6 @@ extension GroundTruth {
                 throw TruthError(path: path, reason: "\(owner): frame \(frame) is past the file's \(frames) frames")
             }
             previous = frame
-        }
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        switch error as? DecodingError {
-        case .keyNotFound(let key, _): return "no \"\(key.stringValue)\""
-        case .typeMismatch(_, let c), .valueNotFound(_, let c), .dataCorrupted(let c):
-            let where_ = c.codingPath.map(\.stringValue).joined(separator: ".")
-            return where_.isEmpty ? c.debugDescription : "bad \"\(where_)\""
-        default: return "\(error)"
         }
     }
 }

@@ -57,6 +57,33 @@ struct DeterminismTests {
         #expect(scene.frame(0) != scene.frame(1))
     }
 
+    @Test("Every frame is handed over once, in order, with the bytes a lone render gives, whatever the batch", arguments: [1, 3, 8, 64])
+    func forEachFrameInOrder(batch: Int) throws {
+        let scene = try makeScene(.mixed, seed: 3, frames: 11)
+        var seen: [Int] = []
+        var digests: [String] = []
+        scene.forEachFrame(batch: batch) { index, pixels in
+            seen.append(index)
+            digests.append(sha256Hex(Array(pixels)))
+        }
+        #expect(seen == Array(0..<11))
+        #expect(digests == (0..<11).map { sha256Hex(scene.frame($0)) })
+    }
+
+    @Test("An error from the frame's receiver stops the loop and reaches the caller")
+    func forEachFrameStops() throws {
+        struct Full: Error {}
+        let scene = try makeScene(.balls, frames: 20)
+        var seen: [Int] = []
+        #expect(throws: Full.self) {
+            try scene.forEachFrame(batch: 4) { index, _ in
+                seen.append(index)
+                if index == 5 { throw Full() }
+            }
+        }
+        #expect(seen == Array(0...5))
+    }
+
     /// Golden digests pin the generator's output across platforms and toolchains: the generator
     /// uses only its own portable math, so these must hold on Linux and macOS alike. If you change
     /// the generator on purpose, replace the values with the ones this test prints.

@@ -118,6 +118,11 @@ struct TruthImportTests {
                 (truth.canonicalJSON().replacingOccurrences(of: "[1, 0.04, 0.76, 0.1, 0.2]", with: "[1, 0.04, 0.76]"), "is not [frame, x, y, w, h]"),
                 // Found by fuzzing: a frame number past Int's range trapped on its conversion.
                 (truth.canonicalJSON().replacingOccurrences(of: "[1, 0.04", with: "[1e300, 0.04"), "point 2 has frame 1e+300, not a frame index"),
+                // Read by key from the project's JSON parser: a problem names the member where it is.
+                (truth.canonicalJSON().replacingOccurrences(of: "\"width\": 100,\n", with: ""), "not a Lumatrace truth file (width is missing)"),
+                (truth.canonicalJSON().replacingOccurrences(of: "[1, 0.04", with: "[\"one\", 0.04"), "(objectTracks.[0].points.[1] must be an array of numbers)"),
+                (truth.canonicalJSON().replacingOccurrences(of: "\"id\": \"object1\"", with: "\"id\": 1"), "(objectTracks.[0].id must be a string)"),
+                ("{\"format\": \"lumatrace-truth\"} x", "not valid JSON: "),
             ]
             for (text, reason) in cases {
                 let path = folder.appendingPathComponent("bad.truth.json").path

@@ -56,7 +56,8 @@ extension ImageFileDecoder {
         return LumaImage(width: width, height: height, pixels: pixels)
     }
 
-    private static func withMessageBuffer(
+    /// Calls the glue with a message buffer, and returns its status and the message it wrote.
+    static func withMessageBuffer(
         _ call: (UnsafeMutablePointer<CChar>, Int) -> Int32
     ) -> (status: Int32, message: String) {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { buffer in

@@ -22,29 +22,33 @@ extension ImageFileDecoder {
         /// Entropy-coded bytes in all scans (stuffed FF 00 counted once, markers not at all).
         var entropyCodedBytes: Int
 
+        /// A frame header (SOF): its type, sample precision, size and each component's sampling factors.
+        typealias Frame = (type: UInt8, precision: Int, height: Int, width: Int, sampling: [(Int, Int)])
+
         init(scanning b: UnsafeBufferPointer<UInt8>) throws(Refusal) {
             guard b.count >= 2, b[0] == 0xFF, b[1] == 0xD8 else {
                 throw Refusal("corrupt JPEG: no start-of-image marker (FF D8)")
             }
-            typealias Frame = (
-                type: UInt8, precision: Int, height: Int, width: Int, sampling: [(Int, Int)]
-            )
+            let (frame, entropy) = try Self.walkMarkers(b)
+            width = frame.width
+            height = frame.height
+            frameType = frame.type
+            components = frame.sampling.count
+            entropyCodedBytes = entropy
+            try Self.checkSupported(frame)
+            try Self.checkScanDataCoversBlocks(frame, entropy: entropy)
+        }
+
+        /// Walks the markers from after SOI to EOI: the first frame header, and the entropy-coded
+        /// bytes of all scans. Refuses a file with no scan, or a scan before any frame header.
+        private static func walkMarkers(_ b: UnsafeBufferPointer<UInt8>) throws(Refusal) -> (frame: Frame, entropy: Int) {
             var frame: Frame?
             var entropy = 0
             var scans = 0
             var offset = 2
 
             markers: while true {
-                // Find the next marker like libjpeg's next_marker(): skip stray bytes, FF fill
-                // bytes, and FF 00 pairs that are not markers.
-                var marker: UInt8 = 0
-                while marker == 0 {
-                    while offset < b.count, b[offset] != 0xFF { offset += 1 }
-                    while offset < b.count, b[offset] == 0xFF { offset += 1 }
-                    guard offset < b.count else { throw Self.missingEOI(b.count) }
-                    marker = b[offset]
-                    offset += 1
-                }
+                let marker = try nextMarker(b, &offset)
                 let markerOffset = offset - 2
                 switch marker {
                 case 0xD9:  // EOI
@@ -57,39 +61,11 @@ extension ImageFileDecoder {
                 default:
                     break
                 }
-
-                guard b.count - offset >= 2 else { throw Self.missingEOI(b.count) }
-                let length = Int(b[offset]) << 8 | Int(b[offset + 1])
-                guard length >= 2 else {
-                    throw Refusal(
-                        "corrupt JPEG: the \(Self.name(marker)) segment at offset \(markerOffset) "
-                            + "declares a length of \(length)")
-                }
-                guard b.count - offset >= length else {
-                    throw Refusal(
-                        "truncated JPEG: the \(Self.name(marker)) segment at offset "
-                            + "\(markerOffset) declares \(length) bytes, but the file ends after "
-                            + "\(b.count - offset); it was cut short or is still being written")
-                }
-                let segment = UnsafeBufferPointer(rebasing: b[(offset + 2)..<(offset + length)])
-                offset += length
-
+                let segment = try segment(of: marker, at: markerOffset, in: b, &offset)
                 switch marker {
                 case 0xC0...0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF:
                     guard frame == nil else { break }  // libjpeg refuses the second SOF itself
-                    guard segment.count >= 6, segment.count == 6 + 3 * Int(segment[5]) else {
-                        throw Refusal(
-                            "corrupt JPEG: the \(Self.name(marker)) frame header at offset "
-                                + "\(markerOffset) has the wrong length (\(length))")
-                    }
-                    var sampling: [(Int, Int)] = []
-                    for component in 0..<Int(segment[5]) {
-                        let factors = segment[7 + 3 * component]
-                        sampling.append((Int(factors >> 4), Int(factors & 15)))
-                    }
-                    let frameHeight = Int(segment[1]) << 8 | Int(segment[2])
-                    let frameWidth = Int(segment[3]) << 8 | Int(segment[4])
-                    frame = (marker, Int(segment[0]), frameHeight, frameWidth, sampling)
+                    frame = try frameHeader(segment, marker: marker, at: markerOffset)
                 case 0xDA:  // SOS, then entropy-coded data up to the next real marker
                     guard frame != nil else {
                         throw Refusal(
@@ -97,53 +73,115 @@ extension ImageFileDecoder {
                                 + "any frame header (SOF)")
                     }
                     scans += 1
-                    while true {
-                        guard offset < b.count else {
-                            throw Refusal(
-                                "truncated JPEG: image data ends after \(b.count) bytes, inside "
-                                    + "the scan that starts at offset \(markerOffset), with no "
-                                    + "end-of-image marker; the file was cut short or is still "
-                                    + "being written")
-                        }
-                        if b[offset] != 0xFF {
-                            entropy += 1
-                            offset += 1
-                            continue
-                        }
-                        guard offset + 1 < b.count else {
-                            offset += 1
-                            continue  // reports the truncation above
-                        }
-                        let next = b[offset + 1]
-                        if next == 0x00 {
-                            entropy += 1  // stuffed FF
-                            offset += 2
-                        } else if (0xD0...0xD7).contains(next) {
-                            offset += 2  // restart marker inside the scan
-                        } else if next == 0xFF {
-                            offset += 1  // fill byte before a marker
-                        } else {
-                            break  // a real marker ends the scan
-                        }
-                    }
+                    entropy += try entropyCodedData(b, &offset, scanAt: markerOffset)
                 default:
                     break  // tables, APPn, COM, DRI, ...: libjpeg checks them
                 }
             }
-
             guard let frame, scans > 0 else {
                 throw Refusal(
                     "corrupt JPEG: no image data (no scan before the end-of-image marker)")
             }
-            width = frame.width
-            height = frame.height
-            frameType = frame.type
-            components = frame.sampling.count
-            entropyCodedBytes = entropy
+            return (frame, entropy)
+        }
 
-            if let process = Self.unsupportedProcess(frame.type) {
+        /// The next marker's code, found like libjpeg's next_marker(): stray bytes, FF fill bytes,
+        /// and FF 00 pairs that are not markers are skipped. `offset` ends just past the code.
+        private static func nextMarker(_ b: UnsafeBufferPointer<UInt8>, _ offset: inout Int) throws(Refusal) -> UInt8 {
+            var marker: UInt8 = 0
+            while marker == 0 {
+                while offset < b.count, b[offset] != 0xFF { offset += 1 }
+                while offset < b.count, b[offset] == 0xFF { offset += 1 }
+                guard offset < b.count else { throw missingEOI(b.count) }
+                marker = b[offset]
+                offset += 1
+            }
+            return marker
+        }
+
+        /// The segment of `marker` (its bytes after the length field), which starts at `offset`;
+        /// `offset` ends past it. Refuses a length below 2 or past the end of the file.
+        private static func segment(of marker: UInt8, at markerOffset: Int, in b: UnsafeBufferPointer<UInt8>,
+                                    _ offset: inout Int) throws(Refusal) -> UnsafeBufferPointer<UInt8> {
+            guard b.count - offset >= 2 else { throw missingEOI(b.count) }
+            let length = Int(b[offset]) << 8 | Int(b[offset + 1])
+            guard length >= 2 else {
                 throw Refusal(
-                    "unsupported JPEG: \(process) (\(Self.name(frame.type))) is not supported; "
+                    "corrupt JPEG: the \(name(marker)) segment at offset \(markerOffset) "
+                        + "declares a length of \(length)")
+            }
+            guard b.count - offset >= length else {
+                throw Refusal(
+                    "truncated JPEG: the \(name(marker)) segment at offset "
+                        + "\(markerOffset) declares \(length) bytes, but the file ends after "
+                        + "\(b.count - offset); it was cut short or is still being written")
+            }
+            let segment = UnsafeBufferPointer(rebasing: b[(offset + 2)..<(offset + length)])
+            offset += length
+            return segment
+        }
+
+        /// A frame header's fields from its segment.
+        private static func frameHeader(_ segment: UnsafeBufferPointer<UInt8>, marker: UInt8, at markerOffset: Int) throws(Refusal) -> Frame {
+            guard segment.count >= 6, segment.count == 6 + 3 * Int(segment[5]) else {
+                throw Refusal(
+                    "corrupt JPEG: the \(name(marker)) frame header at offset "
+                        + "\(markerOffset) has the wrong length (\(segment.count + 2))")
+            }
+            var sampling: [(Int, Int)] = []
+            for component in 0..<Int(segment[5]) {
+                let factors = segment[7 + 3 * component]
+                sampling.append((Int(factors >> 4), Int(factors & 15)))
+            }
+            let frameHeight = Int(segment[1]) << 8 | Int(segment[2])
+            let frameWidth = Int(segment[3]) << 8 | Int(segment[4])
+            return (marker, Int(segment[0]), frameHeight, frameWidth, sampling)
+        }
+
+        /// Counts a scan's entropy-coded bytes from `offset` up to the next real marker (stuffed
+        /// FF 00 counted once; restart markers and fill bytes not at all); `offset` ends at that marker.
+        private static func entropyCodedData(_ b: UnsafeBufferPointer<UInt8>, _ offset: inout Int,
+                                             scanAt markerOffset: Int) throws(Refusal) -> Int {
+            var entropy = 0
+            while true {
+                guard offset < b.count else {
+                    throw Refusal(
+                        "truncated JPEG: image data ends after \(b.count) bytes, inside "
+                            + "the scan that starts at offset \(markerOffset), with no "
+                            + "end-of-image marker; the file was cut short or is still "
+                            + "being written")
+                }
+                if b[offset] != 0xFF {
+                    entropy += 1
+                    offset += 1
+                    continue
+                }
+                guard offset + 1 < b.count else {
+                    offset += 1
+                    continue  // reports the truncation above
+                }
+                let next = b[offset + 1]
+                if next == 0x00 {
+                    entropy += 1  // stuffed FF
+                    offset += 2
+                } else if (0xD0...0xD7).contains(next) {
+                    offset += 2  // restart marker inside the scan
+                } else if next == 0xFF {
+                    offset += 1  // fill byte before a marker
+                } else {
+                    return entropy  // a real marker ends the scan
+                }
+            }
+        }
+
+        /// Refuses what libjpeg is not asked to decode: coding processes other than Huffman
+        /// baseline, extended or progressive, samples of other than 8 bits, a height given later,
+        /// a size past the limits, CMYK and odd component counts, and impossible sampling factors.
+        private static func checkSupported(_ frame: Frame) throws(Refusal) {
+            let (width, height, components) = (frame.width, frame.height, frame.sampling.count)
+            if let process = unsupportedProcess(frame.type) {
+                throw Refusal(
+                    "unsupported JPEG: \(process) (\(name(frame.type))) is not supported; "
                         + "re-encode it as an ordinary baseline or progressive JPEG, or a PNG")
             }
             guard frame.precision == 8 else {
@@ -172,9 +210,13 @@ extension ImageFileDecoder {
             else {
                 throw Refusal("corrupt JPEG: a sampling factor outside 1...4 in the frame header")
             }
+        }
 
-            // Blocks of the first component (luma, the one decoded), counted the smallest way
-            // (non-interleaved): at least one bit each.
+        /// Refuses a header that claims more blocks than the scan data could code: the blocks of the
+        /// first component (luma, the one decoded), counted the smallest way (non-interleaved), take
+        /// at least one bit each.
+        private static func checkScanDataCoversBlocks(_ frame: Frame, entropy: Int) throws(Refusal) {
+            let (width, height) = (frame.width, frame.height)
             let maxH = frame.sampling.map(\.0).max() ?? 1
             let maxV = frame.sampling.map(\.1).max() ?? 1
             let (h0, v0) = frame.sampling[0]

@@ -26,71 +26,12 @@ extension ImageFileDecoder {
         /// never inflate to more than 1032 bytes.
         static let maximumInflationRatio = 1032
 
+        /// The IHDR chunk's fields.
+        typealias Header = (width: Int, height: Int, depth: Int, color: Int, interlace: Int)
+
         init(scanning b: UnsafeBufferPointer<UInt8>) throws(Refusal) {
-            let sigCount = min(b.count, 8)
-            guard b.prefix(sigCount).elementsEqual(Self.signature.prefix(sigCount)) else {
-                throw Refusal(
-                    "corrupt PNG signature (the file starts with "
-                        + b.prefix(8).map { hex($0) }.joined(separator: " ")
-                        + "; a PNG starts with 89 50 4E 47 0D 0A 1A 0A); if it went through a "
-                        + "text-mode transfer, copy it again in binary mode")
-            }
-            guard b.count >= 8 else {
-                throw Refusal("truncated PNG: the file is only \(b.count) bytes")
-            }
-
-            var header: (width: Int, height: Int, depth: Int, color: Int, interlace: Int)?
-            var compressed = 0
-            var offset = 8
-            while true {
-                guard b.count - offset >= 8 else {
-                    throw Refusal(
-                        "truncated PNG: the file ends after \(b.count) bytes without an IEND chunk"
-                            + "; it was cut short or is still being written")
-                }
-                let length = Int(readBE32(b, offset))
-                let typeBytes = b[(offset + 4)..<(offset + 8)]
-                let type = String(decoding: typeBytes, as: UTF8.self)
-                guard typeBytes.allSatisfy({ isASCIILetter($0) }) else {
-                    throw Refusal(
-                        "corrupt PNG: no valid chunk at offset \(offset) (type bytes "
-                            + typeBytes.map { hex($0) }.joined(separator: " ") + ")")
-                }
-                guard length <= 0x7FFF_FFFF else {
-                    throw Refusal(
-                        "corrupt PNG: chunk '\(type)' at offset \(offset) declares \(length) "
-                            + "bytes, over the PNG maximum of 2^31-1")
-                }
-                let available = b.count - offset - 8
-                guard available >= length + 4 else {
-                    throw Refusal(
-                        "truncated PNG: chunk '\(type)' at offset \(offset) declares \(length) "
-                            + "bytes of data, but the file ends after \(min(available, length)) "
-                            + "of them\(available >= length ? " (its CRC is missing)" : ""); "
-                            + "it was cut short or is still being written")
-                }
-                let data = offset + 8
-                if header == nil {
-                    guard type == "IHDR", length == 13 else {
-                        throw Refusal(
-                            "corrupt PNG: the first chunk is '\(type)' (\(length) bytes), not a "
-                                + "13-byte IHDR")
-                    }
-                    header = (
-                        Int(readBE32(b, data)), Int(readBE32(b, data + 4)), Int(b[data + 8]),
-                        Int(b[data + 9]), Int(b[data + 12])
-                    )
-                } else if type == "IDAT" {
-                    compressed += length  // at most count bytes in all: no overflow
-                } else if type == "IEND" {
-                    break
-                }
-                offset = data + length + 4
-            }
-
-            guard let header else {
-                throw Refusal("corrupt PNG: no IHDR chunk")  // unreachable: IHDR checked first
-            }
+            try Self.checkSignature(b)
+            let (header, compressed) = try Self.walkChunks(b)
             width = header.width
             height = header.height
             bitDepth = header.depth
@@ -109,15 +50,98 @@ extension ImageFileDecoder {
             guard compressed > 0 else {
                 throw Refusal("corrupt PNG: no IDAT chunk, so no image data")
             }
-            // The filtered rows hold at least width * height * bits-per-pixel bits; refuse a file
-            // whose zlib stream cannot expand to that much before allocating the image.
+            try checkCompressedDataCanFill(channels: channels)
+        }
+
+        /// Refuses bytes that do not start with the PNG signature, or stop inside it.
+        private static func checkSignature(_ b: UnsafeBufferPointer<UInt8>) throws(Refusal) {
+            let sigCount = min(b.count, 8)
+            guard b.prefix(sigCount).elementsEqual(signature.prefix(sigCount)) else {
+                throw Refusal(
+                    "corrupt PNG signature (the file starts with "
+                        + b.prefix(8).map { hex($0) }.joined(separator: " ")
+                        + "; a PNG starts with 89 50 4E 47 0D 0A 1A 0A); if it went through a "
+                        + "text-mode transfer, copy it again in binary mode")
+            }
+            guard b.count >= 8 else {
+                throw Refusal("truncated PNG: the file is only \(b.count) bytes")
+            }
+        }
+
+        /// Walks the chunks from after the signature to IEND: the header (the first chunk, which
+        /// must be IHDR) and the IDAT chunks' total length.
+        private static func walkChunks(_ b: UnsafeBufferPointer<UInt8>) throws(Refusal) -> (header: Header, compressed: Int) {
+            var header: Header?
+            var compressed = 0
+            var offset = 8
+            while true {
+                let (type, length) = try chunk(at: offset, in: b)
+                let data = offset + 8
+                if header == nil {
+                    guard type == "IHDR", length == 13 else {
+                        throw Refusal(
+                            "corrupt PNG: the first chunk is '\(type)' (\(length) bytes), not a "
+                                + "13-byte IHDR")
+                    }
+                    header = (
+                        Int(readBE32(b, data)), Int(readBE32(b, data + 4)), Int(b[data + 8]),
+                        Int(b[data + 9]), Int(b[data + 12])
+                    )
+                } else if type == "IDAT" {
+                    compressed += length  // at most count bytes in all: no overflow
+                } else if type == "IEND" {
+                    break
+                }
+                offset = data + length + 4
+            }
+            guard let header else {
+                throw Refusal("corrupt PNG: no IHDR chunk")  // unreachable: IHDR checked first
+            }
+            return (header, compressed)
+        }
+
+        /// The type and data length of the chunk at `offset`, once its type is letters and its
+        /// data and CRC are inside the file.
+        private static func chunk(at offset: Int, in b: UnsafeBufferPointer<UInt8>) throws(Refusal) -> (type: String, length: Int) {
+            guard b.count - offset >= 8 else {
+                throw Refusal(
+                    "truncated PNG: the file ends after \(b.count) bytes without an IEND chunk"
+                        + "; it was cut short or is still being written")
+            }
+            let length = Int(readBE32(b, offset))
+            let typeBytes = b[(offset + 4)..<(offset + 8)]
+            let type = String(decoding: typeBytes, as: UTF8.self)
+            guard typeBytes.allSatisfy({ isASCIILetter($0) }) else {
+                throw Refusal(
+                    "corrupt PNG: no valid chunk at offset \(offset) (type bytes "
+                        + typeBytes.map { hex($0) }.joined(separator: " ") + ")")
+            }
+            guard length <= 0x7FFF_FFFF else {
+                throw Refusal(
+                    "corrupt PNG: chunk '\(type)' at offset \(offset) declares \(length) "
+                        + "bytes, over the PNG maximum of 2^31-1")
+            }
+            let available = b.count - offset - 8
+            guard available >= length + 4 else {
+                throw Refusal(
+                    "truncated PNG: chunk '\(type)' at offset \(offset) declares \(length) "
+                        + "bytes of data, but the file ends after \(min(available, length)) "
+                        + "of them\(available >= length ? " (its CRC is missing)" : ""); "
+                        + "it was cut short or is still being written")
+            }
+            return (type, length)
+        }
+
+        /// Refuses, before the image is allocated, a file whose zlib stream cannot expand to the
+        /// filtered rows, which hold at least width × height × bits-per-pixel bits.
+        private func checkCompressedDataCanFill(channels: Int) throws(Refusal) {
             let minimumRaw = (width * height * channels * bitDepth + 7) / 8
-            let maximumRaw = (compressed + 2) * Self.maximumInflationRatio
+            let maximumRaw = (compressedBytes + 2) * Self.maximumInflationRatio
             guard minimumRaw <= maximumRaw else {
                 let ratio = Self.maximumInflationRatio
                 let needed = (minimumRaw + ratio - 1) / ratio
                 throw Refusal(
-                    "PNG declares \(width)x\(height) pixels but holds only \(compressed) bytes "
+                    "PNG declares \(width)x\(height) pixels but holds only \(compressedBytes) bytes "
                         + "of compressed image data, which cannot expand to fill it (at least "
                         + "\(needed) needed); the file is truncated or corrupt")
             }

@@ -27,77 +27,82 @@ struct Info: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let reader = try openRecording(recording)
-            let h = reader.header
             let damage = quick ? reader.damage : reader.verify()
             if let failure = reader.readFailure { throw failure }
-            let first = reader.chunks.first?.firstTicks ?? 0
-            let last = reader.chunks.last?.lastTicks ?? 0
-            let frames = reader.frameCount
-            // Readable: in a chunk that decodes (checked unless --quick, which trusts the index).
-            let undecodable = reader.chunks.filter { c in damage.contains { $0.chunk == c.number && $0.frames == c.frames } }
-            let readable = reader.readableFrameCount - undecodable.reduce(0) { $0 + $1.frameCount }
-            // Duration: the span of timestamps plus one mean frame interval.
-            let span = Double(last - first) / Double(h.timescale)
-            let duration = readable > 1 ? span * Double(readable) / Double(readable - 1) : (h.nominalFrameRate > 0 ? 1 / h.nominalFrameRate : 0)
-            let raw = Double(readable) * Double(h.frameSize)
-            let ratio = reader.fileSize > 0 ? raw / Double(reader.fileSize) : 0
-            let bytesPerFrame = readable > 0 ? Double(reader.fileSize) / Double(readable) : 0
+            let stats = RecordingStatistics(reader: reader, damage: damage)
             let digest = (try? reader.framesDigest().hexString) ?? "unavailable (damaged)"
-
             if json {
-                let value = JSONValue.object([
-                    .init("file", .string(recording.description)),
-                    .init("bytes", .int(Int64(reader.fileSize))),
-                    .init("formatVersion", .int(Int64(reader.formatVersion))),
-                    .init("width", .int(Int64(h.width))),
-                    .init("height", .int(Int64(h.height))),
-                    .init("pixelFormat", .string("gray8")),
-                    .init("timescale", .int(h.timescale)),
-                    .init("nominalFrameRate", .double(h.nominalFrameRate)),
-                    .init("frames", .int(Int64(frames))),
-                    .init("readableFrames", .int(Int64(readable))),
-                    .init("firstTimestamp", .number(Timestamp(ticks: first, timescale: h.timescale).fixedDecimalSeconds())),
-                    .init("lastTimestamp", .number(Timestamp(ticks: last, timescale: h.timescale).fixedDecimalSeconds())),
-                    .init("duration", .double(duration)),
-                    .init("chunks", .int(Int64(reader.chunks.count))),
-                    .init("indexed", .bool(reader.hasIndex)),
-                    .init("bytesPerFrame", .double(bytesPerFrame)),
-                    .init("compressionRatio", .double(ratio)),
-                    .init("sha256", .string(digest)),
-                    .init("metadata", .object(h.metadata.keys.sorted().map { .init($0, .string(h.metadata[$0]!)) })),
-                    .init("damage", .array(damage.map { d in
-                        .object([
-                            .init("chunk", d.chunk.map { .int(Int64($0)) } ?? .null),
-                            .init("frames", d.frames.map { .array([.int(Int64($0.lowerBound)), .int(Int64($0.upperBound - 1))]) } ?? .null),
-                            .init("bytes", .array([.int(Int64(d.bytes.lowerBound)), .int(Int64(d.bytes.upperBound))])),
-                            .init("reason", .string(d.reason)),
-                        ])
-                    })),
-                ])
-                print(value.serialized)
+                printJSON(reader, damage: damage, stats: stats, digest: digest)
             } else {
-                print("""
-                    \(recording)
-                      format        .luma version \(reader.formatVersion)
-                      size          \(h.width)x\(h.height) gray8
-                      frames        \(frames)\(readable != frames ? " (\(readable) readable)" : "")
-                      timing        \(Timestamp(ticks: first, timescale: h.timescale)) … \(Timestamp(ticks: last, timescale: h.timescale)), duration \(DecimalText.fixed(duration, 3)) s, timescale \(h.timescale)/s, nominal \(h.rateNumerator)/\(h.rateDenominator) = \(DecimalText.fixed(h.nominalFrameRate, 3)) fps
-                      chunks        \(reader.chunks.count)\(reader.hasIndex ? "" : " (no index: the recording was not closed; `lumatrace recover` rewrites it)")
-                      file          \(reader.fileSize) bytes, \(DecimalText.fixed(bytesPerFrame, 0)) bytes/frame, compression ratio \(DecimalText.fixed(ratio, 2)) (raw \(Int(raw)) bytes)
-                      sha256        \(digest)
-                    """)
-                for key in h.metadata.keys.sorted() { print("  meta          \(key) = \(h.metadata[key]!)") }
-                if damage.isEmpty {
-                    print(quick ? "  damage        not checked (--quick)" : "  damage        none: every chunk decodes and passes its checksums")
-                } else {
-                    for d in damage { print("  damage        \(d)") }
-                }
+                printText(reader, damage: damage, stats: stats, digest: digest)
             }
             // No frame left to read is an error (2); damage that cost frames is the answer "damaged" (1).
-            if !damage.isEmpty && readable == 0 {
+            if !damage.isEmpty && stats.readableFrames == 0 {
                 throw CLIError("\(recording): no frame is readable (\(Plural.count(damage.count, "damaged range")) listed above)")
             }
             if damage.contains(where: { $0.frames.map { !$0.isEmpty } ?? false }) { throw ExitCode(Lumatrace.Status.difference) }
+        }
+    }
+
+    /// The recording described as one JSON object.
+    private func printJSON(_ reader: RecordingReader, damage: [RecordingDamage], stats: RecordingStatistics, digest: String) {
+        let h = reader.header
+        let (first, last, frames, readable) = (stats.firstTicks, stats.lastTicks, stats.frames, stats.readableFrames)
+        let (duration, ratio, bytesPerFrame) = (stats.duration, stats.compressionRatio, stats.bytesPerFrame)
+
+        let value = JSONValue.object([
+            .init("file", .string(recording.description)),
+            .init("bytes", .int(Int64(reader.fileSize))),
+            .init("formatVersion", .int(Int64(reader.formatVersion))),
+            .init("width", .int(Int64(h.width))),
+            .init("height", .int(Int64(h.height))),
+            .init("pixelFormat", .string("gray8")),
+            .init("timescale", .int(h.timescale)),
+            .init("nominalFrameRate", .double(h.nominalFrameRate)),
+            .init("frames", .int(Int64(frames))),
+            .init("readableFrames", .int(Int64(readable))),
+            .init("firstTimestamp", .number(Timestamp(ticks: first, timescale: h.timescale).fixedDecimalSeconds())),
+            .init("lastTimestamp", .number(Timestamp(ticks: last, timescale: h.timescale).fixedDecimalSeconds())),
+            .init("duration", .double(duration)),
+            .init("chunks", .int(Int64(reader.chunks.count))),
+            .init("indexed", .bool(reader.hasIndex)),
+            .init("bytesPerFrame", .double(bytesPerFrame)),
+            .init("compressionRatio", .double(ratio)),
+            .init("sha256", .string(digest)),
+            .init("metadata", .object(h.metadata.keys.sorted().map { .init($0, .string(h.metadata[$0]!)) })),
+            .init("damage", .array(damage.map { d in
+                .object([
+                    .init("chunk", d.chunk.map { .int(Int64($0)) } ?? .null),
+                    .init("frames", d.frames.map { .array([.int(Int64($0.lowerBound)), .int(Int64($0.upperBound - 1))]) } ?? .null),
+                    .init("bytes", .array([.int(Int64(d.bytes.lowerBound)), .int(Int64(d.bytes.upperBound))])),
+                    .init("reason", .string(d.reason)),
+                ])
+            })),
+        ])
+        print(value.serialized)
+    }
+
+    /// The recording described as aligned lines of text.
+    private func printText(_ reader: RecordingReader, damage: [RecordingDamage], stats: RecordingStatistics, digest: String) {
+        let h = reader.header
+        let (first, last, frames, readable) = (stats.firstTicks, stats.lastTicks, stats.frames, stats.readableFrames)
+        let (duration, ratio, bytesPerFrame) = (stats.duration, stats.compressionRatio, stats.bytesPerFrame)
+
+        print("""
+            \(recording)
+              format        .luma version \(reader.formatVersion)
+              size          \(h.width)x\(h.height) gray8
+              frames        \(frames)\(readable != frames ? " (\(readable) readable)" : "")
+              timing        \(Timestamp(ticks: first, timescale: h.timescale)) … \(Timestamp(ticks: last, timescale: h.timescale)), duration \(DecimalText.fixed(duration, 3)) s, timescale \(h.timescale)/s, nominal \(h.rateNumerator)/\(h.rateDenominator) = \(DecimalText.fixed(h.nominalFrameRate, 3)) fps
+              chunks        \(reader.chunks.count)\(reader.hasIndex ? "" : " (no index: the recording was not closed; `lumatrace recover` rewrites it)")
+              file          \(reader.fileSize) bytes, \(DecimalText.fixed(bytesPerFrame, 0)) bytes/frame, compression ratio \(DecimalText.fixed(ratio, 2)) (raw \(stats.rawBytes) bytes)
+              sha256        \(digest)
+            """)
+        for key in h.metadata.keys.sorted() { print("  meta          \(key) = \(h.metadata[key]!)") }
+        if damage.isEmpty {
+            print(quick ? "  damage        not checked (--quick)" : "  damage        none: every chunk decodes and passes its checksums")
+        } else {
+            for d in damage { print("  damage        \(d)") }
         }
     }
 }

@@ -4,11 +4,9 @@ import LumaAnalysis
 import LumaBase
 import LumaEngine
 import LumaFormat
-import LumaProcess
 import LumaRegression
 import LumaRecording
 import LumaRender
-import Synchronization
 import LumaOutput
 
 struct Render: ParsableCommand {
@@ -91,70 +89,73 @@ struct Render: ParsableCommand {
             let overlay = try EventOverlay(log: log)
             let step = every ?? (kind == .sheet ? max(1, (range.count + 23) / 24) : 1)
             let frames = Array(stride(from: range.lowerBound, through: range.upperBound, by: step))
-            var drawn = 0
-            switch kind {
-            case .folder:
-                try Self.forEachDrawnFrame(frames, reader: reader, overlay: overlay) { index, _, image in
-                    try folder!.write(PNGFile.encode(image), to: String(format: "frame-%06d.png", index))
-                    drawn += 1
-                }
-                try folder!.commit()
-            case .sheet:
-                let sheet = ContactSheet(frameWidth: reader.header.width, frameHeight: reader.header.height, count: frames.count, columns: columns,
-                                         maximumWidth: sheetWidth)
-                var canvas = sheet.canvas()
-                var tile = 0
-                try Self.forEachDrawnFrame(frames, reader: reader, overlay: overlay) { index, _, image in
-                    sheet.place(image, label: "\(index)", tile: tile, on: &canvas)
-                    tile += 1
-                    drawn += 1
-                }
-                try file!.write(PNGFile.encode(canvas))
-                try file!.commit()
-            case .gif, .mp4:
-                file!.handOverToAnotherWriter()
-                let rate = try Self.meanRate(of: frames, reader: reader)
-                let pipe = try VideoPipe(ffmpeg: ffmpeg!, output: output, writingTo: file!.temporaryPath!,
-                                         width: reader.header.width, height: reader.header.height, rate: rate, gif: kind == .gif)
-                var times: [Timestamp] = []
-                do {
-                    try Self.forEachDrawnFrame(frames, reader: reader, overlay: overlay) { _, time, image in
-                        try pipe.write(image)
-                        times.append(time)
-                        drawn += 1
-                    }
-                } catch {
-                    pipe.abandon()
-                    throw error
-                }
-                try pipe.finish()
-                try file!.commit()
-                let off = FrameTimes(times).deviation(fromRateNumerator: Int((rate * 1_000_000).rounded()), denominator: 1_000_000)
-                if off > 0.5 / rate {
-                    warn("\(recording): variable frame rate: \(output) plays at the mean rate, \(DecimalText.fixed(rate, 3)) frames/s, "
-                         + "so frames are up to \(DecimalText.fixed(off, 3)) s off their real time")
-                }
+            let drawn = switch kind {
+            case .folder: try Self.writeFolder(folder!, frames, reader: reader, overlay: overlay)
+            case .sheet: try writeSheet(file!, frames, reader: reader, overlay: overlay)
+            case .gif, .mp4: try writeVideo(file!, frames, reader: reader, overlay: overlay, ffmpeg: ffmpeg!, container: kind == .gif ? .gif : .mp4)
             }
             print("drew \(Plural.count(drawn, "frame")) of \(recording) with \(Plural.count(log.events.count, "event")) → \(output)")
             log.warnIfIncomplete()
         }
     }
 
+    /// Writes `frames`, drawn over, as `frame-NNNNNN.png` files into `folder`; returns how many.
+    static func writeFolder(_ folder: OutputFolder, _ frames: [Int], reader: RecordingReader, overlay: EventOverlay) throws -> Int {
+        var drawn = 0
+        try forEachDrawnFrame(frames, reader: reader, overlay: overlay) { index, _, image in
+            try folder.write(PNGFile.encode(image), to: String(format: "frame-%06d.png", index))
+            drawn += 1
+        }
+        try folder.commit()
+        return drawn
+    }
+
+    /// Writes `frames`, drawn over, as the tiles of one contact sheet PNG; returns how many.
+    func writeSheet(_ file: OutputFile, _ frames: [Int], reader: RecordingReader, overlay: EventOverlay) throws -> Int {
+        let sheet = ContactSheet(frameWidth: reader.header.width, frameHeight: reader.header.height, count: frames.count, columns: columns,
+                                 maximumWidth: sheetWidth)
+        var canvas = sheet.canvas()
+        var tile = 0
+        try Self.forEachDrawnFrame(frames, reader: reader, overlay: overlay) { index, _, image in
+            sheet.place(image, label: "\(index)", tile: tile, on: &canvas)
+            tile += 1
+        }
+        try file.write(PNGFile.encode(canvas))
+        try file.commit()
+        return tile
+    }
+
+    /// Writes `frames`, drawn over, as a GIF or MP4 through ffmpeg at the pace they were taken;
+    /// warns when the frame rate varies by more than half a frame; returns how many frames.
+    func writeVideo(_ file: OutputFile, _ frames: [Int], reader: RecordingReader, overlay: EventOverlay, ffmpeg: String,
+                    container: VideoEncoder.Container) throws -> Int {
+        file.handOverToAnotherWriter()
+        let rate = try PlaybackRate.mean(of: frames, in: reader)
+        let pipe = try VideoEncoder(ffmpeg: ffmpeg, output: output, writingTo: file.temporaryPath!,
+                                    width: reader.header.width, height: reader.header.height, rate: rate, container: container)
+        var times: [Timestamp] = []
+        do {
+            try Self.forEachDrawnFrame(frames, reader: reader, overlay: overlay) { _, time, image in
+                try pipe.write(image)
+                times.append(time)
+            }
+        } catch {
+            pipe.abandon()
+            throw error
+        }
+        try pipe.finish()
+        try file.commit()
+        let off = FrameTimes(times).deviation(fromRateNumerator: Int((rate * 1_000_000).rounded()), denominator: 1_000_000)
+        if off > 0.5 / rate {
+            warn("\(recording): variable frame rate: \(output) plays at the mean rate, \(DecimalText.fixed(rate, 3)) frames/s, "
+                 + "so frames are up to \(DecimalText.fixed(off, 3)) s off their real time")
+        }
+        return times.count
+    }
+
     /// The files a rendered folder holds: `frame-NNNNNN.png`. A folder with anything else is never replaced.
     static func isRenderedFrame(_ name: String) -> Bool {
         name.hasPrefix("frame-") && name.hasSuffix(".png") && name.dropFirst(6).dropLast(4).allSatisfy(\.isNumber)
-    }
-
-    /// The rate at which `frames` (ascending, evenly strided) span the same time as in the recording:
-    /// the recording's own pace, also when its nominal rate is unknown or its frame rate varies.
-    static func meanRate(of frames: [Int], reader: RecordingReader) throws -> Double {
-        let step = frames.count > 1 ? Double(frames[1] - frames[0]) : 1
-        guard let first = frames.first, let last = frames.last, last > first else {
-            return reader.header.nominalFrameRate > 0 ? reader.header.nominalFrameRate / step : 30
-        }
-        let decoder = reader.makeDecoder()
-        let span = Double(try decoder.frame(at: last).ticks - decoder.frame(at: first).ticks) / Double(reader.header.timescale)
-        return span > 0 ? Double(frames.count - 1) / span : 30
     }
 
     /// Decodes `frames` (ascending) and calls `body` with each one's index and time, drawn over,
@@ -171,60 +172,5 @@ struct Render: ParsableCommand {
             try body(index, Timestamp(ticks: frame.ticks, timescale: reader.header.timescale), image)
             progress.update(n + 1, frames.count)
         }
-    }
-}
-
-/// Frames piped to ffmpeg as raw RGB, encoded as an animated GIF (with a palette made for the clip)
-/// or an H.264 MP4.
-final class VideoPipe {
-    private let ffmpeg: RunningProgram
-    /// ffmpeg's last line on standard error (with `-v error`, what went wrong), read as it comes.
-    private final class LastLine: Sendable { let text = Mutex("") }
-    private let lastLine = LastLine()
-    private let errors: LineReader
-    private let output: String
-
-    /// Starts ffmpeg writing `temporary` (the ``OutputFile``'s, renamed to `output` once complete).
-    init(ffmpeg path: String, output: String, writingTo temporary: String, width: Int, height: Int, rate: Double, gif: Bool) throws {
-        self.output = output
-        let filter = gif ? "split[a][b];[a]palettegen=stats_mode=diff[p];[b][p]paletteuse" : "pad=ceil(iw/2)*2:ceil(ih/2)*2"
-        let codec = gif ? ["-loop", "0"] : ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "20"]
-        var program = Program(path, ["-v", "error", "-xerror", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(width)x\(height)",
-                                     "-r", DecimalText.fixed(max(rate, 0.01), 6), "-i", "-", "-vf", filter] + codec
-                                    + ["-f", gif ? "gif" : "mp4", "-y", temporary])
-        // A pipe of frames in; ffmpeg dying (a full disk) makes the next write fail with a message.
-        program.standardInput = .pipe
-        program.standardOutput = .null
-        program.standardError = .pipe
-        program.ownProcessGroup = true
-        ffmpeg = try program.start()
-        let lastLine = lastLine
-        errors = LineReader(ffmpeg.standardError!, thread: "ffmpeg stderr", line: { line in
-            if !line.isEmpty { lastLine.text.withLock { $0 = line } }
-        })
-    }
-
-    func write(_ image: RGBImage) throws {
-        do { try ffmpeg.standardInput!.writeAll(image.pixels) } catch {
-            throw CLIError("\(output): ffmpeg stopped taking frames: \(message())")
-        }
-    }
-
-    func finish() throws {
-        ffmpeg.standardInput!.close()
-        let end = try ffmpeg.wait()
-        guard end.succeeded else { throw CLIError("\(output): ffmpeg failed (it \(end)): \(message())") }
-    }
-
-    func abandon() {
-        ffmpeg.standardInput!.close()
-        ffmpeg.terminate()
-        _ = try? ffmpeg.wait()
-    }
-
-    /// ffmpeg's last line, once it has closed standard error (it has exited, or is about to).
-    private func message() -> String {
-        errors.waitForEnd()
-        return lastLine.text.withLock { $0 }
     }
 }

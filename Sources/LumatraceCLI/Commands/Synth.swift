@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import LumaAnalysis
 import LumaBase
@@ -76,27 +75,9 @@ struct Synth: ParsableCommand {
             // A synthetic scene is made again in seconds: nothing half-written is ever left under OUTPUT.
             let writer = try RecordingWriter(path: recording.output, header: header, options: options, overwrite: replacing.replacesExisting, placement: .whenComplete)
             let progress = ProgressBar("synthesizing")
-            // Frames render in parallel in small batches (rendering is pure), and are written in order.
-            let batch = 8
-            let frameSize = w * h
-            var buffer = [UInt8](repeating: 0, count: batch * frameSize)
-            var start = 0
-            while start < frames {
-                let n = min(batch, frames - start)
-                let first = start
-                buffer.withUnsafeMutableBufferPointer { all in
-                    let base = UnsafeMutableBufferPointerBox(all)
-                    DispatchQueue.concurrentPerform(iterations: n) { k in
-                        synthetic.render(frame: first + k, into: UnsafeMutableBufferPointer(rebasing: base.buffer[(k * frameSize)..<((k + 1) * frameSize)]))
-                    }
-                }
-                for k in 0..<n {
-                    try buffer.withUnsafeBufferPointer { all in
-                        try writer.append(pixels: UnsafeBufferPointer(rebasing: all[(k * frameSize)..<((k + 1) * frameSize)]), ticks: Int64(start + k))
-                    }
-                }
-                start += n
-                progress.update(start, frames)
+            try synthetic.forEachFrame { index, pixels in
+                try writer.append(pixels: pixels, ticks: Int64(index))
+                progress.update(index + 1, frames)
             }
             progress.finish()
             let summary = try writer.close()
@@ -108,10 +89,4 @@ struct Synth: ParsableCommand {
                   + (truth.map { ", truth → \($0) (\(synthetic.truth.ballSegments.count) ball segments, \(synthetic.truth.objectTracks.count) object tracks)" } ?? ""))
         }
     }
-}
-
-/// Lets concurrent renderers write disjoint slices of one buffer.
-struct UnsafeMutableBufferPointerBox: @unchecked Sendable {
-    let buffer: UnsafeMutableBufferPointer<UInt8>
-    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) { self.buffer = buffer }
 }

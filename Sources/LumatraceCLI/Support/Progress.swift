@@ -1,4 +1,5 @@
 import Foundation
+import LumaBase
 import Synchronization
 
 /// A progress bar on stderr with frames/s and time left, drawn only when stderr is a terminal.
@@ -30,8 +31,8 @@ final class ProgressBar: Sendable {
         let fraction = total > 0 ? min(1, Double(done) / Double(total)) : 0
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-        var line = "\r\(label) \(bar) \(done)/\(total > 0 ? String(total) : "?") frames  \(String(format: "%.0f", rate)) frames/s"
-        if total > 0 && rate > 0 && done < total { line += String(format: "  %.0f s left", Double(total - done) / rate) }
+        var line = "\r\(label) \(bar) \(done)/\(total > 0 ? String(total) : "?") frames  \(DecimalText.fixed(rate, 0)) frames/s"
+        if total > 0 && rate > 0 && done < total { line += "  \(DecimalText.fixed(Double(total - done) / rate, 0)) s left" }
         FileHandle.standardError.write(Data((line + "   ").utf8))
     }
 

@@ -1,4 +1,3 @@
-import LumaBase
 
 /// Numbers as text for people: tables and messages (event logs use `JSONValue`'s format).
 public enum DecimalText {
