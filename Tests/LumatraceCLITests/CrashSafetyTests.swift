@@ -280,26 +280,13 @@ struct CrashSafetyTests {
     func damagedRecording() throws {
         try withScratchFolder("cli") { dir in
             let recording = "\(dir)/damaged.luma"
-            // 90 frames in chunks of 0.5 s (15 frames).
-            let writer = try RecordingWriter(path: recording, header: RecordingHeader(width: 160, height: 90, timescale: 30, rateNumerator: 30),
-                                             options: .fixedDuration(0.5))
-            for i in 0..<90 {
-                var f = [UInt8](repeating: 40, count: 160 * 90)
+            // 90 frames in chunks of 0.5 s (15 frames), a square moving right; chunk 1 damaged.
+            let chunks = try DamagedRecording.write(to: recording, width: 160, height: 90, frameCount: 90, damagedChunks: [1]) { i, f in
+                for k in f.indices { f[k] = 40 }
                 for y in 30..<40 { for x in (i + 10)..<(i + 20) { f[y * 160 + x] = 200 } }
-                try writer.append(f, ticks: Int64(i))
             }
-            try writer.close()
-            let reader = try RecordingReader(path: recording)
-            try #require(reader.chunks.count == 6)
-            let victim = reader.chunks[1]
-            let handle = try #require(FileHandle(forUpdatingAtPath: recording))
-            let offset = victim.offset + UInt64(40)
-            try handle.seek(toOffset: offset)
-            var byte = try #require(try handle.read(upToCount: 1))
-            byte[0] ^= 0x10
-            try handle.seek(toOffset: offset)
-            try handle.write(contentsOf: byte)
-            try handle.close()
+            try #require(chunks.count == 6)
+            let victim = chunks[1]
             let frames = "\(victim.firstFrame)...\(victim.firstFrame + victim.frameCount - 1)"
 
             let info = try CLI.run(["info", recording])
