@@ -1,3 +1,4 @@
+import LumaTestSupport
 import Testing
 import LumaImaging
 @testable import LumaSynth
@@ -76,7 +77,7 @@ struct AppearanceStageTests {
     func crowded() throws {
         let seeds = (1...20 as ClosedRange<UInt64>).filter { QualitySweep.settings(seed: $0).kind == .crowded }
         let f = try Self.measure(seeds: seeds)
-        print("appearance stage, crowded scenes \(seeds): \(f)")
+        TestFigures.record("appearance stage, crowded scenes \(seeds): \(f)", named: "appearance-crowded.txt")
         #expect(f.balls > 500 && f.shadowsOnShadow > 300, "too few in-flight points to say anything: \(f)")
         #expect(Double(f.ballsFound) >= 0.8 * Double(f.balls), "\(f)")
         #expect(Double(f.ballsLikeBalls) >= 0.75 * Double(f.balls), "\(f)")
