@@ -134,7 +134,7 @@ struct CrashSafetyTests {
                 worstChunk = max(worstChunk, largestChunk)
                 try? FileManager.default.removeItem(atPath: output)
             }
-            print("killed recorder: \(Self.kills) SIGKILLs survived, \(recoveredTotal) frames recovered, worst loss \(worstLost) frames (chunks of up to \(worstChunk) frames)")
+            TestFigures.record("killed recorder: \(Self.kills) SIGKILLs survived, \(recoveredTotal) frames recovered, worst loss \(worstLost) frames (chunks of up to \(worstChunk) frames)", named: "killed-recorder.txt")
         }
     }
 
@@ -178,7 +178,7 @@ struct CrashSafetyTests {
                 (m.2.flatMap { Int($0) } ?? Int(m.1)!) - Int(m.1)! + 1
             } ?? 0
             #expect(sent - kept <= largestChunk + 1 + after, "\(sent) frames sent, \(kept) recovered, chunks of up to \(largestChunk), \(after) after the failure")
-            print("full disk (1 MiB tmpfs): \(sent) frames sent, \(kept) recovered")
+            TestFigures.record("full disk (1 MiB tmpfs): \(sent) frames sent, \(kept) recovered", named: "full-disk.txt")
         } }
     }
 
@@ -235,7 +235,7 @@ struct CrashSafetyTests {
             let next = try CLI.run(["replay", recording, "--analyzer", "differencing", "-o", log, "--force"])
             #expect(next.status == 0, "\(next.stderr)")
             #expect(FileManager.default.contents(atPath: log) == good)
-            print("killed replays: \(survived) of \(Self.replayKills) left the good log untouched and a valid partial log (\(partialEvents) events in the partial logs)")
+            TestFigures.record("killed replays: \(survived) of \(Self.replayKills) left the good log untouched and a valid partial log (\(partialEvents) events in the partial logs)", named: "killed-replays.txt")
         }
     }
 
@@ -272,7 +272,7 @@ struct CrashSafetyTests {
                     #expect(!names.contains { $0.hasSuffix(".partial") || $0.hasSuffix(".lock") }, "round \(round): left \(names)")
                 }
             }
-            print("concurrent writers: \(Self.writerRounds * 2) rounds of 4, \(won) finished whole, \(refused) refused naming the other writer, no file damaged")
+            TestFigures.record("concurrent writers: \(Self.writerRounds * 2) rounds of 4, \(won) finished whole, \(refused) refused naming the other writer, no file damaged", named: "concurrent-writers.txt")
         }
     }
 
