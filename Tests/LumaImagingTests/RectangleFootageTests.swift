@@ -34,7 +34,7 @@ private struct FootageFrame {
         var pixels = [UInt8](repeating: 0, count: w * h)
         full.withUnsafeBufferPointer { source in
             pixels.withUnsafeMutableBufferPointer {
-                Downsample.boxAverage(source, sourceWidth: size[0], region: region, factor: factor, into: $0)
+                Downsample.boxAverage(GrayImage(pixels: source, width: size[0], height: size[1]), region: region, factor: factor, into: $0)
             }
         }
         return FootageFrame(pixels: pixels, width: w, height: h, factor: factor)

@@ -49,7 +49,7 @@ struct AppearanceStageTests {
                         let window = PixelRect(x0: max(0, Int(cx) - reach / 2), y0: max(0, Int(cy) - reach / 2),
                                                x1: min(w, Int(cx) + reach / 2 + 1), y1: min(h, Int(cy) + reach / 2 + 1))
                         return pixels.withUnsafeBufferPointer {
-                            finder.find(in: $0, width: w, height: h, window: window, radius: max(1, 0.7 * radius)...1.4 * radius)
+                            finder.find(in: GrayImage(pixels: $0, width: w, height: h), window: window, radius: max(1, 0.7 * radius)...1.4 * radius)
                         }
                     }
                     figures.balls += 1
