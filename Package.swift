@@ -100,7 +100,7 @@ let package = Package(
             name: "LumaFormat",
             dependencies: ["LumaBase", "LumaOutput", "CZstd", "CZlib", "CImageGlue", "CResidualKernels", "CHTTPRange"],
             path: "Sources/LumaFormat"),
-        .target(name: "LumaImaging", dependencies: ["CKissFFT"], path: "Sources/LumaImaging"),
+        .target(name: "LumaImaging", dependencies: ["LumaAnalysis", "CKissFFT"], path: "Sources/LumaImaging"),
         // Ground truth: the truth file format and importers from OTB, VOT and TrackNet labels.
         .target(name: "LumaTruth", dependencies: ["LumaBase", "LumaAnalysis"], path: "Sources/LumaTruth"),
         // Deterministic synthetic fixed-camera scenes with exact ground truth: the analyzers' fixtures.

@@ -51,11 +51,11 @@ public struct DifferencingAnalyzer: Analyzer {
         case .background:
             // Taken out while it is updated, so the update does not copy the model each frame.
             guard var model = background.take() else {
-                background = RunningAverage(first: pixels, width: width, height: height, learningRate: configuration.learningRate)
+                background = RunningAverage(first: GrayImage(frame), learningRate: configuration.learningRate)
                 return
             }
             statistics = model.withBackground { diff(pixels, $0) }
-            model.update(with: pixels, region: region)
+            model.update(with: GrayImage(frame), region: region)
             background = model
         }
 

@@ -59,7 +59,7 @@ public struct RectanglesAnalyzer: Analyzer {
         let (w, h) = (region.width / factor, region.height / factor)
         guard w >= 3, h >= 3 else { return }
         plane.withUnsafeMutableBufferPointer {
-            Downsample.boxAverage(frame.pixels, sourceWidth: frame.width, region: region, factor: factor, into: $0)
+            Downsample.boxAverage(GrayImage(frame), region: region, factor: factor, into: $0)
         }
         var found = plane.withUnsafeBufferPointer { detector.detect($0, width: w, height: h) }
         if configuration.maximumObservations > 0 { found = Array(found.prefix(configuration.maximumObservations)) }

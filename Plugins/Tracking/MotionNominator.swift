@@ -41,7 +41,7 @@ struct MotionNominator {
     /// Updates the background with `frame`; when `propose` is set, returns the moving regions'
     /// boxes (frame pixels, top-left origin: x, y, width, height), largest first.
     mutating func observe(_ frame: Frame, propose: Bool) -> [[Double]] {
-        guard motion.width > 0, motion.height > 0, motion.begin(frame.pixels, frameWidth: frame.width) else { return [] }
+        guard motion.width > 0, motion.height > 0, motion.begin(GrayImage(frame)) else { return [] }
         motion.segment(threshold: 9 * Self.threshold)
         var boxes: [[Double]] = []
         if propose {

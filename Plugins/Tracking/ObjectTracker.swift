@@ -187,7 +187,7 @@ struct ObjectTracker {
         let z = zoom * scale
         let (pw, ph) = (patchWidth, patchHeight)
         patch.withUnsafeMutableBufferPointer { out in
-            PatchSampler.sample(frame.pixels, width: frame.width, height: frame.height, centreX: centreX, centreY: centreY,
+            PatchSampler.sample(GrayImage(frame), centreX: centreX, centreY: centreY,
                                 sourceWidth: Double(pw) * z, sourceHeight: Double(ph) * z,
                                 into: out, outputWidth: pw, outputHeight: ph)
         }

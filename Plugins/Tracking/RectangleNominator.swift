@@ -38,7 +38,7 @@ struct RectangleNominator {
         guard width >= 3, height >= 3 else { return [] }
         let region = PixelRect(x0: 0, y0: 0, x1: width * factor, y1: height * factor)
         plane.withUnsafeMutableBufferPointer {
-            Downsample.boxAverage(frame.pixels, sourceWidth: frame.width, region: region, factor: factor, into: $0)
+            Downsample.boxAverage(GrayImage(frame), region: region, factor: factor, into: $0)
         }
         let (w, h) = (width, height)
         let k = Double(factor)
@@ -57,7 +57,7 @@ struct RectangleNominator {
         let (w, h) = ((x1 - x0) / f, (y1 - y0) / f)
         if crop.count < w * h { crop = [UInt8](repeating: 0, count: w * h) }
         crop.withUnsafeMutableBufferPointer {
-            Downsample.boxAverage(frame.pixels, sourceWidth: frame.width, region: PixelRect(x0: x0, y0: y0, x1: x0 + w * f, y1: y0 + h * f),
+            Downsample.boxAverage(GrayImage(frame), region: PixelRect(x0: x0, y0: y0, x1: x0 + w * f, y1: y0 + h * f),
                                   factor: f, into: $0)
         }
         refiner.settings.minimumSide = max(4, min(box[2], box[3]) / 2 / Double(f))

@@ -49,7 +49,7 @@ struct AppearanceCheck {
         guard window.width > 0, window.height > 0 else { return detection }
         // The strongest ball-like disc of the blob (the search may return the disc of ball and
         // shadow together first; it does not look like a ball).
-        let discs = finder.findAll(in: frame.pixels, width: frame.width, height: frame.height, window: window, radius: lower...upper)
+        let discs = finder.findAll(in: GrayImage(frame), window: window, radius: lower...upper)
         guard let ball = discs.first(where: { disc in
             Self.looksLikeBall(disc) && disc.radius >= Self.smallestShare * detection.radius && disc.radius <= 1.15 * upper
                 && support(disc) >= Self.leastSupport

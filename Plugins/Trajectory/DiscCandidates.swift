@@ -135,7 +135,7 @@ struct DiscCandidateFinder {
         guard n > 0 else { return [] }
         swap(&current, &previous)
         current.withUnsafeMutableBufferPointer {
-            Downsample.boxAverage(frame.pixels, sourceWidth: frame.width, region: g.region, factor: g.factor, into: $0)
+            Downsample.boxAverage(GrayImage(frame), region: g.region, factor: g.factor, into: $0)
         }
         if hasPrevious {
             let sigma = current.withUnsafeBufferPointer { c in
@@ -160,8 +160,9 @@ struct DiscCandidateFinder {
             let above = sizes[octave - 1]
             energy[octave - 1].withUnsafeBufferPointer { source in
                 energy[octave].withUnsafeMutableBufferPointer {
-                    Downsample.boxAverage(source, sourceWidth: above.width, region: PixelRect(width: above.width, height: above.height),
-                                          factor: 2, into: $0)
+                    let plane = GrayImage(pixels: UnsafeBufferPointer(rebasing: source.prefix(above.width * above.height)),
+                                          width: above.width, height: above.height)
+                    Downsample.boxAverage(plane, region: plane.bounds, factor: 2, into: $0)
                 }
             }
         }

@@ -121,7 +121,7 @@ struct MotionDetector {
     mutating func detect(_ frame: Frame) -> [Detection] {
         detections.removeAll(keepingCapacity: true)
         let g = geometry
-        guard segmentation.begin(frame.pixels, frameWidth: frame.width), g.width * g.height > 0 else { return [] }
+        guard segmentation.begin(GrayImage(frame)), g.width * g.height > 0 else { return [] }
 
         // Noise from this frame against the previous one: every 4th row is plenty.
         let sigma = segmentation.current.withUnsafeBufferPointer { c in

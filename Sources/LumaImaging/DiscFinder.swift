@@ -56,11 +56,9 @@ public struct DiscFinder: Sendable {
 
     /// The disc with a radius in `radius` (pixels) that stands out most in `window`, or `nil`
     /// when nothing there has an edge on at least half the rays.
-    public func find(in frame: UnsafeBufferPointer<UInt8>, width: Int, height: Int, window: PixelRect,
-                     radius: ClosedRange<Double>) -> Disc? {
-        precondition(frame.count >= width * height && width > 0 && height > 0, "the frame holds width × height bytes")
+    public func find(in image: GrayImage, window: PixelRect, radius: ClosedRange<Double>) -> Disc? {
+        precondition(image.width > 0 && image.height > 0, "the frame is not empty")
         guard radius.lowerBound >= 1, window.width > 0, window.height > 0 else { return nil }
-        let image = Image(pixels: frame, width: width, height: height)
         return search(image, window: window, radius: radius).max { $0.score < $1.score }.flatMap { refine(image, $0, radius: radius) }
     }
 
@@ -68,11 +66,9 @@ public struct DiscFinder: Sendable {
     /// radius, refined), strongest first, without repeats: where a ball lies beside something of
     /// the same polarity (its own shadow), the disc of both together may stand out more than the
     /// ball alone, and the caller chooses by what each disc looks like.
-    public func findAll(in frame: UnsafeBufferPointer<UInt8>, width: Int, height: Int, window: PixelRect,
-                        radius: ClosedRange<Double>) -> [Disc] {
-        precondition(frame.count >= width * height && width > 0 && height > 0, "the frame holds width × height bytes")
+    public func findAll(in image: GrayImage, window: PixelRect, radius: ClosedRange<Double>) -> [Disc] {
+        precondition(image.width > 0 && image.height > 0, "the frame is not empty")
         guard radius.lowerBound >= 1, window.width > 0, window.height > 0 else { return [] }
-        let image = Image(pixels: frame, width: width, height: height)
         var found: [Disc] = []
         for candidate in search(image, window: window, radius: radius).sorted(by: { ($0.score, $1.radius) > ($1.score, $0.radius) }) {
             guard let disc = refine(image, candidate, radius: radius) else { continue }
@@ -86,7 +82,7 @@ public struct DiscFinder: Sendable {
     }
 
     /// The search's candidate, refined into a measured disc.
-    private func refine(_ image: Image, _ candidate: Candidate, radius: ClosedRange<Double>) -> Disc? {
+    private func refine(_ image: GrayImage, _ candidate: Candidate, radius: ClosedRange<Double>) -> Disc? {
         var best = candidate
         var edges: EdgePoints?
         for _ in 0..<2 {
@@ -119,7 +115,7 @@ public struct DiscFinder: Sendable {
 
     /// The best centre of each radius: radii a fifth apart (half a pixel at least), each searched
     /// on a grid of a third of it, so a wide range of radii costs little more than its smallest.
-    private func search(_ image: Image, window: PixelRect, radius: ClosedRange<Double>) -> [Candidate] {
+    private func search(_ image: GrayImage, window: PixelRect, radius: ClosedRange<Double>) -> [Candidate] {
         var bests: [Candidate] = []
         var r = radius.lowerBound
         while r <= radius.upperBound + 1e-9 {
@@ -154,7 +150,7 @@ public struct DiscFinder: Sendable {
     /// Edge points along the rays from (`x`, `y`): on each ray, the first step of `polarity`
     /// between 0.4 and 1.8 radii that is a local peak, at least half the ray's steepest and at
     /// least `minimumStep` per pixel, to a fraction of a pixel.
-    private func edgePoints(_ image: Image, x: Double, y: Double, radius: Double, polarity: Double, minimumStep: Double) -> EdgePoints? {
+    private func edgePoints(_ image: GrayImage, x: Double, y: Double, radius: Double, polarity: Double, minimumStep: Double) -> EdgePoints? {
         var points = EdgePoints()
         let step = 0.25
         let first = 0.4 * radius, last = 1.8 * radius
@@ -195,7 +191,7 @@ public struct DiscFinder: Sendable {
 
     // MARK: - Measure
 
-    private func measure(_ image: Image, x: Double, y: Double, radius: Double, edges: EdgePoints) -> Disc? {
+    private func measure(_ image: GrayImage, x: Double, y: Double, radius: Double, edges: EdgePoints) -> Disc? {
         var inside = 0.0, outside = 0.0, insideCount = 0.0, outsideCount = 0.0
         for d in directions {
             for fraction in [0.0, 0.25, 0.5, 0.7] {
@@ -238,7 +234,7 @@ public struct DiscFinder: Sendable {
     /// The distance along a ray over which luma goes from 80 % of the way from `outside` to
     /// `inside` (towards the centre of the edge at `edge`) to 20 % (away from it), at least a
     /// quarter pixel; where a level is not reached within the search, the search's end counts.
-    private func riseWidth(_ image: Image, x: Double, y: Double, direction d: (x: Double, y: Double), edge: Double, radius: Double,
+    private func riseWidth(_ image: GrayImage, x: Double, y: Double, direction d: (x: Double, y: Double), edge: Double, radius: Double,
                            inside: Double, outside: Double) -> Double {
         let step = 0.125
         let reach = max(1.5, min(5, 0.8 * radius))
@@ -305,11 +301,8 @@ private struct EdgePoints {
 }
 
 /// A frame's luma read at continuous positions, clamped to the frame.
-private struct Image {
-    let pixels: UnsafeBufferPointer<UInt8>
-    let width: Int
-    let height: Int
-
+/// Sampling a grey image at continuous positions: what the disc search reads.
+private extension GrayImage {
     /// The pixel whose area holds (`x`, `y`).
     @inline(__always)
     func nearest(_ x: Double, _ y: Double) -> Double {

@@ -21,12 +21,13 @@ public enum Downsample {
         return (region.width / factor, region.height / factor)
     }
 
-    /// Writes the block means of `region` of `source` (`sourceWidth` bytes a row) into
-    /// `destination`, row-major with `outputSize(of:factor:).width` bytes a row.
-    public static func boxAverage(_ source: UnsafeBufferPointer<UInt8>, sourceWidth: Int, region: PixelRect, factor: Int,
+    /// Writes the block means of `region` of `image` into `destination`, row-major with
+    /// `outputSize(of:factor:).width` bytes a row.
+    public static func boxAverage(_ image: GrayImage, region: PixelRect, factor: Int,
                                   into destination: UnsafeMutableBufferPointer<UInt8>) {
+        let (source, sourceWidth) = (image.pixels, image.width)
         let (ow, oh) = outputSize(of: region, factor: factor)
-        precondition(region.x0 >= 0 && region.y0 >= 0 && region.x1 <= sourceWidth && region.y1 * sourceWidth <= source.count,
+        precondition(region.x0 >= 0 && region.y0 >= 0 && region.x1 <= sourceWidth && region.y1 <= image.height,
                      "the region lies inside the source plane")
         precondition(destination.count >= ow * oh, "the destination holds the whole output")
         guard ow > 0, oh > 0, let src = source.baseAddress, let dst = destination.baseAddress else { return }

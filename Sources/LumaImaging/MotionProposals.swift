@@ -64,15 +64,15 @@ public struct MotionProposals {
         return max(1, min(8, Int(minimumRadius / 1.5)))
     }
 
-    /// Takes the next frame (`frameWidth` pixels a row); returns the boxes, in frame pixels, around
+    /// Takes the next frame; returns the boxes, in frame pixels, around
     /// every place whose block mean changed by at least `threshold` grey levels since the frame
     /// before, each grown by `margin` pixels, in a fixed order (top row, then left). The first
     /// frame has nothing to compare with and gives none.
-    public mutating func propose(_ pixels: UnsafeBufferPointer<UInt8>, frameWidth: Int, threshold: Int, margin: Int) -> [PixelRect] {
+    public mutating func propose(_ frame: GrayImage, threshold: Int, margin: Int) -> [PixelRect] {
         swap(&current, &previous)
         let (region, factor) = (self.region, self.factor)
         current.withUnsafeMutableBufferPointer {
-            Downsample.boxAverage(pixels, sourceWidth: frameWidth, region: region, factor: factor, into: $0)
+            Downsample.boxAverage(frame, region: region, factor: factor, into: $0)
         }
         frames += 1
         guard frames > 1, width > 0, height > 0 else { return [] }

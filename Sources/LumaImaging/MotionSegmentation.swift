@@ -47,12 +47,12 @@ public struct MotionSegmentation {
         (current, previous, older, difference, mask) = (plane, plane, plane, plane, plane)
     }
 
-    /// Shrinks `pixels` (a frame `frameWidth` wide) into ``current``. On the first frame the
-    /// background starts from it and this returns `false`: there is nothing to compare with yet.
-    public mutating func begin(_ pixels: UnsafeBufferPointer<UInt8>, frameWidth: Int) -> Bool {
+    /// Shrinks `frame` into ``current``. On the first frame the background starts from it and
+    /// this returns `false`: there is nothing to compare with yet.
+    public mutating func begin(_ frame: GrayImage) -> Bool {
         let (region, factor) = (self.region, self.factor)
         current.withUnsafeMutableBufferPointer {
-            Downsample.boxAverage(pixels, sourceWidth: frameWidth, region: region, factor: factor, into: $0)
+            Downsample.boxAverage(frame, region: region, factor: factor, into: $0)
         }
         guard background != nil else {
             let (w, h, settle) = (width, height, settleFrames)

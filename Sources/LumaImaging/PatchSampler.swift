@@ -5,10 +5,11 @@ public enum PatchSampler {
     /// `sourceWidth × sourceHeight` pixels centred on (`centreX`, `centreY`) (continuous pixel
     /// coordinates: the first pixel's centre is 0.5), bilinearly interpolated. Outside the frame,
     /// the nearest edge pixel is repeated.
-    public static func sample(_ frame: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
+    public static func sample(_ image: GrayImage,
                               centreX: Double, centreY: Double, sourceWidth: Double, sourceHeight: Double,
                               into output: UnsafeMutableBufferPointer<Float>, outputWidth: Int, outputHeight: Int) {
-        precondition(frame.count >= width * height && width > 0 && height > 0, "the frame holds width × height bytes")
+        let (frame, width, height) = (image.pixels, image.width, image.height)
+        precondition(width > 0 && height > 0, "the frame is not empty")
         precondition(output.count >= outputWidth * outputHeight, "the output holds outputWidth × outputHeight values")
         let stepX = sourceWidth / Double(outputWidth), stepY = sourceHeight / Double(outputHeight)
         // Source position of output pixel (i, j)'s centre, in pixel-index coordinates (centres at integers).

@@ -8,13 +8,13 @@ public struct RunningAverage: Sendable {
     private var model: [UInt16]
     private var rounded: [UInt8]
 
-    /// Starts the model at `frame`. `learningRate` in (0, 1] is quantized to 1/256 steps.
-    public init(first frame: UnsafeBufferPointer<UInt8>, width: Int, height: Int, learningRate: Double) {
-        self.width = width
-        self.height = height
+    /// Starts the model at `frame`, of its size. `learningRate` in (0, 1] is quantized to 1/256 steps.
+    public init(first frame: GrayImage, learningRate: Double) {
+        width = frame.width
+        height = frame.height
         rate = Int32(max(1, min(256, (learningRate * 256).rounded())))
-        model = frame.map { UInt16($0) << 8 }
-        rounded = Array(frame)
+        model = frame.pixels.map { UInt16($0) << 8 }
+        rounded = Array(frame.pixels)
     }
 
     /// The current background as 8-bit luma (rounded).
@@ -22,8 +22,10 @@ public struct RunningAverage: Sendable {
         try rounded.withUnsafeBufferPointer(body)
     }
 
-    /// Blends `frame` into the model over `region`.
-    public mutating func update(with frame: UnsafeBufferPointer<UInt8>, region: PixelRect) {
+    /// Blends `frame` (of the model's size) into the model over `region`.
+    public mutating func update(with image: GrayImage, region: PixelRect) {
+        precondition(image.width == width && image.height == height, "the frame has the model's size")
+        let frame = image.pixels
         let r = rate
         model.withUnsafeMutableBufferPointer { m in
             rounded.withUnsafeMutableBufferPointer { out in

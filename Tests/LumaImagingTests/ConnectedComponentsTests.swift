@@ -73,8 +73,8 @@ struct DifferenceTests {
     @Test("the running average converges to a new static scene, exactly and reproducibly")
     func runningAverage() {
         let first = [UInt8](repeating: 0, count: 4), scene = [UInt8](repeating: 200, count: 4)
-        var model = first.withUnsafeBufferPointer { RunningAverage(first: $0, width: 2, height: 2, learningRate: 0.25) }
-        for _ in 0..<60 { scene.withUnsafeBufferPointer { model.update(with: $0, region: PixelRect(width: 2, height: 2)) } }
+        var model = first.withUnsafeBufferPointer { RunningAverage(first: GrayImage(pixels: $0, width: 2, height: 2), learningRate: 0.25) }
+        for _ in 0..<60 { scene.withUnsafeBufferPointer { model.update(with: GrayImage(pixels: $0, width: 2, height: 2), region: PixelRect(width: 2, height: 2)) } }
         model.withBackground { bg in #expect(bg.allSatisfy { $0 >= 199 }) }
     }
 }

@@ -56,7 +56,7 @@ struct DiscFinderTests {
 
     static func find(_ pixels: [UInt8], width: Int = 96, height: Int = 80, window: PixelRect = PixelRect(x0: 20, y0: 15, x1: 76, y1: 65),
                      radius: ClosedRange<Double> = 4...9) -> Disc? {
-        pixels.withUnsafeBufferPointer { DiscFinder().find(in: $0, width: width, height: height, window: window, radius: radius) }
+        pixels.withUnsafeBufferPointer { DiscFinder().find(in: GrayImage(pixels: $0, width: width, height: height), window: window, radius: radius) }
     }
 
     @Test("a ball's centre and radius come out to a fraction of a pixel, wherever it lies between pixels",
@@ -142,7 +142,7 @@ struct MotionProposalsTests {
         for frame in 0..<6 {
             let (x, y) = (20.0 + 9 * Double(frame), 50.0 - 4 * Double(frame))
             let pixels = DiscFinderTests.scene(width: w, height: h, [.disc(x: x, y: y, radius: 5, luma: 200, edge: 0)], noise: 2, seed: UInt64(frame + 1))
-            let boxes = pixels.withUnsafeBufferPointer { motion.propose($0, frameWidth: w, threshold: 8, margin: 7) }
+            let boxes = pixels.withUnsafeBufferPointer { motion.propose(GrayImage(pixels: $0, width: w, height: h), threshold: 8, margin: 7) }
             if frame == 0 {
                 #expect(boxes.isEmpty)
             } else {
@@ -152,9 +152,9 @@ struct MotionProposalsTests {
             }
         }
         let still = DiscFinderTests.scene(width: w, height: h, [.disc(x: 65, y: 30, radius: 5, luma: 200, edge: 0)], noise: 2, seed: 9)
-        _ = still.withUnsafeBufferPointer { motion.propose($0, frameWidth: w, threshold: 8, margin: 7) }
+        _ = still.withUnsafeBufferPointer { motion.propose(GrayImage(pixels: $0, width: w, height: h), threshold: 8, margin: 7) }
         let again = DiscFinderTests.scene(width: w, height: h, [.disc(x: 65, y: 30, radius: 5, luma: 200, edge: 0)], noise: 2, seed: 10)
-        #expect(again.withUnsafeBufferPointer { motion.propose($0, frameWidth: w, threshold: 8, margin: 7) }.isEmpty, "sensor noise alone is not motion")
+        #expect(again.withUnsafeBufferPointer { motion.propose(GrayImage(pixels: $0, width: w, height: h), threshold: 8, margin: 7) }.isEmpty, "sensor noise alone is not motion")
         #expect(motion.motionSupport(x: 65, y: 30, radius: 5) == 0, "a ball at rest has no motion under it")
     }
 }

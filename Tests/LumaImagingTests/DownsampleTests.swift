@@ -31,7 +31,7 @@ struct DownsampleTests {
         let (ow, oh) = Downsample.outputSize(of: region, factor: factor)
         var out = [UInt8](repeating: 0, count: ow * oh)
         plane.withUnsafeBufferPointer { p in
-            out.withUnsafeMutableBufferPointer { Downsample.boxAverage(p, sourceWidth: width, region: region, factor: factor, into: $0) }
+            out.withUnsafeMutableBufferPointer { Downsample.boxAverage(GrayImage(pixels: p, width: width, height: height), region: region, factor: factor, into: $0) }
         }
         #expect(out == Self.expected(plane, width: width, region: region, factor: factor))
         let whole = PixelRect(x0: 0, y0: 0, x1: width, y1: height)
@@ -39,7 +39,7 @@ struct DownsampleTests {
         var white = [UInt8](repeating: 0, count: ww * wh)
         let full = [UInt8](repeating: 255, count: width * height)
         full.withUnsafeBufferPointer { p in
-            white.withUnsafeMutableBufferPointer { Downsample.boxAverage(p, sourceWidth: width, region: whole, factor: factor, into: $0) }
+            white.withUnsafeMutableBufferPointer { Downsample.boxAverage(GrayImage(pixels: p, width: width, height: height), region: whole, factor: factor, into: $0) }
         }
         #expect(white.allSatisfy { $0 == 255 })
     }

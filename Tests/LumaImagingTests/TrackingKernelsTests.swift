@@ -36,7 +36,7 @@ struct TrackingKernelsTests {
         var out = [Float](repeating: 0, count: 4 * 2)
         frame.withUnsafeBufferPointer { f in
             out.withUnsafeMutableBufferPointer {
-                PatchSampler.sample(f, width: 8, height: 6, centreX: 4, centreY: 3, sourceWidth: 4, sourceHeight: 2,
+                PatchSampler.sample(GrayImage(pixels: f, width: 8, height: 6), centreX: 4, centreY: 3, sourceWidth: 4, sourceHeight: 2,
                                     into: $0, outputWidth: 4, outputHeight: 2)
             }
         }
@@ -44,7 +44,7 @@ struct TrackingKernelsTests {
         #expect(out == [18, 19, 20, 21, 26, 27, 28, 29].map { Float($0 * 5) })
         frame.withUnsafeBufferPointer { f in
             out.withUnsafeMutableBufferPointer {
-                PatchSampler.sample(f, width: 8, height: 6, centreX: -10, centreY: -10, sourceWidth: 4, sourceHeight: 2,
+                PatchSampler.sample(GrayImage(pixels: f, width: 8, height: 6), centreX: -10, centreY: -10, sourceWidth: 4, sourceHeight: 2,
                                     into: $0, outputWidth: 4, outputHeight: 2)
             }
         }

@@ -86,13 +86,12 @@ struct DeterminismTests {
 
     /// Golden digests pin the generator's output across platforms and toolchains: the generator
     /// uses only its own portable math, so these must hold on Linux and macOS alike. If you change
-    /// the generator on purpose, replace the values with the ones this test prints.
+    /// the generator on purpose, replace the values with the ones a failing expectation shows.
     @Test("Seed 1 renders the recorded golden bytes and truth")
     func golden() throws {
         let scene = try makeScene(.mixed, seed: 1)
         let frame = sha256Hex(scene.frame(75))
         let truth = sha256Hex(Array(scene.truth.canonicalJSON().utf8))
-        print("golden mixed seed 1: frame 75 sha256 \(frame), truth sha256 \(truth)")
         #expect(frame == "58c7c19fdf78b377281a9d161be3a905236f543a9dcf1de24c6f88ad2c2d7c6c")
         #expect(truth == "525ae44bbc8d50e2d3f92515f7a3327797f2a5383d9fbcee663fd39d3fdf6a12")
     }

@@ -20,17 +20,35 @@ struct CommandLineTests {
         }
     }
 
-    @Test("--force means one thing wherever it only replaces an output: one help text")
+    @Test("every --force in every command's help is one of four meanings, each with one text")
     func forceHelpIsShared() throws {
-        var texts: Set<String> = []
-        for command in [["record"], ["recover"], ["export"], ["synth"], ["truth", "import"]] {
-            let help = try CLI.run(command + ["--help"])
-            #expect(help.status == 0, "\(command) --help")
-            let line = help.stdout.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("--force ") }
-            #expect(line != nil, "\(command) --help lists --force")
-            texts.insert(line.map { $0.replacingOccurrences(of: "--force", with: "").trimmingCharacters(in: .whitespaces) } ?? "")
+        let meanings: [String: Set<String>] = [
+            "Replace existing output (never an input).":
+                ["record", "recover", "export", "synth", "truth import"],
+            "Replace an existing log, part file or report, only once the new one is complete (a failed run never replaces it).":
+                ["replay", "regress run", "regress merge"],
+            "Compare logs of different recordings anyway.": ["diff"],
+            "Use a log of another recording anyway, and replace existing output (never an input).": ["render", "report"],
+        ]
+        var found: [String: Set<String>] = [:]
+        for command in try CLI.allCommands() {
+            if let text = try CLI.help(of: "--force", in: command) {
+                found[text, default: []].insert(command.joined(separator: " "))
+            }
         }
-        #expect(texts == ["Replace existing output (never an input)."], "\(texts)")
+        #expect(found == meanings)
+    }
+
+    @Test("--jobs has one range, one default and one help text in every command that takes it")
+    func jobsHelpIsShared() throws {
+        var found: [String: Set<String>] = [:]
+        for command in try CLI.allCommands() {
+            if let text = try CLI.help(of: "--jobs", in: command) {
+                found[text, default: []].insert(command.joined(separator: " "))
+            }
+        }
+        #expect(found == ["Threads to run at once, 1...256 (default: the machine's cores, at most 8). No output depends on it.":
+                            ["record", "replay", "regress run"]])
     }
 
     @Test("record → info → replay → verify → export: frames come back byte-identical")
@@ -146,7 +164,7 @@ struct CommandLineTests {
                 (["synth", "balls", "-o", "s.luma", "--frames", "0"], "--frames"),
                 (["synth", "balls", "-o", "s.luma", "--fps", "0"], "--fps"),
                 (["synth", "balls", "-o", "s.luma", "--noise=-1"], "--noise"),
-                (["synth", "balls", "-o", "s.luma", "--size", "8by8"], "--size '8by8' is not WIDTHxHEIGHT"),
+                (["synth", "balls", "-o", "s.luma", "--size", "8by8"], "'--size <size>': a size is WIDTHxHEIGHT with each 1...16384"),
                 (["synth", "nope", "-o", "s.luma"], "unknown scene 'nope'"),
                 (["replay", "r.luma", "--set", "differencing.threshold=0", "-o", "x.jsonl"], "differencing.threshold: 0 is outside the allowed range 1...254"),
                 (["synth", "balls", "-o", "r.luma", "--frames", "2", "--size", "16x16"], "r.luma: already exists; pass --force to replace it"),
@@ -154,6 +172,7 @@ struct CommandLineTests {
                 (["export", "r.luma", "--format", "y4m", "-o", "in.y4m"], "in.y4m: already exists; pass --force to replace it"),
                 (["recover", "r.luma", "-o", "in.y4m"], "already exists"),
                 (["replay", "r.luma", "--jobs", "0"], "--jobs 0 is outside 1...256"),
+                (["record", "in.y4m", "-o", "a.luma", "--jobs", "257"], "--jobs 257 is outside 1...256"),
                 (["replay", "r.luma", "--spacing=-1"], "--spacing -1.0 is outside 0...3600 seconds"),
                 (["replay", "r.luma", "--from", "2", "--to", "1"], "--from (frame 2) is after --to (frame 1)"),
                 (["replay", "r.luma", "--analyzer", "differencing", "--analyzer", "differencing", "-o", "x.jsonl"],
@@ -164,7 +183,7 @@ struct CommandLineTests {
                 (["score", "r.events.jsonl", "--truth", "t.json", "--minimum-segment-frames", "0"], "--minimum-segment-frames 0 is outside 1...10000"),
                 (["truth", "import", "tracknet", "in.y4m", "--size", "16x16", "-o", "t.json", "--ball-radius", "0"], "--ball-radius 0.0 must be a positive number of pixels"),
                 (["truth", "import", "otb", "in.y4m", "--size", "16x16", "-o", "t.json", "--max-gap", "5000"], "--max-gap 5000 is outside 0...1000"),
-                (["truth", "import", "otb", "in.y4m", "--size", "0x16", "-o", "t.json"], "--size '0x16' is not WIDTHxHEIGHT with each 1...16384"),
+                (["truth", "import", "otb", "in.y4m", "--size", "0x16", "-o", "t.json"], "The value '0x16' is invalid for '--size <size>': a size is WIDTHxHEIGHT with each 1...16384"),
                 (["truth", "import", "otb", "in.y4m", "-o", "t.json"], "give exactly one of --recording and --size"),
             ]
             for (arguments, message) in cases {

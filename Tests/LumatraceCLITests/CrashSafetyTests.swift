@@ -134,7 +134,7 @@ struct CrashSafetyTests {
                 worstChunk = max(worstChunk, largestChunk)
                 try? FileManager.default.removeItem(atPath: output)
             }
-            print("killed recorder: \(Self.kills) SIGKILLs survived, \(recoveredTotal) frames recovered, worst loss \(worstLost) frames (chunks of up to \(worstChunk) frames)")
+            TestFigures.record("killed recorder: \(Self.kills) SIGKILLs survived, \(recoveredTotal) frames recovered, worst loss \(worstLost) frames (chunks of up to \(worstChunk) frames)", named: "killed-recorder.txt")
         }
     }
 
@@ -178,7 +178,7 @@ struct CrashSafetyTests {
                 (m.2.flatMap { Int($0) } ?? Int(m.1)!) - Int(m.1)! + 1
             } ?? 0
             #expect(sent - kept <= largestChunk + 1 + after, "\(sent) frames sent, \(kept) recovered, chunks of up to \(largestChunk), \(after) after the failure")
-            print("full disk (1 MiB tmpfs): \(sent) frames sent, \(kept) recovered")
+            TestFigures.record("full disk (1 MiB tmpfs): \(sent) frames sent, \(kept) recovered", named: "full-disk.txt")
         } }
     }
 
@@ -235,7 +235,7 @@ struct CrashSafetyTests {
             let next = try CLI.run(["replay", recording, "--analyzer", "differencing", "-o", log, "--force"])
             #expect(next.status == 0, "\(next.stderr)")
             #expect(FileManager.default.contents(atPath: log) == good)
-            print("killed replays: \(survived) of \(Self.replayKills) left the good log untouched and a valid partial log (\(partialEvents) events in the partial logs)")
+            TestFigures.record("killed replays: \(survived) of \(Self.replayKills) left the good log untouched and a valid partial log (\(partialEvents) events in the partial logs)", named: "killed-replays.txt")
         }
     }
 
@@ -272,7 +272,7 @@ struct CrashSafetyTests {
                     #expect(!names.contains { $0.hasSuffix(".partial") || $0.hasSuffix(".lock") }, "round \(round): left \(names)")
                 }
             }
-            print("concurrent writers: \(Self.writerRounds * 2) rounds of 4, \(won) finished whole, \(refused) refused naming the other writer, no file damaged")
+            TestFigures.record("concurrent writers: \(Self.writerRounds * 2) rounds of 4, \(won) finished whole, \(refused) refused naming the other writer, no file damaged", named: "concurrent-writers.txt")
         }
     }
 
@@ -280,26 +280,13 @@ struct CrashSafetyTests {
     func damagedRecording() throws {
         try withScratchFolder("cli") { dir in
             let recording = "\(dir)/damaged.luma"
-            // 90 frames in chunks of 0.5 s (15 frames).
-            let writer = try RecordingWriter(path: recording, header: RecordingHeader(width: 160, height: 90, timescale: 30, rateNumerator: 30),
-                                             options: .fixedDuration(0.5))
-            for i in 0..<90 {
-                var f = [UInt8](repeating: 40, count: 160 * 90)
+            // 90 frames in chunks of 0.5 s (15 frames), a square moving right; chunk 1 damaged.
+            let chunks = try DamagedRecording.write(to: recording, width: 160, height: 90, frameCount: 90, damagedChunks: [1]) { i, f in
+                for k in f.indices { f[k] = 40 }
                 for y in 30..<40 { for x in (i + 10)..<(i + 20) { f[y * 160 + x] = 200 } }
-                try writer.append(f, ticks: Int64(i))
             }
-            try writer.close()
-            let reader = try RecordingReader(path: recording)
-            try #require(reader.chunks.count == 6)
-            let victim = reader.chunks[1]
-            let handle = try #require(FileHandle(forUpdatingAtPath: recording))
-            let offset = victim.offset + UInt64(40)
-            try handle.seek(toOffset: offset)
-            var byte = try #require(try handle.read(upToCount: 1))
-            byte[0] ^= 0x10
-            try handle.seek(toOffset: offset)
-            try handle.write(contentsOf: byte)
-            try handle.close()
+            try #require(chunks.count == 6)
+            let victim = chunks[1]
             let frames = "\(victim.firstFrame)...\(victim.firstFrame + victim.frameCount - 1)"
 
             let info = try CLI.run(["info", recording])

@@ -233,7 +233,7 @@ struct DestructiveOutputTests {
                 let info = try CLI.run(["info", recovered, "--json"])
                 let json = try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any]
                 let kept = try #require(json?["frames"] as? Int)
-                print("record on a full disk (4 MiB tmpfs): stopped at frame \(stopped), \(kept) frames recovered")
+                TestFigures.record("record on a full disk (4 MiB tmpfs): stopped at frame \(stopped), \(kept) frames recovered", named: "record-full-disk.txt")
                 #expect(stopped > 100)
                 #expect(kept >= stopped - 61, "a full disk cost \(stopped - kept) frames, more than 2 s at 30 fps")
             }

@@ -60,7 +60,7 @@ struct RealClipTests {
             // The codec's floor: the lossless codec and zstd's level are fixed, so the ratio only moves
             // when the codec does.
             let ratio = json["compressionRatio"]?.doubleValue ?? 0
-            print("codec ratio: \(clip.folder) \(String(format: "%.3f", ratio))")
+            TestFigures.record("codec ratio: \(clip.folder) \(String(format: "%.3f", ratio))", named: "codec-ratio-\(clip.folder).txt")
             #expect(ratio >= clip.compressionRatio * 0.98,
                     "\(clip.folder): compression ratio \(ratio), measured \(clip.compressionRatio) when the floor was set")
         }

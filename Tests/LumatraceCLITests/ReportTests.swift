@@ -155,20 +155,9 @@ struct ReportTests {
             // 90 frames at 30/s in chunks of 15; chunks 0 and 1 (frames 0…29) damaged in their frame tables:
             // frame 30 is still 1.000 s after frame 0, and frame 89 2.967 s.
             let recording = "\(dir)/damaged.luma"
-            let writer = try RecordingWriter(path: recording, header: RecordingHeader(width: 64, height: 48, timescale: 30, rateNumerator: 30),
-                                             options: .fixedDuration(0.5))
-            for i in 0..<90 { try writer.append([UInt8](repeating: UInt8(40 + i), count: 64 * 48), ticks: Int64(i)) }
-            try writer.close()
-            let chunks = try RecordingReader(path: recording).chunks
-            let handle = try #require(FileHandle(forUpdatingAtPath: recording))
-            for victim in [chunks[0], chunks[1]] {
-                try handle.seek(toOffset: victim.offset + 40)
-                var byte = try #require(try handle.read(upToCount: 1))
-                byte[0] ^= 0x10
-                try handle.seek(toOffset: victim.offset + 40)
-                try handle.write(contentsOf: byte)
+            try DamagedRecording.write(to: recording, width: 64, height: 48, frameCount: 90, damagedChunks: [0, 1]) { i, frame in
+                for k in frame.indices { frame[k] = UInt8(40 + i) }
             }
-            try handle.close()
             #expect(try CLI.run(["replay", recording, "--analyzer", "differencing", "--skip-damaged", "-o", "\(dir)/d.events.jsonl"]).status == 0)
             let r = try CLI.run(["report", recording, "--events", "\(dir)/d.events.jsonl", "-o", "\(dir)/d.html"])
             #expect(r.status == 0, "\(r.stderr)")

@@ -83,7 +83,8 @@ struct TrackingQualityFloorTests {
         let floor = try #require(measured[sequence.name], "no measured AUC for \(sequence.name)")
         for (level, value) in [(TrackingConfiguration.Level.fast, floor.fast), (.accurate, floor.accurate)] {
             let auc = try sequence.successAUC(level: level)
-            print("tracking quality: \(sequence.name) \(level.rawValue) success AUC \(String(format: "%.4f", auc))")
+            TestFigures.record("tracking quality: \(sequence.name) \(level.rawValue) success AUC \(String(format: "%.4f", auc))",
+                               named: "tracking-\(sequence.name)-\(level.rawValue).txt")
             #expect(auc >= value - margin, "\(sequence.name), \(level.rawValue): success AUC \(auc), measured \(value) when the floor was set")
         }
     }

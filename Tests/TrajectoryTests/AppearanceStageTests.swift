@@ -1,3 +1,4 @@
+import LumaTestSupport
 import Testing
 import LumaImaging
 @testable import LumaSynth
@@ -48,7 +49,7 @@ struct AppearanceStageTests {
                         let window = PixelRect(x0: max(0, Int(cx) - reach / 2), y0: max(0, Int(cy) - reach / 2),
                                                x1: min(w, Int(cx) + reach / 2 + 1), y1: min(h, Int(cy) + reach / 2 + 1))
                         return pixels.withUnsafeBufferPointer {
-                            finder.find(in: $0, width: w, height: h, window: window, radius: max(1, 0.7 * radius)...1.4 * radius)
+                            finder.find(in: GrayImage(pixels: $0, width: w, height: h), window: window, radius: max(1, 0.7 * radius)...1.4 * radius)
                         }
                     }
                     figures.balls += 1
@@ -76,7 +77,7 @@ struct AppearanceStageTests {
     func crowded() throws {
         let seeds = (1...20 as ClosedRange<UInt64>).filter { QualitySweep.settings(seed: $0).kind == .crowded }
         let f = try Self.measure(seeds: seeds)
-        print("appearance stage, crowded scenes \(seeds): \(f)")
+        TestFigures.record("appearance stage, crowded scenes \(seeds): \(f)", named: "appearance-crowded.txt")
         #expect(f.balls > 500 && f.shadowsOnShadow > 300, "too few in-flight points to say anything: \(f)")
         #expect(Double(f.ballsFound) >= 0.8 * Double(f.balls), "\(f)")
         #expect(Double(f.ballsLikeBalls) >= 0.75 * Double(f.balls), "\(f)")

@@ -2,6 +2,7 @@ import Foundation
 import LumaAnalysis
 import LumaSynth
 import LumaTruth
+import LumaTestSupport
 import Testing
 @testable import TrajectoryAnalyzer
 
@@ -56,7 +57,7 @@ struct TrajectoryDesignTests {
         #expect(plain.total.precision >= 0.95, "\(plain.table)")
         #expect(plain.total.medianError <= 0.25, "\(plain.table)")
         #expect(crowded.total.found >= 1, "\(crowded.table)")
-        print("window design floors: plain \(plain.total); crowded \(crowded.total)")
+        TestFigures.record("window design floors: plain \(plain.total); crowded \(crowded.total)", named: "window-floors.txt")
     }
 
     @Test("window design on the shared real clips: at least today's throws found, few paths not in the truth",
@@ -80,6 +81,6 @@ struct TrajectoryDesignTests {
             #expect(score.found >= found, "\(clip): \(score)")
             #expect(score.trajectories - score.correct <= wrong, "\(clip): \(score)")
         }
-        print(lines.joined(separator: "\n"))
+        TestFigures.record(lines.joined(separator: "\n"), named: "window-real-clips.txt")
     }
 }

@@ -3,6 +3,7 @@ import LumaAnalysis
 import LumaBase
 import LumaSynth
 import LumaTruth
+import LumaTestSupport
 import Testing
 @testable import TrajectoryAnalyzer
 
@@ -25,8 +26,7 @@ struct TrajectoryQualityFloorTests {
         #expect(result.total.recall >= 0.91, "\(result.table)")
         #expect(result.total.precision >= 0.97, "\(result.table)")
         #expect(result.total.medianError <= 0.2, "\(result.table)")
-        print("trajectory floors, plain throws: \(result.total)")
-        if ProcessInfo.processInfo.environment["SHOW_TABLE"] != nil { print(result.table) }
+        TestFigures.record(result.table, named: "trajectory-floors-plain.txt")
     }
 
     @Test("2 fixed crowded scenes: the ball is followed, not its shadow or the hand")
@@ -39,8 +39,7 @@ struct TrajectoryQualityFloorTests {
         #expect(result.total.recall >= 0.75, "\(result.table)")
         #expect(result.total.precision >= 0.93, "\(result.table)")
         #expect(result.total.medianError <= 0.2, "\(result.table)")
-        print("trajectory floors, crowded: \(result.total)")
-        if ProcessInfo.processInfo.environment["SHOW_TABLE"] != nil { print(result.table) }
+        TestFigures.record(result.table, named: "trajectory-floors-crowded.txt")
     }
 }
 
@@ -57,7 +56,7 @@ struct TrajectoryQualityTests {
     func syntheticSweep() throws {
         let seeds = Array(1...50 as ClosedRange<UInt64>)
         let result = try QualitySweep.run(seeds: seeds)
-        print(result.table)
+        TestFigures.record(result.table, named: "sweep.txt")
         var stages = StageFigures()
         for seed in seeds where QualitySweep.settings(seed: seed).kind == .crowded {
             let scene = try SyntheticScene(kind: .crowded, settings: QualitySweep.settings(seed: seed).settings)
@@ -65,19 +64,20 @@ struct TrajectoryQualityTests {
             stages = stages + (try StageFigures.measure(truth: scene.truth, width: s.width, height: s.height, frameCount: s.frameCount,
                                                         framesPerSecond: Double(s.framesPerSecond)) { i, buffer in scene.render(frame: i, into: buffer) })
         }
-        print("stages, crowded scenes: \(stages)")
+        TestFigures.record("stages, crowded scenes: \(stages)", named: "sweep-stages.txt")
         // Floors: the figures measured 2026-11-26 (analyzer version 2, README table) less a small
         // margin, so a regression fails here, not only in a table. Plain throws (`balls` and
         // `mixed`, 40 scenes): recall 0.924, precision 0.997, median 0.16 px (version 1: 0.943,
         // 0.995, 0.17). `crowded` (10 scenes): 0.859, 0.958, 0.12 px (version 1: 0.038, 0.041).
         // The floors are the tracking design's; the window design's are in TrajectoryDesignTests.
-        guard TrajectoryConfiguration.measured.design == .tracking else { return }
-        #expect(result.uncrowded.recall >= 0.91, "\(result.uncrowded)")
-        #expect(result.uncrowded.precision >= 0.98, "\(result.uncrowded)")
-        #expect(result.uncrowded.medianError <= 0.25, "\(result.uncrowded)")
-        #expect(result.crowded.recall >= 0.83, "\(result.crowded)")
-        #expect(result.crowded.precision >= 0.93, "\(result.crowded)")
-        #expect(result.crowded.medianError <= 0.2, "\(result.crowded)")
+        if TrajectoryConfiguration.measured.design == .tracking {
+            #expect(result.uncrowded.recall >= 0.91, "\(result.uncrowded)")
+            #expect(result.uncrowded.precision >= 0.98, "\(result.uncrowded)")
+            #expect(result.uncrowded.medianError <= 0.25, "\(result.uncrowded)")
+            #expect(result.crowded.recall >= 0.83, "\(result.crowded)")
+            #expect(result.crowded.precision >= 0.93, "\(result.crowded)")
+            #expect(result.crowded.medianError <= 0.2, "\(result.crowded)")
+        }
     }
 
     @Test("real clips: throws in the truth, trajectories found, matched, point error")
@@ -108,8 +108,8 @@ struct TrajectoryQualityTests {
                          + (score.missed.isEmpty ? "" : "\n    missed: " + score.missed.joined(separator: ", "))
                          + (score.wrong.isEmpty ? "" : "\n    not in the truth: " + score.wrong.joined(separator: ", ")))
         }
-        print(lines.joined(separator: "\n"))
-        print(stageLines.joined(separator: "\n"))
+        TestFigures.record(lines.joined(separator: "\n"), named: "real-clips.txt")
+        TestFigures.record(stageLines.joined(separator: "\n"), named: "real-clips-stages.txt")
     }
 
     private func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
@@ -132,7 +132,7 @@ struct TrajectoryCandidateTests {
                 try CandidateFigures.measure(truth: truth, width: c.width, height: c.height, frameCount: c.frameCount,
                                              configuration: configuration, render: render)
             }
-            print("\(clip): \(figures)")
+            TestFigures.record("\(clip): \(figures)", named: "candidates-\(clip).txt")
         }
     }
 }
@@ -175,7 +175,8 @@ struct TrajectorySpeedProbe {
                     let elapsed = ContinuousClock.now - start
                     best = min(best, (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18) / Double(loops))
                 }
-                print("speed \(clip) \(size.0)x\(size.1): \(count) frames, \(fixed(Double(count) / best, 0)) frames/s (best of 3)")
+                TestFigures.record("speed \(clip) \(size.0)x\(size.1): \(count) frames, \(fixed(Double(count) / best, 0)) frames/s (best of 3)",
+                               named: "speed-\(clip)-\(size.0)x\(size.1).txt")
             }
         }
     }
@@ -191,7 +192,7 @@ struct TrajectorySyntheticCandidateTests {
             let scene = try SyntheticScene(kind: kind, settings: settings)
             let figures = try CandidateFigures.measure(truth: scene.truth, width: settings.width, height: settings.height,
                                                        frameCount: settings.frameCount) { i, buffer in scene.render(frame: i, into: buffer) }
-            print("seed \(seed) \(kind) \(settings.width)x\(settings.height) noise \(settings.noise): \(figures)")
+            TestFigures.record("seed \(seed) \(kind) \(settings.width)x\(settings.height) noise \(settings.noise): \(figures)", named: "candidates-seed-\(seed).txt")
         }
     }
 }
@@ -207,8 +208,9 @@ struct FlightDiagnosis {
         if clip.hasPrefix("seed:"), let seed = UInt64(clip.dropFirst(5)) {
             let (kind, settings) = QualitySweep.settings(seed: seed)
             let scene = try SyntheticScene(kind: kind, settings: settings)
-            print(try FlightFigures.measure(truth: scene.truth, width: settings.width, height: settings.height, frameCount: settings.frameCount,
-                                            framesPerSecond: Double(settings.framesPerSecond)) { i, buffer in scene.render(frame: i, into: buffer) })
+            let figures = try FlightFigures.measure(truth: scene.truth, width: settings.width, height: settings.height, frameCount: settings.frameCount,
+                                                    framesPerSecond: Double(settings.framesPerSecond)) { i, buffer in scene.render(frame: i, into: buffer) }
+            TestFigures.record("\(figures)", named: "flights-\(clip).txt")
             return
         }
         let data = try RealClip.corpus()
@@ -216,6 +218,6 @@ struct FlightDiagnosis {
         let figures = try RealClip.decode(folder: data + "/" + clip) { c, render in
             try FlightFigures.measure(truth: truth, width: c.width, height: c.height, frameCount: c.frameCount, framesPerSecond: c.framesPerSecond, render: render)
         }
-        print(figures)
+        TestFigures.record("\(figures)", named: "flights-\(clip).txt")
     }
 }

@@ -39,8 +39,8 @@ struct Diff: ParsableCommand {
 
     @OptionGroup var report: ReportFormatOption
 
-    @Flag(help: "Compare logs of different recordings anyway.")
-    var force = false
+    @OptionGroup var forcing: CompareOtherRecordingOption
+    private var force: Bool { forcing.force }
 
     @Option(help: ArgumentHelp("The recording both logs were made from: each log is checked against its frames and exact times, so logs of one source recorded at two timescales (a file and a Y4M pipe) compare.",
                                valueName: "rec"))

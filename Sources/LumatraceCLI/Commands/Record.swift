@@ -91,8 +91,8 @@ struct Record: ParsableCommand {
                                valueName: "log"))
     var events: String?
 
-    @Option(help: "Threads for running analyzers side by side while recording (1...256). The log does not depend on it.")
-    var jobs: Int = 1
+    @OptionGroup var parallel: JobsOption
+    private var jobs: Int { parallel.count }
 
     @Option(help: "Frames the recorder may be ahead of the analysis (1...4096): each holds a copy of a frame.")
     var queueFrames: Int = LiveAnalysis.Options().queueFrames
@@ -114,7 +114,6 @@ struct Record: ParsableCommand {
         if timestamps == .arrival && !live {
             throw ValidationError("--timestamps arrival stamps frames as they come from a live stream: it needs --live")
         }
-        guard (1...256).contains(jobs) else { throw ValidationError("--jobs \(jobs) is outside 1...256") }
         guard (1...4096).contains(queueFrames) else { throw ValidationError("--queue-frames \(queueFrames) is outside 1...4096") }
     }
 

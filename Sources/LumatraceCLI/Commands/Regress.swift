@@ -116,8 +116,8 @@ extension Regress {
                                    valueName: "location"))
         var recordings: RecordingLocation?
 
-        @Option(help: "Recordings replayed at once (1...256).")
-        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        @OptionGroup var parallel: JobsOption
+        private var jobs: Int { parallel.count }
 
         @OptionGroup var report: ReportFormatOption
 
@@ -145,11 +145,10 @@ extension Regress {
         @Flag(help: Regress.junitTimingsHelp)
         var junitTimings = false
 
-        @Flag(help: "With --shard: replace an existing part file, and staged logs of an earlier run (only once the new ones are complete). With --junit: replace an existing report.")
-        var force = false
+        @OptionGroup var replacing: ReplaceResultOption
+        private var force: Bool { replacing.replacesExisting }
 
         func validate() throws {
-            guard (1...256).contains(jobs) else { throw ValidationError("--jobs \(jobs) is outside 1...256") }
             if junitTimings, junit == nil, shard == nil {
                 throw ValidationError("--junit-timings applies with --junit (the times go in the JUnit report) or --shard (they go in the part, for the merge's report)")
             }
@@ -300,8 +299,8 @@ extension Regress {
         @Flag(help: Regress.junitTimingsHelp)
         var junitTimings = false
 
-        @Flag(help: "With --junit: replace an existing report.")
-        var force = false
+        @OptionGroup var replacing: ReplaceResultOption
+        private var force: Bool { replacing.replacesExisting }
 
         func validate() throws {
             try Regress.validateJUnit(junit, json: report.isJSON)

@@ -46,8 +46,8 @@ struct Render: ParsableCommand {
     @Option(help: "Contact sheet width in pixels at most (200...16384); frames are shrunk by whole factors to fit.")
     var sheetWidth = 1600
 
-    @Flag(help: "Draw a log of another recording anyway, and replace existing output.")
-    var force = false
+    @OptionGroup var forcing: DrawOtherRecordingOption
+    private var force: Bool { forcing.force }
 
     enum Kind { case folder, sheet, gif, mp4 }
 

@@ -37,24 +37,20 @@ struct Replay: ParsableCommand {
     @Option(name: .shortAndLong, help: "The event log to write (default: RECORDING's name with .events.jsonl, in the current folder); - for standard output.")
     var output: String?
 
-    @Flag(help: "Replace an existing log (only once the new one is complete; a failed replay never replaces it).")
-    var force = false
+    @OptionGroup var replacing: ReplaceResultOption
+    private var force: Bool { replacing.replacesExisting }
 
 
     @OptionGroup var frames: FrameRangeOptions
 
-    @Option(help: "Threads for decoding ahead and running analyzers side by side (1...256). The log does not depend on it.")
-    var jobs: Int = min(ProcessInfo.processInfo.activeProcessorCount, 8)
+    @OptionGroup var parallel: JobsOption
+    private var jobs: Int { parallel.count }
 
     @Flag(help: "Replay around damaged chunks, logging each gap, instead of stopping at the first.")
     var skipDamaged = false
 
     @Option(help: "Folder for analyzers' debug images (e.g. differencing writes each difference image as PGM).")
     var dump: String?
-
-    func validate() throws {
-        guard (1...256).contains(jobs) else { throw ValidationError("--jobs \(jobs) is outside 1...256") }
-    }
 
     func run() throws {
         try reportingErrors {

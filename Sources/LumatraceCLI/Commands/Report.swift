@@ -42,8 +42,8 @@ struct Report: ParsableCommand {
     @Option(name: .shortAndLong, help: "The HTML file to write.")
     var output: String
 
-    @Flag(help: "Use a log of another recording anyway, and replace an existing output.")
-    var force = false
+    @OptionGroup var forcing: DrawOtherRecordingOption
+    private var force: Bool { forcing.force }
 
     func run() throws {
         try reportingErrors {

@@ -35,8 +35,8 @@ struct Synth: ParsableCommand {
     @Option(help: "Seed for every random choice: the same seed gives the same bytes.")
     var seed: UInt64 = 1
 
-    @Option(help: "Frame size WIDTHxHEIGHT, each 16...16384.")
-    var size: String = "640x360"
+    @Option(help: "Frame size WIDTHxHEIGHT, each 16...16384 (default: 640x360).", transform: FrameSizeArgument.parse)
+    var size = FrameSizeArgument(argument: "640x360")!
 
     @Option(help: "Frames per second, 1...1000.")
     var fps: Int = 30
@@ -54,10 +54,7 @@ struct Synth: ParsableCommand {
             guard let kind = SceneKind(rawValue: scene) else {
                 throw UsageError("unknown scene '\(scene)'; scenes: \(SceneKind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            let parts = size.lowercased().split(separator: "x")
-            guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
-                throw UsageError("--size '\(size)' is not WIDTHxHEIGHT, e.g. 640x360")
-            }
+            let (w, h) = (size.width, size.height)
             let settings = SceneSettings(width: w, height: h, framesPerSecond: fps, frameCount: frames, seed: seed, noise: noise)
             let synthetic: SyntheticScene
             do throws(OptionError) { synthetic = try SyntheticScene(kind: kind, settings: settings) } catch {

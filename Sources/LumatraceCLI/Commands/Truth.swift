@@ -47,8 +47,8 @@ struct Truth: ParsableCommand {
         @Option(help: "The recording the labels describe (gives the frame size and count).")
         var recording: RecordingLocation?
 
-        @Option(help: "Frame size WIDTHxHEIGHT, when there is no --recording.")
-        var size: String?
+        @Option(help: "Frame size WIDTHxHEIGHT, when there is no --recording.", transform: FrameSizeArgument.parse)
+        var size: FrameSizeArgument?
 
         @Option(help: "The recording frame of the first label line (OTB, VOT).")
         var firstFrame = 0
@@ -83,11 +83,8 @@ struct Truth: ParsableCommand {
                     let reader = try openRecording(recording)
                     geometry = TruthImport.Geometry(width: reader.header.width, height: reader.header.height, frames: reader.frameCount)
                 } else {
-                    let parts = size!.lowercased().split(separator: "x").map { Int($0) }
-                    guard parts.count == 2, let w = parts[0], let h = parts[1], (1...16384).contains(w), (1...16384).contains(h) else {
-                        throw UsageError("--size '\(size!)' is not WIDTHxHEIGHT with each 1...16384, e.g. 640x360")
-                    }
-                    geometry = TruthImport.Geometry(width: w, height: h)
+                    guard let size else { throw UsageError("give exactly one of --recording and --size") }
+                    geometry = TruthImport.Geometry(width: size.width, height: size.height)
                 }
                 geometry.firstFrame = firstFrame
                 geometry.ballRadius = ballRadius
