@@ -71,14 +71,16 @@ struct Sweep: ParsableCommand {
     @Option(help: "Also keep each setting's log of each recording in this folder, as DIR/STEM.ID.events.jsonl (a replay of that setting alone, which verify re-runs).")
     var keepLogs: String?
 
-    @Flag(help: "Replace an existing output folder of a sweep's files, and kept logs (never an input, never a folder holding other files).")
-    var force = false
+    // --force replaces an output folder a sweep wrote and kept logs (never an input, never a folder
+    // holding other files).
+    @OptionGroup var replaceOutput: ReplaceOutputOption
+    private var force: Bool { replaceOutput.replacesExisting }
 
-    @Option(help: "Threads for decoding ahead and running a replay's instances side by side (1...256). The outputs do not depend on it.")
-    var jobs: Int = min(ProcessInfo.processInfo.activeProcessorCount, 8)
+    // --jobs: threads for decoding ahead and running a replay's instances side by side.
+    @OptionGroup var parallel: JobsOption
+    private var jobs: Int { parallel.count }
 
     func validate() throws {
-        guard (1...256).contains(jobs) else { throw ValidationError("--jobs \(jobs) is outside 1...256") }
         guard !grid.isEmpty else { throw ValidationError("give at least one --grid NAME.KEY=V1,V2,… to sweep") }
     }
 
