@@ -91,7 +91,7 @@ public enum Replay {
         do {
             try state.run()
         } catch let failure as AnalyzerFailure {
-            do throws(OutputError) { _ = try log.finish(framesReplayed: state.framesDone, failure: failure.json, ending: ending) } catch { throw .output(error) }
+            do throws(OutputError) { _ = try log.finish(framesReplayed: state.framesDone, failure: failure, ending: ending) } catch { throw .output(error) }
             throw .analyzerFailed(analyzer: failure.analyzer, frame: failure.frame, message: failure.message,
                                   incompleteLog: log.failedLogKeptAt.map { .keptAside($0, existing: logPath) } ?? .placed(logPath))
         } catch let e as ReplayError {
