@@ -48,10 +48,7 @@ public enum ResultKind: String, Sendable, Equatable, CaseIterable {
         let lowered = text.prefix(64).lowercased()
         if lowered.hasPrefix("<!doctype html") || lowered.hasPrefix("<html") { return .page }
         if lowered.hasPrefix("<?xml") || lowered.hasPrefix("<testsuite"), text.contains("<testsuite") { return .junitReport }
-        if let described = FileKindSniffer.kind(head: head),
-           ["video", "image", "GIF"].contains(where: { described.contains($0) }) {
-            return .media
-        }
+        if FileKindSniffer.kind(head: head)?.isMedia == true { return .media }
         return nil
     }
 

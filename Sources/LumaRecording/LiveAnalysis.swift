@@ -188,7 +188,7 @@ public final class LiveAnalysis: @unchecked Sendable {
         let ending = EventLogHeader.Ending(recordingBytes: summary.fileSize, recordingDigest: summary.framesDigest.hexString,
                                            frameCount: summary.frameCount, lastFrame: last)
         do {
-            try log.finish(framesReplayed: framesAnalyzed, failure: failure?.json, ending: ending)
+            try log.finish(framesReplayed: framesAnalyzed, failure: failure, ending: ending)
         } catch {
             releaseLog()
             throw LiveAnalysisError.failed(error, framesAnalyzed: framesAnalyzed, recording: recordingPath)
@@ -372,8 +372,7 @@ public enum LiveAnalysisError: Error, CustomStringConvertible {
             return "the analysis was stopped by a second interrupt after \(Plural.count(analyzed, "frame")) of \(recorded); "
                 + "\(recording) is complete, and \(log == "-" ? "the log on standard output" : log) is a valid prefix without its end"
         case .failed(let error, let analyzed, let recording):
-            return "\(error) — the analysis stopped after \(Plural.count(analyzed, "frame")); \(recording) is complete "
-                + "(`lumatrace replay` analyzes it later)"
+            return "\(error) — the analysis stopped after \(Plural.count(analyzed, "frame")); \(recording) is complete"
         }
     }
 }

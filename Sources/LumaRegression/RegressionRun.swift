@@ -134,7 +134,10 @@ public struct RegressionResult: Sendable {
     /// Whether this recording lets the run pass (see ``RegressionJudge``).
     public var passed = false
     public var notes: [String] = []
+    /// Why the recording could not be checked, in words (a command adds its hints to `failure`'s).
     public var error: String?
+    /// The error behind ``error``, for a command to word with its own flags.
+    public var failure: (any Error)?
     /// The recording's file as the golden's header names it, relative to the golden's folder (or
     /// to `--recordings`); `nil` when the golden could not be read.
     public var recordingFile: String?
@@ -209,6 +212,7 @@ public struct RegressionResult: Sendable {
                 result.passed = diff.isSame
             }
         } catch {
+            result.failure = error
             result.error = "\(error)"
         }
         return result

@@ -1,4 +1,5 @@
 import Foundation
+import LumaAnalysis
 import LumaEngine
 import LumaTestSupport
 import Testing
@@ -17,6 +18,25 @@ struct EventLogFooterTests {
         var counts: [String: Int] = [:]
         for e in log.events { counts["\(e.analyzer)/\(e.kind)", default: 0] += 1 }
         #expect(Dictionary(uniqueKeysWithValues: end.counts.map { ("\($0.analyzer)/\($0.kind)", $0.count) }) == counts)
+    }
+
+    /// A footer as a replay stopped by a failing analyzer writes it.
+    static let failedFooter = #"{"end":{"complete":false,"frames":4,"events":2,"counts":{"brightness":{"mean":2}},"sha256":"ab","#
+        + #""failure":{"analyzer":"brightness","frame":3,"message":"in finish: boom"}}}"#
+
+    @Test("a footer's failure reads back as the analyzer, frame and message, and writes the same bytes")
+    func failureRoundTrip() throws {
+        let end = try #require(EventLogFooter(json: try JSONParser.parse(Self.failedFooter)))
+        #expect(end.failure == AnalyzerFailure(analyzer: "brightness", frame: 3, message: "in finish: boom"))
+        #expect(!end.complete)
+        #expect(end.json.serialized == Self.failedFooter)
+    }
+
+    @Test("a footer whose failure lacks the analyzer, the frame or the message is not a footer", arguments: ["analyzer", "frame", "message"])
+    func failureLackingAField(_ key: String) throws {
+        let renamed = Self.failedFooter.replacingOccurrences(of: "\"\(key)\":", with: "\"other\":")
+        #expect(renamed != Self.failedFooter)
+        #expect(EventLogFooter(json: try JSONParser.parse(renamed)) == nil)
     }
 
     @Test("a footer that lacks a footer's fields is refused at its line")

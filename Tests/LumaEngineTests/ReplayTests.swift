@@ -132,7 +132,7 @@ struct ReplayTests {
         let log = try EventLog.read(out)
         #expect(!log.isComplete)
         #expect(log.events.map(\.frame).max() == 5)
-        #expect(log.footer?["end"]?["failure"]?["analyzer"]?.stringValue == "brightness")
+        #expect(log.end?.failure?.analyzer == "brightness")
     }
 
     @Test("the header holds the full resolved configuration and reads back")

@@ -116,7 +116,7 @@ struct CommandLineTests {
                 (["replay", "r.luma", "--set", "differencing.threshold=0"], "differencing.threshold: 0 is outside the allowed range 1...254"),
                 (["replay", "r.luma", "--roi", "0,0,1.5,1"], "--roi 0,0,1.5,1: the rectangle reaches past the frame"),
                 (["replay", "r.luma", "--from", "9"], "--from 9: frame is past the end of the recording (frames 0...2)"),
-                (["info", "in.y4m"], "in.y4m: not a .luma recording (it looks like a Y4M video stream"),
+                (["info", "in.y4m"], "in.y4m: not a .luma recording (it looks like a Y4M video stream); record it first with `lumatrace record FILE.y4m -o OUT.luma`"),
                 (["record", "in.y4m", "-o", "y.luma", "--fps", "fast"], "--fps 'fast' is not a positive rate"),
                 (["verify", "nope.jsonl"], "nope.jsonl: cannot read"),
             ]

@@ -146,7 +146,7 @@ struct ExternalAnalyzerHangTests {
             #expect(programGroup > 0 && programGroup != getpgrp())
             #expect(run.status != 0, "\(run)")
             #expect(run.stderr.contains("analyzer external failed at frame ") && run.stderr.contains("lumatrace received \(name)"), "\(run.stderr)")
-            #expect(try EventLog.read(log).footer?["end"]?["failure"]?["analyzer"]?.stringValue == "external")
+            #expect(try EventLog.read(log).end?.failure?.analyzer == "external")
             try Self.expectGone(pids, expected: 1)
         }
     }
@@ -160,7 +160,7 @@ struct ExternalAnalyzerHangTests {
                                       options: Self.noTimeout + Self.unbounded, signals: [SIGINT])
             #expect(run.status != 0, "\(run)")
             #expect(run.stderr.contains("analyzer external failed at frame 3: ") && run.stderr.contains("lumatrace received SIGINT"), "\(run.stderr)")
-            #expect(try EventLog.read(log).footer?["end"]?["failure"]?["analyzer"]?.stringValue == "external")
+            #expect(try EventLog.read(log).end?.failure?.analyzer == "external")
             #expect(try Self.temporaryFiles(in: dir).isEmpty)
             try Self.expectGone(pids, expected: 1)
         }

@@ -77,7 +77,7 @@ struct ExternalAnalyzerTests {
             #expect(r.stderr.contains("analyzer external failed at frame 3: "), "\(r.stderr)")
             #expect(r.stderr.contains(message), "\(r.stderr)")
             let written = try EventLog.read(log)
-            #expect(written.footer?["end"]?["failure"]?["analyzer"]?.stringValue == "external")
+            #expect(written.end?.failure?.analyzer == "external")
             #expect(written.events.filter { $0.kind == "tick" }.map(\.frame) == [0, 1, 2])
             #expect(written.events.contains { $0.analyzer == "differencing" && $0.frame == 2 })
             #expect(!written.events.contains { $0.frame > 3 })

@@ -91,7 +91,7 @@ public final class EventLogWriter {
     /// name only if nothing is there; otherwise it stays at its temporary path
     /// (``failedLogKeptAt``) and the existing log is untouched.
     @discardableResult
-    public func finish(framesReplayed: Int, failure: JSONValue? = nil, ending: EventLogHeader.Ending?) throws(OutputError) -> EventLogFooter {
+    public func finish(framesReplayed: Int, failure: AnalyzerFailure? = nil, ending: EventLogHeader.Ending?) throws(OutputError) -> EventLogFooter {
         let order = Dictionary(uniqueKeysWithValues: analyzerOrder.enumerated().map { ($1, $0) })
         let sorted = counts.sorted { (order[$0.analyzer] ?? .max, $0.kind) < (order[$1.analyzer] ?? .max, $1.kind) }
         precondition(formatVersion == 1 || ending != nil, "a version-2 log's footer holds the recording's facts")

@@ -51,7 +51,7 @@ public struct EventLogFooter: Equatable, Sendable {
     /// SHA-256 of all event lines (each with its newline), hex.
     public var eventsDigest: String
     /// Which analyzer failed, at which frame, and why.
-    public var failure: JSONValue?
+    public var failure: AnalyzerFailure?
     /// The recording's facts and the last frame replayed (logs of format version 2 only).
     public var ending: EventLogHeader.Ending?
 
@@ -75,7 +75,7 @@ public struct EventLogFooter: Equatable, Sendable {
             .init("counts", .object(groups)),
             .init("sha256", .string(eventsDigest)),
         ]
-        if let failure { members.append(.init("failure", failure)) }
+        if let failure { members.append(.init("failure", failure.json)) }
         if let ending { members += ending.members }
         return .object([.init("end", .object(members))])
     }
@@ -83,12 +83,18 @@ public struct EventLogFooter: Equatable, Sendable {
 
 extension EventLogFooter {
     /// Reads a footer line (`{"end":{…}}`) as ``json`` writes it; `nil` when the line lacks what
-    /// every footer has (`complete`, `frames`, `events`, `counts`, `sha256`). The version-2
+    /// every footer has (`complete`, `frames`, `events`, `counts`, `sha256`), or a `failure` that
+    /// lacks an analyzer failure's fields. The version-2
     /// recording facts are read when present (``ending``).
     public init?(json: JSONValue) {
         guard let end = json["end"], let complete = end["complete"]?.boolValue, let frames = end["frames"]?.intValue,
               let events = end["events"]?.intValue, let digest = end["sha256"]?.stringValue,
               case .object(let groups)? = end["counts"] else { return nil }
+        var failure: AnalyzerFailure?
+        if let recorded = end["failure"] {
+            guard let read = AnalyzerFailure(json: recorded) else { return nil }
+            failure = read
+        }
         var counts: [(analyzer: String, kind: String, count: Int)] = []
         for group in groups {
             guard case .object(let kinds) = group.value else { return nil }
@@ -98,6 +104,6 @@ extension EventLogFooter {
             }
         }
         self.init(complete: complete, framesReplayed: frames, eventCount: events, counts: counts, eventsDigest: digest,
-                  failure: end["failure"], ending: EventLogHeader.Ending(end: end))
+                  failure: failure, ending: EventLogHeader.Ending(end: end))
     }
 }

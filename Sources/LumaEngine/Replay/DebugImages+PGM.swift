@@ -8,7 +8,7 @@ extension DebugImages {
         DebugImages(folder: folder) { name, width, height, pixels in
             let url = URL(fileURLWithPath: folder).appendingPathComponent(name + ".pgm")
             do { try Data(PGMCodec.encode(width: width, height: height, pixels: pixels)).write(to: url) } catch {
-                throw OptionError(option: "dump", message: "cannot write \(url.path): \(error.localizedDescription)")
+                throw DebugImageWriteError(path: url.path, underlying: error)
             }
         }
     }

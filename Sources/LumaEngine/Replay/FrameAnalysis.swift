@@ -148,15 +148,32 @@ public final class FrameAnalysis {
     }
 }
 
-/// An analyzer that threw while analyzing a frame, or in `finish`, or emitted what it does not declare.
-public struct AnalyzerFailure: Error, Sendable {
+/// An analyzer that threw while analyzing a frame, or in `finish`, or emitted what it does not
+/// declare; the footer of the log it stopped records it (``EventLogFooter/failure``).
+public struct AnalyzerFailure: Error, Equatable, Sendable {
+    /// The failing analyzer's name in the log.
     public var analyzer: String
+    /// The frame it failed at (the last frame for a failure in `finish`).
     public var frame: Int
+    /// What went wrong, in the analyzer's words.
     public var message: String
+
+    public init(analyzer: String, frame: Int, message: String) {
+        self.analyzer = analyzer
+        self.frame = frame
+        self.message = message
+    }
 
     /// As the log's footer records it.
     public var json: JSONValue {
         .object([.init("analyzer", .string(analyzer)), .init("frame", .int(Int64(frame))), .init("message", .string(message))])
+    }
+
+    /// Reads ``json``'s object; `nil` when it lacks the analyzer, the frame or the message.
+    public init?(json: JSONValue) {
+        guard let analyzer = json["analyzer"]?.stringValue, let frame = json["frame"]?.intValue,
+              let message = json["message"]?.stringValue else { return nil }
+        self.init(analyzer: analyzer, frame: frame, message: message)
     }
 }
 

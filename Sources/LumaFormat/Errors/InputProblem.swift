@@ -1,3 +1,5 @@
+import LumaOutput
+
 /// What is wrong with an input stream being recorded (Y4M, PPM frames from ffmpeg): the data
 /// behind ``LumaFormatError/invalidInput(source:frame:problem:)``. Text quoted from the stream is
 /// cut short, so a hostile stream cannot fill a message.
@@ -5,7 +7,7 @@ public enum InputProblem: Equatable, Sendable, CustomStringConvertible {
     /// The stream holds nothing.
     case empty(expected: String)
     /// The stream does not start like the format (`looksLike` guesses what it is).
-    case notY4M(looksLike: String)
+    case notY4M(looksLike: FileKind)
     /// A Y4M frame rate tag that is not a positive fraction.
     case frameRateTag(String)
     /// A Y4M header tag that does not exist.

@@ -22,7 +22,7 @@ public enum LumaFormatError: Error, Equatable, Sendable, CustomStringConvertible
     /// zstd could not compress a chunk (`chunk`) or the reference frame (`nil`).
     case compressionFailed(path: String, chunk: Int?, ZstdFailure)
     /// The file is not a `.luma` recording; `looksLike` guesses what it is instead.
-    case notARecording(path: String, looksLike: String)
+    case notARecording(path: String, looksLike: FileKind)
     /// The file is a recording of a format version this build does not read.
     case unsupportedVersion(path: String, version: Int)
     /// The file header is damaged or declares something impossible.

@@ -43,8 +43,7 @@ public enum RegressionError: Error, Equatable, Sendable, CustomStringConvertible
         case .wrongRecording(let path, let log, let digest, let expected):
             return "\(path) is not the recording \(log) was made from (frames digest \(digest.prefix(12))…, the log says \(expected.prefix(12))…)"
         case .recordingNotClosed(let path, let log):
-            return "\(path) was not closed (no index: its recorder stopped before the end), so its frames are not those \(log) was made from; "
-                + "`lumatrace recover` rewrites it"
+            return "\(path) was not closed (no index: its recorder stopped before the end), so its frames are not those \(log) was made from"
         case .unknownAnalyzer(let log, let analyzer, let known):
             return "\(log) was written with analyzer '\(analyzer)', which this lumatrace does not have (it has \(known.joined(separator: ", "))); "
                 + "use the lumatrace built with that analyzer"

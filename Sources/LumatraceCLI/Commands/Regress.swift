@@ -197,7 +197,7 @@ extension Regress {
             let junitFile = try Regress.claimJUnit(junit, force: force, inputs: inputs)
             let results = try RegressionRun.run(goldens, overrides: overrides.settings, jobs: jobs, tolerances: tolerance.tolerances,
                                                 judge: judge, allowPrograms: allowExternal, recordings: recordings, registry: registry)
-            let outcomes = results.map { RegressionOutcome($0, keptWorseHint: Self.keptWorseHint, timed: junitTimings) }
+            let outcomes = results.map { RegressionOutcome(FlagHints.regressResult($0), keptWorseHint: Self.keptWorseHint, timed: junitTimings) }
             try Self.printReport(outcomes, folder: folder, corpusPath: URL(fileURLWithPath: folder).standardizedFileURL.path, settings: settings,
                                  update: update, json: report.isJSON, junit: junitFile)
         }
@@ -255,7 +255,7 @@ extension Regress {
             }
             let results = try RegressionRun.run(goldens, selection: mine, overrides: overrides.settings, jobs: jobs, tolerances: tolerance.tolerances,
                                                 judge: judge, stage: staging, allowPrograms: allowExternal, recordings: recordings, registry: registry)
-            let outcomes = zip(mine, results).map { (index: $0, outcome: RegressionOutcome($1, keptWorseHint: Self.keptWorseHint, timed: junitTimings)) }
+            let outcomes = zip(mine, results).map { (index: $0, outcome: RegressionOutcome(FlagHints.regressResult($1), keptWorseHint: Self.keptWorseHint, timed: junitTimings)) }
             let part = RegressionPart(shard: shard.index, shards: shard.count, folder: folder, listing: listing, options: canonicalOptions,
                                       outcomes: outcomes)
             try file.write(part.json.serialized + "\n")

@@ -37,6 +37,9 @@ enum FlagHints {
             case .outputExists: return e.description + "; pass --force to replace it"
             case .outputIsInput: return e.description + ", or leave out -o to work in place"
             case .output(let inner): return message(for: inner, in: command)
+            case .notARecording(_, let kind), .invalidInput(_, _, .notY4M(let kind)):
+                guard let hint = recordHint(for: kind) else { return e.description }
+                return e.description + "; " + hint
             default: return e.description
             }
         case let e as OptionError:
@@ -44,6 +47,7 @@ enum FlagHints {
         case let e as RegressionError:
             switch e {
             case .recordingMissing where command == .verify: return e.description + ", or pass --recording PATH to name it"
+            case .recordingNotClosed: return e.description + "; `lumatrace recover` rewrites it"
             case .programNotAllowed: return e.description + ": read the command, then pass --allow-external for this run if you trust it"
             case .settingForAbsentAnalyzer: return "--set " + e.description
             case .unknownAnalyzer(let log, _, _):
@@ -77,19 +81,42 @@ enum FlagHints {
                 return "\(message(for: inner, in: command)) — the \(Plural.count(frames, "frame")) before the error are saved in \(path)"
             }
         case let e as LiveAnalysisError:
-            guard case .stoppedByInterrupt(_, _, let log, let recording) = e else { return e.description }
-            let pipeline = log == "-" ? "" : " --pipeline \(log)"
-            return e.description + " (`lumatrace replay \(recording)\(pipeline) -o LOG` analyzes every frame)"
+            switch e {
+            case .stoppedByInterrupt(_, _, let log, let recording):
+                let pipeline = log == "-" ? "" : " --pipeline \(log)"
+                return e.description + " (`lumatrace replay \(recording)\(pipeline) -o LOG` analyzes every frame)"
+            case .failed: return e.description + " (`lumatrace replay` analyzes it later)"
+            }
         default:
             return "\(error)"
         }
     }
 
-    /// The flag behind an engine option name: `analyzer` is `--analyzer`, `frames` `--from/--to`,
-    /// `dump` `--dump`; analyzer options (`tracking.seeds`) are set with `--set` and keep their name.
+    /// How to make a recording from a file that looks like a video or an image, or `nil` for
+    /// other kinds (a log, text).
+    static func recordHint(for kind: FileKind) -> String? {
+        switch kind {
+        case .mp4Video, .aviVideo, .matroskaVideo: return "record it first with `lumatrace record VIDEO -o OUT.luma`"
+        case .gif: return "record it first with `lumatrace record FILE.gif -o OUT.luma`"
+        case .y4mStream: return "record it first with `lumatrace record FILE.y4m -o OUT.luma`"
+        case .png, .jpeg: return "a folder of images is recorded with `lumatrace record FOLDER -o OUT.luma`"
+        case .empty, .pgm, .eventLog, .json, .text, .unrecognized: return nil
+        }
+    }
+
+    /// `result` with its error worded as regress words it: a ``RegressionError`` with its hints.
+    static func regressResult(_ result: RegressionResult) -> RegressionResult {
+        guard let failure = result.failure as? RegressionError else { return result }
+        var hinted = result
+        hinted.error = message(for: failure, in: .regress)
+        return hinted
+    }
+
+    /// The flag behind an engine option name: `analyzer` is `--analyzer`, `frames` `--from/--to`;
+    /// analyzer options (`tracking.seeds`) are set with `--set` and keep their name.
     static func flag(forOption option: String) -> String {
         if option == "frames" { return "--from/--to" }
-        for name in ["analyzer", "dump"] where option == name || option.hasPrefix(name + " ") { return "--" + option }
+        for name in ["analyzer"] where option == name || option.hasPrefix(name + " ") { return "--" + option }
         return option
     }
 }

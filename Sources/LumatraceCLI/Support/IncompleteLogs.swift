@@ -10,9 +10,7 @@ extension EventLog {
             return "\(path) has no footer: its replay was killed or has not finished, so it holds only the events up to frame \(events.last?.frame ?? header.firstFrame)"
         }
         if let failure = end.failure {
-            let analyzer = failure["analyzer"]?.stringValue ?? "?", frame = failure["frame"]?.intValue.map(String.init) ?? "?"
-            let message = failure["message"]?.stringValue ?? ""
-            return "\(path) is incomplete: its replay stopped when analyzer \(analyzer) failed at frame \(frame) (\(message))"
+            return "\(path) is incomplete: its replay stopped when analyzer \(failure.analyzer) failed at frame \(failure.frame) (\(failure.message))"
         }
         return "\(path) is incomplete: its footer says the replay did not complete"
     }
