@@ -1,5 +1,6 @@
 import Foundation
 import LumaAnalysis
+import LumaEngine
 import LumaRegression
 import LumaTestSupport
 import Testing
