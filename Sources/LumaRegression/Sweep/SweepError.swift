@@ -1,3 +1,5 @@
+import LumaBase
+
 /// Why a sweep cannot run: its grid, its corpus or its size. Found before anything is replayed.
 /// A grid value the analyzer refuses is the analyzer's own ``OptionError``, naming the option.
 public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -15,6 +17,12 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
     case repeated(option: String, text: String, value: String)
     /// More settings than one sweep runs; `largest` is the option with the most values, to split by.
     case tooManySettings(count: Int, limit: Int, largest: String)
+    /// `--random N` with N outside 1...limit.
+    case badSampleCount(count: Int, limit: Int)
+    /// `--random N` with N above the number of distinct settings the grid's lists and whole-number ranges hold.
+    case sampleSpaceTooSmall(count: Int, space: Int)
+    /// `--random N`: only `found` distinct settings the analyzer accepts after `draws` draws; `refusal` is the analyzer's last word.
+    case samplingExhausted(found: Int, wanted: Int, draws: Int, refusal: String?)
     /// The corpus is not a folder that can be listed.
     case corpusUnreadable(folder: String, reason: String)
     /// No recording of the corpus has truth beside it (`STEM.truth.json`).
@@ -40,6 +48,13 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooManySettings(let count, let limit, let largest):
             return "the grid has \(count) settings, more than the \(limit) one sweep runs; split it into several sweeps, "
                 + "e.g. one per value of \(largest) (its values as --set, the rest as --grid)"
+        case .badSampleCount(let count, let limit):
+            return "--random \(count): the number of settings to draw is within 1...\(limit)"
+        case .sampleSpaceTooSmall(let count, let space):
+            return "--random \(count): the grid holds only \(Plural.count(space, "distinct setting")); draw at most \(space), or sweep the whole grid without --random"
+        case .samplingExhausted(let found, let wanted, let draws, let refusal):
+            return "--random \(wanted): only \(found) distinct settings the analyzer accepts after \(draws) draws"
+                + (refusal.map { "; the analyzer refused e.g.: \($0)" } ?? "") + "; widen the ranges or draw fewer"
         case .corpusUnreadable(let folder, let reason):
             return "\(folder): \(reason) (the corpus is a folder of .luma recordings, each with STEM.truth.json beside it)"
         case .noTruth(let folder, let recordings):

@@ -29,24 +29,30 @@ public struct SweepGrid: Sendable, Equatable {
     /// Options fixed for every setting (`--set`), in the order given.
     public var fixed: [(key: String, value: String)]
     public var axes: [SweepAxis]
+    /// `--random N --seed S`: the settings are N samples drawn from the axes, not their product
+    /// (a range axis written `FROM:TO` then holds that one text as its value).
+    public private(set) var sampling: SweepSampling?
+    /// The sampled settings' values, in axis order (empty for a product).
+    var samples: [[String]] = []
 
     /// The most settings one sweep runs (16 passes of 64 instances per recording): a larger grid is
     /// refused before anything runs, with how to split it.
     public static let maximumSettings = 1024
 
     public static func == (a: SweepGrid, b: SweepGrid) -> Bool {
-        a.name == b.name && a.analyzer == b.analyzer && a.axes == b.axes && a.fixed.elementsEqual(b.fixed) { $0 == $1 }
+        a.name == b.name && a.analyzer == b.analyzer && a.axes == b.axes && a.sampling == b.sampling && a.samples == b.samples && a.fixed.elementsEqual(b.fixed) { $0 == $1 }
     }
 
     /// A grid of `name` (running `analyzer`) from `--grid` texts (`NAME.KEY=V1,V2` or `NAME.KEY=FROM:TO:COUNT`)
     /// and fixed `--set` values. Each value is read as its option's type and checked by the
     /// analyzer's own rules, alone and in every setting, so an impossible value fails here, naming
-    /// the option.
+    /// the option. With `random`, N settings are drawn instead (see ``SweepSampling``).
     public init(name: String, analyzer descriptor: AnalyzerDescriptor, grid texts: [String],
-                fixed: [(key: String, value: String)] = []) throws {
+                fixed: [(key: String, value: String)] = [], random: SweepSampling? = nil) throws {
         self.name = name
         analyzer = descriptor.name
         self.fixed = fixed
+        sampling = random
         axes = []
         for text in texts {
             guard let eq = text.firstIndex(of: "="), let dot = text[..<eq].firstIndex(of: ".") else { throw SweepError.notAGrid(text) }
@@ -57,9 +63,18 @@ public struct SweepGrid: Sendable, Equatable {
                 throw SweepError.givenTwice(option: "\(name).\(key)")
             }
             let isInteger = if case .int = descriptor.defaultConfiguration[key] { true } else { false }
+            if random != nil, values.split(separator: ":", omittingEmptySubsequences: false).count == 2 {
+                _ = try SweepSampling.Draw(values, option: "\(name).\(key)", integer: isInteger)
+                axes.append(SweepAxis(key: key, values: [values]))
+                continue
+            }
             let axis = SweepAxis(key: key, values: try Self.values(values, option: "\(name).\(key)", integer: isInteger))
             for value in axis.values { _ = try AnalyzerSetup.resolve(descriptor, instance: name, overrides: fixed + [(key, value)]) }
             axes.append(axis)
+        }
+        if let random {
+            samples = try random.draw(self, descriptor: descriptor)
+            return
         }
         let count = settingCount
         if count > Self.maximumSettings {
@@ -72,7 +87,8 @@ public struct SweepGrid: Sendable, Equatable {
 
     /// How many settings the grid holds (without overflow: a product past the limit stops there).
     public var settingCount: Int {
-        axes.reduce(1) { product, axis in min(product * axis.values.count, Self.maximumSettings + 1) }
+        if sampling != nil { return samples.count }
+        return axes.reduce(1) { product, axis in min(product * axis.values.count, Self.maximumSettings + 1) }
     }
 
     /// Every setting, in grid order.
@@ -80,14 +96,18 @@ public struct SweepGrid: Sendable, Equatable {
         let count = settingCount
         let digits = max(2, String(count).count)
         return (0..<count).map { index in
+            let number = String(index + 1)
+            let id = "s" + String(repeating: "0", count: digits - number.count) + number
+            if sampling != nil {
+                return SweepSetting(id: id, values: zip(axes, samples[index]).map { .init(key: $0.key, value: $1) })
+            }
             var rest = index
             var values: [SweepSetting.Value] = []
             for axis in axes.reversed() {
                 values.insert(.init(key: axis.key, value: axis.values[rest % axis.values.count]), at: 0)
                 rest /= axis.values.count
             }
-            let number = String(index + 1)
-            return SweepSetting(id: "s" + String(repeating: "0", count: digits - number.count) + number, values: values)
+            return SweepSetting(id: id, values: values)
         }
     }
 
@@ -97,7 +117,7 @@ public struct SweepGrid: Sendable, Equatable {
         try setups(registry.descriptor(named: analyzer))
     }
 
-    private func setups(_ descriptor: AnalyzerDescriptor) throws(OptionError) -> [AnalyzerSetup] {
+    func setups(_ descriptor: AnalyzerDescriptor) throws(OptionError) -> [AnalyzerSetup] {
         try settings.map { (setting: SweepSetting) throws(OptionError) -> AnalyzerSetup in
             var setup = try AnalyzerSetup.resolve(descriptor, instance: name, overrides: fixed + setting.values.map { ($0.key, $0.value) })
             setup.name = setting.id

@@ -41,6 +41,7 @@ public struct SweepReport: Sendable {
                 + "over \(Plural.count(r.recordings.count, "recording")) (\(r.recordings.joined(separator: ", "))), "
                 + "\(Plural.count(r.passes, "replay")) of each",
         ]
+        if let sampling = r.grid.sampling { lines.append("drawn at random: --random \(sampling.count) --seed \(sampling.seed)") }
         if !r.fixed.isEmpty { lines.append("fixed: " + r.fixed.joined(separator: " ")) }
         if !r.withoutTruth.isEmpty { lines.append("left out (no truth beside them): " + r.withoutTruth.joined(separator: ", ")) }
         lines += ["", "pooled over the corpus (counts summed, then ratios):"]
@@ -136,7 +137,8 @@ public struct SweepReport: Sendable {
             .init("instance", .string(r.grid.name)),
             .init("fixed", .array(r.fixed.map(JSONValue.string))),
             .init("grid", .array(r.grid.axes.map { .object([.init("key", .string($0.key)), .init("values", .array($0.values.map(JSONValue.string)))]) })),
-            .init("order", .string("the first grid option changes slowest")),
+        ] + (r.grid.sampling.map { [.init("random", .object([.init("count", .int(Int64($0.count))), .init("seed", .string(String($0.seed)))]))] } ?? []) + [
+            .init("order", .string(r.grid.sampling == nil ? "the first grid option changes slowest" : "in the order drawn")),
             .init("recordings", .array(r.recordings.map(JSONValue.string))),
             .init("withoutTruth", .array(r.withoutTruth.map(JSONValue.string))),
             .init("replaysPerRecording", .int(Int64(r.passes))),

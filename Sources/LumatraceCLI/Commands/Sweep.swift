@@ -27,6 +27,11 @@ struct Sweep: ParsableCommand {
                                              option, else the log's fixed decimals
                                              (0.005:0.02:4 is 0.005,0.01,0.015,0.02)
             Several --grid make the product; the first --grid changes slowest.
+            --random N --seed S draws N distinct settings instead: one of a list's
+            values, a number uniformly in a range written FROM:TO (whole for an
+            integer option; FROM:TO:COUNT stays its list), from SplitMix64 (the same
+            seed, the same settings, on any machine); a drawn setting the analyzer
+            refuses is drawn again.
             Settings are numbered in that order (s01, s02, ...). --set fixes an
             option for every setting. Every value is checked by the analyzer's own
             rules before anything runs. A grid holds at most \(SweepGrid.maximumSettings) settings.
@@ -62,6 +67,12 @@ struct Sweep: ParsableCommand {
     @Option(name: .customLong("set"), help: "An option fixed for every setting, NAME.KEY=VALUE (repeatable).")
     var settings: [String] = []
 
+    @Option(help: "Draw this many settings at random instead of the grid's product (a range FROM:TO then gives any number in it).")
+    var random: Int?
+
+    @Option(help: "The seed of --random's draws (default 0; the same seed, the same settings).")
+    var seed: UInt64?
+
     @Option(help: "What the best setting is chosen by, pooled over the corpus: f1, recall or precision.")
     var best: SweepResult.Measure = .f1
 
@@ -81,6 +92,7 @@ struct Sweep: ParsableCommand {
     private var jobs: Int { parallel.count }
 
     func validate() throws {
+        guard seed == nil || random != nil else { throw ValidationError("--seed is the seed of --random N's draws: give --random too") }
         guard !grid.isEmpty else { throw ValidationError("give at least one --grid NAME.KEY=V1,V2,… to sweep") }
     }
 
@@ -97,7 +109,8 @@ struct Sweep: ParsableCommand {
             let sweepGrid: SweepGrid
             do {
                 sweepGrid = try overrides.explaining {
-                    try SweepGrid(name: name, analyzer: descriptor, grid: grid, fixed: overrides.settings(for: name))
+                    try SweepGrid(name: name, analyzer: descriptor, grid: grid, fixed: overrides.settings(for: name),
+                                  random: random.map { SweepSampling(count: $0, seed: seed ?? 0) })
                 }
             } catch let error as SweepError { throw UsageError(error) }
             let listing = try SweepCorpus.list(corpus)
