@@ -3,6 +3,7 @@ import LumaTestSupport
 import Testing
 import TrajectoryAnalyzer
 import LumaAnalysis
+import LumaEngine
 
 /// The Pareto front of a sweep: the settings no other setting beats in recall and precision at once.
 @Suite("Sweep: the Pareto front")

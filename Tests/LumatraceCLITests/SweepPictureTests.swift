@@ -1,5 +1,6 @@
 import Foundation
 import LumaAnalysis
+import LumaEngine
 import LumaRegression
 import LumaRender
 import LumaTestSupport
@@ -33,7 +34,7 @@ struct SweepPictureTests {
         // The lower recall (0.5) comes first: its x is smaller.
         let xs = joined.split(separator: " ").map { Double($0.split(separator: ",")[0])! }
         #expect(xs[0] < xs[1])
-        #expect(svg == SweepPlot(try report([score(4, 8, 4), score(2, 2, 2), score(2, 4, 2)])).svg, "the same sweep, the same bytes")
+        #expect(try svg == SweepPlot(report([score(4, 8, 4), score(2, 2, 2), score(2, 4, 2)])).svg, "the same sweep, the same bytes")
     }
 
     @Test("without trajectories there is no plot; the page still holds the tables and says there is no best")
@@ -48,7 +49,8 @@ struct SweepPictureTests {
     func page() throws {
         let r = try report([score(4, 8, 4), score(2, 2, 2), score(2, 4, 2)])
         let html = SweepPage(r).html
-        #expect(html.hasPrefix("<!doctype html>") && html.contains(try #require(SweepPlot(r).svg)))
+        let svg = try #require(SweepPlot(r).svg)
+        #expect(html.hasPrefix("<!doctype html>") && html.contains(svg))
         #expect(html.contains("best by f1: s01") && html.contains("--set trajectory.trajectoryLength=8"), "\(html)")
         #expect(html.contains("the front (s01, s02)"))
         for id in ["s01", "s02", "s03"] { #expect(html.contains("\n  \(id) "), "\(id)") }
