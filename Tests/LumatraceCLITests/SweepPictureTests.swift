@@ -57,4 +57,19 @@ struct SweepPictureTests {
         let outside = html.replacingOccurrences(of: "xmlns=\"http://www.w3.org/2000/svg\"", with: "")
         #expect(!html.contains("<script") && !outside.contains("http:") && !outside.contains("https:") && !outside.contains(" src="))
     }
+
+    @Test("headless Chromium renders sweep.html with the plot: a point per setting and the front's line")
+    func inChromium() throws {
+        let chromium = try ExternalTool.chromium.require()
+        try withScratchFolder("sweep") { dir in
+            let corpus = try SweepCommandTests.corpus(in: dir)
+            let run = try CLI.run(["sweep", corpus] + SweepCommandTests.grid + ["-o", "\(dir)/out"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let dom = try ProgramRun.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(dir)/profile",
+                                                    "--dump-dom", "file://\(dir)/out/sweep.html"])
+            #expect(dom.stdout.contains("id=\"plot\"") && dom.stdout.contains("<polyline"), "\(dom.stdout)")
+            #expect(dom.stdout.components(separatedBy: "<circle").count - 1 == 4)
+            for id in ["s01", "s02", "s03", "s04"] { #expect(dom.stdout.contains(">\(id)</text>"), "\(id)") }
+        }
+    }
 }
