@@ -3,8 +3,8 @@ import LumaBase
 import LumaRegression
 
 /// A sweep seen at a glance (`sweep.svg`, and inline in `sweep.html`): each setting a labelled point
-/// at its pooled recall (x) and precision (y), the Pareto front's settings joined by a line in
-/// order of recall. Deterministic bytes: points in grid order, coordinates in fixed decimals.
+/// at its pooled recall (x) and precision (y), the Pareto front's settings red and joined by a line
+/// in order of recall. Deterministic bytes: points in grid order, coordinates in fixed decimals.
 public struct SweepPlot {
     public var report: SweepReport
 
@@ -26,7 +26,7 @@ public struct SweepPlot {
         let points = self.points
         var plot = SVGPlot(title: "\(result.grid.name): pooled precision against recall, \(Plural.count(result.settings.count, "setting"))",
                            xLabel: "recall", yLabel: "precision", yRange: 0...1)
-        plot.xRange = 0...1
+        plot.xRange = 0...1.1  // room right of recall 1 for a point's label
         plot.width = 560
         plot.height = 420
         let frontPoints = points.filter { front[$0.index] }.sorted { ($0.recall, -$0.precision) < ($1.recall, -$1.precision) }
@@ -34,6 +34,7 @@ public struct SweepPlot {
             .init(color: RGBImage.Color(200, 40, 40), points: frontPoints.map { ($0.recall, $0.precision) }, line: true, label: "front"),
             .init(color: RGBImage.Color(60, 90, 160), points: points.map { ($0.recall, $0.precision) }, line: false, label: "settings",
                   pointLabels: points.map { result.settings[$0.index].id }),
+            .init(color: RGBImage.Color(200, 40, 40), points: frontPoints.map { ($0.recall, $0.precision) }, line: false, label: "front"),
         ]
         return plot.svg + "\n"
     }
