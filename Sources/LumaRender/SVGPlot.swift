@@ -12,12 +12,15 @@ public struct SVGPlot {
         /// Drawn as a line (`true`) or as dots.
         public var line: Bool
         public var label: String?
+        /// A text beside each dot, in `points` order (dots only).
+        public var pointLabels: [String]?
 
-        public init(color: RGBImage.Color, points: [(x: Double, y: Double)], line: Bool, label: String? = nil) {
+        public init(color: RGBImage.Color, points: [(x: Double, y: Double)], line: Bool, label: String? = nil, pointLabels: [String]? = nil) {
             self.color = color
             self.points = points
             self.line = line
             self.label = label
+            self.pointLabels = pointLabels
         }
     }
 
@@ -64,6 +67,11 @@ public struct SVGPlot {
         for s in series {
             let color = "rgb(\(s.color.r),\(s.color.g),\(s.color.b))"
             let points = s.points.filter { $0.x.isFinite && $0.y.isFinite }
+            if let labels = s.pointLabels, !s.line {
+                for (p, text) in zip(s.points, labels) where p.x.isFinite && p.y.isFinite && yr.contains(p.y) {
+                    out += "<text x=\"\(n(px(p.x) + 4))\" y=\"\(n(py(p.y) - 4))\" font-size=\"9\" fill=\"#333\">\(escapeHTML(text))</text>"
+                }
+            }
             if s.line {
                 out += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.5\" points=\""
                 out += points.map { "\(n(px($0.x))),\(n(py(min(max($0.y, yr.lowerBound), yr.upperBound))))" }.joined(separator: " ") + "\"/>"

@@ -3,6 +3,7 @@ import LumaAnalysis
 import LumaEngine
 import LumaFormat
 import LumaRegression
+import LumaRender
 import LumaTestSupport
 import Testing
 import TrajectoryAnalyzer
@@ -237,7 +238,7 @@ struct SweepCommandTests {
                 let run = try CLI.run(["sweep", corpus] + Self.grid + extra + ["-o", "\(dir)/\(out)"], environment: env)
                 #expect(run.status == 0, "\(run.stderr)")
             }
-            for file in SweepReport.fileNames {
+            for file in SweepReport.fileNames + SweepPage.fileNames {
                 let one = try #require(Self.contents("\(dir)/j1/\(file)"))
                 #expect(one == Self.contents("\(dir)/j2/\(file)"), "\(file)")
             }
@@ -327,7 +328,7 @@ struct SweepCommandTests {
             #expect(text.contains("best by recall: s01"), "\(text)")
             #expect(text.contains("\nballs-synth.luma:\n") && text.contains("\ntoss-real.luma:\n"))
             let csv = String(decoding: try #require(Self.contents(dir + "/out/sweep.csv")), as: UTF8.self).split(separator: "\n")
-            #expect(csv.first == "setting,recording,trajectoryLength,recall,precision,f1,median_error_px,events")
+            #expect(csv.first == "setting,recording,trajectoryLength,recall,precision,f1,median_error_px,events,front")
             #expect(csv.count == 1 + 2 + 2 * 2 && csv[1].hasPrefix("s01,*,8,") && csv[3].hasPrefix("s01,balls-synth.luma,8,"))
         }
     }

@@ -45,19 +45,22 @@ public struct SweepReport: Sendable {
         if !r.fixed.isEmpty { lines.append("fixed: " + r.fixed.joined(separator: " ")) }
         if !r.withoutTruth.isEmpty { lines.append("left out (no truth beside them): " + r.withoutTruth.joined(separator: ", ")) }
         lines += ["", "pooled over the corpus (counts summed, then ratios):"]
-        lines += table(r.pooled)
+        lines += table(r.pooled, front: r.front)
+        if r.front != nil { lines.append("  * the front: no other setting is as good in recall and precision and better in one (as printed)") }
         lines += ["", bestLine]
         for (i, name) in r.recordings.enumerated() {
             lines += ["", name + ":"]
-            lines += table(r.scores.map { $0[i] })
+            lines += table(r.scores.map { $0[i] }, front: nil)
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func table(_ scores: [SweepScore]) -> [String] {
-        var rows = [["setting"] + result.grid.axes.map(\.key) + metricNames.text]
-        for (setting, score) in zip(result.settings, scores) {
-            rows.append([setting.id] + setting.values.map(\.value) + metrics(score, decimals: 3).map { $0 ?? "-" })
+    /// A table of `scores`, one row per setting; a `front` column marking the front's settings with `*` when given.
+    private func table(_ scores: [SweepScore], front: [Bool]?) -> [String] {
+        var rows = [["setting"] + result.grid.axes.map(\.key) + metricNames.text + (front == nil ? [] : ["front"])]
+        for (s, (setting, score)) in zip(result.settings, scores).enumerated() {
+            rows.append([setting.id] + setting.values.map(\.value) + metrics(score, decimals: 3).map { $0 ?? "-" }
+                + (front.map { [$0[s] ? "*" : ""] } ?? []))
         }
         return alignedRows(rows, rightAligned: Set(1..<rows[0].count), indent: "  ")
     }
@@ -95,15 +98,18 @@ public struct SweepReport: Sendable {
 
     // MARK: - CSV
 
-    /// `sweep.csv`: one row per setting pooled (recording `*`), then per setting and recording.
+    /// `sweep.csv`: one row per setting pooled (recording `*`), then per setting and recording. With
+    /// trajectories, a last column `front`: 1 or 0 on pooled rows (the Pareto front), empty on the others.
     public var csv: String {
-        let header = ["setting", "recording"] + result.grid.axes.map(\.key) + metricNames.csv
+        let front = result.front
+        let header = ["setting", "recording"] + result.grid.axes.map(\.key) + metricNames.csv + (front == nil ? [] : ["front"])
         var lines = [header.map(csvField).joined(separator: ",")]
         let rows = result.settings.indices.map { ("*", result.pooled[$0], $0) }
             + result.settings.indices.flatMap { s in result.recordings.indices.map { (result.recordings[$0], result.scores[s][$0], s) } }
         for (recording, score, s) in rows {
             let cells = [result.settings[s].id, recording] + result.settings[s].values.map(\.value)
                 + metrics(score, decimals: JSONValue.decimals).map { $0 ?? "" }
+                + (front.map { [recording == "*" ? ($0[s] ? "1" : "0") : ""] } ?? [])
             lines.append(cells.map(csvField).joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
@@ -121,11 +127,13 @@ public struct SweepReport: Sendable {
     public var json: JSONValue {
         let r = result
         let best = r.best(by: measure)
+        let front = r.front
         let settings = r.settings.indices.map { s in
             JSONValue.object([
                 .init("id", .string(r.settings[s].id)),
                 .init("values", .object(r.settings[s].values.map { .init($0.key, .string($0.value)) })),
                 .init("replayFlags", .array(r.grid.replayFlags(r.settings[s]).map(JSONValue.string))),
+                .init("front", front.map { .bool($0[s]) } ?? .null),
                 .init("pooled", Self.json(r.pooled[s])),
                 .init("recordings", .array(r.recordings.indices.map { i in
                     .object([.init("recording", .string(r.recordings[i]))] + (Self.json(r.scores[s][i]).objectValue ?? []))
@@ -144,6 +152,10 @@ public struct SweepReport: Sendable {
             .init("replaysPerRecording", .int(Int64(r.passes))),
             .init("pooling", .string("counts summed over the recordings, then ratios; median error over every correct trajectory's points; tracking weighted by truth frames")),
             .init("best", .object([.init("by", .string(measure.rawValue)), .init("setting", best.map { .string(r.settings[$0].id) } ?? .null)])),
+            .init("front", .object([
+                .init("of", .string("pooled recall and precision, compared as printed: settings no other setting beats in both")),
+                .init("settings", .array(r.settings.indices.filter { front?[$0] == true }.map { .string(r.settings[$0].id) })),
+            ])),
             .init("settings", .array(settings)),
         ])
     }

@@ -5,6 +5,7 @@ import LumaBase
 import LumaEngine
 import LumaOutput
 import LumaRegression
+import LumaRender
 
 extension SweepResult.Measure: ExpressibleByArgument {}
 
@@ -116,7 +117,7 @@ struct Sweep: ParsableCommand {
             let listing = try SweepCorpus.list(corpus)
             try refuseInside(corpus: corpus, output, option: "-o")
             let folder = try OutputFolder.create(output, replacingExisting: force, inputs: listing.entries.flatMap { [$0.recordingPath, $0.truthPath] },
-                                                 owns: SweepReport.fileNames.contains)
+                                                 owns: (SweepReport.fileNames + SweepPage.fileNames).contains)
             let kept = try keepLogs.map { folder in
                 try refuseInside(corpus: corpus, folder, option: "--keep-logs")
                 let logs = SweepLogs(folder: folder, replacingExisting: force)
@@ -141,9 +142,10 @@ struct Sweep: ParsableCommand {
             try folder.write(Array(report.text.utf8), to: "sweep.txt")
             try folder.write(Array((report.json.serialized + "\n").utf8), to: "sweep.json")
             try folder.write(Array(report.csv.utf8), to: "sweep.csv")
+            let pictures = try writePictures(report, into: folder)
             try folder.commit()
             print("swept \(Plural.count(result.settings.count, "setting")) over \(Plural.count(result.recordings.count, "recording")) "
-                  + "(\(Plural.count(result.passes, "replay")) of each) → \(output)/sweep.txt, sweep.json, sweep.csv")
+                  + "(\(Plural.count(result.passes, "replay")) of each) → \(output)/sweep.txt, sweep.json, sweep.csv, " + pictures.joined(separator: ", "))
             print(report.bestLine)
         }
     }
