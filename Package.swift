@@ -114,7 +114,7 @@ let package = Package(
         // text and JSON reports; for the CLI, the benchmarks and any Swift program.
         .target(
             name: "LumaRegression",
-            dependencies: ["LumaBase", "LumaAnalysis", "LumaOutput", "LumaFormat", "LumaEngine", "LumaTruth", "LumaSynth"],
+            dependencies: ["LumaBase", "LumaAnalysis", "LumaOutput", "LumaFormat", "LumaEngine", "LumaTruth"],
             path: "Sources/LumaRegression"),
 
         // Recording: frame sources (video through ffmpeg, Y4M, image folders) and the record loop.

@@ -1,3 +1,5 @@
+import LumaBase
+
 /// The static background image of a scene, painted once at init from its `SetLayout`.
 ///
 /// Mid-grey dominated (plaster ~150, bricks ~110, floor ~110) with real structure: smooth plaster

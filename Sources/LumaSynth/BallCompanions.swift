@@ -1,3 +1,5 @@
+import LumaBase
+
 /// What real throws bring into the picture besides the ball, and a luma-only detector must not
 /// take for one (scene kind `crowded`):
 ///

@@ -1,3 +1,5 @@
+import LumaBase
+
 /// Draws the balls of a scene from its seed: how many, how big, how bright, and how each is
 /// thrown, then checks that the throws make a useful fixture and redraws them if not.
 ///

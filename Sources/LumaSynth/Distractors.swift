@@ -1,3 +1,4 @@
+import LumaBase
 import LumaImaging
 
 /// Changes that are not thrown balls or tracked objects, for testing that analyzers ignore them:

@@ -1,3 +1,4 @@
+import LumaBase
 import LumaImaging
 
 /// The printed face of a tracked rectangle: a small grey image, rasterized once at the largest

@@ -1,3 +1,4 @@
+import LumaBase
 import LumaImaging
 
 /// Per-pixel sensor noise: approximately Gaussian with standard deviation `sigma` grey levels,

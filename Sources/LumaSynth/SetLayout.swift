@@ -1,3 +1,5 @@
+import LumaBase
+
 /// The static set in front of the fixed camera, drawn from the seed: a plastered wall with a brick
 /// dado, a window and a poster, a dark baseboard, a plank floor whose top edge is the *floor line*
 /// balls bounce on, and (for scenes with tracked objects) a post standing on the floor in front of

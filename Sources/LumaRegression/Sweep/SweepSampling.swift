@@ -1,7 +1,6 @@
 import LumaAnalysis
 import LumaBase
 import LumaEngine
-import LumaSynth
 
 /// `--random N --seed S`: a sweep of N settings drawn at random instead of the grid's product.
 ///

@@ -1,3 +1,4 @@
+import LumaBase
 import ArgumentParser
 import LumaRegression
 import LumaSynth

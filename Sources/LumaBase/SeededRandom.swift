@@ -1,4 +1,4 @@
-// Seeded randomness. Two kinds, both from Steele, Lea & Flood's SplitMix64:
+// Seeded randomness, for synthetic scenes, benchmark corpora and a sweep's random settings. Two kinds, both from Steele, Lea & Flood's SplitMix64:
 //
 // - `SeededRandom`, a sequential generator for drawing a scene's parameters at init.
 // - `Hash`, stateless mixing of counters, for anything that must be computable out of order:
@@ -9,10 +9,10 @@
 
 /// Stateless 64-bit mixing (the SplitMix64 finalizer), good enough that consecutive counters give
 /// independent-looking outputs.
-enum Hash {
-    static let golden: UInt64 = 0x9E37_79B9_7F4A_7C15
+package enum Hash {
+    @usableFromInline package static let golden: UInt64 = 0x9E37_79B9_7F4A_7C15
 
-    @inline(__always) static func mix(_ value: UInt64) -> UInt64 {
+    @inlinable package static func mix(_ value: UInt64) -> UInt64 {
         var z = value
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
@@ -20,19 +20,19 @@ enum Hash {
     }
 
     /// Hash of an ordered pair; `combine(a, b) != combine(b, a)` in general.
-    @inline(__always) static func combine(_ a: UInt64, _ b: UInt64) -> UInt64 {
+    @inlinable package static func combine(_ a: UInt64, _ b: UInt64) -> UInt64 {
         mix(a &+ golden &* (b &+ 1) ^ (b << 17))
     }
 
     /// Hash of several values in order.
-    static func combine(_ values: UInt64...) -> UInt64 {
+    @inlinable package static func combine(_ values: UInt64...) -> UInt64 {
         var h: UInt64 = 0x243F_6A88_85A3_08D3
         for v in values { h = combine(h, v) }
         return h
     }
 
     /// FNV-1a of a label, to name independent streams ("balls", "background", ...).
-    static func label(_ text: String) -> UInt64 {
+    package static func label(_ text: String) -> UInt64 {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in text.utf8 {
             h ^= UInt64(byte)
@@ -42,17 +42,17 @@ enum Hash {
     }
 
     /// Uniform double in [0, 1) from a hash.
-    @inline(__always) static func unit(_ h: UInt64) -> Double { Double(h >> 11) * 0x1p-53 }
+    @inlinable package static func unit(_ h: UInt64) -> Double { Double(h >> 11) * 0x1p-53 }
 
     /// Uniform double in [0, 1) for integer lattice point (x, y) of stream `key`.
-    @inline(__always) static func lattice(_ key: UInt64, _ x: Int, _ y: Int) -> Double {
+    @inlinable package static func lattice(_ key: UInt64, _ x: Int, _ y: Int) -> Double {
         unit(mix(key ^ (UInt64(bitPattern: Int64(x)) &* 0xD6E8_FEB8_6659_FD93)
             ^ (UInt64(bitPattern: Int64(y)) &* 0xA076_1D64_78BD_642F)))
     }
 }
 
 /// A small seeded generator for drawing scene parameters (or any synthetic description, such as a
-/// benchmark's corpus), one independent stream per purpose: the same seed and stream give the same
+/// benchmark's corpus, or a sweep's random settings), one independent stream per purpose: the same seed and stream give the same
 /// draws on every machine, forever.
 public struct SeededRandom: Sendable {
     private var state: UInt64
@@ -81,13 +81,13 @@ public struct SeededRandom: Sendable {
     }
 
     /// True with probability `p`.
-    mutating func chance(_ p: Double) -> Bool { unit() < p }
+    package mutating func chance(_ p: Double) -> Bool { unit() < p }
 
     /// +1 or -1 with equal probability.
-    mutating func sign() -> Double { next() & 1 == 0 ? 1 : -1 }
+    package mutating func sign() -> Double { next() & 1 == 0 ? 1 : -1 }
 
     /// `values` in a seeded random order (Fisher–Yates).
-    mutating func shuffled<T>(_ values: [T]) -> [T] {
+    package mutating func shuffled<T>(_ values: [T]) -> [T] {
         var result = values
         guard result.count > 1 else { return result }
         for i in stride(from: result.count - 1, to: 0, by: -1) {
