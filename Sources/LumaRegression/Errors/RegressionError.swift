@@ -1,7 +1,8 @@
 import Foundation
 import LumaAnalysis
 import LumaEngine
-/// Why a golden replay, a pipeline file or a regression run cannot go on. Messages name the file
+/// Why a golden replay or a regression run cannot go on (a pipeline file's problems are
+/// ``PipelineFileError``, a program not allowed ``ProgramNotAllowed``, both in LumaEngine). Messages name the file
 /// and say what is wrong; they never name a command-line flag (the command adds what it offers).
 public enum RegressionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The log's recording is not beside it.
@@ -13,10 +14,6 @@ public enum RegressionError: Error, Equatable, Sendable, CustomStringConvertible
     case recordingNotClosed(path: String, log: String)
     /// The log names an analyzer this build does not have.
     case unknownAnalyzer(log: String, analyzer: String, known: [String])
-    /// A file names a program to run, and running it was not allowed for this run.
-    case programNotAllowed(source: String, program: String, analyzer: String)
-    /// A pipeline file that cannot be read or is not a pipeline.
-    case pipeline(path: String, problem: PipelineProblem)
     /// The folder of a regression run is not a folder, or holds no golden log.
     case notAFolder(String)
     case noGoldenLogs(folder: String)
@@ -47,10 +44,6 @@ public enum RegressionError: Error, Equatable, Sendable, CustomStringConvertible
         case .unknownAnalyzer(let log, let analyzer, let known):
             return "\(log) was written with analyzer '\(analyzer)', which this lumatrace does not have (it has \(known.joined(separator: ", "))); "
                 + "use the lumatrace built with that analyzer"
-        case .programNotAllowed(let source, let program, let analyzer):
-            return "\(source) would run a program: `\(program)` (analyzer \(analyzer)); a program named in a file runs only when allowed"
-        case .pipeline(let path, let problem):
-            return "\(path): \(problem)"
         case .notAFolder(let path):
             return "\(path) is not a folder"
         case .noGoldenLogs(let folder):

@@ -44,11 +44,12 @@ enum FlagHints {
             }
         case let e as OptionError:
             return OptionError(option: flag(forOption: e.option), message: e.message).description
+        case let e as ProgramNotAllowed:
+            return e.description + ": read the command, then pass --allow-external for this run if you trust it"
         case let e as RegressionError:
             switch e {
             case .recordingMissing where command == .verify: return e.description + ", or pass --recording PATH to name it"
             case .recordingNotClosed: return e.description + "; `lumatrace recover` rewrites it"
-            case .programNotAllowed: return e.description + ": read the command, then pass --allow-external for this run if you trust it"
             case .settingForAbsentAnalyzer: return "--set " + e.description
             case .unknownAnalyzer(let log, _, _):
                 return e.description + ", e.g. for a package made by `lumatrace new-analyzer`: swift run --package-path PACKAGE lumatrace verify \(log)"
@@ -104,9 +105,10 @@ enum FlagHints {
         }
     }
 
-    /// `result` with its error worded as regress words it: a ``RegressionError`` with its hints.
+    /// `result` with its error worded as regress words it: a ``RegressionError`` or
+    /// ``ProgramNotAllowed`` with its hints.
     static func regressResult(_ result: RegressionResult) -> RegressionResult {
-        guard let failure = result.failure as? RegressionError else { return result }
+        guard let failure = result.failure, failure is RegressionError || failure is ProgramNotAllowed else { return result }
         var hinted = result
         hinted.error = message(for: failure, in: .regress)
         return hinted

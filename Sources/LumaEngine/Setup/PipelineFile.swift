@@ -1,7 +1,6 @@
 import Foundation
 import LumaAnalysis
 import LumaBase
-import LumaEngine
 import LumaFormat
 
 /// Analyzer setups from a pipeline file, `{"analyzers":[{"name":"differencing",…}]}`, or from the
@@ -24,14 +23,14 @@ public enum PipelineFile {
             json = header
         } else {
             guard !cut else {
-                throw RegressionError.pipeline(path: path, problem: .tooLarge(limitMiB: maximumBytes >> 20))
+                throw PipelineFileError(path: path, problem: .tooLarge(limitMiB: maximumBytes >> 20))
             }
             do { json = try JSONParser.parse(data) } catch {
-                throw RegressionError.pipeline(path: path, problem: .notJSON(error))
+                throw PipelineFileError(path: path, problem: .notJSON(error))
             }
         }
         guard let list = json["analyzers"]?.arrayValue else {
-            throw RegressionError.pipeline(path: path, problem: .noAnalyzers)
+            throw PipelineFileError(path: path, problem: .noAnalyzers)
         }
         try AnalyzerSetup.checkInstanceCount(list.count, in: path)
         return try list.map { item throws(OptionError) in
@@ -40,17 +39,17 @@ public enum PipelineFile {
     }
 
     /// The first ``maximumBytes`` of the file (a regular file or a pipe), and whether it holds more.
-    private static func head(of path: String) throws(RegressionError) -> (bytes: [UInt8], cut: Bool) {
+    private static func head(of path: String) throws(PipelineFileError) -> (bytes: [UInt8], cut: Bool) {
         let file: SystemFile
         do throws(SystemFile.OpenProblem) { file = try SystemFile.openFile(path, acceptingPipes: true).file } catch {
             switch error {
-            case .unreadable(let failure): throw .pipeline(path: path, problem: .unreadable(failure))
-            case .notAFile(let kind): throw .pipeline(path: path, problem: .notAFile(kind: kind.inWords))
+            case .unreadable(let failure): throw PipelineFileError(path: path, problem: .unreadable(failure))
+            case .notAFile(let kind): throw PipelineFileError(path: path, problem: .notAFile(kind: kind.inWords))
             }
         }
         let bytes: [UInt8]
         do throws(SystemCallError) { bytes = try file.read(upTo: maximumBytes + 1) } catch {
-            throw .pipeline(path: path, problem: .unreadable(error))
+            throw PipelineFileError(path: path, problem: .unreadable(error))
         }
         return (Array(bytes.prefix(maximumBytes)), bytes.count > maximumBytes)
     }

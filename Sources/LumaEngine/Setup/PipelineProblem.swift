@@ -2,7 +2,7 @@ import LumaAnalysis
 import LumaBase
 
 /// Why a pipeline file (or the log header it is read from) cannot be used: the data behind
-/// ``RegressionError/pipeline(path:problem:)``.
+/// ``PipelineFileError``.
 public enum PipelineProblem: Equatable, Sendable, CustomStringConvertible {
     /// The file could not be opened or read.
     case unreadable(SystemCallError)

@@ -1,6 +1,5 @@
 import Foundation
 import LumaAnalysis
-import LumaEngine
 
 /// Programs named in a file run only when the user allows it for that run.
 ///
@@ -9,14 +8,14 @@ import LumaEngine
 /// verifying or regressing a log that names one, is refused, showing the command, unless the user
 /// allowed programs for this run.
 public enum ProgramPermission {
-    /// Throws ``RegressionError/programNotAllowed(source:program:analyzer:)``, naming `source` and
+    /// Throws ``ProgramNotAllowed``, naming `source` and
     /// the command, if a setup starts a program and `allowed` is false.
-    public static func require(_ setups: [AnalyzerSetup], from source: String, registry: AnalyzerRegistry, allowed: Bool) throws(RegressionError) {
+    public static func require(_ setups: [AnalyzerSetup], from source: String, registry: AnalyzerRegistry, allowed: Bool) throws(ProgramNotAllowed) {
         guard !allowed else { return }
         for setup in setups {
             guard let descriptor = try? registry.descriptor(named: setup.analyzer),
                   let program = descriptor.program(in: setup.configuration) else { continue }
-            throw .programNotAllowed(source: source, program: program, analyzer: setup.name)
+            throw ProgramNotAllowed(source: source, program: program, analyzer: setup.name)
         }
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import LumaAnalysis
-import LumaEngine
 
 /// Analyzer settings to try on top of a golden log's own (`NAME.KEY=VALUE`), per analyzer name in
 /// the order first named.
