@@ -16,7 +16,17 @@ public struct SweepPage {
     /// The file names a sweep's pictures take in its output folder (`sweep.svg` only with trajectories).
     public static let fileNames = ["sweep.svg", "sweep.html"]
 
-    /// The page's bytes, the same for the same sweep.
+    /// With `--timings`, what the plot's second panel shows; empty without.
+    private var timeFrontParagraph: String {
+        let result = report.result
+        guard let timeFront = result.timeFront else { return "" }
+        let front = result.settings.indices.filter { timeFront[$0] }.map { result.settings[$0].id }
+        return "<p>Right: every setting at its own analysis time per frame and its pooled F1; the line joins the time front "
+            + "(\(escapeHTML(front.joined(separator: ", ")))): no other setting is as good in F1 and as fast, and better in one. "
+            + "Times are measured on this run's machine and differ from run to run.</p>\n"
+    }
+
+    /// The page's bytes, the same for the same sweep (with `--timings`, the same but for its times).
     public var html: String {
         let result = report.result
         var body = "<h1>Sweep of \(escapeHTML(result.grid.name))</h1>\n"
@@ -25,6 +35,7 @@ public struct SweepPage {
             let front = result.settings.indices.filter { result.front?[$0] == true }.map { result.settings[$0].id }
             body += "<section id=\"plot\"><h2>Precision against recall</h2>\n<p>Every setting at its pooled recall and precision; "
                 + "the line joins the front (\(escapeHTML(front.joined(separator: ", ")))): no other setting is as good in both and better in one.</p>\n"
+                + timeFrontParagraph
                 + "<div class=\"plots\">\(svg)</div>\n</section>\n"
         }
         body += "<section id=\"tables\"><h2>The scores</h2>\n<pre>\(escapeHTML(report.text))</pre>\n</section>\n"

@@ -22,6 +22,8 @@ public final class FrameAnalysis {
     private var log: EventLogWriter?
     private let timescale: Int64
     private let concurrent: Bool
+    /// Where each instance's own time goes when the caller asked for it (read once, at `finish`).
+    public var clock: InstanceClock?
     /// The frame whose events are held back until the next frame starts (or `finish` adds to them).
     private var pending: (index: Int, time: String)?
     /// Version 2: the time of the last analyzed frame, which `finish` events carry when it is the last.
@@ -84,13 +86,14 @@ public final class FrameAnalysis {
         let active = runners.filter { $0.wants(ticks) }
         for r in active { r.lastAnalyzedTicks = ticks }
         if concurrent && active.count > 1 {
+            let timed = clock != nil
             DispatchQueue.concurrentPerform(iterations: active.count) { j in
                 let r = active[j]
-                do { try r.instance.analyze(frame, into: &r.sink) } catch { r.error = error }
+                do { try r.analyze(frame, timed: timed) } catch { r.error = error }
             }
         } else {
             for r in active {
-                do { try r.instance.analyze(frame, into: &r.sink) } catch { r.error = error; break }
+                do { try r.analyze(frame, timed: clock != nil) } catch { r.error = error; break }
             }
         }
         if let failed = active.first(where: { $0.error != nil }) {
@@ -123,8 +126,13 @@ public final class FrameAnalysis {
         // last frame at time 0. Version 2: the last frame, at its own time.
         if pending == nil { pending = (lastFrame, lastFrameTime ?? Timestamp(ticks: 0, timescale: timescale).fixedDecimalSeconds(6)) }
         for r in runners {
+            let start = clock == nil ? nil : ContinuousClock.now
             do { try r.instance.finish(into: &r.sink) } catch {
                 throw AnalyzerFailure(analyzer: r.name, frame: lastFrame, message: "in finish: \(error)")
+            }
+            if let clock, let start {
+                r.time.seconds += InstanceClock.seconds(since: start)
+                clock.add(r.time, to: r.name)
             }
         }
         try flushPending()
@@ -185,8 +193,21 @@ final class Runner: @unchecked Sendable {
     var lastAnalyzedTicks: Int64?
     var sink = EventSink()
     var error: (any Error)?
+    /// Its own analysis time so far, when the replay measures it (only this runner's thread writes it).
+    var time = InstanceClock.Reading()
     /// The kinds it declares, by kind; empty when it declares none (then any kind goes).
     let schemas: [String: EventSchema]
+
+    /// Analyzes `frame`, adding the time it takes to ``time`` when `timed`.
+    func analyze(_ frame: Frame, timed: Bool) throws {
+        guard timed else { return try instance.analyze(frame, into: &sink) }
+        let start = ContinuousClock.now
+        defer {
+            time.seconds += InstanceClock.seconds(since: start)
+            time.frames += 1
+        }
+        try instance.analyze(frame, into: &sink)
+    }
 
     init(name: String, instance: AnalyzerInstance, schemas: [EventSchema], spacingTicks: Int64) {
         self.name = name

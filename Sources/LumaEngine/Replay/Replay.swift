@@ -34,6 +34,9 @@ public struct ReplayOptions: Sendable {
     /// The event log format version to write (``EventLogHeader/version`` unless re-running a
     /// version-1 golden log, which must come out byte for byte).
     public var logFormatVersion = EventLogHeader.version
+    /// When set, each analyzer instance's own analysis time is added to it (wall-clock readings,
+    /// never in the log; see ``InstanceClock``).
+    public var instanceClock: InstanceClock?
 
     public init(frames: ClosedRange<Int>? = nil, skipDamaged: Bool = false, jobs: Int = 1,
                 debugOutputDirectory: String? = nil, recordingName: String? = nil,
@@ -88,6 +91,7 @@ public enum Replay {
                                     debugImages: options.debugOutputDirectory.map { DebugImages.pgmFiles(in: $0) },
                                     configurationFolder: options.configurationFolder)
         let (analysis, header) = (start.analysis, start.logHeader)
+        analysis.clock = options.instanceClock
         let ending = header.ending
         let log: EventLogWriter
         do throws(OutputError) {

@@ -38,11 +38,30 @@ extension SweepResult {
         }
     }
 
+    /// Each setting's pooled (F1, −ms per frame) in the units of the printed decimals (`--timings`):
+    /// higher F1 and less time are better; `nil` for a setting without trajectories, all `nil`
+    /// without timings.
+    var printedF1Time: [[Int64]?] {
+        let times = pooledTimings
+        return pooled.indices.map { s in
+            guard let t = pooled[s].trajectories, let time = times?[s],
+                  let f1 = FixedDecimal.units(t.f1, decimals: JSONValue.decimals, below: 9e18),
+                  let ms = FixedDecimal.units(time.millisecondsPerFrame, decimals: JSONValue.decimals, below: 9e18) else { return nil }
+            return [f1, -ms]
+        }
+    }
+
     /// Whether each setting is on the Pareto front of pooled (recall, precision), in grid order,
     /// compared as printed (six decimals). A setting without trajectories is on no front; `nil`
     /// when no setting has trajectories.
-    public var front: [Bool]? {
-        let points = printedRecallPrecision
+    public var front: [Bool]? { Self.front(of: printedRecallPrecision) }
+
+    /// Whether each setting is on the Pareto front of pooled F1 against its analysis time per frame
+    /// (`--timings`), compared as printed (six decimals); `nil` without timings or trajectories.
+    public var timeFront: [Bool]? { Self.front(of: printedF1Time) }
+
+    /// Membership of the front of the points given, in order: `false` for a `nil` point; `nil` when all are.
+    static func front(of points: [[Int64]?]) -> [Bool]? {
         let scored = points.compactMap { $0 }
         guard !scored.isEmpty else { return nil }
         let onFront = ParetoFront.members(scored)

@@ -15,8 +15,13 @@ public struct SweepResult: Sendable {
     public var scores: [[SweepScore]]
     /// Replays per recording (each one decode): the settings in passes of at most the instance limit.
     public var passes: Int
+    /// `timings[s][r]`: setting `s`'s own analysis time on recording `r` (`--timings`); `nil`
+    /// when not measured, and then no output names a time, so a sweep's outputs stay the same bytes.
+    public var timings: [[InstanceClock.Reading]]?
 
-    public init(grid: SweepGrid, settings: [SweepSetting], recordings: [String], withoutTruth: [String], scores: [[SweepScore]], passes: Int) {
+    public init(grid: SweepGrid, settings: [SweepSetting], recordings: [String], withoutTruth: [String], scores: [[SweepScore]], passes: Int,
+                timings: [[InstanceClock.Reading]]? = nil) {
+        self.timings = timings
         self.grid = grid
         self.settings = settings
         self.recordings = recordings
@@ -27,6 +32,9 @@ public struct SweepResult: Sendable {
 
     /// Each setting's score pooled over the corpus (``SweepScore/pooled(_:)``), in grid order.
     public var pooled: [SweepScore] { scores.map(SweepScore.pooled) }
+
+    /// Each setting's time summed over the corpus, in grid order; `nil` when not measured.
+    public var pooledTimings: [InstanceClock.Reading]? { timings?.map { $0.reduce(InstanceClock.Reading(), +) } }
 
     /// What `--best` ranks settings by: a pooled trajectory score.
     public enum Measure: String, Sendable, CaseIterable {

@@ -9,12 +9,13 @@ import LumaTruth
 /// `score --analyzer INSTANCE` scores it.
 public enum SweepRun {
     /// Runs every setting of `grid` over `corpus`. `jobs` is the replay's (decoding ahead, instances
-    /// of one frame side by side); the scores do not depend on it. `didReplay` is told each pass's
+    /// of one frame side by side); the scores do not depend on it. With `timings`, each instance's
+    /// own analysis time is measured (``SweepResult/timings``). `didReplay` is told each pass's
     /// log (every instance of the pass in one log), e.g. to keep it on disk; `progress` the frames
     /// replayed so far of all the passes' frames, for a progress bar. Every recording and truth is
     /// read before the first replay, so one that cannot be read, or truth that does not fit its
     /// recording, fails the sweep before it starts.
-    public static func run(_ grid: SweepGrid, corpus: SweepCorpus, registry: AnalyzerRegistry, jobs: Int = 1,
+    public static func run(_ grid: SweepGrid, corpus: SweepCorpus, registry: AnalyzerRegistry, jobs: Int = 1, timings: Bool = false,
                            didReplay: ((SweepCorpus.Entry, EventLog) throws -> Void)? = nil,
                            progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> SweepResult {
         let setups = try grid.setups(registry: registry)
@@ -28,11 +29,13 @@ public enum SweepRun {
         let total = truths.reduce(0) { $0 + $1.frames } * passes.count
         var done = 0
         var scores = [[SweepScore]](repeating: [], count: setups.count)
+        var times = [[InstanceClock.Reading]](repeating: [], count: setups.count)
         for (entry, truth) in zip(corpus.entries, truths.map(\.truth)) {
             // Opened again here, so a corpus of thousands never holds thousands of files open.
             let reader = try RecordingReader(path: entry.recordingPath)
             for pass in passes {
                 var options = ReplayOptions(jobs: jobs)
+                options.instanceClock = timings ? InstanceClock() : nil
                 let before = done
                 if let progress {
                     options.progress = { @Sendable frames, _ in progress(before + frames, total) }
@@ -44,11 +47,12 @@ public enum SweepRun {
                     let one = log.keepingOnly(setups[index].name)
                     let shapes = log.header.analyzers.first { $0.name == setups[index].name }?.events.compactMap(\.shape) ?? []
                     scores[index].append(SweepScore(try LogScore(log: one, truth: truth), events: one.events.count, shapes: shapes))
+                    times[index].append(options.instanceClock?.reading(setups[index].name) ?? InstanceClock.Reading())
                 }
             }
         }
         return SweepResult(grid: grid, settings: grid.settings, recordings: corpus.entries.map(\.name), withoutTruth: corpus.withoutTruth,
-                           scores: scores, passes: passes.count)
+                           scores: scores, passes: passes.count, timings: timings ? times : nil)
     }
 
     /// The settings' indices in passes of at most ``AnalyzerSetup/instanceLimit``, in grid order.

@@ -80,6 +80,9 @@ struct Sweep: ParsableCommand {
     @Option(name: .shortAndLong, help: "The folder to write sweep.txt, sweep.json and sweep.csv into (new or empty).")
     var output: String
 
+    @Flag(help: "Also measure each setting's own analysis time per frame: a ms/frame column and a second front (F1 against time) in every output. Times differ from run to run, so the outputs are no longer the same bytes.")
+    var timings = false
+
     @Option(help: "Also keep each setting's log of each recording in this folder, as DIR/STEM.ID.events.jsonl (a replay of that setting alone, which verify re-runs).")
     var keepLogs: String?
 
@@ -130,7 +133,7 @@ struct Sweep: ParsableCommand {
             let bar = ProgressBar("sweeping")
             let result: SweepResult
             do {
-                result = try SweepRun.run(sweepGrid, corpus: listing, registry: registry, jobs: jobs,
+                result = try SweepRun.run(sweepGrid, corpus: listing, registry: registry, jobs: jobs, timings: timings,
                                           didReplay: kept.map { logs in { entry, log in try logs.keep(log, of: entry) } },
                                           progress: { bar.update($0, $1) })
             } catch {
