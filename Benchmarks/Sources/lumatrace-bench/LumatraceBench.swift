@@ -12,6 +12,7 @@ struct LumatraceBench: ParsableCommand {
             Benchmarks/run trajectory|tracking|external [<options>]
             Benchmarks/run sharding [--recordings <n>]
             Benchmarks/run live [--seconds <n>]
+            Benchmarks/run sweep [--runs <n>] [--jobs <n>]
             Benchmarks/run tables <result.json>… [--readme docs/speed.md]
             """,
         discussion: """
@@ -28,7 +29,7 @@ struct LumatraceBench: ParsableCommand {
             live in Benchmarks/opencv-peer (set up on first use). Scratch files go to /dev/shm when \
             it exists (else the temp dir) and are removed at the end.
             """,
-        subcommands: [CodecCommand.self, TrajectoryCommand.self, TrackingCommand.self, ExternalCommand.self, ShardingCommand.self, LiveCommand.self,
-                      TablesCommand.self, MemoryChildCommand.self],
+        subcommands: [CodecCommand.self, TrajectoryCommand.self, TrackingCommand.self, ExternalCommand.self, ShardingCommand.self, LiveCommand.self, SweepCommand.self,
+                      TablesCommand.self, MemoryChildCommand.self, SweepMemoryChildCommand.self],
         defaultSubcommand: CodecCommand.self)
 }

@@ -47,6 +47,7 @@ struct TablesCommand: ParsableCommand {
             case .tracking: blocks.append((area, try TrackingTable.block(areaLines, provenance: provenance)))
             case .external: blocks.append((area, try ExternalTable.block(areaLines, provenance: provenance)))
             case .live: blocks.append((area, try LiveTable.block(areaLines, provenance: provenance)))
+            case .sweep: blocks.append((area, try SweepTable.block(areaLines, provenance: provenance)))
             }
         }
         guard let readme else {

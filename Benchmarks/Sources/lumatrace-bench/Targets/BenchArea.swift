@@ -11,6 +11,8 @@ enum BenchArea: String, CaseIterable, Sendable {
     case external
     /// Analysis while recording: a frame's latency from arrival to its events in the log.
     case live
+    /// A sweep (each recording decoded once) against one replay per setting, and its memory.
+    case sweep
 
     /// The metrics the area measures, in the order it reports them: what a target may judge.
     var metricKeys: [String] {
@@ -20,6 +22,7 @@ enum BenchArea: String, CaseIterable, Sendable {
         case .tracking: return TrackingResult.metricKeys
         case .external: return ExternalResult.metricKeys
         case .live: return LiveResult.metricKeys
+        case .sweep: return SweepGridResult.metricKeys
         }
     }
 
@@ -28,7 +31,7 @@ enum BenchArea: String, CaseIterable, Sendable {
     var designNames: [String] {
         switch self {
         case .trajectory: return TrajectoryBench.designs.map(\.rawValue)
-        case .codec, .tracking, .external, .live: return []
+        case .codec, .tracking, .external, .live, .sweep: return []
         }
     }
 
@@ -40,6 +43,7 @@ enum BenchArea: String, CaseIterable, Sendable {
         case .tracking: return TrackingBench.inputNames
         case .external: return [ExternalBench.inputName]
         case .live: return [LiveResult.inputName]
+        case .sweep: return [SweepBench.differencing.name, SweepBench.trajectory.name, SweepMemoryResult.inputName]
         }
     }
 }

@@ -530,33 +530,12 @@ extension TrajectoryBench {
     /// one analyzer of `design`, and returns what it reports.
     ///
     /// The peak is the child's own VmHWM (the high-water mark of its address space since `exec`),
-    /// not `ru_maxrss`: on Linux `ru_maxrss` keeps the high-water mark of the memory image `exec`
-    /// replaced, and `posix_spawn` (vfork) makes that image this process's, which holds every frame
-    /// of the clip, so `wait4`'s `ru_maxrss` reports this parent's peak (~700 MiB at 720p), not the child's.
+    /// not `ru_maxrss` (see `ChildProcess.runSelf`): this parent holds every frame of the clip (~700 MiB at 720p).
     static func measureMemory(_ input: TrajectoryInput, design: TrajectoryConfiguration.Design, frames: Int, minutes: Int,
                               scratch: String, tools: FFmpegTools) throws -> MemoryResult {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let output = scratch + "/memory-\(design.rawValue)-\(frames).json"
-        defer { try? FileManager.default.removeItem(atPath: output) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, tools.errorLog, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        let arguments = [me, childCommand, input.y4mPath, "\(frames)", "--design", design.rawValue]
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, me, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw InputError("cannot start \(me): \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
-            let message = (try? String(contentsOfFile: tools.errorLog, encoding: .utf8)) ?? ""
-            throw InputError("memory child (\(design.rawValue) design, \(frames) frames) failed (status \(status)): \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
-        }
-        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        let text = try ChildProcess.runSelf([childCommand, input.y4mPath, "\(frames)", "--design", design.rawValue], output: output,
+                                            errorLog: tools.errorLog, what: "memory child (\(design.rawValue) design, \(frames) frames)")
         guard let json = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
               let n = json["frames"] as? Int, n == frames, let loops = json["loops"] as? Int, let seconds = json["seconds"] as? Double,
               let baseHWM = json["baseline_hwm_kib"] as? Int, let baseRSS = json["baseline_rss_kib"] as? Int,
