@@ -1,6 +1,5 @@
 import Foundation
 import LumaAnalysis
-import LumaBase
 import LumaEngine
 import LumaFormat
 import LumaRegression
