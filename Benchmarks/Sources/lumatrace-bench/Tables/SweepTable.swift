@@ -4,8 +4,10 @@ enum SweepTable {
     static func block(_ lines: [ResultLine], provenance: TableProvenance) throws(TablesError) -> String {
         var rows: [[String]] = []
         var memory: [String] = []
+        var jobs = 1
         for line in lines {
             let r = try line.fields()
+            jobs = try r.int("jobs")
             let input = try r.string("input")
             if input == SweepMemoryResult.inputName {
                 let bytes = try r.double("bytes_per_instance"), frame = try r.int("frame_bytes")
@@ -19,7 +21,7 @@ enum SweepTable {
                              fixed(try r.double("sweep_vs_separate"), 3)])
             }
         }
-        return "A sweep against one replay per setting over the same corpus, \(provenance.caption(threads: "--jobs threads")):\n\n"
+        return "A sweep against one replay per setting over the same corpus, \(provenance.caption(threads: "--jobs \(jobs)")):\n\n"
             + markdownTable(["grid", "settings", "sweep (s)", "separate replays (s)", "ratio"], rows)
             + (memory.isEmpty ? "" : "\n\n" + memory.joined(separator: "\n"))
     }
