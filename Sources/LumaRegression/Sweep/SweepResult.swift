@@ -25,6 +25,16 @@ public struct SweepResult: Sendable {
         self.passes = passes
     }
 
+    /// The result of a sweep whose every unit (each recording through each of `passes`) is in
+    /// `units`, once, in any order (checked by whoever joined them).
+    init(grid: SweepGrid, recordings: [String], withoutTruth: [String], passes: [Range<Int>], units: [SweepUnitScores]) {
+        var table = [[SweepScore]](repeating: [SweepScore](repeating: SweepScore(), count: recordings.count), count: grid.settingCount)
+        for unit in units {
+            for (setting, score) in zip(passes[unit.pass], unit.scores) { table[setting][unit.recording] = score }
+        }
+        self.init(grid: grid, settings: grid.settings, recordings: recordings, withoutTruth: withoutTruth, scores: table, passes: passes.count)
+    }
+
     /// Each setting's score pooled over the corpus (``SweepScore/pooled(_:)``), in grid order.
     public var pooled: [SweepScore] { scores.map(SweepScore.pooled) }
 
