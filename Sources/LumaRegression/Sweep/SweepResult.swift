@@ -27,7 +27,7 @@ public struct SweepResult: Sendable {
 
     /// The result of a sweep whose every unit (each recording through each of `passes`) is in
     /// `units`, once, in any order (checked by whoever joined them).
-    init(grid: SweepGrid, recordings: [String], withoutTruth: [String], passes: [Range<Int>], units: [SweepUnitScores]) {
+    public init(grid: SweepGrid, recordings: [String], withoutTruth: [String], passes: [Range<Int>], units: [SweepUnitScores]) {
         var table = [[SweepScore]](repeating: [SweepScore](repeating: SweepScore(), count: recordings.count), count: grid.settingCount)
         for unit in units {
             for (setting, score) in zip(passes[unit.pass], unit.scores) { table[setting][unit.recording] = score }

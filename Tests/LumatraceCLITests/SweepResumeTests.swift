@@ -1,0 +1,88 @@
+import Foundation
+import LumaRegression
+import LumaTestSupport
+import Testing
+
+/// `sweep` after a crash and across machines: an interrupted sweep resumes from the scores it
+/// stored, and the parts of a sharded sweep merge into the outputs one sweep writes, byte for byte.
+@Suite("Sweep: resume, shards and merge")
+struct SweepResumeTests {
+    static let grid = SweepCommandTests.grid
+
+    /// Every file of a sweep's output folder, by name.
+    static func outputs(_ folder: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            files[name] = FileManager.default.contents(atPath: folder + "/" + name)
+        }
+        return files
+    }
+
+    @Test("a sweep killed (SIGKILL) once a recording's scores are stored resumes with only the rest, and writes the same bytes as one never stopped")
+    func killedThenResumed() throws {
+        try withScratchFolder("sweep-resume") { dir in
+            let corpus = try SweepCommandTests.corpus(in: dir)
+            let whole = try CLI.run(["sweep", corpus] + Self.grid + ["-o", dir + "/whole", "--jobs", "1"])
+            #expect(whole.status == 0, "\(whole.stderr)")
+            let arguments = ["sweep", corpus] + Self.grid + ["-o", dir + "/out", "--jobs", "1"]
+            let sweep = try CLI.start(arguments)
+            let first = dir + "/out/scores/balls-synth.json"
+            let reached = AwaitedEvent.wait(while: { sweep.isRunning }) { FileManager.default.fileExists(atPath: first) }
+            sweep.signal(SIGKILL)
+            let ended = try sweep.wait()
+            try #require(reached, "the sweep ended before it stored a recording's scores: \(ended)")
+            try #require(ended.signal == SIGKILL, "the sweep ended on its own, not by the kill: \(ended)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/out/sweep.txt"), "a killed sweep wrote its outputs")
+
+            let resumed = try CLI.run(arguments)
+            #expect(resumed.status == 0, "\(resumed.stderr)")
+            #expect(resumed.stderr.contains("resuming: 1 of 2 recordings already scored"), "\(resumed.stderr)")
+            let outputs = try Self.outputs(dir + "/out")
+            #expect(outputs.keys.sorted() == ["sweep.csv", "sweep.html", "sweep.json", "sweep.svg", "sweep.txt"])
+            #expect(outputs == (try Self.outputs(dir + "/whole")))
+        }
+    }
+
+    @Test("stored scores that are truncated, of another grid or of another truth are refused naming the file; --force starts over")
+    func storedScoresChecked() throws {
+        try withScratchFolder("sweep-resume") { dir in
+            let corpus = try SweepCommandTests.corpus(in: dir)
+            let whole = try CLI.run(["sweep", corpus] + Self.grid + ["-o", dir + "/whole"])
+            #expect(whole.status == 0, "\(whole.stderr)")
+            // An unfinished sweep as a kill leaves it: the scores of the first recording only.
+            let part = try CLI.run(["sweep", corpus] + Self.grid + ["--shard", "0/1", "-o", dir + "/part.json"])
+            #expect(part.status == 0, "\(part.stderr)")
+            try FileManager.default.createDirectory(atPath: dir + "/out/scores", withIntermediateDirectories: true)
+            let stored = dir + "/out/scores/balls-synth.json"
+
+            try Data("{\"format\":\"lumatrace.sweep-scores\",\"version\":1,\"swe".utf8).write(to: URL(fileURLWithPath: stored))
+            let truncated = try CLI.run(["sweep", corpus] + Self.grid + ["-o", dir + "/out"])
+            #expect(truncated.status != 0 && truncated.stderr.contains(stored) && truncated.stderr.contains("not a sweep's stored scores"), "\(truncated.stderr)")
+            #expect(truncated.stderr.split(separator: "\n").count == 1, "\(truncated.stderr)")
+
+            // Scores of a 2-setting grid, then resumed with the 4-setting one.
+            let other = try CLI.run(["sweep", corpus, "--grid", "trajectory.trajectoryLength=8,15", "-o", dir + "/other", "--shard", "0/1"])
+            #expect(other.status == 0, "\(other.stderr)")
+            try FileManager.default.removeItem(atPath: stored)
+            let otherScores = try SweepPart.read(dir + "/other").units
+            #expect(!otherScores.isEmpty)
+            let definition = try SweepPart.read(dir + "/other").sweep
+            let identity = try SweepPart.read(dir + "/other").corpus[0]
+            try SweepResume(output: dir + "/out").store(otherScores[0].scores, of: identity, sweep: definition)
+            let otherGrid = try CLI.run(["sweep", corpus] + Self.grid + ["-o", dir + "/out"])
+            #expect(otherGrid.status != 0 && otherGrid.stderr.contains(stored) && otherGrid.stderr.contains("another sweep: its grid"), "\(otherGrid.stderr)")
+
+            // The right grid, but a truth that has changed since.
+            let mine = try SweepPart.read(dir + "/part.json")
+            var changed = mine.corpus[0]
+            changed.truthSHA256 = String(repeating: "0", count: 64)
+            try SweepResume(output: dir + "/out").store(mine.units.first { $0.recording == 0 }!.scores, of: changed, sweep: mine.sweep)
+            let otherTruth = try CLI.run(["sweep", corpus] + Self.grid + ["-o", dir + "/out"])
+            #expect(otherTruth.status != 0 && otherTruth.stderr.contains(stored) && otherTruth.stderr.contains("another truth of balls-synth.luma"), "\(otherTruth.stderr)")
+
+            let force = try CLI.run(["sweep", corpus] + Self.grid + ["-o", dir + "/out", "--force"])
+            #expect(force.status == 0, "\(force.stderr)")
+            #expect(try Self.outputs(dir + "/out") == (try Self.outputs(dir + "/whole")))
+        }
+    }
+}
