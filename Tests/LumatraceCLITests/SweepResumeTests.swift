@@ -85,4 +85,75 @@ struct SweepResumeTests {
             #expect(try Self.outputs(dir + "/out") == (try Self.outputs(dir + "/whole")))
         }
     }
+
+    @Test("sweep --shard K/N then sweep merge writes the bytes one sweep writes, for N = 1, 2, 3 (and 3 with one setting per replay)")
+    func shardsMergeToOneSweep() throws {
+        try withScratchFolder("sweep-shards") { dir in
+            let corpus = try SweepCommandTests.corpus(in: dir)
+            let whole = try CLI.run(["sweep", corpus] + Self.grid + ["-o", dir + "/whole", "--best", "recall"])
+            #expect(whole.status == 0, "\(whole.stderr)")
+            let expected = try Self.outputs(dir + "/whole")
+            for (shards, perReplay) in [(1, "64"), (2, "64"), (3, "64"), (3, "1")] {
+                let parts = (0..<shards).map { "\(dir)/\(shards)-\(perReplay)/part-\($0).json" }
+                try FileManager.default.createDirectory(atPath: "\(dir)/\(shards)-\(perReplay)", withIntermediateDirectories: true)
+                for (k, part) in parts.enumerated() {
+                    let run = try CLI.run(["sweep", corpus] + Self.grid + ["--shard", "\(k)/\(shards)", "-o", part],
+                                          environment: ["LUMATRACE_MAX_ANALYZERS": perReplay])
+                    #expect(run.status == 0, "\(run.stderr)")
+                }
+                let out = "\(dir)/\(shards)-\(perReplay)/out"
+                let merge = try CLI.run(["sweep", "merge"] + parts.reversed() + ["-o", out, "--best", "recall"])
+                #expect(merge.status == 0, "\(merge.stderr)")
+                var outputs = try Self.outputs(out)
+                if perReplay == "1" {
+                    // One setting per replay: the same scores, said to take 4 replays of each recording.
+                    for name in ["sweep.txt", "sweep.json", "sweep.html"] {
+                        outputs[name] = outputs[name].map { Data(String(decoding: $0, as: UTF8.self)
+                            .replacingOccurrences(of: "4 replays of each", with: "1 replay of each")
+                            .replacingOccurrences(of: "\"replaysPerRecording\":4", with: "\"replaysPerRecording\":1").utf8) }
+                    }
+                }
+                #expect(outputs == expected, "\(shards) shards, \(perReplay) settings per replay")
+            }
+        }
+    }
+
+    @Test("a merge refuses, naming the part: a missing or repeated shard, parts of another grid, a truncated part, impossible counts, a recording name with a folder")
+    func mergeRefusals() throws {
+        try withScratchFolder("sweep-shards") { dir in
+            let corpus = try SweepCommandTests.corpus(in: dir)
+            for k in 0..<2 {
+                let run = try CLI.run(["sweep", corpus] + Self.grid + ["--shard", "\(k)/2", "-o", "\(dir)/part-\(k).json"])
+                #expect(run.status == 0, "\(run.stderr)")
+            }
+            let other = try CLI.run(["sweep", corpus, "--grid", "trajectory.trajectoryLength=8,15", "--shard", "1/2", "-o", "\(dir)/other.json"])
+            #expect(other.status == 0, "\(other.stderr)")
+            func merge(_ parts: [String]) throws -> ProgramResult {
+                try CLI.run(["sweep", "merge"] + parts.map { "\(dir)/\($0)" } + ["-o", dir + "/out"])
+            }
+            let missing = try merge(["part-0.json"])
+            #expect(missing.status != 0 && missing.stderr.contains("1 shard of 2 missing: 1"), "\(missing.stderr)")
+            let twice = try merge(["part-0.json", "part-1.json", "part-0.json"])
+            #expect(twice.status != 0 && twice.stderr.contains("shard 0 of 2 is given twice"), "\(twice.stderr)")
+            let foreign = try merge(["part-0.json", "other.json"])
+            #expect(foreign.status != 0 && foreign.stderr.contains("\(dir)/other.json is of another sweep") && foreign.stderr.contains("grid"), "\(foreign.stderr)")
+
+            let bytes = try #require(FileManager.default.contents(atPath: "\(dir)/part-1.json"))
+            try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: "\(dir)/truncated.json"))
+            let truncated = try merge(["part-0.json", "truncated.json"])
+            #expect(truncated.status != 0 && truncated.stderr.contains("\(dir)/truncated.json: not a sweep part"), "\(truncated.stderr)")
+
+            let text = String(decoding: bytes, as: UTF8.self)
+            for (name, hostile, words) in [("huge.json", text.replacingOccurrences(of: "\"shards\":2", with: "\"shards\":9000000000"), "impossible fields: shard 1 of 9000000000"),
+                                           ("outside.json", text.replacingOccurrences(of: "\"name\":\"toss-real.luma\"", with: "\"name\":\"..\\/..\\/etc.luma\""), "not one plain NAME.luma")] {
+                #expect(hostile != text, "\(name) is unchanged")
+                try Data(hostile.utf8).write(to: URL(fileURLWithPath: "\(dir)/\(name)"))
+                let refused = try merge(["part-0.json", name])
+                #expect(refused.status != 0 && refused.stderr.contains("\(dir)/\(name)") && refused.stderr.contains(words), "\(name): \(refused.stderr)")
+                #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: dir + "/out"))
+            #expect(try merge(["part-1.json", "part-0.json"]).status == 0)
+        }
+    }
 }
