@@ -43,6 +43,29 @@ struct SweepResumeTests {
         }
     }
 
+    @Test("a resumed sweep with --keep-logs keeps the logs of the recordings it stored and writes the rest's, as a sweep never stopped")
+    func resumedKeepsLogs() throws {
+        try withScratchFolder("sweep-resume") { dir in
+            let corpus = try SweepCommandTests.corpus(in: dir)
+            let whole = try CLI.run(["sweep", corpus] + Self.grid + ["-o", dir + "/whole", "--keep-logs", dir + "/whole-logs"])
+            #expect(whole.status == 0, "\(whole.stderr)")
+            // What a sweep killed after its first recording leaves: that recording's scores and logs.
+            let part = try CLI.run(["sweep", corpus] + Self.grid + ["--shard", "0/1", "-o", dir + "/part.json"])
+            #expect(part.status == 0, "\(part.stderr)")
+            let mine = try SweepPart.read(dir + "/part.json")
+            try SweepResume(output: dir + "/out").store(try #require(mine.units.first { $0.recording == 0 }).scores, of: mine.corpus[0], sweep: mine.sweep)
+            try FileManager.default.createDirectory(atPath: dir + "/logs", withIntermediateDirectories: true)
+            let all = try FileManager.default.contentsOfDirectory(atPath: dir + "/whole-logs")
+            for name in all where name.hasPrefix("balls-synth.") {
+                try FileManager.default.copyItem(atPath: "\(dir)/whole-logs/\(name)", toPath: "\(dir)/logs/\(name)")
+            }
+            let resumed = try CLI.run(["sweep", corpus] + Self.grid + ["-o", dir + "/out", "--keep-logs", dir + "/logs"])
+            #expect(resumed.status == 0 && resumed.stderr.contains("resuming: 1 of 2"), "\(resumed.stderr)")
+            #expect(try Self.outputs(dir + "/out") == (try Self.outputs(dir + "/whole")))
+            #expect(try Self.outputs(dir + "/logs") == (try Self.outputs(dir + "/whole-logs")) && all.count == 8)
+        }
+    }
+
     @Test("stored scores that are truncated, of another grid or of another truth are refused naming the file; --force starts over")
     func storedScoresChecked() throws {
         try withScratchFolder("sweep-resume") { dir in

@@ -74,14 +74,17 @@ public struct SweepResume: Sendable {
     }
 
     /// Stores every setting's score on `recording` (its file replaced whole, or not at all).
+    /// The folders are made on the first store, so a sweep that fails before any recording is
+    /// scored leaves nothing behind.
     public func store(_ scores: [SweepScore], of recording: SweepRecordingIdentity, sweep: SweepDefinition) throws {
+        try prepare()
         let out = try OutputFile.create(path(of: recording), replacingExisting: true, kind: .text, streams: .refused(why: "stored scores are a file"))
         try out.write(try SweepStoredFile.bytes(Stored(sweep: sweep, recording: recording, scores: scores)))
         try out.commit()
     }
 
     /// Makes the folder (and the output folder it is in) when missing.
-    public func prepare() throws(SweepFileError) {
+    func prepare() throws(SweepFileError) {
         for path in [output, folder] {
             do throws(SystemCallError) { try SystemPath.makeFolder(path) } catch {
                 guard error.errno == EEXIST, (try? SystemPath.status(of: path))?.kind == .folder else {

@@ -146,7 +146,6 @@ struct Sweep: ParsableCommand {
             let resume = SweepResume(output: output)
             let folder = try OutputFolder.create(output, replacingExisting: force || Self.isUnfinished(output), inputs: inputs,
                                                  owns: (Self.fileNames + [SweepResume.folderName]).contains)
-            try resume.prepare()
             let stored: [Int: [SweepScore]]
             do { stored = force ? [:] : try resume.stored(definition, recordings: recordings) } catch let error as SweepFileError {
                 throw CLIError("\(error) (--force starts the sweep over)")
@@ -157,7 +156,10 @@ struct Sweep: ParsableCommand {
             let kept = try keepLogs.map { folder in
                 try refuseInside(corpus: corpus, folder, option: "--keep-logs")
                 let logs = SweepLogs(folder: folder, replacingExisting: force)
-                try logs.prepare(listing, settings: sweepGrid.settings)
+                // A resumed sweep kept the logs of the recordings it stored: only the rest's are checked.
+                var rest = listing
+                rest.entries = listing.entries.indices.filter { stored[$0] == nil }.map { listing.entries[$0] }
+                try logs.prepare(rest, settings: sweepGrid.settings)
                 return logs
             }
             if !listing.withoutTruth.isEmpty {
