@@ -168,6 +168,7 @@ struct SweepResumeTests {
 
             let text = String(decoding: bytes, as: UTF8.self)
             for (name, hostile, words) in [("huge.json", text.replacingOccurrences(of: "\"shards\":2", with: "\"shards\":9000000000"), "impossible fields: shard 1 of 9000000000"),
+                                           ("overflow.json", text.replacingOccurrences(of: "\"events\":", with: "\"events\":9223372036854775807,\"x\":"), "counts outside 0..."),
                                            ("outside.json", text.replacingOccurrences(of: "\"name\":\"toss-real.luma\"", with: "\"name\":\"..\\/..\\/etc.luma\""), "not one plain NAME.luma")] {
                 #expect(hostile != text, "\(name) is unchanged")
                 try Data(hostile.utf8).write(to: URL(fileURLWithPath: "\(dir)/\(name)"))

@@ -68,6 +68,9 @@ public struct SweepPart: Sendable, Equatable, Codable {
                   unit.scores.count == passes[unit.pass].count else {
                 throw impossible("a unit (recording \(unit.recording), pass \(unit.pass)) outside its corpus and grid")
             }
+            guard unit.scores.allSatisfy(\.isPlausible) else {
+                throw impossible("a score of recording \(unit.recording), pass \(unit.pass) with counts outside 0...\(SweepScore.maximumCount) or numbers not finite")
+            }
         }
         return part
     }

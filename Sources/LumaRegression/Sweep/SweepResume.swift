@@ -65,8 +65,9 @@ public struct SweepResume: Sendable {
                 throw SweepFileError(path: path, problem: .otherRecording(name: now.name, what: "recording"))
             }
             if stored.recording.truthSHA256 != now.truthSHA256 { throw SweepFileError(path: path, problem: .otherRecording(name: now.name, what: "truth")) }
-            guard stored.scores.count == sweep.settings.count else {
-                throw SweepFileError(path: path, problem: .impossible("\(stored.scores.count) scores for \(sweep.settings.count) settings"))
+            guard stored.scores.count == sweep.settings.count, stored.scores.allSatisfy(\.isPlausible) else {
+                throw SweepFileError(path: path, problem: .impossible("\(stored.scores.count) scores for \(sweep.settings.count) settings, "
+                    + "each with counts within 0...\(SweepScore.maximumCount) and finite numbers"))
             }
             found[index] = stored.scores
         }

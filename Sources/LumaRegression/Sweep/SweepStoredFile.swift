@@ -59,3 +59,24 @@ enum SweepStoredFile {
         return path.isEmpty ? "the top object" : path
     }
 }
+
+extension SweepScore {
+    /// The largest count a stored score may hold: far above any corpus, far below where a sum of
+    /// a million of them overflows.
+    static let maximumCount = 1 << 40
+
+    /// Whether a score read from a file is one a sweep could have written: counts within
+    /// 0...``maximumCount``, numbers finite. One that is not is refused before it is pooled.
+    var isPlausible: Bool {
+        let counts = 0...Self.maximumCount
+        guard counts.contains(events) else { return false }
+        if let t = trajectories {
+            guard [t.segments, t.found, t.reported, t.correct, t.pointErrors.count].allSatisfy(counts.contains),
+                  t.pointErrors.allSatisfy(\.isFinite) else { return false }
+        }
+        if let k = tracking {
+            guard counts.contains(k.frames), counts.contains(k.losses), k.successAUC.isFinite, k.precision20.isFinite else { return false }
+        }
+        return true
+    }
+}
