@@ -135,7 +135,6 @@ public final class OutputFolder {
         lock = nil
     }
 
-    /// Removes a folder this type made (flat: it holds files only).
     /// Removes `folder` and what it holds, folders within included (never following a link).
     private static func remove(_ folder: String) {
         for name in (try? entries(of: folder)) ?? [] {

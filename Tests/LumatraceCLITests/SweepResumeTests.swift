@@ -40,6 +40,9 @@ struct SweepResumeTests {
             let outputs = try Self.outputs(dir + "/out")
             #expect(outputs.keys.sorted() == ["sweep.csv", "sweep.html", "sweep.json", "sweep.svg", "sweep.txt"])
             #expect(outputs == (try Self.outputs(dir + "/whole")))
+            // The folder the outputs replaced, stored scores and all, is gone.
+            let left = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".old") }
+            #expect(left.isEmpty, "left beside the outputs: \(left)")
         }
     }
 
