@@ -59,15 +59,15 @@ public struct AnalyzerDescriptor: Sendable {
         runsWithDefaults = (try? A.Configuration().validate()) != nil
         pathOptions = A.pathOptions
         eventSchemas = A.eventTypes.map(EventSchema.init)
-        findProgram = { json in (try? json.decode(A.Configuration.self)).flatMap { A.program(in: $0) } }
-        findIdleReason = { json in (try? json.decode(A.Configuration.self)).flatMap { A.idleReason(in: $0) } }
+        findProgram = { json in (try? json.asPrinted.decode(A.Configuration.self)).flatMap { A.program(in: $0) } }
+        findIdleReason = { json in (try? json.asPrinted.decode(A.Configuration.self)).flatMap { A.idleReason(in: $0) } }
         decodeAndValidate = { json in
-            let configuration = try json.decode(A.Configuration.self)
+            let configuration = try json.asPrinted.decode(A.Configuration.self)
             try configuration.validate()
             return try JSONValueEncoder.encode(configuration)
         }
         instantiate = { json, context in
-            let configuration = try json.decode(A.Configuration.self)
+            let configuration = try json.asPrinted.decode(A.Configuration.self)
             try configuration.validate()
             return AnalyzerInstance(try A(configuration: configuration, context: context))
         }
