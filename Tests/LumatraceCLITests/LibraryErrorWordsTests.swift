@@ -36,8 +36,17 @@ struct LibraryErrorWordsTests {
         let external: [any Error] = externalProblems.map {
             ExternalAnalyzerError(command: "python3 tracker.py", step: .frame(3), $0, folder: externalFolder)
         }
-        return formats + others + logs + truth + external
+        let images: [any Error] = imageProblems.map { ImageDecodingError(source: "frames/0001.png", $0) }
+        return formats + others + logs + truth + external + images
     }
+
+    /// One of each problem an image file or a folder of them can have.
+    static let imageProblems: [ImageProblem] = [
+        .unreadable(SystemCallError(.open, errno: 13)), .folder, .notARegularFile, .tooLarge(bytes: 300 << 20, limit: 256 << 20),
+        .grewPastLimit(limit: 256 << 20), .undecodable("corrupt PNG: no IDAT chunk, so no image data"),
+        .folderUnreadable(SystemCallError(.open, errno: 13)), .noImageFiles, .noSuchFrame(frame: 9, count: 3),
+        .sizeDiffers(width: 8, height: 6, sequenceWidth: 4, sequenceHeight: 3, firstFile: "frames/0000.png"),
+    ]
 
     static let externalFolder = ExternalFolder(path: "/work/plugin", configured: "plugin", relativeTo: "the current folder")
 
