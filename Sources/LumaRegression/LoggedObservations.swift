@@ -199,7 +199,7 @@ struct ObservationCheck {
     /// A finite value within ±``limit``.
     func value(_ v: Double, _ what: String, line: Int) throws(EventLogError) -> Double {
         guard v.isFinite, abs(v) <= Self.limit else {
-            throw EventLogError(path: log.path, line: line, reason: "\(what) \(v) is outside ±\(Int(Self.limit)): not an observation")
+            throw EventLogError(path: log.path, line: line, .observationValueOutOfRange(what: what, value: v, limit: Self.limit))
         }
         return v
     }
@@ -207,7 +207,7 @@ struct ObservationCheck {
     /// A `[x, y, w, h]` box with every value in range.
     func box(_ b: [Double], line: Int) throws(EventLogError) {
         guard b.count == 4 else {
-            throw EventLogError(path: log.path, line: line, reason: "boundingBox has \(b.count) numbers, not [x, y, width, height]")
+            throw EventLogError(path: log.path, line: line, .boundingBoxSize(count: b.count))
         }
         for v in b { _ = try value(v, "box coordinate", line: line) }
     }
@@ -216,7 +216,7 @@ struct ObservationCheck {
     func boundingBox(of quad: Quadrilateral, line: Int) throws(EventLogError) -> [Double] {
         for corner in quad.corners {
             guard corner.count == 2 else {
-                throw EventLogError(path: log.path, line: line, reason: "a corner has \(corner.count) numbers, not [x, y]")
+                throw EventLogError(path: log.path, line: line, .cornerSize(count: corner.count))
             }
             for v in corner { _ = try value(v, "corner coordinate", line: line) }
         }
@@ -230,13 +230,13 @@ struct ObservationCheck {
         var previous = -1
         for (i, p) in points.enumerated() {
             guard p.count >= 3 else {
-                throw EventLogError(path: log.path, line: line, reason: "point \(i + 1) has \(p.count) numbers, not [frame, x, y, …]")
+                throw EventLogError(path: log.path, line: line, .pointSize(point: i + 1, count: p.count))
             }
             guard let frame = Int(exactly: p[0]), frame >= 0, frame < log.header.frameCount else {
-                throw EventLogError(path: log.path, line: line, reason: "point \(i + 1) has frame \(p[0]), not a frame of the recording (0...\(log.header.frameCount - 1))")
+                throw EventLogError(path: log.path, line: line, .pointFrameOutside(point: i + 1, frame: p[0], frameCount: log.header.frameCount))
             }
             guard frame > previous else {
-                throw EventLogError(path: log.path, line: line, reason: "point \(i + 1) has frame \(frame) after frame \(previous): points must be in frame order")
+                throw EventLogError(path: log.path, line: line, .pointsOutOfOrder(point: i + 1, frame: frame, previous: previous))
             }
             previous = frame
             for v in p.dropFirst() { _ = try value(v, "point \(i + 1) value", line: line) }
