@@ -186,7 +186,7 @@ let package = Package(
         .testTarget(
             name: "LumatraceCLITests",
             // The analyzers too: `lumatrace analyzers` is checked against their option declarations.
-            dependencies: ["LumaTestSupport", "lumatrace", "LumaAnalysis", "LumaOutput", "LumaFormat", "LumaEngine", "LumaRecording", "LumaRegression", "LumaRender",
+            dependencies: ["LumaTestSupport", "lumatrace", "LumaAnalysis", "LumaBase", "LumaOutput", "LumaFormat", "LumaEngine", "LumaRecording", "LumaRegression", "LumaRender", "LumaTruth",
                            "DifferencingAnalyzer", "TrajectoryAnalyzer", "TrackingAnalyzer", "RectanglesAnalyzer", "ExternalAnalyzer"],
             path: "Tests/LumatraceCLITests"),
     ],

@@ -34,10 +34,10 @@ public struct ExternalAnalyzer: Analyzer {
 
     public init(configuration: ExternalConfiguration, context: AnalyzerContext) throws {
         let folder = Self.workingFolder(configuration, context: context)
+        let ranIn = ExternalFolder(path: folder, configured: configuration.folder, relativeTo: context.configurationFolder ?? "the current folder")
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw ExternalAnalyzerError("`\(configuration.command)` was not started: its folder \(folder) (external.folder "
-                + "\"\(configuration.folder)\", relative to \(context.configurationFolder ?? "the current folder")) is not a folder")
+            throw ExternalAnalyzerError(command: configuration.command, .folderMissing(ranIn))
         }
         programFiles = ProgramFile.named(in: configuration.command, folder: folder)
         program = try ExternalProcess(command: configuration.command, folder: folder, maximumLineBytes: configuration.maximumLineBytes)
@@ -49,10 +49,10 @@ public struct ExternalAnalyzer: Analyzer {
         let deadline = Deadline(seconds: startTimeout, setBy: "external.startTimeout")
         do {
             eventSchemas = try startProtocol(configuration, context: context, deadline: deadline)
-        } catch let e as ExternalAnalyzerError where folder != FileManager.default.currentDirectoryPath {
+        } catch var e as ExternalAnalyzerError where folder != FileManager.default.currentDirectoryPath {
             // A relative path in the command is relative to this folder: say which it was.
-            throw ExternalAnalyzerError("\(e.description) (it ran in \(folder): external.folder \"\(configuration.folder)\" "
-                + "relative to \(context.configurationFolder ?? "the current folder"))")
+            e.folder = ranIn
+            throw e
         }
     }
 
@@ -61,18 +61,15 @@ public struct ExternalAnalyzer: Analyzer {
     private func startProtocol(_ configuration: ExternalConfiguration, context: AnalyzerContext, deadline: Deadline) throws -> [EventSchema] {
         try endingTheProgramOnError {
             try ExternalProtocol.hello(context, options: configuration.options).withUnsafeBytes {
-                try program.write($0, deadline: deadline, during: "at its hello")
+                try program.write($0, deadline: deadline, during: .hello)
             }
-            let line = try program.readLine(deadline: deadline, during: "at its hello")
-            let answer = try parse(line, during: "at its hello")
-            if let message = answer["error"]?.stringValue { throw ExternalAnalyzerError("`\(configuration.command)` refused to start: \(message)") }
-            guard answer["ready"]?.boolValue == true else {
-                throw ExternalAnalyzerError("`\(configuration.command)` answered the hello with \(Self.excerpt(line)), expected {\"ready\":true}")
-            }
+            let line = try program.readLine(deadline: deadline, during: .hello)
+            let answer = try parse(line, during: .hello)
+            if let message = answer["error"]?.stringValue { throw fail(.refusedToStart(message: message)) }
+            guard answer["ready"]?.boolValue == true else { throw fail(.notReady(found: Self.excerpt(line))) }
             return try (answer["events"]?.arrayValue ?? []).map { entry in
                 guard let schema = EventSchema(json: entry), Self.isValidKind(schema.kind) else {
-                    throw ExternalAnalyzerError("`\(configuration.command)` declared the event \(Self.excerpt(Array(entry.serialized.utf8))) in its "
-                        + "ready line: expected {\"kind\":\"…\",\"version\":1,\"shape\":null or one of \(EventShape.allCases.map(\.rawValue).joined(separator: ", "))}")
+                    throw fail(.invalidEventDeclaration(found: Self.excerpt(Array(entry.serialized.utf8))))
                 }
                 return schema
             }
@@ -81,7 +78,7 @@ public struct ExternalAnalyzer: Analyzer {
 
     public mutating func analyze(_ frame: Frame, into events: inout EventSink) throws {
         let deadline = Deadline(seconds: timeout, setBy: "external.timeout")
-        let step = "at frame \(frame.index)"
+        let step = ExternalStep.frame(frame.index)
         try endingTheProgramOnError {
             try ExternalProtocol.header(magic: ExternalProtocol.frameMagic, width: frame.width, height: frame.height, index: frame.index,
                                         ticks: frame.timestamp.ticks, timescale: timescale).withUnsafeBytes {
@@ -96,9 +93,9 @@ public struct ExternalAnalyzer: Analyzer {
         let deadline = Deadline(seconds: startTimeout, setBy: "external.startTimeout")
         try endingTheProgramOnError {
             try ExternalProtocol.header(magic: ExternalProtocol.endMagic, width: 0, height: 0, index: 0, ticks: 0, timescale: 0).withUnsafeBytes {
-                try program.write($0, deadline: deadline, during: "at the end")
+                try program.write($0, deadline: deadline, during: .end)
             }
-            try collectEvents(until: .string("end"), deadline: deadline, during: "at the end", into: &events)
+            try collectEvents(until: .string("end"), deadline: deadline, during: .end, into: &events)
             try program.finish(deadline: deadline)
         }
     }
@@ -114,46 +111,38 @@ public struct ExternalAnalyzer: Analyzer {
 
     /// Reads event lines until `{"done": done}`, holding at most ``ExternalConfiguration/maximumBytesPerFrame``
     /// of them: each line is counted as it arrives, before it is parsed or kept.
-    private func collectEvents(until done: JSONValue, deadline: Deadline, during step: String, into events: inout EventSink) throws {
+    private func collectEvents(until done: JSONValue, deadline: Deadline, during step: ExternalStep, into events: inout EventSink) throws {
         var count = 0
         var bytes = 0
         while true {
             let line = try program.readLine(deadline: deadline, during: step)
             bytes += line.count + 1
-            guard bytes <= maximumBytesPerFrame else {
-                throw ExternalAnalyzerError("`\(program.command)` wrote over \(maximumBytesPerFrame) bytes \(step); if its events are really that "
-                    + "large, raise external.maximumBytesPerFrame (up to \(ExternalConfiguration.bytesPerFrameRange.upperBound))")
-            }
+            guard bytes <= maximumBytesPerFrame else { throw fail(.tooManyBytes(limit: maximumBytesPerFrame), step) }
             let answer = try parse(line, during: step)
             if let d = answer["done"] {
                 guard d == done || (d.intValue != nil && d.intValue == done.intValue) else {
-                    throw ExternalAnalyzerError("`\(program.command)` answered \(step) with {\"done\":\(d.serialized)}, expected {\"done\":\(done.serialized)}")
+                    throw fail(.wrongDone(found: d.serialized, expected: done.serialized), step)
                 }
                 return
             }
-            if let message = answer["error"]?.stringValue { throw ExternalAnalyzerError("`\(program.command)` reported an error: \(message)") }
+            if let message = answer["error"]?.stringValue { throw fail(.reportedError(message: message)) }
             guard let kind = answer["kind"]?.stringValue, Self.isValidKind(kind), let data = answer["data"] else {
-                throw ExternalAnalyzerError("`\(program.command)` wrote \(Self.excerpt(line)) \(step): not an event {\"kind\":\"…\",\"data\":{…}}, "
-                    + "a {\"done\":…} or an {\"error\":\"…\"} line (kinds are 1–64 letters, digits, '.', '_' or '-')")
+                throw fail(.notAnEvent(found: Self.excerpt(line)), step)
             }
             count += 1
-            guard count <= maximumEventsPerFrame else {
-                throw ExternalAnalyzerError("`\(program.command)` wrote over \(maximumEventsPerFrame) events \(step); if it really has that "
-                    + "many, raise external.maximumEventsPerFrame (up to \(ExternalConfiguration.eventsPerFrameRange.upperBound))")
-            }
+            guard count <= maximumEventsPerFrame else { throw fail(.tooManyEvents(limit: maximumEventsPerFrame), step) }
             events.emit(kind, json: data)
         }
     }
 
-    private func parse(_ line: [UInt8], during step: String) throws(ExternalAnalyzerError) -> JSONValue {
-        do {
-            let value = try JSONParser.parse(line)
-            guard case .object = value else { throw ExternalAnalyzerError("") }
-            return value
-        } catch {
-            throw ExternalAnalyzerError("`\(program.command)` wrote \(Self.excerpt(line)) \(step), which is not a JSON object line "
-                + "(print diagnostics to stderr, not stdout)")
-        }
+    private func parse(_ line: [UInt8], during step: ExternalStep) throws(ExternalAnalyzerError) -> JSONValue {
+        guard let value = try? JSONParser.parse(line), case .object = value else { throw fail(.notJSONObject(found: Self.excerpt(line)), step) }
+        return value
+    }
+
+    /// The error of `problem` in this program's `step`.
+    private func fail(_ problem: ExternalAnalyzerProblem, _ step: ExternalStep? = nil) -> ExternalAnalyzerError {
+        ExternalAnalyzerError(command: program.command, step: step, problem)
     }
 
     static func isValidKind(_ kind: String) -> Bool {
@@ -166,10 +155,4 @@ public struct ExternalAnalyzer: Analyzer {
         let text = String(decoding: line.prefix(80), as: UTF8.self)
         return "'" + text + (line.count > 80 ? "…" : "") + "'"
     }
-}
-
-/// Why an external analyzer program failed; the engine adds the analyzer name and frame.
-public struct ExternalAnalyzerError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    init(_ description: String) { self.description = description }
 }

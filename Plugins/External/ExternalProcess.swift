@@ -49,7 +49,7 @@ final class ExternalProcess: @unchecked Sendable {
         lines = LineBuffer(maximumLineBytes: maximumLineBytes)
         ExternalInterruption.install()
         if let signal = ExternalInterruption.signalName {
-            throw ExternalAnalyzerError("`\(command)` was not started: lumatrace received \(signal)")
+            throw ExternalAnalyzerError(command: command, .notStarted(signal: signal))
         }
 
         // The shell changes to the folder, then becomes the command's shell (same process, same group):
@@ -65,8 +65,7 @@ final class ExternalProcess: @unchecked Sendable {
             program = try shell.start()
         } catch {
             ExternalInterruption.liveCount.subtract(1, ordering: .sequentiallyConsistent)
-            guard case .systemCall(_, let failure) = error else { throw ExternalAnalyzerError("cannot start `\(command)`: \(error)") }
-            throw ExternalAnalyzerError("cannot start `\(command)`: \(failure.call == .spawn ? "/bin/sh: \(error.reason)" : "\(failure)")")
+            throw ExternalAnalyzerError(command: command, .cannotStart(error))
         }
         input = program.standardInput!
         output = program.standardOutput!
@@ -86,14 +85,14 @@ final class ExternalProcess: @unchecked Sendable {
     // MARK: - Talking
 
     /// Writes all of `bytes`, waiting at most until `deadline` for the program to read them.
-    func write(_ bytes: UnsafeRawBufferPointer, deadline: Deadline, during step: String) throws(ExternalAnalyzerError) {
+    func write(_ bytes: UnsafeRawBufferPointer, deadline: Deadline, during step: ExternalStep) throws(ExternalAnalyzerError) {
         try stopIfSignalled(during: step)
         var offset = 0
         while offset < bytes.count {
             let written: Int
             do { written = try input.write(UnsafeRawBufferPointer(rebasing: bytes[offset...])) } catch {
                 try stopIfSignalled(during: step)
-                throw fail("`\(command)` stopped reading its input \(step): \(exitDescription())")
+                throw fail(.stoppedReading(end: ending()), step)
             }
             if written == 0 { try wait(input, deadline: deadline, during: step) }
             offset += written
@@ -105,13 +104,12 @@ final class ExternalProcess: @unchecked Sendable {
     /// The deadline and a signal are checked before every read, not only while waiting: a program
     /// that writes without pause (a gigabyte of lines for one frame) would otherwise never let
     /// either be noticed.
-    func readLine(deadline: Deadline, during step: String) throws(ExternalAnalyzerError) -> [UInt8] {
+    func readLine(deadline: Deadline, during step: ExternalStep) throws(ExternalAnalyzerError) -> [UInt8] {
         while true {
             do throws(LineBuffer.LineTooLong) {
                 if let line = try lines.nextLine() { return line }
             } catch {
-                throw fail("`\(command)` wrote a line over \(lines.maximumLineBytes) bytes \(step); if its events are really that "
-                    + "large, raise external.maximumLineBytes (up to \(ExternalConfiguration.lineBytesRange.upperBound))")
+                throw fail(.lineTooLong(limit: lines.maximumLineBytes), step)
             }
             try stopIfSignalled(during: step)
             if deadline.hasPassed { throw timedOut(output, deadline: deadline, during: step) }
@@ -119,19 +117,19 @@ final class ExternalProcess: @unchecked Sendable {
             let exitedBefore = reapLeader()
             let count: Int?
             do { count = try output.read(into: chunk) } catch {
-                throw fail("cannot read from `\(command)` \(step): \(error.reason)")
+                throw fail(.readFailed(error), step)
             }
             switch count {
             case 0?:
                 try stopIfSignalled(during: step)
-                throw fail("`\(command)` ended its output \(step): \(exitDescription())")
+                throw fail(.endedOutput(end: ending()), step)
             case let n?:
                 lines.append(UnsafeRawBufferPointer(rebasing: chunk[..<n]))
             case nil:
                 if exitedBefore {
                     try stopIfSignalled(during: step)
                     // A process it started still holds its output open; the program itself is gone.
-                    throw fail("`\(command)` ended \(step) without answering: \(exitDescription())")
+                    throw fail(.endedWithoutAnswering(end: ending()), step)
                 }
                 try wait(output, deadline: deadline, during: step)
             }
@@ -145,14 +143,14 @@ final class ExternalProcess: @unchecked Sendable {
     func finish(deadline: Deadline) throws(ExternalAnalyzerError) {
         input.close()
         while !reapLeader() {
-            try stopIfSignalled(during: "at the end")
+            try stopIfSignalled(during: .end)
             guard !deadline.hasPassed else {
-                throw fail("`\(command)` did not exit within \(deadline.limit) after its last answer; it was stopped")
+                throw fail(.didNotExit(limit: deadline.limit))
             }
             usleep(2000)
         }
         terminate()  // stragglers in its group, if any; the exit status stands
-        guard status?.succeeded == true else { throw ExternalAnalyzerError("`\(command)` \(exitDescription())") }
+        guard status?.succeeded == true else { throw ExternalAnalyzerError(command: command, .failed(end: ending())) }
     }
 
     /// Ends the program's process group if it still runs: TERM, then KILL after ``gracePeriod``,
@@ -176,16 +174,16 @@ final class ExternalProcess: @unchecked Sendable {
         ExternalInterruption.ended(program)
     }
 
-    /// Ends the group and returns `error`, for throwing.
-    private func fail(_ message: String) -> ExternalAnalyzerError {
+    /// Ends the group and returns the error of `problem` in `step`, for throwing.
+    private func fail(_ problem: ExternalAnalyzerProblem, _ step: ExternalStep? = nil) -> ExternalAnalyzerError {
         terminate()
-        return ExternalAnalyzerError(message)
+        return ExternalAnalyzerError(command: command, step: step, problem)
     }
 
     // MARK: - Waiting
 
     /// Waits for `pipe` to be ready, in slices short enough to notice a signal soon.
-    private func wait(_ pipe: ProgramPipe, deadline: Deadline, during step: String) throws(ExternalAnalyzerError) {
+    private func wait(_ pipe: ProgramPipe, deadline: Deadline, during step: ExternalStep) throws(ExternalAnalyzerError) {
         try stopIfSignalled(during: step)
         let milliseconds = deadline.millisecondsLeft
         guard milliseconds > 0 else { throw timedOut(pipe, deadline: deadline, during: step) }
@@ -193,16 +191,13 @@ final class ExternalProcess: @unchecked Sendable {
     }
 
     /// Ends the group and returns the error of a step that met its deadline on `pipe`, for throwing.
-    private func timedOut(_ pipe: ProgramPipe, deadline: Deadline, during step: String) -> ExternalAnalyzerError {
-        let what = pipe.toProgram ? "did not read its input" : "did not answer"
-        return fail("`\(command)` \(what) \(step) within the timeout of \(deadline.limit); it was stopped")
+    private func timedOut(_ pipe: ProgramPipe, deadline: Deadline, during step: ExternalStep) -> ExternalAnalyzerError {
+        fail(.timedOut(waitingToWrite: pipe.toProgram, limit: deadline.limit), step)
     }
 
     /// After SIGINT or SIGTERM (see ``ExternalInterruption``), ends the group and fails the step.
-    private func stopIfSignalled(during step: String) throws(ExternalAnalyzerError) {
-        if let signal = ExternalInterruption.signalName {
-            throw fail("`\(command)` was stopped \(step): lumatrace received \(signal)")
-        }
+    private func stopIfSignalled(during step: ExternalStep) throws(ExternalAnalyzerError) {
+        if let signal = ExternalInterruption.signalName { throw fail(.interrupted(signal: signal), step) }
     }
 
     /// Reaps the leader if it has exited; whether it has.
@@ -211,28 +206,24 @@ final class ExternalProcess: @unchecked Sendable {
         (try? program.poll()) != nil || status != nil
     }
 
-    /// How the program ended, for messages (it may take a moment to exit after closing stdout).
-    private func exitDescription() -> String {
+    /// How the program ended, for messages, waiting a moment for it (it may take one to exit
+    /// after closing stdout); `nil` if it still runs.
+    private func ending() -> Termination? {
         let until = Deadline(seconds: 1)
         while !reapLeader(), !until.hasPassed { usleep(2000) }
-        switch status {
-        case nil: return "it is still running"
-        case .exited(let code)?: return "it exited with status \(code)"
-        case .signalled(let signal)?: return "it was killed by signal \(signal)"
-        }
+        return status
     }
 }
 
 /// A point in time on the monotonic clock, with the limit it came from for messages.
 struct Deadline {
     private let end: Double
-    /// The limit, as a message says it, e.g. `2 s (external.timeout)`.
-    let limit: String
+    /// The limit and the option that sets it, as a message says it, e.g. `2 s (external.timeout)`.
+    let limit: ExternalTimeLimit
 
     init(seconds: Double, setBy option: String? = nil) {
         end = Self.now() + seconds
-        let amount = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
-        limit = "\(amount) s" + (option.map { " (\($0))" } ?? "")
+        limit = ExternalTimeLimit(seconds: seconds, option: option)
     }
 
     var hasPassed: Bool { Self.now() >= end }

@@ -107,6 +107,23 @@ struct BallisticFit: Sendable {
         return [c00 / det, c10 / det, c20 / det, c01 / det, c11 / det, c21 / det, c02 / det, c12 / det, c22 / det]
     }
 
+    /// x against time: the straight `line`, or a parabola when there are at least 6 points and
+    /// it fits them better by more than ``quadraticEvidence`` times its scatter per degree of freedom.
+    private static func horizontalFit(_ points: ArraySlice<TrackPoint>, origin: Double, line: Polynomial) -> Polynomial {
+        let base = points.startIndex
+        guard points.count >= 6,
+              let curve = PolynomialFit.fit(degree: 2, count: points.count, point: { (points[base + $0].time - origin, points[base + $0].x) })
+        else { return line }
+        var straight = 0.0, curved = 0.0
+        for p in points {
+            let t = p.time - origin
+            straight += (line(t) - p.x) * (line(t) - p.x)
+            curved += (curve(t) - p.x) * (curve(t) - p.x)
+        }
+        let freedom = Double(points.count - 3)
+        return straight - curved > quadraticEvidence * max(curved, 1e-12) / freedom ? curve : line
+    }
+
     /// Fits `points` (at least 3, with at least 3 distinct times); `nil` otherwise.
     init?(_ points: ArraySlice<TrackPoint>) {
         guard points.count >= 3, let first = points.first, let last = points.last else { return nil }
@@ -115,18 +132,7 @@ struct BallisticFit: Sendable {
         guard let line = PolynomialFit.fit(degree: 1, count: points.count, point: { (points[base + $0].time - origin, points[base + $0].x) }),
               let fy = PolynomialFit.fit(degree: 2, count: points.count, point: { (points[base + $0].time - origin, points[base + $0].y) })
         else { return nil }
-        var fx = line
-        if points.count >= 6,
-           let curve = PolynomialFit.fit(degree: 2, count: points.count, point: { (points[base + $0].time - origin, points[base + $0].x) }) {
-            var straight = 0.0, curved = 0.0
-            for p in points {
-                let t = p.time - origin
-                straight += (line(t) - p.x) * (line(t) - p.x)
-                curved += (curve(t) - p.x) * (curve(t) - p.x)
-            }
-            let freedom = Double(points.count - 3)
-            if straight - curved > Self.quadraticEvidence * max(curved, 1e-12) / freedom { fx = curve }
-        }
+        let fx = Self.horizontalFit(points, origin: origin, line: line)
         self.origin = origin
         x = fx
         y = fy

@@ -23,119 +23,191 @@ extension DiscCandidateFinder {
         // broad: they are evaluated on every other pixel each way, and each maximum found there
         // is then looked for among its eight neighbours (a quarter of the work on the largest plane).
         let step = octave == 0 ? Self.firstOctaveStep : 1
-        let (gw, gh) = ((w + step - 1) / step, (h + step - 1) / step)
+        let gw = (w + step - 1) / step
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * gw) { rows in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * gw) { which in
                 rows.initialize(repeating: 0)
                 which.initialize(repeating: 0)
                 energy[octave].withUnsafeBufferPointer { e in
                     table.sums.withUnsafeBufferPointer { s in
-                        let sums = s.baseAddress!, stride = w + 1
-                        // Each box's four corners as offsets from the pixel's own table entry,
-                        // and the reciprocals of its areas, for pixels whose boxes lie inside.
-                        let reach = boxes.map(\.outer).max() ?? 1
-                        let fast = boxes.map { CentreSurround(inner: $0.inner, outer: $0.outer, stride: stride) }
-                        let first = fast[0], second = fast.count > 1 ? fast[1] : nil
-                        /// The best response over the radii at pixel (x, y), and which radius.
-                        func evaluate(_ x: Int, _ y: Int) -> (Float, UInt8) {
-                            var best: Float = 0, bestIndex: UInt8 = 0
-                            if y >= reach && y + reach < h && x >= reach && x + reach < w {
-                                let i = y * stride + x
-                                best = first.response(sums, i)
-                                if let second {
-                                    let r = second.response(sums, i)
-                                    if r > best { best = r; bestIndex = 1 }
-                                }
-                                return (best, bestIndex)
-                            }
-                            for (j, (a, b)) in boxes.enumerated() {
-                                let ix0 = max(0, x - a), iy0 = max(0, y - a), ix1 = min(w, x + a + 1), iy1 = min(h, y + a + 1)
-                                let ox0 = max(0, x - b), oy0 = max(0, y - b), ox1 = min(w, x + b + 1), oy1 = min(h, y + b + 1)
-                                let inner = SummedArea.sum(sums, stride: stride, x0: ix0, y0: iy0, x1: ix1, y1: iy1)
-                                let outer = SummedArea.sum(sums, stride: stride, x0: ox0, y0: oy0, x1: ox1, y1: oy1)
-                                let innerArea = (ix1 - ix0) * (iy1 - iy0), ringArea = (ox1 - ox0) * (oy1 - oy0) - innerArea
-                                guard ringArea > 0 else { continue }
-                                let r = Float(inner) / Float(innerArea) - Float(outer &- inner) / Float(ringArea)
-                                if r > best { best = r; bestIndex = UInt8(j) }
-                            }
-                            return (best, bestIndex)
+                        let response = DiscResponse(sums: s.baseAddress!, width: w, height: h, boxes: boxes)
+                        var search = PeakRows(response: response, energy: e.baseAddress!, step: step, gate: gate, minimum: minimum,
+                                              rows: rows, which: which)
+                        search.forEachPeak { x, y, value, index in
+                            // Compared across scales as `response × √radius`: the shading and
+                            // texture inside a ball make small discs on its lit cap respond as
+                            // strongly as the ball, and without the factor they take its place
+                            // (recall at 10 on the juggling clip: 0.86 without, 0.96 with,
+                            // 0.80 with the radius itself as the factor).
+                            let radius = Self.octaveRadii[radii[Int(index)]] * scale
+                            peaks.append(Peak(octave: octave, x: (Double(x) + 0.5) * scale, y: (Double(y) + 0.5) * scale,
+                                              radius: radius, response: Double(value) * radius.squareRoot()))
                         }
-                        // Responses of grid rows gy − 1, gy, gy + 1 in a ring of three; the middle
-                        // row's maxima are found once the row below it is known. Rows without a
-                        // response worth a peak are not searched.
-                        var strongRow = [false, false, false]
-                        func respond(row gy: Int) {
-                            let slot = (gy % 3) * gw, y = gy * step
-                            strongRow[gy % 3] = false
-                            let out = rows.baseAddress! + slot, outWhich = which.baseAddress! + slot
-                            out.update(repeating: 0, count: gw)
-                            outWhich.update(repeating: 0, count: gw)
-                            let energyRow = UnsafeRawPointer(e.baseAddress! + y * w)
-                            var x = 0
-                            while x < w {
-                                // Eight still pixels at a time are skipped: no byte of the word
-                                // exceeds gate − 1 (the classic "has a byte greater than n" test,
-                                // valid for n < 128).
-                                if x & 7 == 0, x + 8 <= w, gate <= 128,
-                                   energyRow.loadUnaligned(fromByteOffset: x, as: UInt64.self).hasNoByte(above: gate &- 1) {
-                                    x += 8
-                                    continue
-                                }
-                                if energyRow.load(fromByteOffset: x, as: UInt8.self) >= gate {
-                                    let (best, index) = evaluate(x, y)
-                                    out[x / step] = best
-                                    outWhich[x / step] = index
-                                    if best >= minimum { strongRow[gy % 3] = true }
-                                }
-                                x += step
-                            }
-                        }
-                        func collect(row gy: Int) {
-                            guard strongRow[gy % 3] else { return }
-                            let mid = (gy % 3) * gw
-                            let up = gy > 0 ? ((gy - 1) % 3) * gw : -1, down = gy + 1 < gh ? ((gy + 1) % 3) * gw : -1
-                            for gx in 0..<gw {
-                                let v = rows[mid + gx]
-                                guard v >= minimum else { continue }
-                                // Strictly above the neighbours before it in raster order, at least
-                                // those after: one peak per plateau, always the same one.
-                                if gx > 0 && rows[mid + gx - 1] >= v { continue }
-                                if gx + 1 < gw && rows[mid + gx + 1] > v { continue }
-                                if up >= 0 {
-                                    if rows[up + gx] >= v || (gx > 0 && rows[up + gx - 1] >= v) || (gx + 1 < gw && rows[up + gx + 1] >= v) { continue }
-                                }
-                                if down >= 0 {
-                                    if rows[down + gx] > v || (gx > 0 && rows[down + gx - 1] > v) || (gx + 1 < gw && rows[down + gx + 1] > v) { continue }
-                                }
-                                var (x, y, value, index) = (gx * step, gy * step, v, which[mid + gx])
-                                if step > 1 {
-                                    // The maximum among the neighbours the grid skipped.
-                                    let (cx, cy) = (x, y)
-                                    for ny in max(0, cy - 1)...min(h - 1, cy + 1) {
-                                        for nx in max(0, cx - 1)...min(w - 1, cx + 1) where nx != cx || ny != cy {
-                                            let (r, j) = evaluate(nx, ny)
-                                            if r > value { (x, y, value, index) = (nx, ny, r, j) }
-                                        }
-                                    }
-                                }
-                                // Compared across scales as `response × √radius`: the shading and
-                                // texture inside a ball make small discs on its lit cap respond as
-                                // strongly as the ball, and without the factor they take its place
-                                // (recall at 10 on the juggling clip: 0.86 without, 0.96 with,
-                                // 0.80 with the radius itself as the factor).
-                                let radius = Self.octaveRadii[radii[Int(index)]] * scale
-                                peaks.append(Peak(octave: octave, x: (Double(x) + 0.5) * scale, y: (Double(y) + 0.5) * scale,
-                                                  radius: radius, response: Double(value) * radius.squareRoot()))
-                            }
-                        }
-                        for gy in 0..<gh {
-                            respond(row: gy)
-                            if gy >= 1 { collect(row: gy - 1) }
-                        }
-                        if gh >= 1 { collect(row: gh - 1) }
                     }
                 }
             }
+        }
+    }
+}
+
+/// The best centre–surround response over (at most two) radii at a pixel of one octave's plane,
+/// read from the summed-area table of its energy.
+struct DiscResponse {
+    let sums: UnsafePointer<UInt32>
+    let width: Int
+    let height: Int
+    /// Inner and outer half-widths of each radius's boxes.
+    let boxes: [(inner: Int, outer: Int)]
+    /// The largest outer half-width: pixels this far from every edge take the fast path.
+    let reach: Int
+    /// Each box's four corners as offsets from the pixel's own table entry, and the reciprocals
+    /// of its areas, for pixels whose boxes lie inside.
+    let first: CentreSurround
+    let second: CentreSurround?
+
+    init(sums: UnsafePointer<UInt32>, width: Int, height: Int, boxes: [(inner: Int, outer: Int)]) {
+        self.sums = sums
+        self.width = width
+        self.height = height
+        self.boxes = boxes
+        reach = boxes.map(\.outer).max() ?? 1
+        let fast = boxes.map { CentreSurround(inner: $0.inner, outer: $0.outer, stride: width + 1) }
+        first = fast[0]
+        second = fast.count > 1 ? fast[1] : nil
+    }
+
+    /// The best response over the radii at pixel (x, y), and which radius; near an edge the boxes
+    /// are cut to the plane.
+    @inline(__always)
+    func best(_ x: Int, _ y: Int) -> (Float, UInt8) {
+        let (w, h, stride) = (width, height, width + 1)
+        var best: Float = 0, bestIndex: UInt8 = 0
+        if y >= reach && y + reach < h && x >= reach && x + reach < w {
+            let i = y * stride + x
+            best = first.response(sums, i)
+            if let second {
+                let r = second.response(sums, i)
+                if r > best { best = r; bestIndex = 1 }
+            }
+            return (best, bestIndex)
+        }
+        for (j, (a, b)) in boxes.enumerated() {
+            let ix0 = max(0, x - a), iy0 = max(0, y - a), ix1 = min(w, x + a + 1), iy1 = min(h, y + a + 1)
+            let ox0 = max(0, x - b), oy0 = max(0, y - b), ox1 = min(w, x + b + 1), oy1 = min(h, y + b + 1)
+            let inner = SummedArea.sum(sums, stride: stride, x0: ix0, y0: iy0, x1: ix1, y1: iy1)
+            let outer = SummedArea.sum(sums, stride: stride, x0: ox0, y0: oy0, x1: ox1, y1: oy1)
+            let innerArea = (ix1 - ix0) * (iy1 - iy0), ringArea = (ox1 - ox0) * (oy1 - oy0) - innerArea
+            guard ringArea > 0 else { continue }
+            let r = Float(inner) / Float(innerArea) - Float(outer &- inner) / Float(ringArea)
+            if r > best { best = r; bestIndex = UInt8(j) }
+        }
+        return (best, bestIndex)
+    }
+}
+
+/// The search for one octave's peaks, a grid row at a time: the responses of grid rows gy − 1,
+/// gy and gy + 1 are kept in a ring of three, and the middle row's maxima are found once the
+/// row below it is known. Rows without a response worth a peak are not searched.
+struct PeakRows {
+    let response: DiscResponse
+    let energy: UnsafePointer<UInt8>
+    /// Pixels between evaluated ones, each way (the grid's spacing).
+    let step: Int
+    /// The energy a pixel needs to be evaluated at all.
+    let gate: UInt8
+    /// The response a peak needs.
+    let minimum: Float
+    /// The ring: three grid rows of responses, and which radius gave each.
+    let rows: UnsafeMutableBufferPointer<Float>
+    let which: UnsafeMutableBufferPointer<UInt8>
+    let gridWidth: Int
+    let gridHeight: Int
+    /// Whether each row of the ring holds a response of at least ``minimum``.
+    var strongRow = [false, false, false]
+
+    init(response: DiscResponse, energy: UnsafePointer<UInt8>, step: Int, gate: UInt8, minimum: Float,
+         rows: UnsafeMutableBufferPointer<Float>, which: UnsafeMutableBufferPointer<UInt8>) {
+        self.response = response
+        self.energy = energy
+        self.step = step
+        self.gate = gate
+        self.minimum = minimum
+        self.rows = rows
+        self.which = which
+        gridWidth = (response.width + step - 1) / step
+        gridHeight = (response.height + step - 1) / step
+    }
+
+    /// Calls `found` with each peak (pixel, response, radius index) in raster order.
+    mutating func forEachPeak(_ found: (_ x: Int, _ y: Int, _ value: Float, _ index: UInt8) -> Void) {
+        for gy in 0..<gridHeight {
+            respond(row: gy)
+            if gy >= 1 { collect(row: gy - 1, found) }
+        }
+        if gridHeight >= 1 { collect(row: gridHeight - 1, found) }
+    }
+
+    /// Evaluates grid row `gy` into its slot of the ring, skipping still pixels.
+    private mutating func respond(row gy: Int) {
+        let (w, gw) = (response.width, gridWidth)
+        let slot = (gy % 3) * gw, y = gy * step
+        strongRow[gy % 3] = false
+        let out = rows.baseAddress! + slot, outWhich = which.baseAddress! + slot
+        out.update(repeating: 0, count: gw)
+        outWhich.update(repeating: 0, count: gw)
+        let energyRow = UnsafeRawPointer(energy + y * w)
+        var x = 0
+        while x < w {
+            // Eight still pixels at a time are skipped: no byte of the word
+            // exceeds gate − 1 (the classic "has a byte greater than n" test,
+            // valid for n < 128).
+            if x & 7 == 0, x + 8 <= w, gate <= 128,
+               energyRow.loadUnaligned(fromByteOffset: x, as: UInt64.self).hasNoByte(above: gate &- 1) {
+                x += 8
+                continue
+            }
+            if energyRow.load(fromByteOffset: x, as: UInt8.self) >= gate {
+                let (best, index) = response.best(x, y)
+                out[x / step] = best
+                outWhich[x / step] = index
+                if best >= minimum { strongRow[gy % 3] = true }
+            }
+            x += step
+        }
+    }
+
+    /// The maxima of grid row `gy` against its eight neighbours (the rows above and below are in
+    /// the ring), each refined among the pixels the grid skipped.
+    private func collect(row gy: Int, _ found: (_ x: Int, _ y: Int, _ value: Float, _ index: UInt8) -> Void) {
+        guard strongRow[gy % 3] else { return }
+        let gw = gridWidth
+        let mid = (gy % 3) * gw
+        let up = gy > 0 ? ((gy - 1) % 3) * gw : -1, down = gy + 1 < gridHeight ? ((gy + 1) % 3) * gw : -1
+        for gx in 0..<gw {
+            let v = rows[mid + gx]
+            guard v >= minimum else { continue }
+            // Strictly above the neighbours before it in raster order, at least
+            // those after: one peak per plateau, always the same one.
+            if gx > 0 && rows[mid + gx - 1] >= v { continue }
+            if gx + 1 < gw && rows[mid + gx + 1] > v { continue }
+            if up >= 0 {
+                if rows[up + gx] >= v || (gx > 0 && rows[up + gx - 1] >= v) || (gx + 1 < gw && rows[up + gx + 1] >= v) { continue }
+            }
+            if down >= 0 {
+                if rows[down + gx] > v || (gx > 0 && rows[down + gx - 1] > v) || (gx + 1 < gw && rows[down + gx + 1] > v) { continue }
+            }
+            var (x, y, value, index) = (gx * step, gy * step, v, which[mid + gx])
+            if step > 1 {
+                // The maximum among the neighbours the grid skipped.
+                let (cx, cy) = (x, y)
+                for ny in max(0, cy - 1)...min(response.height - 1, cy + 1) {
+                    for nx in max(0, cx - 1)...min(response.width - 1, cx + 1) where nx != cx || ny != cy {
+                        let (r, j) = response.best(nx, ny)
+                        if r > value { (x, y, value, index) = (nx, ny, r, j) }
+                    }
+                }
+            }
+            found(x, y, value, index)
         }
     }
 }

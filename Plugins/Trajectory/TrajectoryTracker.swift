@@ -265,11 +265,6 @@ struct TrajectoryTracker {
     /// scene) no longer start a track that then follows the wrong blob: a path needs several
     /// frames that agree, and a track starts with all of them, so no point is lost by waiting.
     private mutating func startTracks(time: Double, ended: inout [Ended]) {
-        let k = Double(settings.geometry.factor)
-        let g = settings.geometry
-        let maximumSpeed = 3 * Double(max(g.region.width, g.region.height))  // px/s
-        let factor = settings.geometry.factor
-        let similar = { (a: Double, b: Double) in Self.similarRadius(a, b, factor: factor) }
         // Unused pool entries of each earlier step, sorted by x (ties by pool order).
         var byStep: [Int: [Int]] = [:]
         for i in pool.indices where pool[i].step < step && !pool[i].used { byStep[pool[i].step, default: []].append(i) }
@@ -279,34 +274,7 @@ struct TrajectoryTracker {
         struct Hypothesis { var members: [Int]; var rms: Double; var cost: Double; var seed: Int }
         var hypotheses: [Hypothesis] = []
         for ci in pool.indices where pool[ci].step == step && !pool[ci].used {
-            let c = pool[ci].point
-            var triplets: [(cost: Double, b: Int, a: Int)] = []
-            for bStep in (step - 2)..<step {
-                for bi in byStep[bStep] ?? [] {
-                    let b = pool[bi].point
-                    let dt2 = c.time - b.time
-                    guard dt2 > 0, Self.distance(b, c) <= maximumSpeed * dt2, similar(b.radius, c.radius) else { continue }
-                    for aStep in (pool[bi].step - 2)..<pool[bi].step {
-                        guard let candidates = byStep[aStep], let first = candidates.first else { continue }
-                        let dt1 = b.time - pool[first].point.time
-                        guard dt1 > 0 else { continue }
-                        // The largest radius an acceptable `a` can have bounds the tolerance, hence the window.
-                        let largest = (1.5 * c.radius + k + b.radius + c.radius) / 3
-                        let widest = (2 * k + 0.3 * largest) * 2 / (dt1 * dt2)
-                        let reach = widest * dt1 * (dt1 + dt2) / 2
-                        let predictedX = b.x - dt1 * (c.x - b.x) / dt2
-                        var j = Self.firstIndex(in: candidates, atLeast: predictedX - reach) { pool[$0].point.x }
-                        while j < candidates.count, pool[candidates[j]].point.x <= predictedX + reach {
-                            let ai = candidates[j]
-                            j += 1
-                            guard let cost = Self.tripletCost(pool[ai].point, b, c, factor: k, maximumSpeed: maximumSpeed, similar: similar)
-                            else { continue }
-                            triplets.append((cost, bi, ai))
-                        }
-                    }
-                }
-            }
-            triplets.sort { ($0.cost, $0.b, $0.a) < ($1.cost, $1.b, $1.a) }
+            let triplets = triplets(endingAt: ci, byStep: byStep)
             var best: Hypothesis?
             for t in triplets.prefix(3) {
                 guard let grown = support([t.a, t.b, ci], byStep: byStep) else { continue }
@@ -328,6 +296,47 @@ struct TrajectoryTracker {
             endBouncedTrack(before: &track, ended: &ended)
             tracks.append(track)
         }
+    }
+
+    /// The triplets (a, b, c) of pool entries from the two steps before each other that end at
+    /// pool entry `ci` and pass ``tripletCost(_:_:_:factor:maximumSpeed:similar:)``, cheapest first
+    /// (ties by b, then a). Each `a` is looked for only in the narrow window of x its acceleration
+    /// allows, by binary search in `byStep` (unused entries of each step, sorted by x).
+    private func triplets(endingAt ci: Int, byStep: [Int: [Int]]) -> [(cost: Double, b: Int, a: Int)] {
+        let k = Double(settings.geometry.factor)
+        let g = settings.geometry
+        let maximumSpeed = 3 * Double(max(g.region.width, g.region.height))  // px/s
+        let factor = settings.geometry.factor
+        let similar = { (a: Double, b: Double) in Self.similarRadius(a, b, factor: factor) }
+        let c = pool[ci].point
+        var triplets: [(cost: Double, b: Int, a: Int)] = []
+        for bStep in (step - 2)..<step {
+            for bi in byStep[bStep] ?? [] {
+                let b = pool[bi].point
+                let dt2 = c.time - b.time
+                guard dt2 > 0, Self.distance(b, c) <= maximumSpeed * dt2, similar(b.radius, c.radius) else { continue }
+                for aStep in (pool[bi].step - 2)..<pool[bi].step {
+                    guard let candidates = byStep[aStep], let first = candidates.first else { continue }
+                    let dt1 = b.time - pool[first].point.time
+                    guard dt1 > 0 else { continue }
+                    // The largest radius an acceptable `a` can have bounds the tolerance, hence the window.
+                    let largest = (1.5 * c.radius + k + b.radius + c.radius) / 3
+                    let widest = (2 * k + 0.3 * largest) * 2 / (dt1 * dt2)
+                    let reach = widest * dt1 * (dt1 + dt2) / 2
+                    let predictedX = b.x - dt1 * (c.x - b.x) / dt2
+                    var j = Self.firstIndex(in: candidates, atLeast: predictedX - reach) { pool[$0].point.x }
+                    while j < candidates.count, pool[candidates[j]].point.x <= predictedX + reach {
+                        let ai = candidates[j]
+                        j += 1
+                        guard let cost = Self.tripletCost(pool[ai].point, b, c, factor: k, maximumSpeed: maximumSpeed, similar: similar)
+                        else { continue }
+                        triplets.append((cost, bi, ai))
+                    }
+                }
+            }
+        }
+        triplets.sort { ($0.cost, $0.b, $0.a) < ($1.cost, $1.b, $1.a) }
+        return triplets
     }
 
     /// Whether a hypothesis with `count` supporting frames, fit scatter `rms` and triplet `cost`

@@ -73,8 +73,7 @@ public struct AnalyzerHarness<A: Analyzer>: Sendable where A.Configuration: Send
     /// for the recording's file name and size (`(memory)`, 0).
     public func log(width: Int, height: Int, frameCount: Int, jobs: Int = 1,
                     draw: (Int, UnsafeMutableBufferPointer<UInt8>) throws -> Void) throws -> EventLog {
-        guard frameCount > 0 else { throw HarnessFailure("no frames to replay") }
-        guard width > 0, height > 0 else { throw HarnessFailure("a frame of \(width)x\(height) holds no pixels") }
+        try Self.checkFrames(width: width, height: height, count: frameCount)
         let (registry, setup) = try prepared(probed: false)
         let timescale = Int64(framesPerSecond)
         func header(digest: String, analyzers: [AnalyzerSetup]) -> EventLogHeader {
@@ -119,11 +118,17 @@ public struct AnalyzerHarness<A: Analyzer>: Sendable where A.Configuration: Send
         return try EventLog.parse(Array(final.json.serialized.utf8) + [10] + body, path: "(memory)")
     }
 
+    /// Refuses `count` frames of `width`×`height` when there are none or they hold no pixels.
+    static func checkFrames(width: Int, height: Int, count: Int) throws(HarnessFailure) {
+        guard count > 0 else { throw .noFrames }
+        guard width > 0, height > 0 else { throw .emptyFrame(width: width, height: height) }
+    }
+
     /// The width all `frames` share (they must have one size).
     static func commonWidth(of frames: [HarnessFrame]) throws -> Int {
-        guard let first = frames.first else { throw HarnessFailure("no frames to replay") }
+        guard let first = frames.first else { throw HarnessFailure.noFrames }
         for (i, frame) in frames.enumerated() where frame.width != first.width || frame.height != first.height {
-            throw HarnessFailure("frame \(i) is \(frame.width)x\(frame.height), the first is \(first.width)x\(first.height)")
+            throw HarnessFailure.frameSizesDiffer(frame: i, width: frame.width, height: frame.height, firstWidth: first.width, firstHeight: first.height)
         }
         return first.width
     }
@@ -172,8 +177,7 @@ public struct AnalyzerHarness<A: Analyzer>: Sendable where A.Configuration: Send
     public func withRecording<R>(width: Int, height: Int, frameCount: Int,
                                  draw: (Int, UnsafeMutableBufferPointer<UInt8>) throws -> Void,
                                  _ body: (String) throws -> R) throws -> R {
-        guard frameCount > 0 else { throw HarnessFailure("no frames to replay") }
-        guard width > 0, height > 0 else { throw HarnessFailure("a frame of \(width)x\(height) holds no pixels") }
+        try Self.checkFrames(width: width, height: height, count: frameCount)
         let path = Self.temporaryPath("luma")
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try RecordingWriter(path: path, header: RecordingHeader(width: width, height: height,
@@ -232,10 +236,4 @@ public struct HarnessEvent: Sendable, Equatable {
 
     /// The payload as the analyzer's own event type.
     public func decode<T: Decodable>(_ type: T.Type) throws -> T { try payload.decode(T.self) }
-}
-
-/// A harness run or conformance check that failed, with the reason.
-public struct HarnessFailure: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    public init(_ description: String) { self.description = description }
 }

@@ -30,37 +30,36 @@ extension AnalyzerHarness {
             }
             for (name, lines) in logs.dropFirst() where lines != logs[0].1 {
                 let at = zip(lines, logs[0].1).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(lines.count, logs[0].1.count)
-                throw HarnessFailure("\(A.name) is not deterministic: the \(name) run differs from the first at event \(at + 1)")
+                throw HarnessFailure.notDeterministic(analyzer: A.name, run: name, event: at + 1)
             }
             // 4. Calls (through a probe around the analyzer), then events within the replayed frames.
             let calls = try CallLedger.shared.measure(A.name) { _ = try self.log(recording: path, probed: true) }
             guard calls == CallLedger.Counts(starts: 1, frames: frames.count, finishes: 1, callsAfterFinish: 0) else {
-                throw HarnessFailure("\(A.name) was called \(calls.starts)× init, \(calls.frames)× analyze for \(frames.count) frames, "
-                    + "\(calls.finishes)× finish, \(calls.callsAfterFinish)× after finish; expected 1, \(frames.count), 1, 0")
+                throw HarnessFailure.calledOtherwise(analyzer: A.name, starts: calls.starts, analyses: calls.frames, finishes: calls.finishes,
+                                                     afterFinish: calls.callsAfterFinish, frames: frames.count)
             }
             let log = try self.log(recording: path)
             var last = 0
             for e in log.events {
                 guard e.frame >= last, e.frame < frames.count else {
-                    throw HarnessFailure("\(A.name) emitted a \(e.kind) event stamped frame \(e.frame) after frame \(last), outside 0...\(frames.count - 1)")
+                    throw HarnessFailure.eventOutsideReplay(analyzer: A.name, kind: e.kind, frame: e.frame, after: last, frameCount: frames.count)
                 }
                 last = e.frame
             }
             guard log.isComplete, log.end?.framesReplayed == frames.count else {
-                throw HarnessFailure("\(A.name): the replay did not complete over all \(frames.count) frames")
+                throw HarnessFailure.replayIncomplete(analyzer: A.name, frames: frames.count)
             }
         }
         // 2. Declarations, then the round trip.
         let properties = Mirror(reflecting: A.Configuration()).children.compactMap(\.label)
         let keys = A.Configuration.options.map(\.key)
         guard keys == properties else {
-            throw HarnessFailure("\(A.name)'s options [\(keys.joined(separator: ", "))] are not its configuration's properties "
-                + "[\(properties.joined(separator: ", "))]: declare each property once in `options`, in order, under its name")
+            throw HarnessFailure.optionsNotProperties(analyzer: A.name, options: keys, properties: properties)
         }
         let json = try JSONValueEncoder.encode(configuration)
         let again = try JSONValueEncoder.encode(try json.decode(A.Configuration.self))
         guard json == again else {
-            throw HarnessFailure("\(A.name)'s configuration does not round-trip through JSON: \(json.serialized) became \(again.serialized)")
+            throw HarnessFailure.configurationChanges(analyzer: A.name, json: json.serialized, became: again.serialized)
         }
         // 3. Refusals.
         let descriptor = AnalyzerDescriptor(A.self)
@@ -77,11 +76,11 @@ extension AnalyzerHarness {
                 try setup.apply([(key, value)], with: descriptor)
             } catch {
                 guard error.option.contains(A.name) else {
-                    throw HarnessFailure("\(A.name).\(key)=\(value) was refused, but the error does not name the option: \(error)")
+                    throw HarnessFailure.refusalNamesNoOption(analyzer: A.name, key: key, value: value, error: "\(error)")
                 }
                 continue
             }
-            throw HarnessFailure("\(A.name).\(key)=\(value) was accepted; it must be refused with an error naming the option")
+            throw HarnessFailure.invalidValueAccepted(analyzer: A.name, key: key, value: value)
         }
     }
 }

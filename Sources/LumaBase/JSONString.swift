@@ -1,5 +1,5 @@
 /// JSON string literals: the one escaping routine behind every JSON text Lumatrace writes (event
-/// logs through `JSONValue`, truth files through `GroundTruth.canonicalJSON()`).
+/// logs and truth files, both through `JSONValue`).
 ///
 /// The escaping is minimal, so text stays readable and a string always gives the same bytes: `"`
 /// and `\` take a backslash; newline, carriage return and tab their short escapes (`\n`, `\r`,

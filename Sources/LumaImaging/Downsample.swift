@@ -36,54 +36,64 @@ public enum Downsample {
             for y in 0..<oh {
                 (dst + y * ow).update(from: src + (region.y0 + y) * sourceWidth + region.x0, count: ow)
             }
-        case 2:
-            for y in 0..<oh {
-                let r0 = src + (region.y0 + 2 * y) * sourceWidth + region.x0
-                let r1 = r0 + sourceWidth
-                let out = dst + y * ow
-                // Sixteen output pixels at a time: split 32 source bytes of each row into even and
-                // odd columns, widen, add the four, round.
-                var x = 0
-                while x + 16 <= ow {
-                    let a = UnsafeRawPointer(r0 + 2 * x).loadUnaligned(as: SIMD32<UInt8>.self)
-                    let b = UnsafeRawPointer(r1 + 2 * x).loadUnaligned(as: SIMD32<UInt8>.self)
-                    let sum = SIMD16<UInt16>(truncatingIfNeeded: a.evenHalf) &+ SIMD16<UInt16>(truncatingIfNeeded: a.oddHalf)
-                        &+ SIMD16<UInt16>(truncatingIfNeeded: b.evenHalf) &+ SIMD16<UInt16>(truncatingIfNeeded: b.oddHalf)
-                    let mean = SIMD16<UInt8>(truncatingIfNeeded: (sum &+ 2) &>> 2)
-                    UnsafeMutableRawPointer(out + x).storeBytes(of: mean, as: SIMD16<UInt8>.self)
-                    x += 16
-                }
-                while x < ow {
-                    let s = UInt16(r0[2 * x]) &+ UInt16(r0[2 * x + 1]) &+ UInt16(r1[2 * x]) &+ UInt16(r1[2 * x + 1])
-                    out[x] = UInt8(truncatingIfNeeded: (s &+ 2) >> 2)
-                    x += 1
-                }
+        case 2: halve(src, sourceWidth: sourceWidth, region: region, into: dst, width: ow, height: oh)
+        default: blockMeans(src, sourceWidth: sourceWidth, region: region, factor: factor, into: dst, width: ow, height: oh)
+        }
+    }
+
+    /// The means of 2×2 blocks of `region`, `width` × `height` of them.
+    private static func halve(_ src: UnsafePointer<UInt8>, sourceWidth: Int, region: PixelRect,
+                              into dst: UnsafeMutablePointer<UInt8>, width ow: Int, height oh: Int) {
+        for y in 0..<oh {
+            let r0 = src + (region.y0 + 2 * y) * sourceWidth + region.x0
+            let r1 = r0 + sourceWidth
+            let out = dst + y * ow
+            // Sixteen output pixels at a time: split 32 source bytes of each row into even and
+            // odd columns, widen, add the four, round.
+            var x = 0
+            while x + 16 <= ow {
+                let a = UnsafeRawPointer(r0 + 2 * x).loadUnaligned(as: SIMD32<UInt8>.self)
+                let b = UnsafeRawPointer(r1 + 2 * x).loadUnaligned(as: SIMD32<UInt8>.self)
+                let sum = SIMD16<UInt16>(truncatingIfNeeded: a.evenHalf) &+ SIMD16<UInt16>(truncatingIfNeeded: a.oddHalf)
+                    &+ SIMD16<UInt16>(truncatingIfNeeded: b.evenHalf) &+ SIMD16<UInt16>(truncatingIfNeeded: b.oddHalf)
+                let mean = SIMD16<UInt8>(truncatingIfNeeded: (sum &+ 2) &>> 2)
+                UnsafeMutableRawPointer(out + x).storeBytes(of: mean, as: SIMD16<UInt8>.self)
+                x += 16
             }
-        default:
-            // Column sums of `factor` rows, then sums of `factor` columns: each source byte is read once.
-            let area = UInt32(factor * factor)
-            let half = area / 2
-            // Dividing by the block area is a multiplication by its reciprocal in 2^-40 units,
-            // exact for these sums (below 2^21 for factors up to 64; Granlund–Montgomery); larger
-            // factors divide.
-            let reciprocal = factor <= 64 ? ((UInt64(1) << 40) + UInt64(area) - 1) / UInt64(area) : 0
-            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: ow * factor) { columns in
-                let sums = columns.baseAddress!
-                for y in 0..<oh {
-                    let top = src + (region.y0 + factor * y) * sourceWidth + region.x0
-                    for x in 0..<(ow * factor) { sums[x] = UInt32(top[x]) }
-                    for k in 1..<factor {
-                        let row = top + k * sourceWidth
-                        for x in 0..<(ow * factor) { sums[x] &+= UInt32(row[x]) }
-                    }
-                    let out = dst + y * ow
-                    for x in 0..<ow {
-                        var s: UInt32 = 0
-                        for k in 0..<factor { s &+= sums[x * factor + k] }
-                        out[x] = reciprocal != 0
-                            ? UInt8(truncatingIfNeeded: (UInt64(s &+ half) &* reciprocal) &>> 40)
-                            : UInt8(truncatingIfNeeded: (s &+ half) / area)
-                    }
+            while x < ow {
+                let s = UInt16(r0[2 * x]) &+ UInt16(r0[2 * x + 1]) &+ UInt16(r1[2 * x]) &+ UInt16(r1[2 * x + 1])
+                out[x] = UInt8(truncatingIfNeeded: (s &+ 2) >> 2)
+                x += 1
+            }
+        }
+    }
+
+    /// The means of `factor` × `factor` blocks of `region`, `width` × `height` of them: column
+    /// sums of `factor` rows, then sums of `factor` columns, so each source byte is read once.
+    private static func blockMeans(_ src: UnsafePointer<UInt8>, sourceWidth: Int, region: PixelRect, factor: Int,
+                                   into dst: UnsafeMutablePointer<UInt8>, width ow: Int, height oh: Int) {
+        let area = UInt32(factor * factor)
+        let half = area / 2
+        // Dividing by the block area is a multiplication by its reciprocal in 2^-40 units,
+        // exact for these sums (below 2^21 for factors up to 64; Granlund–Montgomery); larger
+        // factors divide.
+        let reciprocal = factor <= 64 ? ((UInt64(1) << 40) + UInt64(area) - 1) / UInt64(area) : 0
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: ow * factor) { columns in
+            let sums = columns.baseAddress!
+            for y in 0..<oh {
+                let top = src + (region.y0 + factor * y) * sourceWidth + region.x0
+                for x in 0..<(ow * factor) { sums[x] = UInt32(top[x]) }
+                for k in 1..<factor {
+                    let row = top + k * sourceWidth
+                    for x in 0..<(ow * factor) { sums[x] &+= UInt32(row[x]) }
+                }
+                let out = dst + y * ow
+                for x in 0..<ow {
+                    var s: UInt32 = 0
+                    for k in 0..<factor { s &+= sums[x * factor + k] }
+                    out[x] = reciprocal != 0
+                        ? UInt8(truncatingIfNeeded: (UInt64(s &+ half) &* reciprocal) &>> 40)
+                        : UInt8(truncatingIfNeeded: (s &+ half) / area)
                 }
             }
         }

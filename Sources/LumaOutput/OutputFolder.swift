@@ -135,9 +135,12 @@ public final class OutputFolder {
         lock = nil
     }
 
-    /// Removes a folder this type made (flat: it holds files only).
+    /// Removes `folder` and what it holds, folders within included (never following a link).
     private static func remove(_ folder: String) {
-        for name in (try? entries(of: folder)) ?? [] { try? SystemPath.remove(folder + "/" + name) }
+        for name in (try? entries(of: folder)) ?? [] {
+            let entry = folder + "/" + name
+            if (try? SystemPath.linkStatus(of: entry))?.kind == .folder { remove(entry) } else { try? SystemPath.remove(entry) }
+        }
         try? SystemPath.removeFolder(folder)
     }
 }

@@ -115,7 +115,8 @@ public final class LiveAnalysis: @unchecked Sendable {
         guard !setups.isEmpty else {
             throw ReplayError.option(OptionError(option: "analyzer", message: "no analyzer given; known analyzers: \(registry.names.joined(separator: ", "))"))
         }
-        for var setup in setups { try setup.validate(with: registry.descriptor(named: setup.analyzer)) }
+        var setups = setups
+        for i in setups.indices { try setups[i].validatedConfiguration(with: registry.descriptor(named: setups[i].analyzer)) }
         if logPath != "-" {
             try OutputFile.check(logPath, replacingExisting: options.replaceExistingLog, inputs: [recordingPath] + options.otherInputs, kind: .eventLog,
                                  streamsAllowed: true)

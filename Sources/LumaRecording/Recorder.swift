@@ -63,20 +63,38 @@ public enum Recorder {
             } else {
                 let file = try OutputFile.create(output, replacingExisting: replacingExisting, inputs: inputs, kind: .recording,
                                                  streams: .refused(why: RecordingWriter.needsAFile), placement: .inPlace)
-                let writer = try RecordingWriter(output: file, header: header, options: options)
-                var chunkWritten: (@Sendable (Int, String) -> Void)?
-                if let analysis { chunkWritten = { frames, path in analysis.framesWritten(frames, in: path) } }
-                let made = BackgroundAppender(writer: writer, chunkWritten: chunkWritten)
-                appender = made
-                firstFrame.withUnsafeBufferPointer { analysis?.frameRecorded(index: 0, ticks: ticks, pixels: $0, header: header) }
-                let slot = made.nextBuffer()!  // a new appender has every buffer free
-                _ = firstFrame.withUnsafeBufferPointer { slot.pixels.initialize(from: $0) }
-                made.submit(slot.slot, ticks: ticks)
+                appender = try startWriting(file, header: header, options: options, firstFrame: firstFrame, ticks: ticks, analysis: analysis)
                 firstFrame = []
             }
             frameCount += 1
             progress?(frameCount, source.expectedFrameCount)
         }
+        return try close(appender, header: header, framesReceived: frameCount, failure: failure, source: &source, output: output,
+                         stop: stop, analysis: analysis)
+    }
+
+    /// The writer of a recording whose first frame has arrived, on its own thread, with that frame
+    /// analyzed and submitted.
+    private static func startWriting(_ file: OutputFile, header: RecordingHeader, options: RecordingWriterOptions, firstFrame: [UInt8],
+                                     ticks: Int64, analysis: LiveAnalysis?) throws -> BackgroundAppender {
+        let writer = try RecordingWriter(output: file, header: header, options: options)
+        var chunkWritten: (@Sendable (Int, String) -> Void)?
+        if let analysis { chunkWritten = { frames, path in analysis.framesWritten(frames, in: path) } }
+        let appender = BackgroundAppender(writer: writer, chunkWritten: chunkWritten)
+        firstFrame.withUnsafeBufferPointer { analysis?.frameRecorded(index: 0, ticks: ticks, pixels: $0, header: header) }
+        let slot = appender.nextBuffer()!  // a new appender has every buffer free
+        _ = firstFrame.withUnsafeBufferPointer { slot.pixels.initialize(from: $0) }
+        appender.submit(slot.slot, ticks: ticks)
+        return appender
+    }
+
+    /// Ends a recording once its frames have stopped coming: waits for the writer, then closes the
+    /// file under its name, or (the input failed) aside with the frames it holds, or abandons it
+    /// (no frame, or the file could take no more).
+    private static func close(_ appender: BackgroundAppender?, header: RecordingHeader, framesReceived frameCount: Int, failure: (any Error)?,
+                              source: inout any FrameSource, output: String, stop: StopFlag,
+                              analysis: LiveAnalysis?) throws -> (header: RecordingHeader, summary: Summary) {
+        var failure = failure
         appender?.finish()
         if let (error, frame) = appender?.failure {
             // The file cannot take more (a full disk, say): it cannot take an index either, but

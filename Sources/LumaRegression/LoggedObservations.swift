@@ -29,76 +29,112 @@ public struct LoggedObservations: Sendable {
     /// ±10^6. A log breaking this (edited by hand, or hostile) is refused with its file and line,
     /// never read as zeros or trapped on later.
     public init(_ log: EventLog) throws(EventLogError) {
-        let check = ObservationCheck(log: log)
-        var trajectoryIndex: [String: Int] = [:]
-        var observationConfidence: [String: [Int: Double]] = [:]
-        var trackIndex: [String: Int] = [:]
-        func track(_ id: String, analyzer: String, kind: String, shape: EventShape) -> Int {
-            let key = analyzer + "\u{0}" + shape.rawValue + "\u{0}" + id
-            if let i = trackIndex[key] { return i }
-            tracks.append(LoggedTrack(id: id, analyzer: analyzer, kind: kind, shape: shape))
-            trackIndex[key] = tracks.count - 1
-            return tracks.count - 1
-        }
-        func keepAsJSON(_ event: LoggedEvent) {
-            let name = event.analyzer + "." + event.kind
-            if let i = otherEvents.firstIndex(where: { $0.name == name }) {
-                otherEvents[i].frames[event.frame, default: []].append(event.data)
-            } else {
-                otherEvents.append((name, [event.frame: [event.data]]))
-            }
-        }
+        var gathering = Gathering(check: ObservationCheck(log: log))
         try log.forEachShapedEvent { event, line, shaped throws(EventLogError) in
-            let key = { (id: String) in event.analyzer + "\u{0}" + id }
-            switch shaped {
-            case .pathEnd(let path):
-                try check.points(path.points, line: line)
-                trajectoryIndex[key(path.id)] = trajectories.count
-                var trajectory = LoggedTrajectory(id: path.id, analyzer: event.analyzer, points: path.points,
-                                                  confidence: try check.value(path.confidence, "confidence", line: line),
-                                                  reason: path.reason ?? "", endFrame: event.frame)
-                trajectory.kind = event.kind
-                if let fit = path.timeFit, fit.isDrawable {
-                    for v in fit.x + fit.y { _ = try check.value(v, "timeFit coefficient", line: line) }
-                    trajectory.timeFit = fit
-                }
-                trajectories.append(trajectory)
-            case .pathUpdate(let update):
-                observationConfidence[key(update.id), default: [:]][event.frame] = try check.value(update.confidence, "confidence", line: line)
-            case .box(let box), .boxRecovered(let box):
-                try check.box(box.boundingBox, line: line)
-                let i = track(box.id, analyzer: event.analyzer, kind: event.kind, shape: .box)
-                if case .box = shaped { tracks[i].kind = event.kind } else { tracks[i].recoveredAt.append(event.frame) }
-                tracks[i].label = tracks[i].label ?? box.label
-                tracks[i].boxes[event.frame] = box.boundingBox
-                tracks[i].confidences[event.frame] = try check.value(box.confidence, "confidence", line: line)
-            case .boxLost(let lost):
-                tracks[track(lost.id, analyzer: event.analyzer, kind: event.kind, shape: .box)].lostAt.append(event.frame)
-            case .quadrilateral(let quad):
-                // Corners without an id are detections of one frame, compared as they are.
-                guard let id = quad.id else {
-                    keepAsJSON(event)
-                    return
-                }
-                let box = try check.boundingBox(of: quad, line: line)
-                let i = track(id, analyzer: event.analyzer, kind: event.kind, shape: .quadrilateral)
-                tracks[i].boxes[event.frame] = box
-                tracks[i].confidences[event.frame] = try check.value(quad.confidence ?? 0, "confidence", line: line)
-            case .blobs(let blobs):
-                let statistics = LoggedDifferencing(changedFraction: try check.value(blobs.changedFraction, "changedFraction", line: line),
-                                                    blobs: blobs.blobs.count)
-                if let i = differencing.firstIndex(where: { $0.analyzer == event.analyzer }) {
-                    differencing[i].frames[event.frame] = statistics
-                } else {
-                    differencing.append((event.analyzer, [event.frame: statistics]))
-                }
-            case nil:
+            try gathering.add(event, line: line, shaped: shaped)
+        }
+        self = gathering.finished()
+    }
+
+    /// No observations yet.
+    fileprivate init() {}
+}
+
+/// The observations of a log as its events are read one by one: trajectories and tracks found
+/// by their ids, and each event's numbers checked where they enter.
+private struct Gathering {
+    let check: ObservationCheck
+    var observations = LoggedObservations()
+    /// `analyzer NUL id` → index of the trajectory.
+    var trajectoryIndex: [String: Int] = [:]
+    /// `analyzer NUL id` → the confidence of each `pathUpdate`, by frame (kept until the end, as
+    /// updates come before their path's end event).
+    var observationConfidence: [String: [Int: Double]] = [:]
+    /// `analyzer NUL shape NUL id` → index of the track.
+    var trackIndex: [String: Int] = [:]
+
+    init(check: ObservationCheck) { self.check = check }
+
+    mutating func add(_ event: LoggedEvent, line: Int, shaped: ShapedEvent?) throws(EventLogError) {
+        let key = event.analyzer + "\u{0}"
+        switch shaped {
+        case .pathEnd(let path):
+            try addTrajectory(path, event: event, line: line)
+        case .pathUpdate(let update):
+            observationConfidence[key + update.id, default: [:]][event.frame] = try check.value(update.confidence, "confidence", line: line)
+        case .box(let box), .boxRecovered(let box):
+            try check.box(box.boundingBox, line: line)
+            let i = track(box.id, of: event, shape: .box)
+            if case .box = shaped { observations.tracks[i].kind = event.kind } else { observations.tracks[i].recoveredAt.append(event.frame) }
+            observations.tracks[i].label = observations.tracks[i].label ?? box.label
+            observations.tracks[i].boxes[event.frame] = box.boundingBox
+            observations.tracks[i].confidences[event.frame] = try check.value(box.confidence, "confidence", line: line)
+        case .boxLost(let lost):
+            observations.tracks[track(lost.id, of: event, shape: .box)].lostAt.append(event.frame)
+        case .quadrilateral(let quad):
+            // Corners without an id are detections of one frame, compared as they are.
+            guard let id = quad.id else {
                 keepAsJSON(event)
+                return
             }
+            let box = try check.boundingBox(of: quad, line: line)
+            let i = track(id, of: event, shape: .quadrilateral)
+            observations.tracks[i].boxes[event.frame] = box
+            observations.tracks[i].confidences[event.frame] = try check.value(quad.confidence ?? 0, "confidence", line: line)
+        case .blobs(let blobs):
+            let statistics = LoggedDifferencing(changedFraction: try check.value(blobs.changedFraction, "changedFraction", line: line),
+                                                blobs: blobs.blobs.count)
+            if let i = observations.differencing.firstIndex(where: { $0.analyzer == event.analyzer }) {
+                observations.differencing[i].frames[event.frame] = statistics
+            } else {
+                observations.differencing.append((event.analyzer, [event.frame: statistics]))
+            }
+        case nil:
+            keepAsJSON(event)
         }
+    }
+
+    /// A `pathEnd` event: one trajectory, its points and fit checked.
+    private mutating func addTrajectory(_ path: PathEnd, event: LoggedEvent, line: Int) throws(EventLogError) {
+        try check.points(path.points, line: line)
+        trajectoryIndex[event.analyzer + "\u{0}" + path.id] = observations.trajectories.count
+        var trajectory = LoggedTrajectory(id: path.id, analyzer: event.analyzer, points: path.points,
+                                          confidence: try check.value(path.confidence, "confidence", line: line),
+                                          reason: path.reason ?? "", endFrame: event.frame)
+        trajectory.kind = event.kind
+        if let fit = path.timeFit, fit.isDrawable {
+            for v in fit.x + fit.y { _ = try check.value(v, "timeFit coefficient", line: line) }
+            trajectory.timeFit = fit
+        }
+        observations.trajectories.append(trajectory)
+    }
+
+    /// The index of the track `id` of `event`'s analyzer and `shape`, made on its first event.
+    private mutating func track(_ id: String, of event: LoggedEvent, shape: EventShape) -> Int {
+        let key = event.analyzer + "\u{0}" + shape.rawValue + "\u{0}" + id
+        if let i = trackIndex[key] { return i }
+        observations.tracks.append(LoggedTrack(id: id, analyzer: event.analyzer, kind: event.kind, shape: shape))
+        trackIndex[key] = observations.tracks.count - 1
+        return observations.tracks.count - 1
+    }
+
+    /// An event of no shape the comparisons know, kept per frame as its JSON payload.
+    private mutating func keepAsJSON(_ event: LoggedEvent) {
+        let name = event.analyzer + "." + event.kind
+        if let i = observations.otherEvents.firstIndex(where: { $0.name == name }) {
+            observations.otherEvents[i].frames[event.frame, default: []].append(event.data)
+        } else {
+            observations.otherEvents.append((name, [event.frame: [event.data]]))
+        }
+    }
+
+    /// The observations, each trajectory with its updates' confidences.
+    func finished() -> LoggedObservations {
+        var observations = observations
         for (key, confidences) in observationConfidence {
-            if let i = trajectoryIndex[key] { trajectories[i].observationConfidence = confidences }
+            if let i = trajectoryIndex[key] { observations.trajectories[i].observationConfidence = confidences }
         }
+        return observations
     }
 }
 
@@ -199,7 +235,7 @@ struct ObservationCheck {
     /// A finite value within ±``limit``.
     func value(_ v: Double, _ what: String, line: Int) throws(EventLogError) -> Double {
         guard v.isFinite, abs(v) <= Self.limit else {
-            throw EventLogError(path: log.path, line: line, reason: "\(what) \(v) is outside ±\(Int(Self.limit)): not an observation")
+            throw EventLogError(path: log.path, line: line, .observationValueOutOfRange(what: what, value: v, limit: Self.limit))
         }
         return v
     }
@@ -207,7 +243,7 @@ struct ObservationCheck {
     /// A `[x, y, w, h]` box with every value in range.
     func box(_ b: [Double], line: Int) throws(EventLogError) {
         guard b.count == 4 else {
-            throw EventLogError(path: log.path, line: line, reason: "boundingBox has \(b.count) numbers, not [x, y, width, height]")
+            throw EventLogError(path: log.path, line: line, .boundingBoxSize(count: b.count))
         }
         for v in b { _ = try value(v, "box coordinate", line: line) }
     }
@@ -216,7 +252,7 @@ struct ObservationCheck {
     func boundingBox(of quad: Quadrilateral, line: Int) throws(EventLogError) -> [Double] {
         for corner in quad.corners {
             guard corner.count == 2 else {
-                throw EventLogError(path: log.path, line: line, reason: "a corner has \(corner.count) numbers, not [x, y]")
+                throw EventLogError(path: log.path, line: line, .cornerSize(count: corner.count))
             }
             for v in corner { _ = try value(v, "corner coordinate", line: line) }
         }
@@ -230,13 +266,13 @@ struct ObservationCheck {
         var previous = -1
         for (i, p) in points.enumerated() {
             guard p.count >= 3 else {
-                throw EventLogError(path: log.path, line: line, reason: "point \(i + 1) has \(p.count) numbers, not [frame, x, y, …]")
+                throw EventLogError(path: log.path, line: line, .pointSize(point: i + 1, count: p.count))
             }
             guard let frame = Int(exactly: p[0]), frame >= 0, frame < log.header.frameCount else {
-                throw EventLogError(path: log.path, line: line, reason: "point \(i + 1) has frame \(p[0]), not a frame of the recording (0...\(log.header.frameCount - 1))")
+                throw EventLogError(path: log.path, line: line, .pointFrameOutside(point: i + 1, frame: p[0], frameCount: log.header.frameCount))
             }
             guard frame > previous else {
-                throw EventLogError(path: log.path, line: line, reason: "point \(i + 1) has frame \(frame) after frame \(previous): points must be in frame order")
+                throw EventLogError(path: log.path, line: line, .pointsOutOfOrder(point: i + 1, frame: frame, previous: previous))
             }
             previous = frame
             for v in p.dropFirst() { _ = try value(v, "point \(i + 1) value", line: line) }

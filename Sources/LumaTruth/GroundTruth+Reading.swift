@@ -1,12 +1,6 @@
 import LumaAnalysis
 import LumaBase
 
-/// A truth file that cannot be used, naming the file (and line of a label file) and what is wrong.
-public typealias TruthError = FileProblem<TruthFile>
-
-/// What a ``TruthError`` is about: a truth file, or a label file being imported.
-public enum TruthFile {}
-
 extension GroundTruth {
     /// Truth files larger than this are refused before they are read (64 MiB holds hours of boxes).
     public static let maximumFileBytes = 64 << 20
@@ -22,17 +16,17 @@ extension GroundTruth {
             bytes = try SystemFile.readWhole(path, maximumBytes: maximumFileBytes, acceptingPipes: true)
         } catch {
             switch error {
-            case .notAFile: throw TruthError(path: path, reason: "\(error.description), not a truth file")
-            case .tooLarge: throw TruthError(path: path, reason: "truth file \(error.description)")
-            case .unreadable: throw TruthError(path: path, reason: error.description)
+            case .notAFile(let kind): throw TruthError(path: path, .notAFile(found: kind.inWords))
+            case .tooLarge(let bytes, let limit): throw TruthError(path: path, .tooLarge(bytes: bytes, limit: limit))
+            case .unreadable(let failure): throw TruthError(path: path, .unreadable(failure))
             }
         }
-        guard !bytes.isEmpty else { throw TruthError(path: path, reason: "empty file (0 bytes): not a truth file") }
+        guard !bytes.isEmpty else { throw TruthError(path: path, .empty) }
         let json: JSONValue
-        do { json = try JSONParser.parse(bytes) } catch { throw TruthError(path: path, reason: "not valid JSON: \(error)") }
+        do { json = try JSONParser.parse(bytes) } catch { throw TruthError(path: path, .notJSON(error)) }
         let truth: GroundTruth
         do { truth = try GroundTruth(json: json) } catch {
-            throw TruthError(path: path, reason: "not a Lumatrace truth file (\(error))")
+            throw TruthError(path: path, .notTruth(error))
         }
         try truth.validate(path: path)
         return truth
@@ -41,13 +35,13 @@ extension GroundTruth {
     /// Checks the file's own consistency (see ``read(_:)``).
     public func validate(path: String) throws(TruthError) {
         guard format == "lumatrace-truth" else {
-            throw TruthError(path: path, reason: "\"format\" is \"\(format)\", expected \"lumatrace-truth\"")
+            throw TruthError(path: path, .wrongFormat(found: format))
         }
         guard version == 1 else {
-            throw TruthError(path: path, reason: "truth format version \(version) is not supported (this build reads version 1)")
+            throw TruthError(path: path, .unsupportedVersion(version))
         }
         guard width > 0, height > 0, frames >= 0 else {
-            throw TruthError(path: path, reason: "width, height and frames must be positive (got \(width)x\(height), \(frames) frames)")
+            throw TruthError(path: path, .sizeNotPositive(width: width, height: height, frames: frames))
         }
         for segment in ballSegments {
             try Self.checkPoints(segment.points, values: 4, shape: "[frame, x, y, radius]", owner: "ball segment \(segment.id)",
@@ -66,11 +60,11 @@ extension GroundTruth {
         if let last, last >= frameCount {
             let owner = ballSegments.first { $0.points.contains { Int($0[0]) == last } }.map { "ball segment \($0.id)" }
                 ?? objectTracks.first { $0.points.contains { Int($0[0]) == last } }.map { "object track \($0.id)" } ?? "a point"
-            throw TruthError(path: path, reason: "\(owner) has a point at frame \(last), past the recording's last frame \(frameCount - 1)")
+            throw TruthError(path: path, .pointPastRecording(owner: owner, frame: last, lastFrame: frameCount - 1))
         }
         // Full-width products: the sizes come from files and must not overflow.
         if width.multipliedFullWidth(by: self.height) != height.multipliedFullWidth(by: self.width) {
-            throw TruthError(path: path, reason: "truth is for \(self.width)x\(self.height) frames, the recording is \(width)x\(height) (a different aspect ratio)")
+            throw TruthError(path: path, .aspectRatio(truthWidth: self.width, truthHeight: self.height, width: width, height: height))
         }
     }
 
@@ -79,17 +73,17 @@ extension GroundTruth {
         var previous = -1
         for (i, p) in points.enumerated() {
             guard p.count == values, p.allSatisfy(\.isFinite) else {
-                throw TruthError(path: path, reason: "\(owner): point \(i + 1) is not \(shape) with finite numbers")
+                throw TruthError(path: path, .pointNotShape(owner: owner, point: i + 1, shape: shape))
             }
             // `Int(exactly:)`: a finite number past Int's range (1e300) is refused, not a trap.
             guard let frame = Int(exactly: p[0]), frame >= 0 else {
-                throw TruthError(path: path, reason: "\(owner): point \(i + 1) has frame \(p[0]), not a frame index")
+                throw TruthError(path: path, .pointFrameNotIndex(owner: owner, point: i + 1, frame: p[0]))
             }
             guard frame > previous else {
-                throw TruthError(path: path, reason: "\(owner): frame \(frame) comes after frame \(previous) (points must be in frame order)")
+                throw TruthError(path: path, .pointsOutOfOrder(owner: owner, frame: frame, previous: previous))
             }
             guard frame < frames else {
-                throw TruthError(path: path, reason: "\(owner): frame \(frame) is past the file's \(frames) frames")
+                throw TruthError(path: path, .pointPastFrames(owner: owner, frame: frame, frames: frames))
             }
             previous = frame
         }

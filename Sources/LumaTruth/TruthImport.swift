@@ -51,7 +51,7 @@ extension GroundTruth {
     public static func imported(_ format: TruthImport.Format, from text: String, path: String,
                                 geometry: TruthImport.Geometry) throws(TruthError) -> GroundTruth {
         guard geometry.width > 0, geometry.height > 0 else {
-            throw TruthError(path: path, reason: "frame size \(geometry.width)x\(geometry.height) is not positive")
+            throw TruthError(path: path, .frameSizeNotPositive(width: geometry.width, height: geometry.height))
         }
         let rows = try LabelRows(text: text, path: path, skipHeader: format == .tracknet)
         switch format {
@@ -70,10 +70,10 @@ extension GroundTruth {
             let line = rows.lines[i], frame = g.firstFrame + i
             guard v.count == 4 || (format == .vot && v.count == 8) else {
                 let expected = format == .otb ? "4 values (x,y,w,h)" : "8 values (a polygon) or 4 (x,y,w,h)"
-                throw TruthError(path: path, line: line, reason: "\(v.count) values, expected \(expected)")
+                throw TruthError(path: path, line: line, .rowValueCount(found: v.count, expected: expected))
             }
             guard frame < frames else {
-                throw TruthError(path: path, line: line, reason: "labels frame \(frame), past the recording's last frame \(frames - 1)")
+                throw TruthError(path: path, line: line, .rowPastRecording(frame: frame, lastFrame: frames - 1))
             }
             // Left, top, right, bottom in continuous 0-based pixel coordinates.
             var box: (Double, Double, Double, Double)
@@ -102,22 +102,22 @@ extension GroundTruth {
 
     private static func importBalls(rows: LabelRows, path: String, geometry g: TruthImport.Geometry) throws(TruthError) -> GroundTruth {
         guard g.ballRadius > 0, g.ballRadius.isFinite else {
-            throw TruthError(path: path, reason: "ball radius \(g.ballRadius) px is not positive")
+            throw TruthError(path: path, .ballRadiusNotPositive(g.ballRadius))
         }
         let truthPoints = TruthPoints(frameWidth: g.width, frameHeight: g.height)
         var visible: [(frame: Int, x: Double, y: Double)] = []
         var last = -1
         for (i, v) in rows.values.enumerated() {
             let line = rows.lines[i]
-            guard v.count >= 4 else { throw TruthError(path: path, line: line, reason: "\(v.count) values, expected frame, visibility, x, y") }
+            guard v.count >= 4 else { throw TruthError(path: path, line: line, .rowValueCount(found: v.count, expected: "frame, visibility, x, y")) }
             guard v[0].isFinite, v[0] >= 0, v[0] == v[0].rounded(), v[0] < 1e9 else {
-                throw TruthError(path: path, line: line, reason: "frame \(v[0]) is not a frame index")
+                throw TruthError(path: path, line: line, .rowFrameNotIndex(v[0]))
             }
             let frame = Int(v[0])
-            guard frame > last else { throw TruthError(path: path, line: line, reason: "frame \(frame) comes after frame \(last) (rows must be in frame order)") }
+            guard frame > last else { throw TruthError(path: path, line: line, .rowsOutOfOrder(frame: frame, previous: last)) }
             last = frame
             if let frames = g.frames, frame >= frames {
-                throw TruthError(path: path, line: line, reason: "labels frame \(frame), past the recording's last frame \(frames - 1)")
+                throw TruthError(path: path, line: line, .rowPastRecording(frame: frame, lastFrame: frames - 1))
             }
             guard v[1] != 0, v[2].isFinite, v[3].isFinite else { continue }
             visible.append((frame, v[2], v[3]))
@@ -161,13 +161,13 @@ private struct LabelRows {
             var row: [Double] = []
             for field in fields {
                 guard let v = Double(field) else {
-                    throw TruthError(path: path, line: n + 1, reason: "'\(field.prefix(20))' is not a number")
+                    throw TruthError(path: path, line: n + 1, .notANumber(String(field.prefix(20))))
                 }
                 row.append(v)
             }
             values.append(row)
             lines.append(n + 1)
         }
-        guard !values.isEmpty else { throw TruthError(path: path, reason: "no labels (the file is empty)") }
+        guard !values.isEmpty else { throw TruthError(path: path, .noLabels) }
     }
 }

@@ -42,7 +42,7 @@ public struct Lumatrace: ParsableCommand {
             """,
         version: LumatraceVersion.engine,
         subcommands: [Record.self, Synth.self, Info.self, Replay.self, Play.self, Export.self, Recover.self, Verify.self, Diff.self, Score.self,
-                      Regress.self, Sweep.self, Truth.self, Render.self, Report.self, NewAnalyzer.self, Analyzers.self]
+                      Regress.self, SweepCommand.self, Truth.self, Render.self, Report.self, NewAnalyzer.self, Analyzers.self]
     )
 
     public init() {}

@@ -68,9 +68,14 @@ struct HarnessRouteTests {
     @Test("frames of two sizes, or none, are refused before anything runs")
     func refusals() throws {
         let harness = AnalyzerHarness(DifferencingAnalyzer.self)
-        #expect(throws: HarnessFailure.self) {
+        #expect(throws: HarnessFailure.frameSizesDiffer(frame: 1, width: 9, height: 8, firstWidth: 8, firstHeight: 8)) {
             try harness.run(frames: [HarnessFrame.filled(8, 8, value: 1), HarnessFrame.filled(9, 8, value: 1)])
         }
-        #expect(throws: HarnessFailure.self) { try harness.run(frames: []) }
+        #expect(HarnessFailure.frameSizesDiffer(frame: 1, width: 9, height: 8, firstWidth: 8, firstHeight: 8).description
+                    == "frame 1 is 9x8, the first is 8x8")
+        #expect(throws: HarnessFailure.noFrames) { try harness.run(frames: []) }
+        #expect(throws: HarnessFailure.emptyFrame(width: 0, height: 24)) {
+            try harness.run(width: 0, height: 24, frameCount: 3) { _, _ in }
+        }
     }
 }

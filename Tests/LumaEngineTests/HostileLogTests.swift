@@ -30,13 +30,17 @@ struct HostileLogTests {
     }
 
     @Test("a point frame of 1e300 or -1e300, or an x of 1e308, is refused by diff, score and the observations",
-          arguments: [(1e300, 0, "point 1 has frame 1e+300, not a frame of the recording (0...89)"),
-                      (-1e300, 0, "point 1 has frame -1e+300, not a frame of the recording (0...89)"),
-                      (1e308, 1, "point 1 value 1e+308 is outside ±1000000: not an observation")])
-    func hostilePoint(value: Double, index: Int, reason: String) throws {
+          arguments: [(1e300, 0, EventLogProblem.pointFrameOutside(point: 1, frame: 1e300, frameCount: 90),
+                       "point 1 has frame 1e+300, not a frame of the recording (0...89)"),
+                      (-1e300, 0, .pointFrameOutside(point: 1, frame: -1e300, frameCount: 90),
+                       "point 1 has frame -1e+300, not a frame of the recording (0...89)"),
+                      (1e308, 1, .observationValueOutOfRange(what: "point 1 value", value: 1e308, limit: 1e6),
+                       "point 1 value 1e+308 is outside ±1000000: not an observation")])
+    func hostilePoint(value: Double, index: Int, problem: EventLogProblem, reason: String) throws {
         let golden = try EditedLog.golden("balls-synth")
         let hostile = try Self.withPointValue(value, at: index)
-        let expected = EventLogError(path: hostile.path, line: try Self.trajectoryLine, reason: reason)
+        let expected = EventLogError(path: hostile.path, line: try Self.trajectoryLine, problem)
+        #expect(expected.reason == reason)
         #expect(throws: expected) { _ = try LoggedObservations(hostile) }
         #expect(throws: expected) { _ = try LogDiff(old: golden, new: hostile) }
         let truth = try GroundTruth.read(EditedLog.recordings.appendingPathComponent("balls-synth.truth.json").path)
@@ -75,15 +79,19 @@ struct HostileLogTests {
         }
         var reversed = lines
         reversed[0] = reversed[0].replacingOccurrences(of: "\"from\":0", with: "\"from\":50").replacingOccurrences(of: "\"to\":89", with: "\"to\":3")
-        check(reversed, EventLogError(path: "x.jsonl", line: 1, reason: "header has replay.to 3, expected at least 50"))
+        check(reversed, EventLogError(path: "x.jsonl", line: 1, .headerFieldBelow("replay.to", value: 3, minimum: 50)))
+        #expect(EventLogProblem.headerFieldBelow("replay.to", value: 3, minimum: 50).description == "header has replay.to 3, expected at least 50")
         var past = lines
         past[0] = past[0].replacingOccurrences(of: "\"to\":89", with: "\"to\":90")
-        check(past, EventLogError(path: "x.jsonl", line: 1, reason: "header has replay.to 90, past the recording's 90 frames"))
+        check(past, EventLogError(path: "x.jsonl", line: 1, .replayPastRecording(lastFrame: 90, frameCount: 90)))
+        #expect(EventLogProblem.replayPastRecording(lastFrame: 90, frameCount: 90).description == "header has replay.to 90, past the recording's 90 frames")
         var huge = lines
         let last = huge.count - 1
         let frame = try #require(huge[last].range(of: #""frame":[0-9]+"#, options: .regularExpression))
         huge[last].replaceSubrange(frame, with: "\"frame\":9223372036854775807")
-        check(huge, EventLogError(path: "x.jsonl", line: last + 1, reason: "event at frame 9223372036854775807, outside the replayed frames 0...89"))
+        let outside = EventLogError(path: "x.jsonl", line: last + 1, .outsideReplayedFrames(frame: .max, replayed: 0...89))
+        check(huge, outside)
+        #expect(outside.description == "x.jsonl:\(last + 1): event at frame 9223372036854775807, outside the replayed frames 0...89")
     }
 
     @Test("a line longer than the maximum is refused while it is read, and a device is not a log")
@@ -93,9 +101,15 @@ struct HostileLogTests {
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try handle.truncate(atOffset: UInt64(EventLog.maximumLineBytes + 1))  // sparse: one line of zeros, no newline
         try handle.close()
-        #expect(throws: EventLogError(path: path, line: 1, reason: "line is longer than 4 MiB: not an event log line")) { _ = try EventLog.read(path) }
-        #expect(throws: EventLogError(path: "/dev/zero", line: nil, reason: "is a character device, not an event log")) { _ = try EventLog.read("/dev/zero") }
-        #expect(throws: TruthError(path: "/dev/zero", reason: "is a character device, not a truth file")) { _ = try GroundTruth.read("/dev/zero") }
+        let long = EventLogError(path: path, line: 1, .lineTooLong(limit: EventLog.maximumLineBytes))
+        #expect(throws: long) { _ = try EventLog.read(path) }
+        #expect(long.reason == "line is longer than 4 MiB: not an event log line")
+        let device = EventLogError(path: "/dev/zero", .notAFile(found: "a character device"))
+        #expect(throws: device) { _ = try EventLog.read("/dev/zero") }
+        #expect(device.description == "/dev/zero: is a character device, not an event log")
+        let truthDevice = TruthError(path: "/dev/zero", .notAFile(found: "a character device"))
+        #expect(throws: truthDevice) { _ = try GroundTruth.read("/dev/zero") }
+        #expect(truthDevice.description == "/dev/zero: is a character device, not a truth file")
         // A log read through the streaming reader is the same as one parsed whole.
         let golden = EditedLog.recordings.appendingPathComponent("balls-synth.events.jsonl").path
         let whole = try EventLog.parse(Array(try Data(contentsOf: URL(fileURLWithPath: golden))), path: golden)

@@ -204,7 +204,8 @@ struct EventLogReadingTests {
         // An empty file is refused before it is read (Foundation's reader leaks on an empty file).
         let empty = Scratch.path("empty.events.jsonl")
         _ = FileManager.default.createFile(atPath: empty, contents: Data())
-        #expect(throws: EventLogError(path: empty, line: nil, reason: "empty file: not an event log")) { _ = try EventLog.read(empty) }
+        #expect(throws: EventLogError(path: empty, .empty)) { _ = try EventLog.read(empty) }
+        #expect(EventLogError(path: empty, .empty).description == "\(empty): empty file: not an event log")
         // A log cut at a line boundary is valid but incomplete.
         let partial = try EventLog.parse(Array((lines.dropLast().joined(separator: "\n") + "\n").utf8), path: "x.jsonl")
         #expect(!partial.isComplete)

@@ -82,6 +82,28 @@ struct TruthImportTests {
         } throws: { "\($0)" == "g.txt:2: 'foo' is not a number" }
     }
 
+    @Test("a label file's problem is a value: the line, and what was found where what was expected")
+    func typedProblems() {
+        #expect(throws: TruthError(path: "labels.txt", line: 2, .rowValueCount(found: 3, expected: "4 values (x,y,w,h)"))) {
+            try GroundTruth.imported(.otb, from: "1,1,10,20\n1,1,10\n", path: "labels.txt", geometry: .init(width: 100, height: 100))
+        }
+        #expect(throws: TruthError(path: "g.txt", line: 2, .notANumber("foo"))) {
+            try GroundTruth.imported(.vot, from: "1,1,10,20\nfoo,1,2,3\n", path: "g.txt", geometry: .init(width: 100, height: 100))
+        }
+        #expect(throws: TruthError(path: "labels.txt", line: 3, .rowPastRecording(frame: 2, lastFrame: 1))) {
+            try GroundTruth.imported(.otb, from: "1,1,10,20\n1,1,10,20\n1,1,10,20\n", path: "labels.txt",
+                                     geometry: .init(width: 100, height: 100, frames: 2))
+        }
+        let truth = GroundTruth(width: 100, height: 100, frames: 50, notes: "",
+                                objectTracks: [ObjectTrack(id: "object1", points: [[0, 0, 0, 0.1, 0.1], [40, 0, 0, 0.1, 0.1]])])
+        #expect(throws: TruthError(path: "t.truth.json", .pointPastRecording(owner: "object track object1", frame: 40, lastFrame: 29))) {
+            try truth.check(againstFrames: 30, width: 100, height: 100, path: "t.truth.json")
+        }
+        #expect(throws: TruthError(path: "t.truth.json", .aspectRatio(truthWidth: 100, truthHeight: 100, width: 160, height: 90))) {
+            try truth.check(againstFrames: 50, width: 160, height: 90, path: "t.truth.json")
+        }
+    }
+
     @Test("labels past the recording's last frame are refused with the frame named")
     func pastTheEnd() {
         #expect {

@@ -24,7 +24,7 @@ struct CommandLineTests {
     func forceHelpIsShared() throws {
         let meanings: [String: Set<String>] = [
             "Replace existing output (never an input).":
-                ["record", "recover", "export", "synth", "sweep", "truth import"],
+                ["record", "recover", "export", "synth", "sweep run", "sweep merge", "truth import"],
             "Replace an existing log, part file or report, only once the new one is complete (a failed run never replaces it).":
                 ["replay", "regress run", "regress merge"],
             "Compare logs of different recordings anyway.": ["diff"],
@@ -48,7 +48,7 @@ struct CommandLineTests {
             }
         }
         #expect(found == ["Threads to run at once, 1...256 (default: the machine's cores, at most 8). No output depends on it.":
-                            ["record", "replay", "regress run", "sweep"]])
+                            ["record", "replay", "regress run", "sweep run"]])
     }
 
     @Test("record → info → replay → verify → export: frames come back byte-identical")

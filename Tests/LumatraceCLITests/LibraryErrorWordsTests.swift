@@ -1,9 +1,13 @@
+import ExternalAnalyzer
 import Foundation
+import LumaAnalysis
+import LumaBase
 import LumaEngine
 import LumaFormat
 import LumaOutput
 import LumaRecording
 import LumaRegression
+import LumaTruth
 import Testing
 import LumaTestSupport
 
@@ -22,12 +26,79 @@ struct LibraryErrorWordsTests {
 
     /// A sample of each library error whose words the command line completes with a hint.
     static var samples: [any Error] {
-        fileKinds.map { LumaFormatError.notARecording(path: "clip.mp4", looksLike: $0) }
+        let formats: [any Error] = fileKinds.map { LumaFormatError.notARecording(path: "clip.mp4", looksLike: $0) }
             + fileKinds.map { LumaFormatError.invalidInput(source: "-", frame: nil, problem: .notY4M(looksLike: $0)) }
-            + [LiveAnalysisError.failed(Failure(), framesAnalyzed: 3, recording: "live.luma"),
-               RegressionError.recordingNotClosed(path: "toss.luma", log: "toss.events.jsonl"),
-               DebugImageWriteError(path: "dump/differencing.pgm", underlying: Failure())]
+        let others: [any Error] = [LiveAnalysisError.failed(Failure(), framesAnalyzed: 3, recording: "live.luma"),
+                                   RegressionError.recordingNotClosed(path: "toss.luma", log: "toss.events.jsonl"),
+                                   DebugImageWriteError(path: "dump/differencing.pgm", underlying: Failure())]
+        let logs: [any Error] = eventLogProblems.map { EventLogError(path: "run.events.jsonl", line: 3, $0) }
+        let truth: [any Error] = truthProblems.map { TruthError(path: "clip.truth.json", line: 2, $0) }
+        let external: [any Error] = externalProblems.map {
+            ExternalAnalyzerError(command: "python3 tracker.py", step: .frame(3), $0, folder: externalFolder)
+        }
+        let images: [any Error] = imageProblems.map { ImageDecodingError(source: "frames/0001.png", $0) }
+        return formats + others + logs + truth + external + images
     }
+
+    /// One of each problem an image file or a folder of them can have.
+    static let imageProblems: [ImageProblem] = [
+        .unreadable(SystemCallError(.open, errno: 13)), .folder, .notARegularFile, .tooLarge(bytes: 300 << 20, limit: 256 << 20),
+        .grewPastLimit(limit: 256 << 20), .undecodable("corrupt PNG: no IDAT chunk, so no image data"),
+        .folderUnreadable(SystemCallError(.open, errno: 13)), .noImageFiles, .noSuchFrame(frame: 9, count: 3),
+        .sizeDiffers(width: 8, height: 6, sequenceWidth: 4, sequenceHeight: 3, firstFile: "frames/0000.png"),
+    ]
+
+    static let externalFolder = ExternalFolder(path: "/work/plugin", configured: "plugin", relativeTo: "the current folder")
+
+    /// One of each problem an external analyzer program can have.
+    static let externalProblems: [ExternalAnalyzerProblem] = [
+        .folderMissing(externalFolder), .notStarted(signal: "SIGINT"), .cannotStart(.systemCall(program: "/bin/sh", SystemCallError(.spawn, errno: 2))),
+        .interrupted(signal: "SIGTERM"), .stoppedReading(end: .exited(3)), .readFailed(.systemCall(program: "/bin/sh", SystemCallError(.read(), errno: 5))),
+        .endedOutput(end: .signalled(9)), .endedWithoutAnswering(end: nil), .timedOut(waitingToWrite: true, limit: ExternalTimeLimit(seconds: 2, option: "external.timeout")),
+        .didNotExit(limit: ExternalTimeLimit(seconds: 0.5)), .failed(end: .exited(1)), .lineTooLong(limit: 1 << 20), .tooManyBytes(limit: 1 << 24),
+        .tooManyEvents(limit: 10000), .refusedToStart(message: "no model"), .reportedError(message: "out of memory"), .notReady(found: "'{}'"),
+        .invalidEventDeclaration(found: "'{}'"), .notJSONObject(found: "'hello'"), .notAnEvent(found: "'{}'"), .wrongDone(found: "4", expected: "3"),
+    ]
+
+    static let jsonFailure = JSONParser.Failure(offset: 4, problem: .numberOutOfRange("1e999"))
+    static let decodingProblem = DecodingProblem(path: "points", reason: "is missing")
+
+    /// One of each problem an event log can have.
+    static let eventLogProblems: [EventLogProblem] = [
+        .unreadable(SystemCallError(.open, errno: 2)), .notAFile(found: "a folder"), .readFailed(SystemCallError(.read(), errno: 5)),
+        .tooLarge(bytes: 10, limit: 5), .tooLarge(bytes: nil, limit: 5), .empty, .cutOff, .lineTooLong(limit: 4 << 20),
+        .notJSON(jsonFailure), .writingStopped("the disk is full"), .notAnEventLog, .unsupportedVersion(9, readable: 1...2),
+        .headerFieldMissing("replay.to"), .headerFieldBelow("replay.to", value: 3, minimum: 50),
+        .headerFieldAbove("recording.width", value: 70000, maximum: 65536), .recordingFileNotAName("../clip.luma"),
+        .replayPastRecording(lastFrame: 90, frameCount: 90), .invalidRegionOfInterest(analyzer: "trajectory"),
+        .invalidEventsEntry(analyzer: "trajectory", entry: "{}"), .notAnEventLine, .outOfFrameOrder(frame: 3, after: 5),
+        .outsideReplayedFrames(frame: 99, replayed: 0...89), .notARecordingTime(found: "1e300"),
+        .notItsShape(analyzer: "trajectory", kind: "trajectory.end", view: "PathEnd", problem: decodingProblem),
+        .footerNotLast, .footerWithoutRecordingFacts, .footerLastFrameMisfits(lastFrame: 1), .footerIncomplete, .footerDigestMismatch,
+        .footerEventCount(counted: 3, found: 4), .observationValueOutOfRange(what: "box coordinate", value: 1e300, limit: 1e6),
+        .boundingBoxSize(count: 3), .cornerSize(count: 1), .pointSize(point: 1, count: 2),
+        .pointFrameOutside(point: 1, frame: -1, frameCount: 90), .pointsOutOfOrder(point: 2, frame: 3, previous: 3),
+    ]
+
+    /// One of each problem a truth or label file can have.
+    static let truthProblems: [TruthProblem] = [
+        .unreadable(SystemCallError(.open, errno: 2)), .notAFile(found: "a folder"), .tooLarge(bytes: 10, limit: 5),
+        .tooLarge(bytes: nil, limit: 5), .empty, .notJSON(jsonFailure), .notTruth(decodingProblem), .wrongFormat(found: "other"),
+        .unsupportedVersion(2), .sizeNotPositive(width: 0, height: 1, frames: 1), .pointNotShape(owner: "ball segment b.1", point: 1, shape: "[frame, x, y, radius]"),
+        .pointFrameNotIndex(owner: "object track o", point: 1, frame: 0.5), .pointsOutOfOrder(owner: "object track o", frame: 2, previous: 2),
+        .pointPastFrames(owner: "object track o", frame: 9, frames: 9), .pointPastRecording(owner: "object track o", frame: 9, lastFrame: 8),
+        .aspectRatio(truthWidth: 4, truthHeight: 3, width: 16, height: 9), .frameSizeNotPositive(width: 0, height: 0),
+        .ballRadiusNotPositive(0), .rowValueCount(found: 3, expected: "4 values (x,y,w,h)"), .rowFrameNotIndex(1.5),
+        .rowsOutOfOrder(frame: 2, previous: 2), .rowPastRecording(frame: 9, lastFrame: 8), .notANumber("abc"), .noLabels,
+    ]
+
+    /// The words of every sample: the errors', and those of the damage a recording's reader lists.
+    static var sampleWords: [String] { samples.map { "\($0)" } + damageCauses.map(\.description) }
+
+    /// The damage `recover` repairs or leaves behind, whose hint names it.
+    static let damageCauses: [DamageCause] = [
+        .headerCopiesDisagree(copyOffset: 4096, copyUsed: true), .headerReadFromCopy(copyOffset: 4096), .framesRemovedFromIndex,
+    ]
 
     /// The subcommands `lumatrace --help` lists.
     static func commands() throws -> [String] {
@@ -43,12 +114,46 @@ struct LibraryErrorWordsTests {
     func noCommandOrFlag() throws {
         let commands = try Self.commands()
         #expect(commands.contains("record") && commands.contains("replay"), "\(commands)")
-        for error in Self.samples {
-            let text = "\(error)"
+        for text in Self.sampleWords {
             #expect(!text.contains("`lumatrace") && !text.contains(" --") && !text.contains("`--"), "\(text)")
             for command in commands {
                 #expect(!text.contains("lumatrace \(command)"), "\(text)")
             }
+        }
+    }
+
+    @Test("an external analyzer's error holds the command, the step and what it wrote or how it ended, and says them")
+    func externalAnalyzerWords() {
+        let command = "python3 tracker.py"
+        let cases: [(ExternalStep?, ExternalAnalyzerProblem, String)] = [
+            (.frame(3), .wrongDone(found: "4", expected: "3"), "`python3 tracker.py` answered at frame 3 with {\"done\":4}, expected {\"done\":3}"),
+            (.hello, .timedOut(waitingToWrite: false, limit: ExternalTimeLimit(seconds: 3, option: "external.startTimeout")),
+             "`python3 tracker.py` did not answer at its hello within the timeout of 3 s (external.startTimeout); it was stopped"),
+            (.frame(3), .endedOutput(end: .exited(0)), "`python3 tracker.py` ended its output at frame 3: it exited with status 0"),
+            (nil, .failed(end: .exited(127)), "`python3 tracker.py` ended with an error: it exited with status 127"),
+            (.end, .notJSONObject(found: "'hello'"),
+             "`python3 tracker.py` wrote 'hello' at the end, which is not a JSON object line (print diagnostics to stderr, not stdout)"),
+        ]
+        for (step, problem, words) in cases {
+            #expect(ExternalAnalyzerError(command: command, step: step, problem).description == words)
+        }
+        let ranElsewhere = ExternalAnalyzerError(command: command, step: .hello, .refusedToStart(message: "no model"), folder: Self.externalFolder)
+        #expect(ranElsewhere.description == "`python3 tracker.py` refused to start: no model (it ran in /work/plugin: external.folder \"plugin\" relative to the current folder)")
+    }
+
+    @Test("a damaged file header is listed by info with the command that restores it")
+    func recoverHintInInfo() throws {
+        try withScratchFolder("cli") { dir in
+            let file = URL(fileURLWithPath: dir).appendingPathComponent("flipped.luma")
+            try DamagedRecording.write(to: file.path, width: 16, height: 12, frameCount: 30, damagedChunks: []) { i, frame in frame[i] = 200 }
+            var bytes = [UInt8](try Data(contentsOf: file))
+            bytes[10] ^= 0x04  // inside the file header: its copy is read instead
+            try Data(bytes).write(to: file)
+            let r = try CLI.run(["info", "flipped.luma"], cwd: dir)
+            #expect(r.status == 0, "\(r.stderr)")
+            let line = r.stdout.split(separator: "\n").first { $0.contains("damage") }.map(String.init) ?? ""
+            #expect(line.contains("the file header is damaged; it was read from its copy at byte "), "\(r.stdout)")
+            #expect(line.hasSuffix(" (`lumatrace recover` restores it)"), "\(r.stdout)")
         }
     }
 

@@ -1,5 +1,8 @@
 import Foundation
+import LumaAnalysis
+import LumaEngine
 import LumaFormat
+import LumaRecording
 import Testing
 import LumaTestSupport
 
@@ -58,6 +61,19 @@ struct LiveAnalysisTests {
             // Not vacuous: the analyzer logged something.
             let lines = try String(contentsOfFile: "\(dir)/rec.events.jsonl", encoding: .utf8).split(separator: "\n")
             #expect(lines.contains { $0.contains(#""analyzer":"\#(c.analyzer)""#) }, "no \(c.analyzer) event in the live log")
+        }
+    }
+
+    @Test("a setup validated where it was made is not validated again when live analysis takes it")
+    func validatedOnce() throws {
+        let registry = AnalyzerRegistry([AnalyzerDescriptor(LevelProbe.self)])
+        try withScratchFolder("live") { dir in
+            let counts = try ConfigurationCounts.counting {
+                let setup = try AnalyzerSetup.resolve(registry.descriptor(named: "level"), overrides: [("level", "7")])
+                _ = try LiveAnalysis(setups: [setup], registry: registry, logPath: "\(dir)/rec.events.jsonl", recordingPath: "\(dir)/rec.luma",
+                                     options: LiveAnalysis.Options())
+            }
+            #expect(counts == (decodes: 1, validations: 1))
         }
     }
 

@@ -55,6 +55,20 @@ struct SweepTimingsTests {
         #expect(untimed.timeFront == nil && untimed.pooledTimings == nil)
     }
 
+    @Test("a result joined from units (a resumed or merged sweep) has times only when every unit was timed")
+    func timesFromUnits() throws {
+        let g = try SweepGrid(name: "trajectory", analyzer: trajectory, grid: ["trajectory.trajectoryLength=8,9"])
+        let score = SweepScore(trajectories: .init(segments: 4, found: 2, reported: 4, correct: 2))
+        let reading = { (seconds: Double) in InstanceClock.Reading(seconds: seconds, frames: 100) }
+        let timed = [SweepUnitScores(recording: 0, pass: 0, scores: [score, score], timings: [reading(0.5), reading(0.25)]),
+                     SweepUnitScores(recording: 1, pass: 0, scores: [score, score], timings: [reading(0.25), reading(0.25)])]
+        let joined = SweepResult(grid: g, recordings: ["a.luma", "b.luma"], withoutTruth: [], passes: [0..<2], units: timed.reversed())
+        #expect(joined.pooledTimings?.map(\.millisecondsPerFrame) == [3.75, 2.5])
+        var untimed = timed
+        untimed[1].timings = nil
+        #expect(SweepResult(grid: g, recordings: ["a.luma", "b.luma"], withoutTruth: [], passes: [0..<2], units: untimed).timings == nil)
+    }
+
     @Test("with timings, ms/frame and the time front are in the text, the CSV and the JSON; without, none of them")
     func reported() throws {
         let r = try result(f1s: [(4, 4), (2, 2)], milliseconds: [5, 2.5])

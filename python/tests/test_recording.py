@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import lumatrace
-from conftest import CONFORMANCE, HAS_CLIPS, RECORDINGS, SHARED_DATA, needs_clips
+from conftest import CONFORMANCE, HAS_CLIPS, REPO, RECORDINGS, SHARED_DATA, needs_clips
 
 
 def exported_frames(lumatrace_bin, path, rec):
@@ -336,3 +336,14 @@ def test_not_a_recording_says_what_the_file_looks_like(tmp_path):
         lumatrace.open(video)
     with pytest.raises(FileNotFoundError):
         lumatrace.open(tmp_path / "missing.luma")
+
+
+def test_file_kinds_use_the_swift_readers_and_command_lines_words():
+    """Python's table of file kinds mirrors Swift's: each kind's words are `FileKind`'s and each
+    hint is one `FlagHints.recordHint(for:)` gives."""
+    from lumatrace.recording import _FILE_KINDS
+    kinds = (REPO / "Sources/LumaOutput/FileKind.swift").read_text()
+    hints = (REPO / "Sources/LumatraceCLI/Support/FlagHints.swift").read_text()
+    for _, words, hint in _FILE_KINDS:
+        assert f'return "{words}"' in kinds, words
+        assert hint == "" or f'return "{hint[2:]}"' in hints, hint

@@ -22,7 +22,7 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let fromFile = Result { () throws(ImageDecodingError) in try ImageFileDecoder.decodeLuma(contentsOf: inputPath) }
     switch (fromMemory, fromFile) {
     case (.success(let a), .success(let b)): precondition(a == b, "the file reader decodes differently")
-    case (.failure(let a), .failure(let b)): precondition(a.reason == b.reason, "different errors: \(a.reason) / \(b.reason)")
+    case (.failure(let a), .failure(let b)): precondition(a.problem == b.problem, "different errors: \(a.reason) / \(b.reason)")
     default: preconditionFailure("decoding from memory and from the file disagree")
     }
     return 0

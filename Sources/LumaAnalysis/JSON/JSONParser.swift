@@ -3,7 +3,7 @@
 /// size is refused, so a hostile file cannot exhaust the stack or memory.
 public struct JSONParser {
     /// Where a document stops being JSON, and why.
-    public struct Failure: Error, Equatable, CustomStringConvertible {
+    public struct Failure: Error, Equatable, Sendable, CustomStringConvertible {
         /// The byte offset (0-based) where the problem was found.
         public var offset: Int
         public var problem: JSONProblem

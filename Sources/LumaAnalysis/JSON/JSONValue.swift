@@ -63,42 +63,6 @@ public enum JSONValue: Equatable, Sendable {
         .object(pairs.map { Member($0.key, $0.value) })
     }
 
-    // MARK: - Serialization
-
-    /// The compact, canonical text of this value (no whitespace).
-    public var serialized: String {
-        var out = ""
-        serialize(into: &out)
-        return out
-    }
-
-    public func serialize(into out: inout String) {
-        switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
-        case .double(let d): out += JSONValue.format(d)
-        case .number(let s): out += s
-        case .string(let s): JSONString.quote(s, into: &out)
-        case .array(let items):
-            out += "["
-            for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
-                item.serialize(into: &out)
-            }
-            out += "]"
-        case .object(let members):
-            out += "{"
-            for (i, m) in members.enumerated() {
-                if i > 0 { out += "," }
-                JSONString.quote(m.key, into: &out)
-                out += ":"
-                m.value.serialize(into: &out)
-            }
-            out += "}"
-        }
-    }
-
     /// Exactly ``decimals`` decimals, computed with integers (`FixedDecimal` of LumaBase), so it cannot vary
     /// with the C library; `null` for NaN and infinities. Beyond 9·10^12 (rare) the integers run
     /// out and Swift's shortest round-trip form is printed, which is the same on every machine too.

@@ -46,8 +46,8 @@ public struct AnalyzerDescriptor: Sendable {
 
     let findProgram: @Sendable (JSONValue) -> String?
     let findIdleReason: @Sendable (JSONValue) -> String?
-    let decodeAndValidate: @Sendable (JSONValue) throws -> JSONValue
-    let instantiate: @Sendable (JSONValue, AnalyzerContext) throws -> AnalyzerInstance
+    /// Decodes and validates a configuration, once (``ValidatedConfiguration``).
+    let decodeAndValidate: @Sendable (JSONValue) throws -> ValidatedConfiguration
     let readSetting: @Sendable (String, String) throws(OptionError) -> JSONValue?
 
     public init<A: Analyzer>(_ type: A.Type) where A.Configuration: Sendable {
@@ -59,18 +59,9 @@ public struct AnalyzerDescriptor: Sendable {
         runsWithDefaults = (try? A.Configuration().validate()) != nil
         pathOptions = A.pathOptions
         eventSchemas = A.eventTypes.map(EventSchema.init)
-        findProgram = { json in (try? json.decode(A.Configuration.self)).flatMap { A.program(in: $0) } }
-        findIdleReason = { json in (try? json.decode(A.Configuration.self)).flatMap { A.idleReason(in: $0) } }
-        decodeAndValidate = { json in
-            let configuration = try json.decode(A.Configuration.self)
-            try configuration.validate()
-            return try JSONValueEncoder.encode(configuration)
-        }
-        instantiate = { json, context in
-            let configuration = try json.decode(A.Configuration.self)
-            try configuration.validate()
-            return AnalyzerInstance(try A(configuration: configuration, context: context))
-        }
+        findProgram = { json in (try? json.asPrinted.decode(A.Configuration.self)).flatMap { A.program(in: $0) } }
+        findIdleReason = { json in (try? json.asPrinted.decode(A.Configuration.self)).flatMap { A.idleReason(in: $0) } }
+        decodeAndValidate = { json in try ValidatedConfiguration(A.self, json: json) }
         readSetting = { key, text throws(OptionError) in
             try A.Configuration.options.first { $0.key == key }?.json(forSetting: text)
         }

@@ -16,7 +16,12 @@ public struct AnalyzerSetup: Equatable, Sendable {
     /// Part of the frame analyzed (Vision's `regionOfInterest`), normalized, lower-left origin.
     public var regionOfInterest: NormalizedRect
     /// The analyzer's own options, all of them, as JSON.
-    public var configuration: JSONValue
+    public var configuration: JSONValue {
+        didSet { if configuration != oldValue { validation = Validation() } }
+    }
+    /// What ``validate(with:)`` made of ``configuration``: kept so the analyzer is built from it
+    /// without decoding or validating it again.
+    private var validation = Validation()
     /// The files the analyzer's program was made of when the log was written (`ProgramFile`):
     /// filled in by the replay, in the header only when there are any.
     public var programFiles: [ProgramFile] = []
@@ -64,6 +69,38 @@ public struct AnalyzerSetup: Equatable, Sendable {
 
     /// The names of the settings every analyzer has, handled by the engine.
     public static let engineOptions = ["frameAnalysisSpacing", "regionOfInterest"]
+
+    /// A setup's ``ValidatedConfiguration``, a memo of its ``configuration``: not part of the
+    /// setup's value, so a setup equals itself before and after it is validated.
+    private struct Validation: Equatable, Sendable {
+        var configuration: ValidatedConfiguration?
+        static func == (_: Self, _: Self) -> Bool { true }
+    }
+
+    /// The typed, validated configuration for `descriptor`'s analyzer, when ``validate(with:)``
+    /// made one of the current ``configuration``.
+    func validated(for descriptor: AnalyzerDescriptor) -> ValidatedConfiguration? {
+        validation.configuration.flatMap { $0.analyzer == descriptor.name ? $0 : nil }
+    }
+
+    /// Validates the setup with `descriptor` (``validate(with:)``) unless it is already, and
+    /// returns its typed configuration.
+    @discardableResult
+    public mutating func validatedConfiguration(with descriptor: AnalyzerDescriptor) throws(OptionError) -> ValidatedConfiguration {
+        if let done = validated(for: descriptor) { return done }
+        try validate(with: descriptor)
+        return validation.configuration!
+    }
+
+    /// The program the setup starts (``AnalyzerDescriptor/program(in:)``), or `nil`.
+    public func program(with descriptor: AnalyzerDescriptor) -> String? {
+        validated(for: descriptor).map(\.program) ?? descriptor.program(in: configuration)
+    }
+
+    /// Why the setup can log nothing (``AnalyzerDescriptor/idleReason(in:)``), or `nil`.
+    public func idleReason(with descriptor: AnalyzerDescriptor) -> String? {
+        validated(for: descriptor).map(\.idleReason) ?? descriptor.idleReason(in: configuration)
+    }
 
     /// The header entry: `analyzer` appears only when the instance has a name of its own.
     public var json: JSONValue {
@@ -121,8 +158,10 @@ public struct AnalyzerSetup: Equatable, Sendable {
         return setup
     }
 
-    /// Applies `--set` style overrides on top of this setup's current values, then validates.
+    /// Applies `--set` style overrides on top of this setup's current values, then validates
+    /// (unless there are none and the setup is validated already).
     public mutating func apply(_ overrides: [(key: String, value: String)], with descriptor: AnalyzerDescriptor) throws(OptionError) {
+        if overrides.isEmpty, validated(for: descriptor) != nil { return }
         for (key, text) in overrides {
             let option = "\(name).\(key)"
             switch key {
@@ -170,7 +209,9 @@ public struct AnalyzerSetup: Equatable, Sendable {
             merged[i].value = m.value
         }
         do {
-            configuration = try descriptor.decodeAndValidate(.object(merged))
+            let validated = try descriptor.decodeAndValidate(.object(merged))
+            configuration = validated.json
+            validation.configuration = validated
         } catch let e as OptionError {
             throw OptionError(option: e.option.hasPrefix("\(name).") ? e.option : "\(name).\(e.option)", message: e.message)
         } catch let error as DecodingError {

@@ -136,7 +136,7 @@ public struct EventLogHeader: Equatable, Sendable {
     /// registry with `AnalyzerSetup/parse(_:registry:source:)` to re-run them.
     public init(json: JSONValue, source: String) throws(EventLogError) {
         func need<T>(_ v: T?, _ what: String) throws(EventLogError) -> T {
-            guard let v else { throw EventLogError(path: source, line: 1, reason: "header has no valid \(what)") }
+            guard let v else { throw EventLogError(path: source, line: 1, .headerFieldMissing(what)) }
             return v
         }
         /// An integer field that no recording can have below `minimum` (a size, a count).
@@ -144,17 +144,16 @@ public struct EventLogHeader: Equatable, Sendable {
         /// spans of them never overflow.
         func need(_ v: Int?, _ what: String, atLeast minimum: Int, atMost maximum: Int = EventLogHeader.maximumFrames) throws(EventLogError) -> Int {
             let v = try need(v, what)
-            guard v >= minimum else { throw EventLogError(path: source, line: 1, reason: "header has \(what) \(v), expected at least \(minimum)") }
-            guard v <= maximum else { throw EventLogError(path: source, line: 1, reason: "header has \(what) \(v), more than any recording holds (at most \(maximum))") }
+            guard v >= minimum else { throw EventLogError(path: source, line: 1, .headerFieldBelow(what, value: v, minimum: minimum)) }
+            guard v <= maximum else { throw EventLogError(path: source, line: 1, .headerFieldAbove(what, value: v, maximum: maximum)) }
             return v
         }
         guard json["format"]?.stringValue == EventLogHeader.format else {
-            throw EventLogError(path: source, line: 1, reason: "not a Lumatrace event log (the first line has no \"format\":\"\(EventLogHeader.format)\")")
+            throw EventLogError(path: source, line: 1, .notAnEventLog)
         }
         let version = try need(json["version"]?.intValue, "version")
         guard EventLogHeader.readableVersions.contains(version) else {
-            throw EventLogError(path: source, line: 1, reason: "event log format version \(version) is not supported (this build reads versions "
-                + "\(EventLogHeader.readableVersions.lowerBound) to \(EventLogHeader.readableVersions.upperBound)): use a newer lumatrace")
+            throw EventLogError(path: source, line: 1, .unsupportedVersion(version, readable: EventLogHeader.readableVersions))
         }
         formatVersion = version
         let rec = try need(json["recording"], "recording")
@@ -163,7 +162,7 @@ public struct EventLogHeader: Equatable, Sendable {
         // one the user names), so a name is a file name, never a path that leads elsewhere.
         guard !recordingFile.isEmpty, !recordingFile.contains("/"), recordingFile != ".", recordingFile != "..",
               !recordingFile.utf8.contains(0) else {
-            throw EventLogError(path: source, line: 1, reason: "recording.file \(JSONString.quoted(recordingFile)) is not a file name: a log names its recording by a file name beside the log, never a path")
+            throw EventLogError(path: source, line: 1, .recordingFileNotAName(recordingFile))
         }
         if version == 1 {
             recordingBytes = UInt64(try need(rec["bytes"]?.intValue, "recording.bytes", atLeast: 0, atMost: .max))
@@ -185,7 +184,7 @@ public struct EventLogHeader: Equatable, Sendable {
         }
         if version == 1 {
             guard lastFrame < frameCount else {
-                throw EventLogError(path: source, line: 1, reason: "header has replay.to \(lastFrame), past the recording's \(frameCount) frames")
+                throw EventLogError(path: source, line: 1, .replayPastRecording(lastFrame: lastFrame, frameCount: frameCount))
             }
             replaysToEnd = lastFrame == frameCount - 1
         } else {
@@ -197,7 +196,7 @@ public struct EventLogHeader: Equatable, Sendable {
         for a in list {
             let name = try need(a["name"]?.stringValue, "analyzer name")
             let roi = try need(a["regionOfInterest"]?.arrayValue?.compactMap(\.doubleValue), "\(name).regionOfInterest")
-            guard roi.count == 4 else { throw EventLogError(path: source, line: 1, reason: "header has an invalid \(name).regionOfInterest") }
+            guard roi.count == 4 else { throw EventLogError(path: source, line: 1, .invalidRegionOfInterest(analyzer: name)) }
             var analyzer = name
             if a["analyzer"] != nil { analyzer = try need(a["analyzer"]?.stringValue, "\(name).analyzer") }
             analyzers.append(AnalyzerSetup(name: name, analyzer: analyzer, version: try need(a["version"]?.stringValue, "\(name).version"),
@@ -206,7 +205,7 @@ public struct EventLogHeader: Equatable, Sendable {
                                            configuration: try need(a["configuration"], "\(name).configuration")))
             for entry in a["events"]?.arrayValue ?? [] {
                 guard let schema = EventSchema(json: entry) else {
-                    throw EventLogError(path: source, line: 1, reason: "header has an invalid \(name).events entry \(entry.serialized.prefix(200)): expected {\"kind\":…,\"version\":…,\"shape\":…}")
+                    throw EventLogError(path: source, line: 1, .invalidEventsEntry(analyzer: name, entry: String(entry.serialized.prefix(200))))
                 }
                 analyzers[analyzers.count - 1].events.append(schema)
             }
@@ -218,9 +217,3 @@ public struct EventLogHeader: Equatable, Sendable {
         }
     }
 }
-
-/// A problem reading an event log, naming the file and line.
-public typealias EventLogError = FileProblem<EventLogFile>
-
-/// What an ``EventLogError`` is about: an event log.
-public enum EventLogFile {}

@@ -41,7 +41,7 @@ public struct EventLog: Sendable {
                             eachLine: (ArraySlice<UInt8>) -> Void) throws(EventLogError) -> EventLog {
         let file = try LogFile(path: path)
         if let size = file.regularSize, size > maximumBytes {
-            throw EventLogError(path: path, line: nil, reason: "log is \(size) bytes, over the \(maximumBytes)-byte limit")
+            throw EventLogError(path: path, .tooLarge(bytes: size, limit: maximumBytes))
         }
         var parser = EventLogParser(path: path)
         var pending: [UInt8] = []
@@ -52,7 +52,7 @@ public struct EventLog: Sendable {
             if n == 0 { break }
             total += n
             if total > maximumBytes {
-                throw EventLogError(path: path, line: nil, reason: "log is over the \(maximumBytes)-byte limit")
+                throw EventLogError(path: path, .tooLarge(bytes: nil, limit: maximumBytes))
             }
             var start = 0
             while let newline = block[start..<n].firstIndex(of: 10) {
@@ -81,7 +81,7 @@ public struct EventLog: Sendable {
         if lines.last?.isEmpty == true { lines.removeLast() }
         var parser = EventLogParser(path: path)
         guard !lines.isEmpty else { throw parser.empty() }
-        if truncatedLastLine { throw EventLogError(path: path, line: lines.count, reason: "last line is cut off (no newline): the log is truncated") }
+        if truncatedLastLine { throw EventLogError(path: path, line: lines.count, .cutOff) }
         for line in lines { try parser.consume(line) }
         return try parser.finish()
     }
@@ -100,16 +100,16 @@ struct EventLogParser {
 
     init(path: String) { self.path = path }
 
-    func empty() -> EventLogError { EventLogError(path: path, line: nil, reason: "empty file: not an event log") }
+    func empty() -> EventLogError { EventLogError(path: path, .empty) }
 
     func cutOff() -> EventLogError {
-        EventLogError(path: path, line: lineNumber + 1, reason: "last line is cut off (no newline): the log is truncated")
+        EventLogError(path: path, line: lineNumber + 1, .cutOff)
     }
 
     /// Refuses a line still arriving once it is longer than ``EventLog/maximumLineBytes``.
     func check(partialLineBytes count: Int) throws(EventLogError) {
         guard count <= EventLog.maximumLineBytes else {
-            throw EventLogError(path: path, line: lineNumber + 1, reason: "line is longer than \(EventLog.maximumLineBytes >> 20) MiB: not an event log line")
+            throw EventLogError(path: path, line: lineNumber + 1, .lineTooLong(limit: EventLog.maximumLineBytes))
         }
     }
 
@@ -118,11 +118,11 @@ struct EventLogParser {
         try check(partialLineBytes: line.count)
         lineNumber += 1
         if let footer {
-            throw EventLogError(path: path, line: footer.line, reason: "footer line is not the last line")
+            throw EventLogError(path: path, line: footer.line, .footerNotLast)
         }
         let v: JSONValue
         do { v = try JSONParser.parse(Array(line)) } catch {
-            throw EventLogError(path: path, line: lineNumber, reason: "not valid JSON: \(error.description)")
+            throw EventLogError(path: path, line: lineNumber, .notJSON(error))
         }
         guard let header else {
             self.header = (try EventLogHeader(json: v, source: path), v)
@@ -134,17 +134,17 @@ struct EventLogParser {
         }
         guard let frame = v["frame"]?.intValue, let t = v["t"], case .double = t,
               let analyzer = v["analyzer"]?.stringValue, let kind = v["kind"]?.stringValue, let data = v["data"] else {
-            throw EventLogError(path: path, line: lineNumber, reason: "not an event line (needs frame, t, analyzer, kind, data)")
+            throw EventLogError(path: path, line: lineNumber, .notAnEventLine)
         }
-        guard frame >= lastFrame else { throw EventLogError(path: path, line: lineNumber, reason: "events are out of frame order (\(frame) after \(lastFrame))") }
+        guard frame >= lastFrame else { throw EventLogError(path: path, line: lineNumber, .outOfFrameOrder(frame: frame, after: lastFrame)) }
         let replayed = header.value.firstFrame...header.value.lastFrame
         guard replayed.contains(frame) else {
-            throw EventLogError(path: path, line: lineNumber, reason: "event at frame \(frame), outside the replayed frames \(replayed.lowerBound)...\(replayed.upperBound)")
+            throw EventLogError(path: path, line: lineNumber, .outsideReplayedFrames(frame: frame, replayed: replayed))
         }
         // A time is a recording's timestamp in seconds: finite and within what ticks can hold, so
         // no reader (play's pacing, render's labels) meets 1e300 or NaN.
         guard let seconds = t.doubleValue, seconds.isFinite, abs(seconds) <= LoggedEvent.maximumSeconds else {
-            throw EventLogError(path: path, line: lineNumber, reason: "event time \(t.serialized) is not a recording time (at most ±\(Int64(LoggedEvent.maximumSeconds)) s)")
+            throw EventLogError(path: path, line: lineNumber, .notARecordingTime(found: t.serialized))
         }
         lastFrame = frame
         line.withUnsafeBytes { hasher.update($0) }
@@ -161,11 +161,11 @@ struct EventLogParser {
             let lastEvent = events.last?.frame ?? header.value.firstFrame
             if let footer {
                 guard let end = footer.value["end"], let ending = EventLogHeader.Ending(end: end) else {
-                    throw EventLogError(path: path, line: footer.line, reason: "footer has no valid recording facts (end.recording, end.lastFrame)")
+                    throw EventLogError(path: path, line: footer.line, .footerWithoutRecordingFacts)
                 }
                 guard ending.lastFrame >= lastEvent, ending.lastFrame < max(ending.frameCount, header.value.firstFrame + 1),
                       header.value.replaysToEnd || ending.lastFrame == header.value.lastFrame else {
-                    throw EventLogError(path: path, line: footer.line, reason: "footer's lastFrame \(ending.lastFrame) does not fit the header's frames and the events")
+                    throw EventLogError(path: path, line: footer.line, .footerLastFrameMisfits(lastFrame: ending.lastFrame))
                 }
                 header.value.complete(with: ending)
             } else if header.value.replaysToEnd {
@@ -177,13 +177,13 @@ struct EventLogParser {
         }
         if let footer {
             guard let end = EventLogFooter(json: footer.value) else {
-                throw EventLogError(path: path, line: footer.line, reason: "footer lacks what a footer holds (complete, frames, events, counts, sha256)")
+                throw EventLogError(path: path, line: footer.line, .footerIncomplete)
             }
             guard end.eventsDigest == hasher.finalize().hexString else {
-                throw EventLogError(path: path, line: footer.line, reason: "footer digest does not match the event lines: the log was edited or damaged")
+                throw EventLogError(path: path, line: footer.line, .footerDigestMismatch)
             }
             guard end.eventCount == events.count else {
-                throw EventLogError(path: path, line: footer.line, reason: "footer counts \(end.eventCount) events, the log has \(events.count)")
+                throw EventLogError(path: path, line: footer.line, .footerEventCount(counted: end.eventCount, found: events.count))
             }
         }
         return EventLog(path: path, header: header.value, headerJSON: header.json, events: events, footer: footer?.value)
@@ -201,12 +201,11 @@ private final class LogFile {
         self.path = path
         let status: FileStatus
         do throws(SystemFile.OpenProblem) { (file, status) = try SystemFile.openFile(path, acceptingPipes: true) } catch {
-            let reason = switch error {
-            case .unreadable(let failure) where failure.call == .open: "cannot read: \(failure.errnoText)"
-            case .unreadable(let failure): "cannot stat: \(failure.errnoText)"
-            case .notAFile(let kind): "is \(kind.inWords), not an event log"
+            let problem: EventLogProblem = switch error {
+            case .unreadable(let failure): .unreadable(failure)
+            case .notAFile(let kind): .notAFile(found: kind.inWords)
             }
-            throw EventLogError(path: path, line: nil, reason: reason)
+            throw EventLogError(path: path, problem)
         }
         regularSize = status.kind == .regularFile ? Int(status.size) : nil
     }
@@ -216,7 +215,7 @@ private final class LogFile {
         do throws(SystemCallError) {
             return try file.read(into: &block)
         } catch {
-            throw EventLogError(path: path, line: nil, reason: "read failed: \(error.errnoText)")
+            throw EventLogError(path: path, .readFailed(error))
         }
     }
 }

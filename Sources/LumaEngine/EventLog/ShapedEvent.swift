@@ -14,14 +14,16 @@ public enum ShapedEvent: Sendable {
     /// A payload without the fields of its shape: the view type it is not, and why.
     public struct Mismatch: Error, Sendable {
         public var view: String
-        public var reason: String
+        public var problem: DecodingProblem
+        /// The problem in words.
+        public var reason: String { problem.description }
     }
 
     /// `payload` read as `shape`: the one place a shape is mapped to its view type, for events
     /// read from a log and for events an analyzer emits.
     public init(payload: JSONValue, shape: EventShape) throws(Mismatch) {
         func view<T: Decodable>(_ type: T.Type) throws(Mismatch) -> T {
-            do { return try payload.decode(T.self) } catch { throw Mismatch(view: "\(T.self)", reason: "\(DecodingProblem(error))") }
+            do { return try payload.decode(T.self) } catch { throw Mismatch(view: "\(T.self)", problem: DecodingProblem(error)) }
         }
         switch shape {
         case .pathUpdate: self = .pathUpdate(try view(PathUpdate.self))
@@ -40,8 +42,7 @@ public enum ShapedEvent: Sendable {
         do throws(Mismatch) {
             try self.init(payload: event.data, shape: shape)
         } catch {
-            throw EventLogError(path: path, line: line, reason: "\(event.analyzer)'s '\(event.kind)' event is not a \(error.view) "
-                + "(the shape its header gives it): \(error.reason)")
+            throw EventLogError(path: path, line: line, .notItsShape(analyzer: event.analyzer, kind: event.kind, view: error.view, problem: error.problem))
         }
     }
 

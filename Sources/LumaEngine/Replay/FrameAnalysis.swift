@@ -49,8 +49,12 @@ public final class FrameAnalysis {
                                           frameAnalysisSpacing: setup.frameAnalysisSpacing, debugImages: debugImages,
                                           instanceName: setup.name == setup.analyzer ? nil : setup.name,
                                           configurationFolder: configurationFolder)
+            // Built from the setup's typed configuration, validated once where it was set up.
+            var validating = setup
+            let configuration: ValidatedConfiguration
+            do throws(OptionError) { configuration = try validating.validatedConfiguration(with: descriptor) } catch { throw .option(error) }
             do {
-                let instance = try descriptor.instantiate(setup.configuration, context)
+                let instance = try configuration.makeAnalyzer(context: context)
                 setups[i].programFiles = instance.programFiles
                 setups[i].events = instance.eventSchemas
                 runners.append(Runner(name: setup.name, instance: instance, schemas: instance.eventSchemas,

@@ -114,7 +114,7 @@ public enum Replay {
             throw .output(e)
         } catch {
             log.abandon()
-            throw .log(EventLogError(path: log.path, line: nil, reason: "\(error)"))
+            throw .log(EventLogError(path: log.path, .writingStopped("\(error)")))
         }
         do throws(OutputError) { return (try log.finish(framesReplayed: state.framesDone, ending: ending), log) } catch { throw .output(error) }
     }

@@ -14,7 +14,7 @@ public enum ProgramPermission {
         guard !allowed else { return }
         for setup in setups {
             guard let descriptor = try? registry.descriptor(named: setup.analyzer),
-                  let program = descriptor.program(in: setup.configuration) else { continue }
+                  let program = setup.program(with: descriptor) else { continue }
             throw ProgramNotAllowed(source: source, program: program, analyzer: setup.name)
         }
     }

@@ -136,14 +136,7 @@ public final class RecordingReader: @unchecked Sendable {
         payloadLayout = layout
         headerFields = header.fields
         headerFromCopy = header.copyOffset != nil
-        var openingDamage: [RecordingDamage] = []
-        if let copy = disagreement {
-            openingDamage.append(RecordingDamage(chunk: nil, frames: 0..<0, bytes: 0..<header.end,
-                                                 cause: .headerCopiesDisagree(copyOffset: copy, copyUsed: header.copyOffset != nil)))
-        } else if let copy = header.copyOffset {
-            openingDamage.append(RecordingDamage(chunk: nil, frames: 0..<0, bytes: 0..<header.end,
-                                                 cause: .headerReadFromCopy(copyOffset: copy)))
-        }
+        var openingDamage = RecordingReader.headerDamage(end: header.end, copyOffset: header.copyOffset, disagreement: disagreement)
 
         // The index, if the trailer points at an intact one that matches the chunks it lists. It
         // bounds the reference copies: a copy cut short by a crash must not seem to run on into the
@@ -161,14 +154,7 @@ public final class RecordingReader: @unchecked Sendable {
             chunks = index.chunks
             indexedDigest = index.framesDigest
             hasIndex = true
-            var expected = 0
-            for c in index.chunks {
-                if c.firstFrame > expected {
-                    openingDamage.append(RecordingDamage(chunk: nil, frames: expected..<c.firstFrame, bytes: c.offset..<c.offset,
-                                                         cause: .framesRemovedFromIndex))
-                }
-                expected = c.firstFrame + c.frameCount
-            }
+            openingDamage += RecordingReader.framesRemoved(from: index.chunks)
         } else {
             let scan = RecordingScanner(file: file, fileSize: fileSize, layout: layout).scan(from: first.end)
             chunks = scan.chunks
@@ -177,24 +163,55 @@ public final class RecordingReader: @unchecked Sendable {
             indexedDigest = nil
             hasIndex = false
         }
-        // The first copies are damaged: version 2 keeps another right after the first chunk.
-        if reference.frame == nil, let firstChunk = chunks.first {
-            let after = RecordingReader.readReferences(file, fileSize: fileSize, at: firstChunk.recordEnd, before: index?.0 ?? fileSize,
-                                                       frameSize: frameSize)
-            if after.frame != nil { reference = (after.frame, after.record) }
-        }
         if reference.frame == nil {
-            var decoder = ZstdDecompressor()
-            for r in scannedReferences {
-                if let frame = RecordingReader.decodeReference(r, file: file, frameSize: frameSize, decoder: &decoder) {
-                    reference = (frame, r)
-                    break
-                }
-            }
+            reference = RecordingReader.laterReference(file, fileSize: fileSize, after: chunks.first, before: index?.0 ?? fileSize,
+                                                       scanned: scannedReferences, frameSize: frameSize)
         }
         self.reference = reference.frame
         referenceRecord = reference.record
         damage = openingDamage
+    }
+
+    /// What is wrong with the header as read: its copies disagree (`disagreement`: the copy's
+    /// offset), or it was read from its copy.
+    private static func headerDamage(end: UInt64, copyOffset: UInt64?, disagreement: UInt64?) -> [RecordingDamage] {
+        if let copy = disagreement {
+            return [RecordingDamage(chunk: nil, frames: 0..<0, bytes: 0..<end,
+                                    cause: .headerCopiesDisagree(copyOffset: copy, copyUsed: copyOffset != nil))]
+        } else if let copy = copyOffset {
+            return [RecordingDamage(chunk: nil, frames: 0..<0, bytes: 0..<end, cause: .headerReadFromCopy(copyOffset: copy))]
+        }
+        return []
+    }
+
+    /// The frames an index skips between its chunks (removed from it on purpose, say by `recover`).
+    private static func framesRemoved(from chunks: [ChunkEntry]) -> [RecordingDamage] {
+        var removed: [RecordingDamage] = []
+        var expected = 0
+        for c in chunks {
+            if c.firstFrame > expected {
+                removed.append(RecordingDamage(chunk: nil, frames: expected..<c.firstFrame, bytes: c.offset..<c.offset,
+                                               cause: .framesRemovedFromIndex))
+            }
+            expected = c.firstFrame + c.frameCount
+        }
+        return removed
+    }
+
+    /// The reference frame when the copies after the header are damaged: version 2 keeps another
+    /// right after the first chunk; failing that, the first of the reference records a scan found
+    /// that decodes.
+    private static func laterReference(_ file: any ByteSource, fileSize: UInt64, after firstChunk: ChunkEntry?, before limit: UInt64,
+                                       scanned: [RecordLocation], frameSize: Int) -> (frame: [UInt8]?, record: RecordLocation?) {
+        if let firstChunk {
+            let after = readReferences(file, fileSize: fileSize, at: firstChunk.recordEnd, before: limit, frameSize: frameSize)
+            if after.frame != nil { return (after.frame, after.record) }
+        }
+        var decoder = ZstdDecompressor()
+        for r in scanned {
+            if let frame = decodeReference(r, file: file, frameSize: frameSize, decoder: &decoder) { return (frame, r) }
+        }
+        return (nil, nil)
     }
 
     /// A decoder for frames of this recording. Use one per thread.

@@ -37,10 +37,7 @@ struct RecordingScanner {
         }
 
         while position < fileSize {
-            if fileSize - position == UInt64(Trailer.size),
-               let bytes = try? file.read(at: position, count: Trailer.size), Trailer.indexOffset(from: bytes) != nil {
-                break
-            }
+            if isTrailer(at: position) { break }
             switch RecordingReader.readRecord(file, at: position, fileSize: fileSize) {
             case .success(let r):
                 if r.kind == .chunk { result.chunkRecords += 1 }
@@ -79,6 +76,12 @@ struct RecordingScanner {
         }
         closeDamage(at: fileSize, nextChunk: nil)
         return result
+    }
+
+    /// Whether the file ends at `position` with a trailer (pointing at an index).
+    private func isTrailer(at position: UInt64) -> Bool {
+        guard fileSize - position == UInt64(Trailer.size), let bytes = try? file.read(at: position, count: Trailer.size) else { return false }
+        return Trailer.indexOffset(from: bytes) != nil
     }
 
     /// Offset of the next intact record after `position`, or the file size. Every kind counts, so a

@@ -1,5 +1,6 @@
 /// What is wrong with a run of a recording's bytes (``RecordingDamage``): typed, so a test or a
 /// tool can tell a damaged header from a crash's torn end, and the message is made in one place.
+/// The words say what is wrong; which command repairs it is the caller's to add.
 public enum DamageCause: Equatable, Sendable, CustomStringConvertible {
     /// The file header at byte 0 and its copy at byte `copyOffset` disagree; `copyUsed` says which
     /// one decodes the chunks and was believed.
@@ -27,10 +28,10 @@ public enum DamageCause: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .headerCopiesDisagree(let copy, let copyUsed):
             let believed = copyUsed ? "its copy decodes the chunks and was used" : "the one at byte 0 decodes the chunks"
-            return "the file header at byte 0 and its copy at byte \(copy) disagree; \(believed) (`lumatrace recover` writes it back)"
+            return "the file header at byte 0 and its copy at byte \(copy) disagree; \(believed)"
         case .headerReadFromCopy(let copy):
-            return "the file header is damaged; it was read from its copy at byte \(copy) (`lumatrace recover` restores it)"
-        case .framesRemovedFromIndex: return "frames missing from the index (removed as damaged by `recover`)"
+            return "the file header is damaged; it was read from its copy at byte \(copy)"
+        case .framesRemovedFromIndex: return "frames missing from the index: their chunks were removed as damaged"
         case .referenceFramesLost: return "both copies of the reference frame are damaged"
         case .impossibleChunkHeader: return "a chunk header declares impossible frames or timestamps"
         case .recordOverrunsFile: return "a record declares more bytes than the file holds"

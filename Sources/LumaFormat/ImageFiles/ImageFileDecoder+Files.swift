@@ -9,21 +9,21 @@ extension ImageFileDecoder {
             // A file that shrinks while it is read gives fewer bytes: decoded, it says truncated.
             return try SystemFile.readWhole(path, maximumBytes: maximumFileSize)
         } catch {
-            let reason = switch error {
-            case .notAFile(.folder): "is a folder, not an image file"
-            case .notAFile: "is not a regular file"
-            case .tooLarge(let bytes?, _): "file is \(bytes >> 20) MiB, over the \(maximumFileSize >> 20) MiB limit for one image"
-            case .tooLarge(nil, _): "file grew past the \(maximumFileSize >> 20) MiB limit for one image while it was read"
-            case .unreadable: error.description
+            let problem: ImageProblem = switch error {
+            case .notAFile(.folder): .folder
+            case .notAFile: .notARegularFile
+            case .tooLarge(let bytes?, let limit): .tooLarge(bytes: bytes, limit: limit)
+            case .tooLarge(nil, let limit): .grewPastLimit(limit: limit)
+            case .unreadable(let failure): .unreadable(failure)
             }
-            throw ImageDecodingError(source: path, reason: reason)
+            throw ImageDecodingError(source: path, problem)
         }
     }
 
     /// The names in a folder (not `.` and `..`); a name that is not UTF-8 keeps its bytes.
     static func listFolder(_ path: String) throws(ImageDecodingError) -> [String] {
         do throws(SystemCallError) { return try SystemPath.entries(of: path) } catch {
-            throw ImageDecodingError(source: path, reason: "cannot open the folder: \(error.errnoText)")
+            throw ImageDecodingError(source: path, .folderUnreadable(error))
         }
     }
 

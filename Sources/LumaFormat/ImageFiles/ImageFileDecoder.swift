@@ -63,7 +63,7 @@ public enum ImageFileDecoder {
         }
         switch result {
         case .success(let image): return image
-        case .failure(let refusal): throw ImageDecodingError(source: source, reason: refusal.reason)
+        case .failure(let refusal): throw ImageDecodingError(source: source, .undecodable(refusal.reason))
         }
     }
 

@@ -23,10 +23,7 @@ public struct ImageSequence: Sendable {
             .map { prefix + $0 }
             .filter(ImageFileDecoder.isRegularFile)
         guard let first = frames.first else {
-            throw ImageDecodingError(
-                source: folder,
-                reason: "no image files in the folder (looked for .pgm, .png, .jpg and .jpeg "
-                    + "names, hidden files excluded)")
+            throw ImageDecodingError(source: folder, .noImageFiles)
         }
         let bytes = try ImageFileDecoder.readFile(atPath: first)
         let size: Result<(width: Int, height: Int), ImageFileDecoder.Refusal> =
@@ -41,7 +38,7 @@ public struct ImageSequence: Sendable {
         case .success(let size):
             (width, height) = size
         case .failure(let refusal):
-            throw ImageDecodingError(source: first, reason: refusal.reason)
+            throw ImageDecodingError(source: first, .undecodable(refusal.reason))
         }
         self.folder = folder
         files = frames
@@ -50,17 +47,12 @@ public struct ImageSequence: Sendable {
     /// Decodes frame `i` (`0..<files.count`), refusing one whose size differs from the first's.
     public func decode(_ i: Int) throws(ImageDecodingError) -> LumaImage {
         guard files.indices.contains(i) else {
-            throw ImageDecodingError(
-                source: folder,
-                reason: "no frame \(i): the folder has \(files.count) image files")
+            throw ImageDecodingError(source: folder, .noSuchFrame(frame: i, count: files.count))
         }
         let image = try ImageFileDecoder.decodeLuma(contentsOf: files[i])
         guard image.width == width, image.height == height else {
-            throw ImageDecodingError(
-                source: files[i],
-                reason: "image is \(image.width)x\(image.height), but the sequence is "
-                    + "\(width)x\(height) (the size of its first file, \(files[0])); all images "
-                    + "in a folder must have the same size")
+            throw ImageDecodingError(source: files[i], .sizeDiffers(width: image.width, height: image.height, sequenceWidth: width,
+                                                                    sequenceHeight: height, firstFile: files[0]))
         }
         return image
     }

@@ -44,7 +44,31 @@ public struct VideoSource: FrameSource {
         name = path
         _ = try Tools.require("ffmpeg")  // before ffprobe: without either, ffmpeg is what to install
         let ffprobe = try Tools.require("ffprobe")
-        let probeInput = try Self.input(path)
+        let (stream, frames) = try Self.probe(path, ffprobe: ffprobe)
+        let codec = stream["codec_name"]?.stringValue ?? "?"
+        let pixelFormat = stream["pix_fmt"]?.stringValue ?? "unknown"
+        let colour = LumaSignal.isColourWithoutLuma(pixelFormat: pixelFormat)
+        leftOut = try Self.leftOut(path, pixelFormat: pixelFormat, ffprobe: ffprobe)
+        let timing = try VideoTiming(frames: frames, stream: stream, fps: fps, path: path)
+        timestamps = timing.timestamps
+        signal = colour ? .convertedFromRGB(pixelFormat)
+            : LumaSignal(range: LumaSignal.range(ffprobe: stream["color_range"]?.stringValue, pixelFormat: pixelFormat),
+                         matrix: stream["color_space"]?.stringValue ?? "unknown", origin: "Y plane of \(pixelFormat)")
+        var meta = ["source": URL(fileURLWithPath: path).lastPathComponent, "source.format": "video", "source.codec": codec,
+                    "source.pixel_format": pixelFormat, "source.timing": timing.description]
+        if timing.extrapolated > 0 {
+            meta["source.timing.extrapolated"] = "\(Plural.count(timing.extrapolated, "frame")) had no timestamp; each got the previous frame interval"
+        }
+        let metadata = meta.merging(signal.metadata) { $1 }
+        (ffmpeg, self.frames) = try Self.decoder(path, colour: colour, stop: stop)
+        let (width, height) = self.frames.size
+        header = RecordingHeader(width: width, height: height, timescale: timing.timescale, rateNumerator: timing.rateNumerator,
+                                 rateDenominator: timing.rateDenominator, metadata: metadata)
+    }
+
+    /// ffprobe's description of the first video stream and its list of frames (at least one).
+    private static func probe(_ path: String, ffprobe: String) throws -> (stream: JSONValue, frames: [JSONValue]) {
+        let probeInput = try input(path)
         let probe = try Tools.run(ffprobe, ["-v", "error", "-select_streams", "v:0",
                                             "-show_entries", "stream=codec_name,pix_fmt,color_range,color_space,width,height,time_base,avg_frame_rate,r_frame_rate:frame=best_effort_timestamp,pts,pkt_dts",
                                             "-of", "json", probeInput.argument], standardInput: probeInput.handle)
@@ -54,82 +78,24 @@ public struct VideoSource: FrameSource {
         let json: JSONValue
         do { json = try JSONParser.parse(probe.stdout) } catch { throw RecordingInputError.unreadableVideo(path: path, problem: .ffprobeNotJSON(error)) }
         guard let stream = json["streams"]?.arrayValue?.first else { throw RecordingInputError.noVideoStream(path) }
-        let codec = stream["codec_name"]?.stringValue ?? "?"
-        let pixelFormat = stream["pix_fmt"]?.stringValue ?? "unknown"
-        let colour = LumaSignal.isColourWithoutLuma(pixelFormat: pixelFormat)
-        leftOut = try Self.leftOut(path, pixelFormat: pixelFormat, ffprobe: ffprobe)
-        let timeBase = FrameRate(parsing: stream["time_base"]?.stringValue ?? "") ?? FrameRate(numerator: 1, denominator: 90000)
-        let averageRate = FrameRate(parsing: stream["avg_frame_rate"]?.stringValue ?? "") ?? FrameRate(parsing: stream["r_frame_rate"]?.stringValue ?? "")
         let frames = json["frames"]?.arrayValue ?? []
         guard !frames.isEmpty else { throw RecordingInputError.unreadableVideo(path: path, problem: .noDecodableFrames) }
+        return (stream, frames)
+    }
 
-        var extrapolated = 0
-        let timescale: Int64, rateNumerator: Int, rateDenominator: Int
-        if let fps {
-            // Container timing overridden: evenly spaced frames.
-            timescale = fps.timescale
-            timestamps = (0..<frames.count).map { Int64($0) * fps.ticksPerFrame }
-            rateNumerator = fps.numerator
-            rateDenominator = fps.denominator
-        } else {
-            // time_base is num/den seconds per tick; ticks in 1/den with num folded into each value.
-            let scale = Int64(timeBase.denominator)
-            timescale = scale
-            let known: [Int64?] = frames.map { f in
-                (f["best_effort_timestamp"]?.intValue ?? f["pts"]?.intValue ?? f["pkt_dts"]?.intValue).map { Int64($0) * Int64(timeBase.numerator) }
-            }
-            // A frame without any timestamp (e.g. one flushed from the decoder at the end) gets the
-            // previous frame's interval; the count is kept in the metadata.
-            let nominalTicks = averageRate.map { Int64((Double(scale) * Double($0.denominator) / Double($0.numerator)).rounded()) } ?? 1
-            var ts: [Int64] = []
-            ts.reserveCapacity(frames.count)
-            var filled = 0
-            for (i, value) in known.enumerated() {
-                let ticks: Int64
-                if let value {
-                    ticks = value
-                } else {
-                    filled += 1
-                    if let last = ts.last {
-                        ticks = last + max(1, ts.count >= 2 ? last - ts[ts.count - 2] : nominalTicks)
-                    } else if let next = known.dropFirst(i + 1).compactMap({ $0 }).first {
-                        ticks = next - max(1, nominalTicks)
-                    } else {
-                        throw RecordingInputError.noTimestamps(path)
-                    }
-                }
-                if let last = ts.last, ticks <= last {
-                    throw RecordingInputError.timestampNotIncreasing(path: path, frame: i, ticks: ticks, timescale: timescale, previous: last)
-                }
-                ts.append(ticks)
-            }
-            extrapolated = filled
-            timestamps = ts
-            rateNumerator = averageRate?.numerator ?? 0
-            rateDenominator = averageRate?.denominator ?? 0
-        }
-        signal = colour ? .convertedFromRGB(pixelFormat)
-            : LumaSignal(range: LumaSignal.range(ffprobe: stream["color_range"]?.stringValue, pixelFormat: pixelFormat),
-                         matrix: stream["color_space"]?.stringValue ?? "unknown", origin: "Y plane of \(pixelFormat)")
-        var meta = ["source": URL(fileURLWithPath: path).lastPathComponent, "source.format": "video", "source.codec": codec,
-                    "source.pixel_format": pixelFormat,
-                    "source.timing": fps.map { "evenly spaced at \($0.numerator)/\($0.denominator) fps" } ?? "container timestamps (time base \(timeBase.numerator)/\(timeBase.denominator))"]
-        if extrapolated > 0 { meta["source.timing.extrapolated"] = "\(Plural.count(extrapolated, "frame")) had no timestamp; each got the previous frame interval" }
-        let metadata = meta.merging(signal.metadata) { $1 }
-
-        let decodeInput = try Self.input(path)
-        // The Y plane as coded (high bit depths shifted to 8 bits), or RGB images to convert here.
+    /// ffmpeg started on `path`, and the header of what it writes: the Y plane as coded (high bit
+    /// depths shifted to 8 bits), or RGB images to convert here when the video has no luma.
+    private static func decoder(_ path: String, colour: Bool, stop: StopFlag?) throws -> (FFmpegDecoder, DecodedFrames) {
+        let decodeInput = try input(path)
         let output = colour ? ["-pix_fmt", "rgb24", "-c:v", "ppm", "-f", "image2pipe", "-"]
             : ["-vf", "extractplanes=y", "-pix_fmt", "gray", "-f", "yuv4mpegpipe", "-"]
-        ffmpeg = try withExtendedLifetime(decodeInput.handle) {  // open until ffmpeg has its copy
+        let ffmpeg = try withExtendedLifetime(decodeInput.handle) {  // open until ffmpeg has its copy
             try FFmpegDecoder(input: path, arguments: ["-v", "error", "-i", decodeInput.argument, "-map", "0:v:0", "-fps_mode", "passthrough"] + output,
                               standardInput: decodeInput.handle.map { .fileDescriptor($0.fileDescriptor) } ?? .null, stop: stop)
         }
-        self.frames = try ffmpeg.header({ colour ? .rgb(try PPMStreamReader(stream: $0)) : .luma(try Y4MReader(stream: $0)) },
-                                        reading: .file)
-        let (width, height) = self.frames.size
-        header = RecordingHeader(width: width, height: height, timescale: timescale, rateNumerator: rateNumerator,
-                                 rateDenominator: rateDenominator, metadata: metadata)
+        let frames: DecodedFrames = try ffmpeg.header({ colour ? .rgb(try PPMStreamReader(stream: $0)) : .luma(try Y4MReader(stream: $0)) },
+                                       reading: .file)
+        return (ffmpeg, frames)
     }
 
     /// The colour and the other streams (audio, subtitles, more video) a luma recording leaves out.

@@ -31,7 +31,7 @@ public struct CorpusListing: Sendable, Equatable {
             let frames = max(0, header.lastFrame - header.firstFrame + 1)
             let digest: String
             do throws(SystemCallError) { digest = try FileDigest.sha256(ofFileAt: path) } catch {
-                throw EventLogError(path: path, reason: error.description)
+                throw EventLogError(path: path, .readFailed(error))
             }
             return Golden(path: path, cost: max(1, frames) * max(1, header.analyzers.count), sha256: digest)
         }

@@ -29,16 +29,15 @@ public struct RegressionPart: Sendable, Equatable {
     /// Goldens in the corpus, and the digest of its listing (``CorpusListing``).
     public var goldenCount: Int
     public var corpusDigest: String
-    /// The options that change results (settings, tolerances, update), as the command canonicalized
-    /// them: parts of one run have the same.
-    public var options: JSONValue
+    /// The options that change results (settings, tolerances, update): parts of one run have the same.
+    public var settings: RegressionSettings
     public var engineVersion: String
     /// The golden indices this shard replayed, with their outcomes.
     public var outcomes: [(index: Int, outcome: RegressionOutcome)]
 
-    public init(shard: Int, shards: Int, folder: String, listing: CorpusListing, options: JSONValue,
+    public init(shard: Int, shards: Int, folder: String, listing: CorpusListing, settings: RegressionSettings,
                 outcomes: [(index: Int, outcome: RegressionOutcome)]) {
-        (self.shard, self.shards, self.folder, self.options, self.outcomes) = (shard, shards, folder, options, outcomes)
+        (self.shard, self.shards, self.folder, self.settings, self.outcomes) = (shard, shards, folder, settings, outcomes)
         corpusPath = URL(fileURLWithPath: folder).standardizedFileURL.path
         goldenCount = listing.goldens.count
         corpusDigest = listing.digest
@@ -55,7 +54,7 @@ public struct RegressionPart: Sendable, Equatable {
             "format": .string(Self.format), "version": .int(Int64(Self.formatVersion)),
             "engine": .string(engineVersion), "folder": .string(folder),
             "corpus": .object(["goldens": .int(Int64(goldenCount)), "digest": .string(corpusDigest), "path": .string(corpusPath)]),
-            "options": options, "shard": .int(Int64(shard)), "shards": .int(Int64(shards)),
+            "options": settings.json, "shard": .int(Int64(shard)), "shards": .int(Int64(shards)),
             "outcomes": .array(outcomes.map { .object(["index": .int(Int64($0.index)), "outcome": $0.outcome.encoded]) }),
         ])
     }
@@ -81,7 +80,7 @@ public struct RegressionPart: Sendable, Equatable {
         guard let engine = value["engine"]?.stringValue, let folder = value["folder"]?.stringValue,
               let goldens = value["corpus"]?["goldens"]?.intValue, (0...maximumGoldens).contains(goldens),
               let digest = value["corpus"]?["digest"]?.stringValue,
-              let options = value["options"], let shard = value["shard"]?.intValue, let shards = value["shards"]?.intValue,
+              let settings = try? value["options"]?.decode(RegressionSettings.self), let shard = value["shard"]?.intValue, let shards = value["shards"]?.intValue,
               (1...maximumShards).contains(shards), (0..<shards).contains(shard), let items = value["outcomes"]?.arrayValue,
               items.count <= goldens
         else { throw fail(.impossibleFields(maximumShards: maximumShards, maximumGoldens: maximumGoldens)) }
@@ -93,7 +92,7 @@ public struct RegressionPart: Sendable, Equatable {
             outcomes.append((index, outcome))
         }
         var part = RegressionPart(shard: shard, shards: shards, folder: folder, listing: CorpusListing(goldens: [], digest: digest),
-                                  options: options, outcomes: outcomes)
+                                  settings: settings, outcomes: outcomes)
         part.goldenCount = goldens
         part.engineVersion = engine
         if let path = value["corpus"]?["path"] {
@@ -122,7 +121,7 @@ public struct RegressionPart: Sendable, Equatable {
             }
             if part.folder != first.folder { throw differ("folder", part.folder, first.folder) }
             if part.corpusPath != first.corpusPath { throw differ("corpus folder", part.corpusPath, first.corpusPath) }
-            if part.options != first.options { throw differ("options", part.options.serialized, first.options.serialized) }
+            if part.settings != first.settings { throw differ("options", part.settings.json.serialized, first.settings.json.serialized) }
         }
         var byShard = [String?](repeating: nil, count: first.shards)
         for (path, part) in parts {

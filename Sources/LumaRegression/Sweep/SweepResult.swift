@@ -30,6 +30,22 @@ public struct SweepResult: Sendable {
         self.passes = passes
     }
 
+    /// The result of a sweep whose every unit (each recording through each of `passes`) is in
+    /// `units`, once, in any order (checked by whoever joined them).
+    public init(grid: SweepGrid, recordings: [String], withoutTruth: [String], passes: [Range<Int>], units: [SweepUnitScores]) {
+        var table = [[SweepScore]](repeating: [SweepScore](repeating: SweepScore(), count: recordings.count), count: grid.settingCount)
+        var times = [[InstanceClock.Reading]](repeating: [InstanceClock.Reading](repeating: InstanceClock.Reading(), count: recordings.count),
+                                              count: grid.settingCount)
+        for unit in units {
+            for (setting, score) in zip(passes[unit.pass], unit.scores) { table[setting][unit.recording] = score }
+            for (setting, time) in zip(passes[unit.pass], unit.timings ?? []) { times[setting][unit.recording] = time }
+        }
+        // Times only when every unit was timed: a resumed sweep whose stored units were not has none.
+        let timed = !units.isEmpty && units.allSatisfy { $0.timings != nil }
+        self.init(grid: grid, settings: grid.settings, recordings: recordings, withoutTruth: withoutTruth, scores: table, passes: passes.count,
+                  timings: timed ? times : nil)
+    }
+
     /// Each setting's score pooled over the corpus (``SweepScore/pooled(_:)``), in grid order.
     public var pooled: [SweepScore] { scores.map(SweepScore.pooled) }
 

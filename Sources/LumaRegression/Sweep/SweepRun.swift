@@ -18,46 +18,90 @@ public enum SweepRun {
     public static func run(_ grid: SweepGrid, corpus: SweepCorpus, registry: AnalyzerRegistry, jobs: Int = 1, timings: Bool = false,
                            didReplay: ((SweepCorpus.Entry, EventLog) throws -> Void)? = nil,
                            progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> SweepResult {
+        let passes = passes(grid.settingCount)
+        let units = corpus.entries.indices.flatMap { r in passes.indices.map { SweepUnit(recording: r, pass: $0) } }
+        let scored = try score(units, of: grid, corpus: corpus, registry: registry, jobs: jobs, timings: timings, didReplay: didReplay, progress: progress)
+        return SweepResult(grid: grid, recordings: corpus.entries.map(\.name), withoutTruth: corpus.withoutTruth, passes: passes, units: scored)
+    }
+
+    /// Replays and scores `units` (each a recording and a pass of ``passes(_:)``), in the order
+    /// given; `didScore` is told each unit's scores as soon as it has them (to store them, so an
+    /// interrupted sweep resumes). The recordings and truth of `units` are all read first.
+    public static func score(_ units: [SweepUnit], of grid: SweepGrid, corpus: SweepCorpus, registry: AnalyzerRegistry, jobs: Int = 1, timings: Bool = false,
+                             didReplay: ((SweepCorpus.Entry, EventLog) throws -> Void)? = nil,
+                             didScore: ((SweepUnitScores) throws -> Void)? = nil,
+                             progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> [SweepUnitScores] {
         let setups = try grid.setups(registry: registry)
-        let truths = try corpus.entries.map { entry in
+        let passes = passes(setups.count)
+        var truths: [Int: (frames: Int, truth: GroundTruth)] = [:]
+        for r in units.map(\.recording) where truths[r] == nil {
+            let entry = corpus.entries[r]
             let reader = try RecordingReader(path: entry.recordingPath)
             let truth = try GroundTruth.read(entry.truthPath)
             try truth.check(againstFrames: reader.frameCount, width: reader.header.width, height: reader.header.height, path: entry.truthPath)
-            return (frames: reader.frameCount, truth: truth)
+            truths[r] = (reader.frameCount, truth)
         }
-        let passes = passes(setups.count)
-        let total = truths.reduce(0) { $0 + $1.frames } * passes.count
+        let total = units.reduce(0) { $0 + truths[$1.recording]!.frames }
         var done = 0
-        var scores = [[SweepScore]](repeating: [], count: setups.count)
-        var times = [[InstanceClock.Reading]](repeating: [], count: setups.count)
-        for (entry, truth) in zip(corpus.entries, truths.map(\.truth)) {
-            // Opened again here, so a corpus of thousands never holds thousands of files open.
-            let reader = try RecordingReader(path: entry.recordingPath)
-            for pass in passes {
-                var options = ReplayOptions(jobs: jobs)
-                options.instanceClock = timings ? InstanceClock() : nil
-                let before = done
-                if let progress {
-                    options.progress = { @Sendable frames, _ in progress(before + frames, total) }
-                }
-                let log = try Replay.runInMemory(reader, setups: Array(setups[pass]), registry: registry, options: options)
-                done += reader.frameCount
-                try didReplay?(entry, log)
-                for index in pass {
-                    let one = log.keepingOnly(setups[index].name)
-                    let shapes = log.header.analyzers.first { $0.name == setups[index].name }?.events.compactMap(\.shape) ?? []
-                    scores[index].append(SweepScore(try LogScore(log: one, truth: truth), events: one.events.count, shapes: shapes))
-                    times[index].append(options.instanceClock?.reading(setups[index].name) ?? InstanceClock.Reading())
-                }
+        var scored: [SweepUnitScores] = []
+        var reader: (index: Int, reader: RecordingReader)?
+        for unit in units {
+            let entry = corpus.entries[unit.recording], truth = truths[unit.recording]!.truth
+            // Opened once per recording, so a corpus of thousands never holds thousands of files open.
+            if reader?.index != unit.recording { reader = (unit.recording, try RecordingReader(path: entry.recordingPath)) }
+            let pass = passes[unit.pass]
+            var options = ReplayOptions(jobs: jobs)
+            options.instanceClock = timings ? InstanceClock() : nil
+            let before = done
+            if let progress {
+                options.progress = { @Sendable frames, _ in progress(before + frames, total) }
             }
+            let log = try Replay.runInMemory(reader!.reader, setups: Array(setups[pass]), registry: registry, options: options)
+            done += reader!.reader.frameCount
+            try didReplay?(entry, log)
+            var scores: [SweepScore] = []
+            for index in pass {
+                let one = log.keepingOnly(setups[index].name)
+                let shapes = log.header.analyzers.first { $0.name == setups[index].name }?.events.compactMap(\.shape) ?? []
+                scores.append(SweepScore(try LogScore(log: one, truth: truth), events: one.events.count, shapes: shapes))
+            }
+            let times = options.instanceClock.map { clock in pass.map { clock.reading(setups[$0].name) ?? InstanceClock.Reading() } }
+            let unitScores = SweepUnitScores(recording: unit.recording, pass: unit.pass, scores: scores, timings: times)
+            try didScore?(unitScores)
+            scored.append(unitScores)
         }
-        return SweepResult(grid: grid, settings: grid.settings, recordings: corpus.entries.map(\.name), withoutTruth: corpus.withoutTruth,
-                           scores: scores, passes: passes.count, timings: timings ? times : nil)
+        return scored
     }
 
     /// The settings' indices in passes of at most ``AnalyzerSetup/instanceLimit``, in grid order.
     public static func passes(_ count: Int) -> [Range<Int>] {
         stride(from: 0, to: count, by: AnalyzerSetup.instanceLimit).map { $0..<min($0 + AnalyzerSetup.instanceLimit, count) }
+    }
+}
+
+/// One replay of a sweep: recording `recording` (its index in the corpus) through pass `pass` (of
+/// ``SweepRun/passes(_:)``): the unit a sweep stores, a shard is given, and a merge joins.
+public struct SweepUnit: Sendable, Hashable, Codable {
+    public var recording: Int
+    public var pass: Int
+
+    public init(recording: Int, pass: Int) {
+        self.recording = recording
+        self.pass = pass
+    }
+}
+
+/// The scores of one unit: the pass's settings on the recording, in grid order.
+public struct SweepUnitScores: Sendable, Equatable, Codable {
+    public var recording: Int
+    public var pass: Int
+    public var scores: [SweepScore]
+    /// Each setting's own analysis time (`--timings`), in the order of `scores`; `nil` when not
+    /// measured (and then not written, so a stored or part file without times is the same bytes).
+    public var timings: [InstanceClock.Reading]?
+
+    public init(recording: Int, pass: Int, scores: [SweepScore], timings: [InstanceClock.Reading]? = nil) {
+        (self.recording, self.pass, self.scores, self.timings) = (recording, pass, scores, timings)
     }
 }
 

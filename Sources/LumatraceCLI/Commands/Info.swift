@@ -75,7 +75,7 @@ struct Info: ParsableCommand {
                     .init("chunk", d.chunk.map { .int(Int64($0)) } ?? .null),
                     .init("frames", d.frames.map { .array([.int(Int64($0.lowerBound)), .int(Int64($0.upperBound - 1))]) } ?? .null),
                     .init("bytes", .array([.int(Int64(d.bytes.lowerBound)), .int(Int64(d.bytes.upperBound))])),
-                    .init("reason", .string(d.reason)),
+                    .init("reason", .string(d.reason + FlagHints.recoverHint(for: d.cause))),
                 ])
             })),
         ])
@@ -102,7 +102,7 @@ struct Info: ParsableCommand {
         if damage.isEmpty {
             print(quick ? "  damage        not checked (--quick)" : "  damage        none: every chunk decodes and passes its checksums")
         } else {
-            for d in damage { print("  damage        \(d)") }
+            for d in damage { print("  damage        \(FlagHints.message(for: d))") }
         }
     }
 }

@@ -36,7 +36,7 @@ struct Recover: ParsableCommand {
                 return
             }
             // Damage that cost frames; a damaged header or reference copy is repaired instead.
-            for d in report.damage where d.frames.map({ !$0.isEmpty }) ?? true { print("left out: \(d)") }
+            for d in report.damage where d.frames.map({ !$0.isEmpty }) ?? true { print("left out: \(FlagHints.message(for: d))") }
             if report.restoredHeader { print("restored: the file header, from its copy") }
             print("\(output ?? recording): kept \(Plural.count(report.framesKept, "frame")) in \(Plural.count(report.chunksKept, "chunk")) (the recording could be read for \(report.framesBefore)), format version \(report.formatVersion), index rewritten, \(report.originalSize) -> \(report.fileSize) bytes")
         }

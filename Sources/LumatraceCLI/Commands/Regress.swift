@@ -226,20 +226,9 @@ extension Regress {
         }
 
         /// The options that change what a run finds: the parts of one run must agree on them.
-        /// A timed run says so (`junitTimings`), so that every part of it is timed; an untimed one's
-        /// options are as they always were.
-        private var canonicalOptions: JSONValue {
-            let t = tolerance.tolerances
-            let scores = ((try? scoreTolerance.tolerances) ?? [:]).sorted { $0.key.rawValue < $1.key.rawValue }
-            var members: [JSONValue.Member] = [
-                .init("set", .array(settings.map(JSONValue.string))),
-                .init("diffTolerances", .array([t.pointPixels, t.iou, t.confidence].map(JSONValue.double))),
-                .init("scoreTolerances", .object(scores.map { .init($0.key.rawValue, .double($0.value)) })),
-                .init("judgeByScores", .bool(scoreTolerance.judgeByScores)), .init("update", .bool(update)),
-                .init("allowExternal", .bool(allowExternal)),
-            ]
-            if junitTimings { members.append(.init("junitTimings", .bool(true))) }
-            return .object(members)
+        private var runSettings: RegressionSettings {
+            RegressionSettings(set: settings, diffTolerances: tolerance.tolerances, scoreTolerances: (try? scoreTolerance.tolerances) ?? [:],
+                               judgeByScores: scoreTolerance.judgeByScores, update: update, allowExternal: allowExternal, timed: junitTimings)
         }
 
         /// Runs this shard's goldens and writes their outcomes as a part file. The exit status is 0
@@ -256,7 +245,7 @@ extension Regress {
             let results = try RegressionRun.run(goldens, selection: mine, overrides: overrides.settings, jobs: jobs, tolerances: tolerance.tolerances,
                                                 judge: judge, stage: staging, allowPrograms: allowExternal, recordings: recordings, registry: registry)
             let outcomes = zip(mine, results).map { (index: $0, outcome: RegressionOutcome(FlagHints.regressResult($1), keptWorseHint: Self.keptWorseHint, timed: junitTimings)) }
-            let part = RegressionPart(shard: shard.index, shards: shard.count, folder: folder, listing: listing, options: canonicalOptions,
+            let part = RegressionPart(shard: shard.index, shards: shard.count, folder: folder, listing: listing, settings: runSettings,
                                       outcomes: outcomes)
             try file.write(part.json.serialized + "\n")
             try file.commit()
@@ -314,10 +303,10 @@ extension Regress {
                 let run = try RegressionPart.merge(read)
                 let folder = run.folder
                 var outcomes = run.outcomes
-                let options = read.first?.part.options
-                let update = options?["update"]?.boolValue ?? false
-                let settings = options?["set"]?.arrayValue?.compactMap(\.stringValue) ?? []
-                if junitTimings, options?["junitTimings"]?.boolValue != true {
+                let runSettings = read.first?.part.settings
+                let update = runSettings?.update ?? false
+                let settings = runSettings?.set ?? []
+                if junitTimings, runSettings?.timed != true {
                     throw CLIError("--junit-timings: the parts hold no times (their shards ran without --junit-timings)")
                 }
                 // Times the parts hold are reported only when asked, so the report stays the same bytes.

@@ -11,6 +11,7 @@ extension SweepResult.Measure: ExpressibleByArgument {}
 
 struct Sweep: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "run",
         abstract: "Tune an analyzer over a corpus: replay each recording once through a grid of settings and score every setting against the truth.",
         discussion: """
               lumatrace sweep Recordings/ --analyzer trajectory \\
@@ -54,6 +55,17 @@ struct Sweep: ParsableCommand {
             the best setting (a tie goes to the earlier) and the `replay` flags that
             reproduce it. The outputs are byte-identical for the same corpus and
             grid, whatever --jobs is.
+
+            An interrupted sweep resumes: each recording's scores are stored in
+            OUT/scores/STEM.json as soon as every setting has been scored on it, and
+            the same command with the same -o OUT scores only the recordings not yet
+            stored (a stored file of another grid, analyzer, recording or truth is
+            refused, naming it; --force starts over). The outputs are written once
+            every recording is scored, and OUT/scores goes with them.
+
+            Across machines: --shard K/N -o PART.json scores shard K's share of the
+            recordings × passes and writes a part; `lumatrace sweep merge PART… -o
+            OUT` joins every shard's part into the outputs one sweep writes.
             """)
 
     @Argument(help: "The corpus: a folder of .luma recordings, each with STEM.truth.json beside it.")
@@ -77,8 +89,12 @@ struct Sweep: ParsableCommand {
     @Option(help: "What the best setting is chosen by, pooled over the corpus: f1, recall or precision.")
     var best: SweepResult.Measure = .f1
 
-    @Option(name: .shortAndLong, help: "The folder to write sweep.txt, sweep.json and sweep.csv into (new or empty).")
+    @Option(name: .shortAndLong, help: "The folder to write sweep.txt, sweep.json and sweep.csv into (new or empty, or an unfinished sweep's to resume); with --shard, the part file.")
     var output: String
+
+    @Option(help: ArgumentHelp("Score one share of the recordings × passes: shard K of N (K from 0, e.g. 0/3), auto (a Slurm job array) or auto/N; -o is then the part file for `sweep merge`.",
+                               valueName: "k/n"))
+    var shard: String?
 
     @Flag(help: "Also measure each setting's own analysis time per frame: a ms/frame column and a second front (F1 against time) in every output. Times differ from run to run, so the outputs are no longer the same bytes.")
     var timings = false
@@ -98,6 +114,10 @@ struct Sweep: ParsableCommand {
     func validate() throws {
         guard seed == nil || random != nil else { throw ValidationError("--seed is the seed of --random N's draws: give --random too") }
         guard !grid.isEmpty else { throw ValidationError("give at least one --grid NAME.KEY=V1,V2,… to sweep") }
+        if let shard {
+            _ = try ShardSelection(parsing: shard)
+            guard keepLogs == nil else { throw ValidationError("--keep-logs applies to a whole sweep, not a --shard") }
+        }
     }
 
     func run() throws {
@@ -119,12 +139,31 @@ struct Sweep: ParsableCommand {
             } catch let error as SweepError { throw UsageError(error) }
             let listing = try SweepCorpus.list(corpus)
             try refuseInside(corpus: corpus, output, option: "-o")
-            let folder = try OutputFolder.create(output, replacingExisting: force, inputs: listing.entries.flatMap { [$0.recordingPath, $0.truthPath] },
-                                                 owns: (SweepReport.fileNames + SweepPage.fileNames).contains)
+            let inputs = listing.entries.flatMap { [$0.recordingPath, $0.truthPath] }
+            let recordings = try listing.entries.map(SweepRecordingIdentity.init)
+            let definition = SweepDefinition(sweepGrid)
+            if let shard {
+                try writePart(try ShardSelection(parsing: shard), definition: definition, grid: sweepGrid, corpus: listing, recordings: recordings)
+                return
+            }
+            let resume = SweepResume(output: output)
+            let folder = try OutputFolder.create(output, replacingExisting: force || Self.isUnfinished(output), inputs: inputs,
+                                                 owns: (Self.fileNames + [SweepResume.folderName]).contains)
+            let stored: [Int: [SweepScore]]
+            do { stored = force ? [:] : try resume.stored(definition, recordings: recordings) } catch let error as SweepFileError {
+                throw CLIError("\(error) (--force starts the sweep over)")
+            }
+            if !stored.isEmpty {
+                warn("resuming: \(stored.count) of \(Plural.count(recordings.count, "recording")) already scored in \(resume.folder)")
+                if timings { warn("note: no times in the outputs: the recordings scored before this run were not timed (--force starts over)") }
+            }
             let kept = try keepLogs.map { folder in
                 try refuseInside(corpus: corpus, folder, option: "--keep-logs")
                 let logs = SweepLogs(folder: folder, replacingExisting: force)
-                try logs.prepare(listing, settings: sweepGrid.settings)
+                // A resumed sweep kept the logs of the recordings it stored: only the rest's are checked.
+                var rest = listing
+                rest.entries = listing.entries.indices.filter { stored[$0] == nil }.map { listing.entries[$0] }
+                try logs.prepare(rest, settings: sweepGrid.settings)
                 return logs
             }
             if !listing.withoutTruth.isEmpty {
@@ -133,24 +172,52 @@ struct Sweep: ParsableCommand {
             let bar = ProgressBar("sweeping")
             let result: SweepResult
             do {
-                result = try SweepRun.run(sweepGrid, corpus: listing, registry: registry, jobs: jobs, timings: timings,
-                                          didReplay: kept.map { logs in { entry, log in try logs.keep(log, of: entry) } },
-                                          progress: { bar.update($0, $1) })
+                let passes = definition.passes
+                let storedUnits = stored.flatMap { r, scores in passes.indices.map { SweepUnitScores(recording: r, pass: $0, scores: Array(scores[passes[$0]])) } }
+                let units = listing.entries.indices.filter { stored[$0] == nil }.flatMap { r in passes.indices.map { SweepUnit(recording: r, pass: $0) } }
+                var scores: [SweepScore] = []
+                let scored = try SweepRun.score(units, of: sweepGrid, corpus: listing, registry: registry, jobs: jobs, timings: timings,
+                                                didReplay: kept.map { logs in { entry, log in try logs.keep(log, of: entry) } },
+                                                didScore: { unit in
+                                                    scores += unit.scores
+                                                    guard unit.pass == passes.count - 1 else { return }
+                                                    try resume.store(scores, of: recordings[unit.recording], sweep: definition)
+                                                    scores = []
+                                                },
+                                                progress: { bar.update($0, $1) })
+                result = SweepResult(grid: sweepGrid, recordings: listing.entries.map(\.name), withoutTruth: listing.withoutTruth, passes: passes,
+                                     units: storedUnits + scored)
             } catch {
                 bar.finish()
                 throw error
             }
             bar.finish()
-            let report = SweepReport(result, best: best)
-            try folder.write(Array(report.text.utf8), to: "sweep.txt")
-            try folder.write(Array((report.json.serialized + "\n").utf8), to: "sweep.json")
-            try folder.write(Array(report.csv.utf8), to: "sweep.csv")
-            let pictures = try writePictures(report, into: folder)
-            try folder.commit()
-            print("swept \(Plural.count(result.settings.count, "setting")) over \(Plural.count(result.recordings.count, "recording")) "
-                  + "(\(Plural.count(result.passes, "replay")) of each) → \(output)/sweep.txt, sweep.json, sweep.csv, " + pictures.joined(separator: ", "))
-            print(report.bestLine)
+            try Self.write(SweepReport(result, best: best), into: folder, saying: "swept")
         }
+    }
+
+    /// Scores this shard's units and writes them as a part file for `sweep merge`.
+    private func writePart(_ shard: ShardSelection, definition: SweepDefinition, grid: SweepGrid, corpus listing: SweepCorpus,
+                           recordings: [SweepRecordingIdentity]) throws {
+        let file = try OutputFile.create(output, replacingExisting: force, inputs: listing.entries.flatMap { [$0.recordingPath, $0.truthPath] },
+                                         kind: .text, streams: .refused(why: "a part is a file"))
+        let mine = SweepPart.plan(definition, corpus: recordings, shard: shard.index, of: shard.count)
+        let bar = ProgressBar("sweeping shard \(shard.index) of \(shard.count)")
+        let scored: [SweepUnitScores]
+        do { scored = try SweepRun.score(mine, of: grid, corpus: listing, registry: Lumatrace.registry, jobs: jobs, timings: timings, progress: { bar.update($0, $1) }) } catch {
+            bar.finish()
+            throw error
+        }
+        bar.finish()
+        let part = SweepPart(sweep: definition, shard: shard.index, shards: shard.count, corpus: recordings, withoutTruth: listing.withoutTruth, units: scored)
+        try file.write(try part.bytes())
+        try file.commit()
+        print("shard \(shard.index) of \(shard.count): \(Plural.count(mine.count, "replay")) of \(recordings.count * definition.passes.count) → \(output)")
+    }
+
+    /// Whether `output` is the folder of an unfinished sweep: it holds only stored scores.
+    static func isUnfinished(_ output: String) -> Bool {
+        (try? FileManager.default.contentsOfDirectory(atPath: output)) == [SweepResume.folderName]
     }
 
     /// The instance the grid tunes and its analyzer: `--analyzer`, else the NAME of the first `--grid`.

@@ -48,7 +48,7 @@ struct AnalyzerChoiceOptions: ParsableArguments {
         let setups = try setups(registry: registry, logFolder: logFolder)
         if isChosen {
             for setup in setups {
-                if let reason = try? registry.descriptor(named: setup.analyzer).idleReason(in: setup.configuration) {
+                if let reason = (try? registry.descriptor(named: setup.analyzer)).flatMap(setup.idleReason(with:)) {
                     warn("note: \(setup.name) will log nothing: \(reason)")
                 }
             }
@@ -79,7 +79,7 @@ struct AnalyzerChoiceOptions: ParsableArguments {
             // A program the file names runs only when allowed; one given with --set is the user's own.
             let fileDecides = zip(asFiled, setups).filter { filed, run in
                 let descriptor = try? registry.descriptor(named: run.analyzer)
-                return descriptor?.program(in: filed.configuration) == descriptor?.program(in: run.configuration)
+                return descriptor.map(filed.program(with:)) == descriptor.map(run.program(with:))
             }.map(\.1)
             try ProgramPermission.require(fileDecides, from: pipeline, registry: registry, allowed: allowExternal)
         }

@@ -105,6 +105,22 @@ enum FlagHints {
         }
     }
 
+    /// `damage` as `info` lists it: the library's words and, where the damage is one `recover`
+    /// repairs or made, the command.
+    static func message(for damage: RecordingDamage) -> String {
+        damage.description + recoverHint(for: damage.cause)
+    }
+
+    /// The words after a damage's reason that name `lumatrace recover`, or "" when it has none.
+    static func recoverHint(for cause: DamageCause) -> String {
+        switch cause {
+        case .headerCopiesDisagree: return " (`lumatrace recover` writes it back)"
+        case .headerReadFromCopy: return " (`lumatrace recover` restores it)"
+        case .framesRemovedFromIndex: return " by `lumatrace recover`"
+        default: return ""
+        }
+    }
+
     /// `result` with its error worded as regress words it: a ``RegressionError`` or
     /// ``ProgramNotAllowed`` with its hints.
     static func regressResult(_ result: RegressionResult) -> RegressionResult {

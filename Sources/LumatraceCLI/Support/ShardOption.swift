@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 
-/// Which share of a corpus one `regress` process runs: shard K of N, K counted from 0 as Slurm
+/// Which share of a corpus one `regress` or `sweep` process runs: shard K of N, K counted from 0 as Slurm
 /// array ids and Kubernetes completion indexes are.
 struct ShardSelection: Equatable {
     var index: Int

@@ -618,31 +618,36 @@ def _header_copy(r) -> Header | None:
     return header if header.version >= 2 else None
 
 
+# What a file that is not a recording looks like, and how to record it: this mirrors Swift's
+# sniffing, whose source of truth is `FileKindSniffer.kind(head:)` and `FileKind.description`
+# (Sources/LumaOutput/FileKindSniffer.swift, FileKind.swift), with the hints of the command line's
+# `FlagHints.recordHint(for:)` (Sources/LumatraceCLI/Support/FlagHints.swift). One row a kind, in
+# the order Swift tests them: (does the head match, the kind's words, the hint with its joint, or "").
+_RECORD_VIDEO = ": record it first with `lumatrace record VIDEO -o OUT.luma`"
+_RECORD_FOLDER = "; a folder of images is recorded with `lumatrace record FOLDER -o OUT.luma`"
+_FILE_KINDS = (
+    (lambda h: h[4:8] == b"ftyp", "it looks like an MP4/MOV video", _RECORD_VIDEO),
+    (lambda h: h[:4] == b"RIFF" and h[8:12] == b"AVI ", "it looks like an AVI video", _RECORD_VIDEO),
+    (lambda h: h[:4] == b"\x1a\x45\xdf\xa3", "it looks like a Matroska/WebM video", _RECORD_VIDEO),
+    (lambda h: h[:4] == b"GIF8", "it looks like a GIF", ": record it first with `lumatrace record FILE.gif -o OUT.luma`"),
+    (lambda h: h[:9] == b"YUV4MPEG2", "it looks like a Y4M video stream",
+     ": record it first with `lumatrace record FILE.y4m -o OUT.luma`"),
+    (lambda h: h[:4] == b"\x89PNG", "it looks like a PNG image", _RECORD_FOLDER),
+    (lambda h: h[:3] == b"\xff\xd8\xff", "it looks like a JPEG image", _RECORD_FOLDER),
+    (lambda h: h[:2] in (b"P5", b"P2"), "it looks like a PGM image", ""),
+    (lambda h: h.startswith(b'{"format":"lumatrace.events"'), "it looks like a Lumatrace event log", ""),
+    (lambda h: h[:1] == b"{", "it looks like JSON text", ""),
+)
+
+
 def _sniff(head: bytes) -> str | None:
-    """What a file is when recognizably something else than a recording (as the Swift reader says)."""
-    record = "record it first with `lumatrace record VIDEO -o OUT.luma`"
+    """What a file is when recognizably something else than a recording, with how to record it
+    (the words of the Swift reader and command line: see `_FILE_KINDS`)."""
     if not head:
         return "the file is empty"
-    if head[4:8] == b"ftyp":
-        return "it looks like an MP4/MOV video: " + record
-    if head[:4] == b"RIFF" and head[8:12] == b"AVI ":
-        return "it looks like an AVI video: " + record
-    if head[:4] == b"\x1a\x45\xdf\xa3":
-        return "it looks like a Matroska/WebM video: " + record
-    if head[:4] == b"GIF8":
-        return "it looks like a GIF: record it first with `lumatrace record FILE.gif -o OUT.luma`"
-    if head[:9] == b"YUV4MPEG2":
-        return "it looks like a Y4M video stream: record it first with `lumatrace record FILE.y4m -o OUT.luma`"
-    if head[:4] == b"\x89PNG":
-        return "it looks like a PNG image; a folder of images is recorded with `lumatrace record FOLDER -o OUT.luma`"
-    if head[:3] == b"\xff\xd8\xff":
-        return "it looks like a JPEG image; a folder of images is recorded with `lumatrace record FOLDER -o OUT.luma`"
-    if head[:2] in (b"P5", b"P2"):
-        return "it looks like a PGM image"
-    if head.startswith(b'{"format":"lumatrace.events"'):
-        return "it looks like a Lumatrace event log"
-    if head[:1] == b"{":
-        return "it looks like JSON text"
+    for matches, words, hint in _FILE_KINDS:
+        if matches(head):
+            return words + hint
     if all(b in (9, 10, 13) or 32 <= b < 127 for b in head[:32]):
         return f"it looks like a text file starting '{head[:24].decode('ascii')}'"
     return None

@@ -1,0 +1,82 @@
+import Foundation
+import LumaBase
+
+/// How a sweep's files on disk (stored scores, parts) are written and read: JSON whose numbers
+/// read back exactly (a score's point errors are joined and their median taken after reading, so
+/// the outputs are those of a sweep that never stopped), with a format name and version checked
+/// first, and a size read whole only under a limit.
+enum SweepStoredFile {
+    /// A file larger than this is refused before it is read (a part of a thousand recordings
+    /// through a hundred settings is a few megabytes).
+    static let maximumBytes = 64 << 20
+
+    /// The bytes of `value`: keys sorted, so the same value gives the same bytes.
+    static func bytes(_ value: some Encodable) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return Array(try encoder.encode(value)) + [0x0A]
+    }
+
+    private struct Head: Decodable {
+        var format: String?
+        var version: Int?
+    }
+
+    /// Reads `path` as a `T` of `format` (described as `kind` in refusals), version `version`.
+    static func read<T: Decodable>(_ type: T.Type, from path: String, format: String, version: Int, kind: String) throws(SweepFileError) -> T {
+        let fail = { (problem: SweepFileError.Problem) in SweepFileError(path: path, problem: problem) }
+        let bytes: [UInt8]
+        do throws(SystemFile.WholeFileProblem) { bytes = try SystemFile.readWhole(path, maximumBytes: maximumBytes) } catch {
+            switch error {
+            case .unreadable(let failure): throw fail(.unreadable(failure.description))
+            case .notAFile(let kind): throw fail(.unreadable("is \(kind.inWords), not a file"))
+            case .tooLarge: throw fail(.unreadable("larger than \(maximumBytes) bytes"))
+            }
+        }
+        let data = Data(bytes)
+        let head: Head
+        do { head = try JSONDecoder().decode(Head.self, from: data) } catch {
+            throw fail(.notA(kind: kind, why: "not a JSON object: empty, truncated or another file"))
+        }
+        guard head.format == format else { throw fail(.notA(kind: kind, why: "no \"format\":\"\(format)\"")) }
+        guard head.version == version else { throw fail(.version(found: head.version ?? 0, readable: version)) }
+        do { return try JSONDecoder().decode(T.self, from: data) } catch {
+            throw fail(.notA(kind: kind, why: Self.why(error)))
+        }
+    }
+
+    /// A decoding failure in a few words.
+    private static func why(_ error: Error) -> String {
+        switch error as? DecodingError {
+        case .keyNotFound(let key, let context)?: return "no \"\(key.stringValue)\" in \(location(context))"
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?: return "a field of the wrong type at \(location(context))"
+        default: return "not JSON, or truncated"
+        }
+    }
+
+    private static func location(_ context: DecodingError.Context) -> String {
+        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
+        return path.isEmpty ? "the top object" : path
+    }
+}
+
+extension SweepScore {
+    /// The largest count a stored score may hold: far above any corpus, far below where a sum of
+    /// a million of them overflows.
+    static let maximumCount = 1 << 40
+
+    /// Whether a score read from a file is one a sweep could have written: counts within
+    /// 0...``maximumCount``, numbers finite. One that is not is refused before it is pooled.
+    var isPlausible: Bool {
+        let counts = 0...Self.maximumCount
+        guard counts.contains(events) else { return false }
+        if let t = trajectories {
+            guard [t.segments, t.found, t.reported, t.correct, t.pointErrors.count].allSatisfy(counts.contains),
+                  t.pointErrors.allSatisfy(\.isFinite) else { return false }
+        }
+        if let k = tracking {
+            guard counts.contains(k.frames), counts.contains(k.losses), k.successAUC.isFinite, k.precision20.isFinite else { return false }
+        }
+        return true
+    }
+}
