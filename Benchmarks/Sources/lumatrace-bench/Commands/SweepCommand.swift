@@ -32,6 +32,7 @@ struct SweepCommand: ParsableCommand {
             Examples:
               Benchmarks/run sweep --runs 3
               Benchmarks/run sweep --runs 1 --jobs 2 --json
+              Benchmarks/run sweep --runs 5 --only differencing
             """)
 
     @OptionGroup var common: RunOptions
@@ -39,6 +40,12 @@ struct SweepCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Threads of every sweep and replay (default: the machine's cores, at most 8, as lumatrace's --jobs).", valueName: "n"))
     var jobs = min(ProcessInfo.processInfo.activeProcessorCount, 8)
+
+    @Option(name: .customLong("only"), parsing: .singleValue,
+            help: ArgumentHelp("Measure only this: \(SweepBench.Measurement.allCases.map(\.rawValue).joined(separator: ", ")) "
+                               + "(repeatable, or comma-separated).", valueName: "measurement"),
+            transform: parseSelection)
+    var only: [[SweepBench.Measurement]] = []
 
     @OptionGroup var writer: WriterOptions
 
@@ -50,7 +57,8 @@ struct SweepCommand: ParsableCommand {
     func run() throws {
         var settings = try BenchSettings.start(.sweep, common, writer: writer)
         settings.dataDirectory = data.directory
-        try SweepBench.run(settings: settings, jobs: jobs)
+        let selected = Set(only.flatMap { $0 })
+        try SweepBench.run(settings: settings, jobs: jobs, measuring: selected.isEmpty ? Set(SweepBench.Measurement.allCases) : selected)
     }
 }
 

@@ -43,10 +43,16 @@ enum SweepBench {
     /// The input the memory is measured on (its frame size is the unit of the per-instance figure).
     static let memoryInput = clips[0]
 
+    /// What one run can measure (`--only`): a grid's time, or the memory.
+    enum Measurement: String, CaseIterable {
+        case differencing, trajectory, memory
+    }
+
     static let registry = AnalyzerRegistry([AnalyzerDescriptor(DifferencingAnalyzer.self), AnalyzerDescriptor(TrajectoryAnalyzer.self)])
 
-    /// The whole `sweep` benchmark: the corpus, both grids timed, then memory per grid size.
-    static func run(settings: BenchSettings, jobs: Int) throws {
+    /// The whole `sweep` benchmark: the corpus, both grids timed, then memory per grid size (or
+    /// only the `measuring` ones).
+    static func run(settings: BenchSettings, jobs: Int, measuring: Set<Measurement>) throws {
         var settings = settings
         let results: [BenchResult] = try Scratch.withFolder { scratch, kind in
             settings.scratchKind = kind
@@ -55,11 +61,12 @@ enum SweepBench {
             log("lumatrace-bench sweep: \(corpus.entries.count) recordings (\(corpus.entries.map(\.name).joined(separator: ", "))); "
                 + "\(settings.runs) run\(settings.runs == 1 ? "" : "s") per measurement; --jobs \(jobs); scratch \(scratch)")
             var results: [BenchResult] = []
-            for grid in [differencing, trajectory] {
+            for grid in [differencing, trajectory] where measuring.contains(where: { $0.rawValue == grid.name }) {
                 let result = try measure(grid, corpus: corpus, settings: settings, jobs: jobs)
                 if !settings.jsonOnly { print(result.table()); print("") }
                 results.append(result)
             }
+            guard measuring.contains(.memory) else { return results }
             let memory = try measureMemory(scratch: scratch, settings: settings, tools: tools, jobs: jobs)
             if !settings.jsonOnly { print(memory.table()); print("") }
             results.append(memory)
