@@ -1,11 +1,16 @@
 /// Encodes any `Encodable` value into a ``JSONValue``, keeping keys in the order the type encodes
 /// them (declaration order for synthesized conformances). This is how event payloads and analyzer
 /// configurations become log lines with a fixed key order.
+///
+/// Every event an analyzer emits passes through here, so the tree is built without copying: each
+/// container appends to its node's own storage, a node knows its parent instead of every container
+/// carrying its coding path (built only when asked for), and numbers, strings and booleans are
+/// stored without a dynamic cast where the caller's type says what they are.
 public enum JSONValueEncoder {
     public static func encode(_ value: some Encodable) throws -> JSONValue {
-        let root = Node()
-        let encoder = ValueEncoder(node: root, codingPath: [])
-        try value.encode(to: encoder)
+        if let p = primitive(value) { return p }
+        let root = Node(parent: nil, key: nil)
+        try value.encode(to: ValueEncoder(node: root))
         return root.value
     }
 }
@@ -19,6 +24,14 @@ private final class Node {
         case object([(String, Node)])
     }
     var content: Content = .empty
+    /// Where the node hangs, for ``codingPath`` only.
+    unowned let parent: Node?
+    let key: AnyKey?
+
+    init(parent: Node?, key: AnyKey?) {
+        self.parent = parent
+        self.key = key
+    }
 
     var value: JSONValue {
         switch content {
@@ -29,28 +42,50 @@ private final class Node {
         }
     }
 
+    /// The keys from the root to this node.
+    var codingPath: [any CodingKey] {
+        var keys: [any CodingKey] = []
+        var node: Node? = self
+        while let n = node, let key = n.key { keys.append(key); node = n.parent }
+        return keys.reversed()
+    }
+
+    func makeObject() { if case .object = content {} else { content = .object([]) } }
+    func makeArray() { if case .array = content {} else { content = .array([]) } }
+
     func child(forKey key: String) -> Node {
-        if case .object(var pairs) = content {
-            if let existing = pairs.first(where: { $0.0 == key }) { return existing.1 }
-            let n = Node()
-            pairs.append((key, n))
-            content = .object(pairs)
+        guard case .object(var pairs) = content else {
+            let n = Node(parent: self, key: AnyKey(stringValue: key))
+            content = .object([(key, n)])
             return n
         }
-        let n = Node()
-        content = .object([(key, n)])
+        if let existing = pairs.first(where: { $0.0 == key }) { return existing.1 }
+        let n = Node(parent: self, key: AnyKey(stringValue: key))
+        content = .empty  // so the append below finds the storage unshared and grows it in place
+        pairs.append((key, n))
+        content = .object(pairs)
         return n
     }
 
+    /// Sets `key`'s value to `value`.
+    func set(_ value: JSONValue, forKey key: String) { child(forKey: key).content = .value(value) }
+
     func appendChild() -> Node {
-        let n = Node()
-        if case .array(var nodes) = content {
-            nodes.append(n)
-            content = .array(nodes)
-        } else {
+        guard case .array(var nodes) = content else {
+            let n = Node(parent: self, key: AnyKey(intValue: 0))
             content = .array([n])
+            return n
         }
+        let n = Node(parent: self, key: AnyKey(intValue: nodes.count))
+        content = .empty  // as in child(forKey:): append in place
+        nodes.append(n)
+        content = .array(nodes)
         return n
+    }
+
+    var count: Int {
+        if case .array(let nodes) = content { return nodes.count }
+        return 0
     }
 }
 
@@ -63,29 +98,31 @@ private struct AnyKey: CodingKey {
 
 private struct ValueEncoder: Encoder {
     let node: Node
-    let codingPath: [any CodingKey]
+    var codingPath: [any CodingKey] { node.codingPath }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if case .object = node.content {} else { node.content = .object([]) }
-        return KeyedEncodingContainer(Keyed<Key>(node: node, codingPath: codingPath))
+        node.makeObject()
+        return KeyedEncodingContainer(Keyed<Key>(node: node))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        if case .array = node.content {} else { node.content = .array([]) }
-        return Unkeyed(node: node, codingPath: codingPath)
+        node.makeArray()
+        return Unkeyed(node: node)
     }
 
-    func singleValueContainer() -> any SingleValueEncodingContainer { Single(node: node, codingPath: codingPath) }
+    func singleValueContainer() -> any SingleValueEncodingContainer { Single(node: node) }
 }
 
+/// The value as a ``JSONValue`` leaf if it is one of the types JSON holds directly, the common
+/// ones tried first.
 private func primitive(_ value: some Encodable) -> JSONValue? {
     switch value {
-    case let v as Bool: return .bool(v)
-    case let v as String: return .string(v)
     case let v as Double: return .double(v)
-    case let v as Float: return .double(Double(v))
     case let v as Int: return .int(Int64(v))
+    case let v as String: return .string(v)
+    case let v as Bool: return .bool(v)
+    case let v as Float: return .double(Double(v))
     case let v as Int64: return .int(v)
     case let v as Int32: return .int(Int64(v))
     case let v as Int16: return .int(Int64(v))
@@ -100,21 +137,25 @@ private func primitive(_ value: some Encodable) -> JSONValue? {
     }
 }
 
-private func encodeNested(_ value: some Encodable, into node: Node, codingPath: [any CodingKey]) throws {
+private func encodeNested(_ value: some Encodable, into node: Node) throws {
     if let p = primitive(value) {
         node.content = .value(p)
     } else {
-        try value.encode(to: ValueEncoder(node: node, codingPath: codingPath))
+        try value.encode(to: ValueEncoder(node: node))
     }
 }
 
 private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let node: Node
-    let codingPath: [any CodingKey]
+    var codingPath: [any CodingKey] { node.codingPath }
 
-    mutating func encodeNil(forKey key: Key) throws { node.child(forKey: key.stringValue).content = .value(.null) }
+    mutating func encodeNil(forKey key: Key) throws { node.set(.null, forKey: key.stringValue) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { node.set(.double(value), forKey: key.stringValue) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { node.set(.int(Int64(value)), forKey: key.stringValue) }
+    mutating func encode(_ value: String, forKey key: Key) throws { node.set(.string(value), forKey: key.stringValue) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { node.set(.bool(value), forKey: key.stringValue) }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        try encodeNested(value, into: node.child(forKey: key.stringValue), codingPath: codingPath + [key])
+        try encodeNested(value, into: node.child(forKey: key.stringValue))
     }
     mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
         if let value { try encode(value, forKey: key) }
@@ -122,48 +163,49 @@ private struct Keyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
         let child = node.child(forKey: key.stringValue)
         child.content = .object([])
-        return KeyedEncodingContainer(Keyed<NestedKey>(node: child, codingPath: codingPath + [key]))
+        return KeyedEncodingContainer(Keyed<NestedKey>(node: child))
     }
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let child = node.child(forKey: key.stringValue)
         child.content = .array([])
-        return Unkeyed(node: child, codingPath: codingPath + [key])
+        return Unkeyed(node: child)
     }
-    mutating func superEncoder() -> any Encoder { ValueEncoder(node: node.child(forKey: "super"), codingPath: codingPath) }
-    mutating func superEncoder(forKey key: Key) -> any Encoder { ValueEncoder(node: node.child(forKey: key.stringValue), codingPath: codingPath + [key]) }
+    mutating func superEncoder() -> any Encoder { ValueEncoder(node: node.child(forKey: "super")) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { ValueEncoder(node: node.child(forKey: key.stringValue)) }
 }
 
 private struct Unkeyed: UnkeyedEncodingContainer {
     let node: Node
-    let codingPath: [any CodingKey]
-    var count: Int {
-        if case .array(let nodes) = node.content { return nodes.count }
-        return 0
-    }
+    var codingPath: [any CodingKey] { node.codingPath }
+    var count: Int { node.count }
 
     mutating func encodeNil() throws { node.appendChild().content = .value(.null) }
+    mutating func encode(_ value: Double) throws { node.appendChild().content = .value(.double(value)) }
+    mutating func encode(_ value: Int) throws { node.appendChild().content = .value(.int(Int64(value))) }
+    mutating func encode(_ value: String) throws { node.appendChild().content = .value(.string(value)) }
+    mutating func encode(_ value: Bool) throws { node.appendChild().content = .value(.bool(value)) }
     mutating func encode<T: Encodable>(_ value: T) throws {
-        try encodeNested(value, into: node.appendChild(), codingPath: codingPath + [AnyKey(intValue: count)])
+        try encodeNested(value, into: node.appendChild())
     }
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let child = node.appendChild()
         child.content = .object([])
-        return KeyedEncodingContainer(Keyed<NestedKey>(node: child, codingPath: codingPath))
+        return KeyedEncodingContainer(Keyed<NestedKey>(node: child))
     }
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let child = node.appendChild()
         child.content = .array([])
-        return Unkeyed(node: child, codingPath: codingPath)
+        return Unkeyed(node: child)
     }
-    mutating func superEncoder() -> any Encoder { ValueEncoder(node: node.appendChild(), codingPath: codingPath) }
+    mutating func superEncoder() -> any Encoder { ValueEncoder(node: node.appendChild()) }
 }
 
 private struct Single: SingleValueEncodingContainer {
     let node: Node
-    let codingPath: [any CodingKey]
+    var codingPath: [any CodingKey] { node.codingPath }
 
     mutating func encodeNil() throws { node.content = .value(.null) }
-    mutating func encode<T: Encodable>(_ value: T) throws { try encodeNested(value, into: node, codingPath: codingPath) }
+    mutating func encode<T: Encodable>(_ value: T) throws { try encodeNested(value, into: node) }
 }
 
 extension JSONValue: Codable {
