@@ -44,12 +44,41 @@ public enum FixedDecimal {
     /// `trimmingZeros` the fraction's trailing zeros are left out, and the point with them when
     /// nothing is left: `12`, `0.5`, `-0.000001` (the shortest text of the rounded number).
     public static func text(negative: Bool, whole: UInt64, fraction: UInt64, decimals: Int, trimmingZeros: Bool = false) -> String {
-        let sign = negative && (whole != 0 || fraction != 0) ? "-" : ""
-        guard decimals > 0, !(trimmingZeros && fraction == 0) else { return sign + String(whole) }
-        var digits = String(fraction)
-        precondition(digits.count <= decimals, "the fraction has at most `decimals` digits")
-        if digits.count < decimals { digits = String(repeating: "0", count: decimals - digits.count) + digits }
-        if trimmingZeros { while digits.last == "0" { digits.removeLast() } }
-        return sign + String(whole) + "." + digits
+        precondition((0...18).contains(decimals), "0...18 decimals")
+        precondition(decimals == 0 || fraction < power(decimals), "the fraction has at most `decimals` digits")
+        // Every log number goes through here: its bytes are written once, not built from pieces.
+        // At most a sign, 20 whole digits, a point and 18 decimals.
+        return String(unsafeUninitializedCapacity: 40) { bytes in
+            var end = 0
+            if negative && (whole != 0 || fraction != 0) { bytes[end] = UInt8(ascii: "-"); end += 1 }
+            end = writeDigits(whole, minimumCount: 1, into: bytes, at: end)
+            guard decimals > 0, !(trimmingZeros && fraction == 0) else { return end }
+            var (fraction, count) = (fraction, decimals)
+            if trimmingZeros { while fraction % 10 == 0 { fraction /= 10; count -= 1 } }
+            bytes[end] = UInt8(ascii: ".")
+            return writeDigits(fraction, minimumCount: count, into: bytes, at: end + 1)
+        }
+    }
+
+    /// 10^n.
+    private static func power(_ n: Int) -> UInt64 {
+        var p: UInt64 = 1
+        for _ in 0..<n { p *= 10 }
+        return p
+    }
+
+    /// Writes `value` in decimal at `start`, padded with leading zeros to `minimumCount` digits;
+    /// returns where the digits end.
+    private static func writeDigits(_ value: UInt64, minimumCount: Int, into bytes: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+        var count = 1
+        var rest = value / 10
+        while rest > 0 { count += 1; rest /= 10 }
+        count = max(count, minimumCount)
+        var value = value
+        for index in stride(from: start + count - 1, through: start, by: -1) {
+            bytes[index] = UInt8(ascii: "0") + UInt8(value % 10)
+            value /= 10
+        }
+        return start + count
     }
 }

@@ -17,6 +17,36 @@ struct FixedDecimalTests {
         #expect(FixedDecimal.text(negative: false, whole: UInt64.max, fraction: 1, decimals: 6) == "18446744073709551615.000001")
     }
 
+    /// The text built the plain way, piece by piece: what the byte writer must equal.
+    static func plainText(negative: Bool, whole: UInt64, fraction: UInt64, decimals: Int, trimmingZeros: Bool) -> String {
+        let sign = negative && (whole != 0 || fraction != 0) ? "-" : ""
+        guard decimals > 0, !(trimmingZeros && fraction == 0) else { return sign + String(whole) }
+        var digits = String(fraction)
+        digits = String(repeating: "0", count: decimals - digits.count) + digits
+        if trimmingZeros { while digits.last == "0" { digits.removeLast() } }
+        return sign + String(whole) + "." + digits
+    }
+
+    @Test("the byte writer prints what building the text piece by piece prints, for every decimals count and edge")
+    func bytesAsPieces() {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next() -> UInt64 { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state }
+        for decimals in 0...18 {
+            var bound: UInt64 = 1
+            for _ in 0..<decimals { bound *= 10 }
+            let edges: [UInt64] = decimals == 0 ? [0] : [0, 1, 10, bound / 10, bound - 1].filter { $0 < bound }
+            for trial in 0..<200 {
+                let whole = [0, 1, 9, 10, UInt64.max, next() % 1_000_000, next()][trial % 7]
+                let fraction = decimals == 0 ? 0 : (trial < edges.count ? edges[trial] : next() % bound)
+                for negative in [false, true] { for trimming in [false, true] {
+                    let text = FixedDecimal.text(negative: negative, whole: whole, fraction: fraction, decimals: decimals, trimmingZeros: trimming)
+                    #expect(text == Self.plainText(negative: negative, whole: whole, fraction: fraction, decimals: decimals, trimmingZeros: trimming),
+                            "\(negative ? "-" : "")\(whole) + \(fraction)e-\(decimals)")
+                } }
+            }
+        }
+    }
+
     @Test("values round half away from zero to units of the last decimal, and give up where the integers end")
     func rounding() {
         #expect(FixedDecimal.units(1.2345, decimals: 2, below: 9e15) == 123)
