@@ -31,12 +31,19 @@ struct SweepStoredFileTests {
         scores.map { s in (s.trajectories?.pointErrors ?? []).map(\.bitPattern) + [s.tracking?.successAUC, s.tracking?.precision20].compactMap { $0?.bitPattern } }
     }
 
-    @Test("stored scores read back bit for bit: -0.0, 5e-324, 1e-300, 0.1, 1/3 and 2^53 + 1 among the point errors")
-    func storedScoresExact() throws {
+    /// Runs `body` with ``scores`` stored as a sweep stores them, and the sweep's definition.
+    static func withStoredScores(_ body: (SweepResume, SweepDefinition) throws -> Void) throws {
         try withScratchFolder("sweep-stored") { dir in
             let resume = SweepResume(output: dir + "/out")
-            let definition = try Self.definition()
-            try resume.store(Self.scores, of: Self.identity, sweep: definition)
+            let definition = try definition()
+            try resume.store(scores, of: identity, sweep: definition)
+            try body(resume, definition)
+        }
+    }
+
+    @Test("stored scores read back bit for bit: -0.0, 5e-324, 1e-300, 0.1, 1/3 and 2^53 among the point errors")
+    func storedScoresExact() throws {
+        try Self.withStoredScores { resume, definition in
             let back = try #require(try resume.stored(definition, recordings: [Self.identity])[0])
             #expect(back == Self.scores)
             #expect(Self.bits(back) == Self.bits(Self.scores))
@@ -49,11 +56,8 @@ struct SweepStoredFileTests {
 
     @Test("stored scores written by an earlier lumatrace (Foundation's encoder, keys sorted) read as they were written")
     func earlierFilesRead() throws {
-        try withScratchFolder("sweep-stored") { dir in
-            let resume = SweepResume(output: dir + "/out")
-            let definition = try Self.definition()
+        try Self.withStoredScores { resume, definition in
             // The file as an earlier lumatrace wrote it: the same value through Foundation's encoder, keys sorted.
-            try resume.store(Self.scores, of: Self.identity, sweep: definition)
             let path = resume.path(of: Self.identity)
             let stored = try JSONDecoder().decode(SweepResume.Stored.self, from: try #require(FileManager.default.contents(atPath: path)))
             let encoder = JSONEncoder()

@@ -17,7 +17,7 @@ enum SweepStoredFile {
     }
 
     /// Reads `path` as a `T` of `format` (described as `kind` in refusals), version `version`.
-    /// A file of an earlier version of Lumatrace (written by Foundation's `JSONEncoder`, keys
+    /// A file of an earlier version of Lumatrace (written by Foundation's encoder, keys
     /// sorted) reads the same.
     static func read<T: Decodable>(_ type: T.Type, from path: String, format: String, version: Int, kind: String) throws(SweepFileError) -> T {
         let fail = { (problem: SweepFileError.Problem) in SweepFileError(path: path, problem: problem) }
