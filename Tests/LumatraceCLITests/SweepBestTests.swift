@@ -87,4 +87,19 @@ struct SweepBestTests {
             #expect(run.stdout.contains("best: none (the differencing analyzer's events are only counted, not scored against truth)"), "\(run.stdout)")
         }
     }
+
+    @Test("sweep merge checks --best against the analyzer of its parts: a tracking measure for a trajectory sweep is refused, nothing written")
+    func mergeChecksTheMeasure() throws {
+        try withScratchFolder("sweep-best") { dir in
+            let corpus = try SweepCommandTests.corpus(in: dir)
+            let part = try CLI.run(["sweep", corpus, "--grid", "trajectory.trajectoryLength=8,15", "--shard", "0/1", "-o", dir + "/part.json"])
+            #expect(part.status == 0, "\(part.stderr)")
+            let refused = try CLI.run(["sweep", "merge", dir + "/part.json", "--best", "success-auc", "-o", dir + "/out"])
+            #expect(refused.status == 64 && refused.stderr.contains("--best success-auc: the trajectory analyzer is scored by f1, recall, precision"),
+                    "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/out"))
+            let merged = try CLI.run(["sweep", "merge", dir + "/part.json", "--best", "precision", "-o", dir + "/out"])
+            #expect(merged.status == 0 && merged.stdout.contains("best by precision: s"), "\(merged.stdout) \(merged.stderr)")
+        }
+    }
 }
