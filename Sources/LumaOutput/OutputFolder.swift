@@ -30,7 +30,9 @@ public final class OutputFolder {
 
     deinit { if !finished { abandon() } }
 
-    /// Checks `path` and creates the temporary folder. Nothing at `path` changes yet.
+    /// Checks `path` and creates the temporary folder, marked as this output's (``PartialFolders``);
+    /// removes the partial folders writers of `path` killed before they finished left. Nothing at
+    /// `path` changes yet.
     ///
     /// - Parameters:
     ///   - path: the folder to write.
@@ -44,15 +46,19 @@ public final class OutputFolder {
         try checkExisting(path, replacingExisting: replacingExisting, inputs: inputs, owns: owns)
         let lock = try OutputLock.claim(path)
         try checkExisting(path, replacingExisting: replacingExisting, inputs: inputs, owns: owns)
+        PartialFolders.removeStale(of: path, owns: owns)
         let parts = PathParts(path)
         while true {
             let temporary = parts.hiddenSibling(".\(TemporaryName.next()).partial")
-            do throws(SystemCallError) {
-                try SystemPath.makeFolder(temporary)
-                return OutputFolder(path: path, temporaryPath: temporary, owns: owns, lock: lock)
-            } catch {
-                if error.errno != EEXIST { throw OutputError.io(path: path, error.named(.create(temporary: temporary))) }
+            do throws(SystemCallError) { try SystemPath.makeFolder(temporary) } catch {
+                if error.errno == EEXIST { continue }
+                throw OutputError.io(path: path, error.named(.create(temporary: temporary)))
             }
+            let folder = OutputFolder(path: path, temporaryPath: temporary, owns: owns, lock: lock)
+            do throws(SystemCallError) { try PartialFolders.mark(temporary, for: path) } catch {
+                throw OutputError.io(path: path, error.named(.create(temporary: temporary)))
+            }
+            return folder
         }
     }
 
@@ -100,6 +106,7 @@ public final class OutputFolder {
         guard !finished else { return }
         finished = true
         defer { lock?.release(); lock = nil }
+        PartialFolders.unmark(temporaryPath)
         do throws(OutputError) {
             for name in try Self.entries(of: temporaryPath) {
                 do throws(SystemCallError) { try SystemFile.open(filePath(name), for: .read).sync() } catch {
@@ -136,7 +143,7 @@ public final class OutputFolder {
     }
 
     /// Removes `folder` and what it holds, folders within included (never following a link).
-    private static func remove(_ folder: String) {
+    static func remove(_ folder: String) {
         for name in (try? entries(of: folder)) ?? [] {
             let entry = folder + "/" + name
             if (try? SystemPath.linkStatus(of: entry))?.kind == .folder { remove(entry) } else { try? SystemPath.remove(entry) }

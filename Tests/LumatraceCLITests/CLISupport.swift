@@ -26,8 +26,8 @@ enum CLI {
     /// Starts `lumatrace arguments`, for a test that drives it while it runs (signals it on an
     /// event, feeds its input, watches its output) and then waits for it.
     static func start(_ arguments: [String], stdin: RunningProgram.Input = .nothing, stdout: RunningProgram.Output = .discarded,
-                      stderr: RunningProgram.Output = .collected, cwd: String? = nil) throws -> RunningProgram {
-        try RunningProgram(binary, arguments, stdin: stdin, stdout: stdout, stderr: stderr, cwd: cwd)
+                      stderr: RunningProgram.Output = .collected, cwd: String? = nil, environment: [String: String]? = nil) throws -> RunningProgram {
+        try RunningProgram(binary, arguments, stdin: stdin, stdout: stdout, stderr: stderr, cwd: cwd, environment: environment)
     }
 
     /// Writes a synthetic recording to `path`: `lumatrace synth scene` with `frames` frames of `size`

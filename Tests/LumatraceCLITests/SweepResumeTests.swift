@@ -46,6 +46,45 @@ struct SweepResumeTests {
         }
     }
 
+    @Test("a sweep of several passes per recording killed mid-way resumes with only the rest, as one never stopped; it removes the killed run's partial folder and no other")
+    func multiPassKilledThenResumed() throws {
+        try withScratchFolder("sweep-resume") { dir in
+            let corpus = try SweepCommandTests.corpus(in: dir)
+            // One setting per replay: the 4 settings are 4 passes over each recording.
+            var onePerReplay = ProcessInfo.processInfo.environment
+            onePerReplay["LUMATRACE_MAX_ANALYZERS"] = "1"
+            let whole = try CLI.run(["sweep", corpus] + Self.grid + ["-o", dir + "/whole", "--jobs", "1"], environment: onePerReplay)
+            #expect(whole.status == 0 && whole.stdout.contains("(4 replays of each)"), "\(whole.stdout) \(whole.stderr)")
+            let arguments = ["sweep", corpus] + Self.grid + ["-o", dir + "/out", "--jobs", "1"]
+            let sweep = try CLI.start(arguments, environment: onePerReplay)
+            let first = dir + "/out/scores/balls-synth.json"
+            let reached = AwaitedEvent.wait(while: { sweep.isRunning }) { FileManager.default.fileExists(atPath: first) }
+            sweep.signal(SIGKILL)
+            let ended = try sweep.wait()
+            try #require(reached && ended.signal == SIGKILL, "the sweep ended before it stored a recording's scores, or on its own: \(ended)")
+            // Killed in the second recording's passes: its scores are not stored, the sweep's partial folder is left.
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/out/scores") == ["balls-synth.json"])
+            let killed = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".out.") && $0.hasSuffix(".partial") }
+            #expect(killed.count == 1, "\(killed)")
+
+            // Partial folders beside it that are not this sweep's to remove.
+            let mark = { (name: String) in Data("lumatrace: the unfinished output folder \(name)\n".utf8) }
+            let others = [(".out.1-1.partial", nil, ["sweep.txt"]), (".out.1-2.partial", mark("whole"), []), (".out.1-3.partial", mark("out"), ["notes.txt"]),
+                          (".whole.1-4.partial", mark("whole"), [])]
+            for (name, marked, files) in others {
+                try FileManager.default.createDirectory(atPath: "\(dir)/\(name)", withIntermediateDirectories: true)
+                if let marked { try marked.write(to: URL(fileURLWithPath: "\(dir)/\(name)/.lumatrace-partial")) }
+                for file in files { try Data().write(to: URL(fileURLWithPath: "\(dir)/\(name)/\(file)")) }
+            }
+
+            let resumed = try CLI.run(arguments, environment: onePerReplay)
+            #expect(resumed.status == 0 && resumed.stderr.contains("resuming: 1 of 2 recordings already scored"), "\(resumed.stderr)")
+            #expect(try Self.outputs(dir + "/out") == (try Self.outputs(dir + "/whole")))
+            let partials = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".partial") }.sorted()
+            #expect(partials == others.map(\.0).sorted(), "the killed run's partial folder is removed, the others kept")
+        }
+    }
+
     @Test("a resumed sweep with --keep-logs keeps the logs of the recordings it stored and writes the rest's, as a sweep never stopped")
     func resumedKeepsLogs() throws {
         try withScratchFolder("sweep-resume") { dir in

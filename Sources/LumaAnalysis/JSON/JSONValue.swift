@@ -12,7 +12,8 @@ public enum JSONValue: Equatable, Sendable {
     case int(Int64)
     /// Printed with exactly ``JSONValue/decimals`` decimals; NaN and infinities print as `null`.
     case double(Double)
-    /// A number already formatted (e.g. exact seconds from integer ticks); printed verbatim.
+    /// A number already formatted (e.g. exact seconds from integer ticks, or the exact text of
+    /// ``withExactNumbers``); printed verbatim.
     case number(String)
     case string(String)
     case array([JSONValue])

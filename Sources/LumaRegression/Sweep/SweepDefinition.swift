@@ -41,7 +41,7 @@ public struct SweepDefinition: Sendable, Equatable, Codable {
     /// The first field in which `self` differs from `other`, in words with both values; `nil` when they are equal.
     public func difference(from other: SweepDefinition) -> (field: String, mine: String, theirs: String)? {
         func text(_ values: [SweepSetting.Value]) -> String { values.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
-        func text(_ axes: [SweepAxis]) -> String { axes.map { "\($0.key)=\($0.values.joined(separator: ","))" }.joined(separator: " ") }
+        func text(_ axes: [SweepAxis]) -> String { axes.map { "\($0.key)=" + SweepValueList.text($0.values) }.joined(separator: " ") }
         func text(_ sampling: SweepSampling?) -> String { sampling.map { "--random \($0.count) --seed \($0.seed)" } ?? "the whole grid" }
         if engine != other.engine { return ("lumatrace version", engine, other.engine) }
         if instance != other.instance || analyzer != other.analyzer { return ("analyzer", "\(instance)=\(analyzer)", "\(other.instance)=\(other.analyzer)") }
@@ -58,7 +58,7 @@ extension SweepGrid {
     /// The grid a definition records, built again as the sweep built it (every value checked by
     /// the analyzer's rules); throws when the definition is not one a sweep of this lumatrace gives.
     public init(_ definition: SweepDefinition, analyzer descriptor: AnalyzerDescriptor) throws {
-        let texts = definition.axes.map { "\(definition.instance).\($0.key)=" + $0.values.joined(separator: ",") }
+        let texts = definition.axes.map { "\(definition.instance).\($0.key)=" + SweepValueList.text($0.values) }
         try self.init(name: definition.instance, analyzer: descriptor, grid: texts, fixed: definition.fixed.map { ($0.key, $0.value) },
                       random: definition.random)
         var again = SweepDefinition(self, passSize: definition.passSize)

@@ -11,12 +11,18 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
     case givenTwice(option: String)
     /// A list or range that gives no values, an empty value, or a range `A:B:N` that is not one.
     case badValues(option: String, text: String, reason: String)
+    /// A list whose commas may be its one value's own (the option takes a box, a list or text):
+    /// each value holding commas is to be grouped.
+    case ambiguousCommas(option: String, text: String)
     /// A range over an integer option whose N even steps land between integers.
     case notWhole(option: String, text: String, value: String)
     /// Values that repeat (a list naming one twice, a range narrower than its count allows).
     case repeated(option: String, text: String, value: String)
     /// More settings than one sweep runs; `largest` is the option with the most values, to split by.
     case tooManySettings(count: Int, limit: Int, largest: String)
+    /// `--best` by a measure the analyzer is not scored by; `measures` are those it is (none for
+    /// an analyzer whose events are only counted).
+    case notMeasured(measure: String, analyzer: String, measures: [String])
     /// `--random N` with N outside 1...limit.
     case badSampleCount(count: Int, limit: Int)
     /// `--random N` with N above the number of distinct settings the grid's lists and whole-number ranges hold.
@@ -41,6 +47,10 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
             return "--grid \(option) is given twice (or also with --set): give each option once"
         case .badValues(let option, let text, let reason):
             return "--grid \(option)=\(text): \(reason)"
+        case .ambiguousCommas(let option, let text):
+            return "--grid \(option)=\(text): is this one value or several? \(option) takes values with commas; "
+                + "write each value in double quotes (\"0.1,0.1,0.2,0.2\",\"0.3,0.3,0.2,0.2\") or brackets ([1,2],[3,4]), "
+                + "the whole --grid in single quotes for the shell"
         case .notWhole(let option, let text, let value):
             return "--grid \(option)=\(text): \(option) is an integer, and the range gives \(value); choose a count that steps by whole numbers, or list the values"
         case .repeated(let option, let text, let value):
@@ -48,6 +58,11 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooManySettings(let count, let limit, let largest):
             return "the grid has \(count) settings, more than the \(limit) one sweep runs; split it into several sweeps, "
                 + "e.g. one per value of \(largest) (its values as --set, the rest as --grid)"
+        case .notMeasured(let measure, let analyzer, let measures) where measures.isEmpty:
+            return "--best \(measure): the \(analyzer) analyzer's events are only counted, not scored against truth "
+                + "(score measures trajectories and tracks); a sweep of it has no best: leave out --best"
+        case .notMeasured(let measure, let analyzer, let measures):
+            return "--best \(measure): the \(analyzer) analyzer is scored by \(measures.joined(separator: ", ")); rank by one of those"
         case .badSampleCount(let count, let limit):
             return "--random \(count): the number of settings to draw is within 1...\(limit)"
         case .sampleSpaceTooSmall(let count, let space):

@@ -63,12 +63,14 @@ public struct SweepGrid: Sendable, Equatable {
                 throw SweepError.givenTwice(option: "\(name).\(key)")
             }
             let isInteger = if case .int = descriptor.defaultConfiguration[key] { true } else { false }
-            if random != nil, values.split(separator: ":", omittingEmptySubsequences: false).count == 2 {
+            if random != nil, !SweepValueList.hasGroups(values), values.split(separator: ":", omittingEmptySubsequences: false).count == 2 {
                 _ = try SweepSampling.Draw(values, option: "\(name).\(key)", integer: isInteger)
                 axes.append(SweepAxis(key: key, values: [values]))
                 continue
             }
-            let axis = SweepAxis(key: key, values: try Self.values(values, option: "\(name).\(key)", integer: isInteger))
+            let axis = SweepAxis(key: key, values: try Self.values(values, option: "\(name).\(key)", integer: isInteger) { whole in
+                (try? AnalyzerSetup.resolve(descriptor, instance: name, overrides: fixed + [(key, whole)])) != nil
+            })
             for value in axis.values { _ = try AnalyzerSetup.resolve(descriptor, instance: name, overrides: fixed + [(key, value)]) }
             axes.append(axis)
         }
@@ -131,13 +133,15 @@ public struct SweepGrid: Sendable, Equatable {
         return ["--analyzer", choice] + (fixed + setting.values.map { ($0.key, $0.value) }).flatMap { ["--set", "\(name).\($0.key)=\($0.value)"] }
     }
 
-    /// The values `text` gives: a list `V1,V2,…`, or a range `FROM:TO:COUNT` of COUNT evenly
-    /// spaced numbers from FROM to TO inclusive (whole numbers for an `integer` option; others in
-    /// the log's fixed decimals, trailing zeros left out).
-    static func values(_ text: String, option: String, integer: Bool) throws(SweepError) -> [String] {
+    /// The values `text` gives: a list `V1,V2,…` (``SweepValueList``: a value holding commas in
+    /// `[ ]`, `{ }` or `" "`), or a range `FROM:TO:COUNT` of COUNT evenly spaced numbers from FROM
+    /// to TO inclusive (whole numbers for an `integer` option; others in the log's fixed decimals,
+    /// trailing zeros left out). A list of several values none of them grouped, whose whole text
+    /// `isOneValue` accepts as one value, is refused as ambiguous: its commas may be the value's own.
+    static func values(_ text: String, option: String, integer: Bool, isOneValue: (String) -> Bool = { _ in false }) throws(SweepError) -> [String] {
         let values: [String]
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        if parts.count == 3 {
+        if parts.count == 3 && !SweepValueList.hasGroups(text) {
             guard let from = Double(parts[0]), let to = Double(parts[1]), from.isFinite, to.isFinite else {
                 throw .badValues(option: option, text: text, reason: "FROM and TO of a range FROM:TO:COUNT are numbers")
             }
@@ -158,10 +162,16 @@ public struct SweepGrid: Sendable, Equatable {
                 return printed
             }
         } else {
-            values = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
+            let items: [SweepValueList.Item]
+            switch SweepValueList.items(text) {
+            case .success(let read): items = read
+            case .failure(let refusal): throw .badValues(option: option, text: text, reason: refusal.reason)
+            }
+            values = items.map(\.value)
             if values.contains(where: \.isEmpty) {
                 throw .badValues(option: option, text: text, reason: "a list V1,V2,… has no empty values")
             }
+            if items.count > 1, !items.contains(where: \.grouped), isOneValue(text) { throw .ambiguousCommas(option: option, text: text) }
         }
         var seen = Set<String>()
         for value in values where !seen.insert(value).inserted { throw .repeated(option: option, text: text, value: value) }

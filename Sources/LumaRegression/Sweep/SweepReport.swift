@@ -6,10 +6,10 @@ import LumaEngine
 /// (`sweep.json`) and CSV (`sweep.csv`), every number in fixed decimals, rows in grid order.
 public struct SweepReport: Sendable {
     public var result: SweepResult
-    /// What the best setting is chosen by.
-    public var measure: SweepResult.Measure
+    /// What the best setting is chosen by; `nil` for an analyzer whose events are only counted.
+    public var measure: SweepResult.Measure?
 
-    public init(_ result: SweepResult, best measure: SweepResult.Measure) {
+    public init(_ result: SweepResult, best measure: SweepResult.Measure?) {
         self.result = result
         self.measure = measure
     }
@@ -24,13 +24,16 @@ public struct SweepReport: Sendable {
 
     /// The best setting in a line, with the `replay` flags that reproduce it; or why there is none.
     public var bestLine: String {
+        guard let measure else {
+            return "best: none (the \(result.grid.analyzer) analyzer's events are only counted, not scored against truth)"
+        }
         guard let best = result.best(by: measure) else {
-            return "best by \(measure.rawValue): none (the truth has no ball segments to measure it by)"
+            return "best by \(measure.rawValue): none (the truth has no \(measure.family.truth) to measure it by)"
         }
         let setting = result.settings[best]
         let value = measure.of(result.pooled[best]).map { DecimalText.fixed($0, 3) } ?? "-"
         return "best by \(measure.rawValue): \(setting.id) (\(measure.rawValue) \(value) pooled): lumatrace replay RECORDING "
-            + result.grid.replayFlags(setting).joined(separator: " ")
+            + result.grid.replayFlags(setting).map(ShellWord.quoted).joined(separator: " ")
     }
 
     /// `sweep.txt`: what was swept over what, the pooled table, the best, then a table per recording.
@@ -138,7 +141,7 @@ public struct SweepReport: Sendable {
     /// `sweep.json`: the grid, the corpus, each setting's flags, pooled score and score per recording, and the best.
     public var json: JSONValue {
         let r = result
-        let best = r.best(by: measure)
+        let best = measure.flatMap(r.best(by:))
         let front = r.front
         let (timeFront, pooledTimes) = (r.timeFront, r.pooledTimings)
         let settings = r.settings.indices.map { s in settingJSON(s, front: front, timeFront: timeFront, pooledTimes: pooledTimes) }
@@ -157,7 +160,7 @@ public struct SweepReport: Sendable {
             .init("withoutTruth", .array(r.withoutTruth.map(JSONValue.string))),
             .init("replaysPerRecording", .int(Int64(r.passes))),
             .init("pooling", .string("counts summed over the recordings, then ratios; median error over every correct trajectory's points; tracking weighted by truth frames")),
-            .init("best", .object([.init("by", .string(measure.rawValue)), .init("setting", best.map { .string(r.settings[$0].id) } ?? .null)])),
+            .init("best", .object([.init("by", measure.map { .string($0.rawValue) } ?? .null), .init("setting", best.map { .string(r.settings[$0].id) } ?? .null)])),
             .init("front", .object([
                 .init("of", .string("pooled recall and precision, compared as printed: settings no other setting beats in both")),
                 .init("settings", .array(r.settings.indices.filter { front?[$0] == true }.map { .string(r.settings[$0].id) })),

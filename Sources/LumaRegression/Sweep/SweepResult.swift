@@ -52,21 +52,6 @@ public struct SweepResult: Sendable {
     /// Each setting's time summed over the corpus, in grid order; `nil` when not measured.
     public var pooledTimings: [InstanceClock.Reading]? { timings?.map { $0.reduce(InstanceClock.Reading(), +) } }
 
-    /// What `--best` ranks settings by: a pooled trajectory score.
-    public enum Measure: String, Sendable, CaseIterable {
-        case f1, recall, precision
-
-        /// The measure of `score`, or `nil` when the truth has no ball segments.
-        public func of(_ score: SweepScore) -> Double? {
-            guard let t = score.trajectories else { return nil }
-            switch self {
-            case .f1: return t.f1
-            case .recall: return t.recall
-            case .precision: return t.precision
-            }
-        }
-    }
-
     /// The index of the best setting by `measure`, pooled; a tie goes to the earlier in grid order.
     /// `nil` when no setting has the measure. Compared as printed (six decimals), so a difference
     /// below what the outputs show never decides.

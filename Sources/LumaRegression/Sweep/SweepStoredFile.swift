@@ -1,4 +1,4 @@
-import Foundation
+import LumaAnalysis
 import LumaBase
 
 /// How a sweep's files on disk (stored scores, parts) are written and read: JSON whose numbers
@@ -10,19 +10,15 @@ enum SweepStoredFile {
     /// through a hundred settings is a few megabytes).
     static let maximumBytes = 64 << 20
 
-    /// The bytes of `value`: keys sorted, so the same value gives the same bytes.
+    /// The bytes of `value`: its keys in the order the type encodes them, every number as the
+    /// shortest text that reads back to it exactly (``JSONValue/withExactNumbers``), one line.
     static func bytes(_ value: some Encodable) throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return Array(try encoder.encode(value)) + [0x0A]
-    }
-
-    private struct Head: Decodable {
-        var format: String?
-        var version: Int?
+        Array(try JSONValueEncoder.encode(value).withExactNumbers.serialized.utf8) + [0x0A]
     }
 
     /// Reads `path` as a `T` of `format` (described as `kind` in refusals), version `version`.
+    /// A file of an earlier version of Lumatrace (written by Foundation's encoder, keys
+    /// sorted) reads the same.
     static func read<T: Decodable>(_ type: T.Type, from path: String, format: String, version: Int, kind: String) throws(SweepFileError) -> T {
         let fail = { (problem: SweepFileError.Problem) in SweepFileError(path: path, problem: problem) }
         let bytes: [UInt8]
@@ -33,14 +29,14 @@ enum SweepStoredFile {
             case .tooLarge: throw fail(.unreadable("larger than \(maximumBytes) bytes"))
             }
         }
-        let data = Data(bytes)
-        let head: Head
-        do { head = try JSONDecoder().decode(Head.self, from: data) } catch {
+        guard let value = try? JSONParser.parse(bytes), value.objectValue != nil else {
             throw fail(.notA(kind: kind, why: "not a JSON object: empty, truncated or another file"))
         }
-        guard head.format == format else { throw fail(.notA(kind: kind, why: "no \"format\":\"\(format)\"")) }
-        guard head.version == version else { throw fail(.version(found: head.version ?? 0, readable: version)) }
-        do { return try JSONDecoder().decode(T.self, from: data) } catch {
+        guard value["format"]?.stringValue == format else { throw fail(.notA(kind: kind, why: "no \"format\":\"\(format)\"")) }
+        guard let found = value["version"]?.intValue, found == version else {
+            throw fail(.version(found: value["version"]?.intValue ?? 0, readable: version))
+        }
+        do { return try JSONValueDecoder.decode(T.self, from: value) } catch {
             throw fail(.notA(kind: kind, why: Self.why(error)))
         }
     }

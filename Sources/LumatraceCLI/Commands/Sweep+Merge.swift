@@ -41,8 +41,7 @@ struct SweepMerge: ParsableCommand {
     @Argument(help: "The part files, one per shard.")
     var parts: [String]
 
-    @Option(help: "What the best setting is chosen by, pooled over the corpus: f1, recall or precision.")
-    var best: SweepResult.Measure = .f1
+    @OptionGroup var best: SweepBestOption
 
     @Option(name: .shortAndLong, help: "The folder to write sweep.txt, sweep.json and sweep.csv into (new or empty).")
     var output: String
@@ -55,15 +54,18 @@ struct SweepMerge: ParsableCommand {
             let units = try SweepPart.merge(read)
             let (path, first) = read[0]
             let grid: SweepGrid
+            let descriptor: AnalyzerDescriptor
             do {
-                grid = try SweepGrid(first.sweep, analyzer: try Lumatrace.registry.descriptor(named: first.sweep.analyzer))
+                descriptor = try Lumatrace.registry.descriptor(named: first.sweep.analyzer)
+                grid = try SweepGrid(first.sweep, analyzer: descriptor)
             } catch {
                 throw CLIError("\(path): its grid is not one this lumatrace sweeps: \(error)")
             }
+            let measure = try best.measure(for: descriptor)
             let result = SweepResult(grid: grid, recordings: first.corpus.map(\.name), withoutTruth: first.withoutTruth,
                                      passes: first.sweep.passes, units: units)
             let folder = try OutputFolder.create(output, replacingExisting: replaceOutput.replacesExisting, inputs: parts, owns: Sweep.fileNames.contains)
-            try Sweep.write(SweepReport(result, best: best), into: folder, saying: "merged \(Plural.count(parts.count, "part")):")
+            try Sweep.write(SweepReport(result, best: measure), into: folder, saying: "merged \(Plural.count(parts.count, "part")):")
         }
     }
 }

@@ -7,8 +7,6 @@ import LumaOutput
 import LumaRegression
 import LumaRender
 
-extension SweepResult.Measure: ExpressibleByArgument {}
-
 struct Sweep: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
@@ -28,6 +26,10 @@ struct Sweep: ParsableCommand {
                                              included: whole numbers for an integer
                                              option, else the log's fixed decimals
                                              (0.005:0.02:4 is 0.005,0.01,0.015,0.02)
+            A value holding commas (a box, a list, JSON) is written in double
+            quotes, the quotes removed, or in [ ] or { }, kept as written:
+              --grid 'tracking.seeds="a=0.1,0.1,0.2,0.2","a=0.3,0.3,0.2,0.2"'
+            A list that could be one value or several is refused.
             Several --grid make the product; the first --grid changes slowest.
             --random N --seed S draws N distinct settings instead: one of a list's
             values, a number uniformly in a range written FROM:TO (whole for an
@@ -53,15 +55,20 @@ struct Sweep: ParsableCommand {
                           pooled (recording *) and per setting and recording
             Pooled: counts summed over the recordings, then the ratios. --best names
             the best setting (a tie goes to the earlier) and the `replay` flags that
-            reproduce it. The outputs are byte-identical for the same corpus and
-            grid, whatever --jobs is.
+            reproduce it, by what `score` gives for the analyzer's events: f1 (the
+            default), recall or precision for trajectories; success-auc (the
+            default) or precision20 for tracks. An analyzer whose events are only
+            counted (differencing, rectangles) has no best. The outputs are
+            byte-identical for the same corpus and grid, whatever --jobs is.
 
             An interrupted sweep resumes: each recording's scores are stored in
             OUT/scores/STEM.json as soon as every setting has been scored on it, and
             the same command with the same -o OUT scores only the recordings not yet
             stored (a stored file of another grid, analyzer, recording or truth is
             refused, naming it; --force starts over). The outputs are written once
-            every recording is scored, and OUT/scores goes with them.
+            every recording is scored, and OUT/scores goes with them. The unfinished
+            output folder a killed sweep leaves beside OUT (.OUT.PID-N.partial) is
+            removed by the next run with the same -o OUT.
 
             Across machines: --shard K/N -o PART.json scores shard K's share of the
             recordings × passes and writes a part; `lumatrace sweep merge PART… -o
@@ -86,8 +93,7 @@ struct Sweep: ParsableCommand {
     @Option(help: "The seed of --random's draws (default 0; the same seed, the same settings).")
     var seed: UInt64?
 
-    @Option(help: "What the best setting is chosen by, pooled over the corpus: f1, recall or precision.")
-    var best: SweepResult.Measure = .f1
+    @OptionGroup var best: SweepBestOption
 
     @Option(name: .shortAndLong, help: "The folder to write sweep.txt, sweep.json and sweep.csv into (new or empty, or an unfinished sweep's to resume); with --shard, the part file.")
     var output: String
@@ -122,24 +128,10 @@ struct Sweep: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let registry = Lumatrace.registry
-            let (name, analyzerName) = try choice()
-            let overrides = try OptionOverrides(settings)
-            if let other = overrides.analyzers.first(where: { $0 != name }) {
-                throw UsageError("--set \(other).…: the sweep runs \(name); give its options as \(name).KEY=…")
-            }
-            let descriptor: AnalyzerDescriptor
-            do throws(OptionError) { descriptor = try registry.descriptor(named: analyzerName) } catch { throw UsageError(error) }
-            let sweepGrid: SweepGrid
-            do {
-                sweepGrid = try overrides.explaining {
-                    try SweepGrid(name: name, analyzer: descriptor, grid: grid, fixed: overrides.settings(for: name),
-                                  random: random.map { SweepSampling(count: $0, seed: seed ?? 0) })
-                }
-            } catch let error as SweepError { throw UsageError(error) }
+            let (sweepGrid, descriptor) = try settingsToSweep()
+            let measure = try best.measure(for: descriptor)
             let listing = try SweepCorpus.list(corpus)
             try refuseInside(corpus: corpus, output, option: "-o")
-            let inputs = listing.entries.flatMap { [$0.recordingPath, $0.truthPath] }
             let recordings = try listing.entries.map(SweepRecordingIdentity.init)
             let definition = SweepDefinition(sweepGrid)
             if let shard {
@@ -147,53 +139,85 @@ struct Sweep: ParsableCommand {
                 return
             }
             let resume = SweepResume(output: output)
-            let folder = try OutputFolder.create(output, replacingExisting: force || Self.isUnfinished(output), inputs: inputs,
+            let folder = try OutputFolder.create(output, replacingExisting: force || Self.isUnfinished(output),
+                                                 inputs: listing.entries.flatMap { [$0.recordingPath, $0.truthPath] },
                                                  owns: (Self.fileNames + [SweepResume.folderName]).contains)
-            let stored: [Int: [SweepScore]]
-            do { stored = force ? [:] : try resume.stored(definition, recordings: recordings) } catch let error as SweepFileError {
-                throw CLIError("\(error) (--force starts the sweep over)")
-            }
-            if !stored.isEmpty {
-                warn("resuming: \(stored.count) of \(Plural.count(recordings.count, "recording")) already scored in \(resume.folder)")
-                if timings { warn("note: no times in the outputs: the recordings scored before this run were not timed (--force starts over)") }
-            }
-            let kept = try keepLogs.map { folder in
-                try refuseInside(corpus: corpus, folder, option: "--keep-logs")
-                let logs = SweepLogs(folder: folder, replacingExisting: force)
-                // A resumed sweep kept the logs of the recordings it stored: only the rest's are checked.
-                var rest = listing
-                rest.entries = listing.entries.indices.filter { stored[$0] == nil }.map { listing.entries[$0] }
-                try logs.prepare(rest, settings: sweepGrid.settings)
-                return logs
-            }
+            let stored = try storedScores(resume, definition: definition, recordings: recordings)
+            let kept = try keptLogs(of: listing, settings: sweepGrid.settings, except: stored)
             if !listing.withoutTruth.isEmpty {
                 warn("note: left out for lack of truth beside them: \(listing.withoutTruth.joined(separator: ", "))")
             }
-            let bar = ProgressBar("sweeping")
-            let result: SweepResult
-            do {
-                let passes = definition.passes
-                let storedUnits = stored.flatMap { r, scores in passes.indices.map { SweepUnitScores(recording: r, pass: $0, scores: Array(scores[passes[$0]])) } }
-                let units = listing.entries.indices.filter { stored[$0] == nil }.flatMap { r in passes.indices.map { SweepUnit(recording: r, pass: $0) } }
-                var scores: [SweepScore] = []
-                let scored = try SweepRun.score(units, of: sweepGrid, corpus: listing, registry: registry, jobs: jobs, timings: timings,
-                                                didReplay: kept.map { logs in { entry, log in try logs.keep(log, of: entry) } },
-                                                didScore: { unit in
-                                                    scores += unit.scores
-                                                    guard unit.pass == passes.count - 1 else { return }
-                                                    try resume.store(scores, of: recordings[unit.recording], sweep: definition)
-                                                    scores = []
-                                                },
-                                                progress: { bar.update($0, $1) })
-                result = SweepResult(grid: sweepGrid, recordings: listing.entries.map(\.name), withoutTruth: listing.withoutTruth, passes: passes,
-                                     units: storedUnits + scored)
-            } catch {
-                bar.finish()
-                throw error
-            }
-            bar.finish()
-            try Self.write(SweepReport(result, best: best), into: folder, saying: "swept")
+            let units = try scoreTheRest(sweepGrid, definition: definition, corpus: listing, recordings: recordings, stored: stored,
+                                         resume: resume, kept: kept)
+            let result = SweepResult(grid: sweepGrid, recordings: listing.entries.map(\.name), withoutTruth: listing.withoutTruth,
+                                     passes: definition.passes, units: units)
+            try Self.write(SweepReport(result, best: measure), into: folder, saying: "swept")
         }
+    }
+
+    /// The grid of settings `--grid`, `--set`, `--random` and `--analyzer` give, and the analyzer it runs.
+    private func settingsToSweep() throws -> (SweepGrid, AnalyzerDescriptor) {
+        let (name, analyzerName) = try choice()
+        let overrides = try OptionOverrides(settings)
+        if let other = overrides.analyzers.first(where: { $0 != name }) {
+            throw UsageError("--set \(other).…: the sweep runs \(name); give its options as \(name).KEY=…")
+        }
+        let descriptor: AnalyzerDescriptor
+        do throws(OptionError) { descriptor = try Lumatrace.registry.descriptor(named: analyzerName) } catch { throw UsageError(error) }
+        do {
+            let sweepGrid = try overrides.explaining {
+                try SweepGrid(name: name, analyzer: descriptor, grid: grid, fixed: overrides.settings(for: name),
+                              random: random.map { SweepSampling(count: $0, seed: seed ?? 0) })
+            }
+            return (sweepGrid, descriptor)
+        } catch let error as SweepError { throw UsageError(error) }
+    }
+
+    /// The scores an interrupted run of this sweep stored (none with --force), said when there are some.
+    private func storedScores(_ resume: SweepResume, definition: SweepDefinition, recordings: [SweepRecordingIdentity]) throws -> [Int: [SweepScore]] {
+        let stored: [Int: [SweepScore]]
+        do { stored = force ? [:] : try resume.stored(definition, recordings: recordings) } catch let error as SweepFileError {
+            throw CLIError("\(error) (--force starts the sweep over)")
+        }
+        if !stored.isEmpty {
+            warn("resuming: \(stored.count) of \(Plural.count(recordings.count, "recording")) already scored in \(resume.folder)")
+            if timings { warn("note: no times in the outputs: the recordings scored before this run were not timed (--force starts over)") }
+        }
+        return stored
+    }
+
+    /// `--keep-logs DIR`, checked for the recordings not yet `stored` (a resumed sweep kept the logs of those it stored).
+    private func keptLogs(of listing: SweepCorpus, settings: [SweepSetting], except stored: [Int: [SweepScore]]) throws -> SweepLogs? {
+        try keepLogs.map { folder in
+            try refuseInside(corpus: corpus, folder, option: "--keep-logs")
+            let logs = SweepLogs(folder: folder, replacingExisting: force)
+            var rest = listing
+            rest.entries = listing.entries.indices.filter { stored[$0] == nil }.map { listing.entries[$0] }
+            try logs.prepare(rest, settings: settings)
+            return logs
+        }
+    }
+
+    /// Scores every unit of the recordings not `stored`, storing each recording's scores once its
+    /// last pass is scored; returns the stored units and the new ones.
+    private func scoreTheRest(_ grid: SweepGrid, definition: SweepDefinition, corpus listing: SweepCorpus, recordings: [SweepRecordingIdentity],
+                              stored: [Int: [SweepScore]], resume: SweepResume, kept: SweepLogs?) throws -> [SweepUnitScores] {
+        let passes = definition.passes
+        let storedUnits = stored.flatMap { r, scores in passes.indices.map { SweepUnitScores(recording: r, pass: $0, scores: Array(scores[passes[$0]])) } }
+        let units = listing.entries.indices.filter { stored[$0] == nil }.flatMap { r in passes.indices.map { SweepUnit(recording: r, pass: $0) } }
+        var scores: [SweepScore] = []
+        let bar = ProgressBar("sweeping")
+        defer { bar.finish() }
+        let scored = try SweepRun.score(units, of: grid, corpus: listing, registry: Lumatrace.registry, jobs: jobs, timings: timings,
+                                        didReplay: kept.map { logs in { entry, log in try logs.keep(log, of: entry) } },
+                                        didScore: { unit in
+                                            scores += unit.scores
+                                            guard unit.pass == passes.count - 1 else { return }
+                                            try resume.store(scores, of: recordings[unit.recording], sweep: definition)
+                                            scores = []
+                                        },
+                                        progress: { bar.update($0, $1) })
+        return storedUnits + scored
     }
 
     /// Scores this shard's units and writes them as a part file for `sweep merge`.

@@ -1,0 +1,78 @@
+import Foundation
+import LumaTestSupport
+import Testing
+@testable import LumaOutput
+
+/// A writer killed before it finished (SIGKILL) leaves its partial folder, `.NAME.PID-N.partial`,
+/// beside the output: the next writer of that output removes it, and only what it can prove is
+/// a partial folder of that same output.
+@Suite("Output folders: a killed writer's partial folder is cleaned up by the next, never another's")
+struct PartialFolderTests {
+    let scratch = ScratchFolder("partial")
+    var folder: String { scratch.path }
+
+    static func isFrame(_ name: String) -> Bool { name.hasPrefix("frame-") && name.hasSuffix(".png") }
+
+    /// A partial folder as a writer leaves it when killed: the mark and `files`.
+    func partial(_ name: String, mark: String?, files: [String]) throws -> String {
+        let path = folder + "/" + name
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        if let mark { try Data(mark.utf8).write(to: URL(fileURLWithPath: path + "/.lumatrace-partial")) }
+        for file in files { try Data("x".utf8).write(to: URL(fileURLWithPath: path + "/" + file)) }
+        return path
+    }
+
+    func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+
+    @Test("a writer's partial folder holds the mark naming its output until it commits; the output has no mark")
+    func markedUntilCommitted() throws {
+        let path = folder + "/frames"
+        let out = try OutputFolder.create(path, replacingExisting: false, owns: Self.isFrame)
+        let mark = try String(contentsOfFile: out.temporaryPath + "/.lumatrace-partial", encoding: .utf8)
+        #expect(mark == "lumatrace: the unfinished output folder frames\n")
+        #expect(PartialFolders.isNamedPartial(PathParts(out.temporaryPath).name, of: path))
+        try out.write(Array("a".utf8), to: "frame-000000.png")
+        try out.commit()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path) == ["frame-000000.png"])
+    }
+
+    @Test("the next writer of the output, with --force or not, removes the partial folders killed writers of it left")
+    func staleOnesRemoved() throws {
+        let path = folder + "/frames"
+        let mark = "lumatrace: the unfinished output folder frames\n"
+        let empty = try partial(".frames.4242-1.partial", mark: mark, files: [])
+        let written = try partial(".frames.4243-7.partial", mark: mark, files: ["frame-000000.png", "frame-000001.png"])
+        let out = try OutputFolder.create(path, replacingExisting: false, owns: Self.isFrame)
+        #expect(!exists(empty) && !exists(written))
+        out.abandon()
+
+        let again = try partial(".frames.4244-1.partial", mark: mark, files: ["frame-000002.png"])
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try Data("old".utf8).write(to: URL(fileURLWithPath: path + "/frame-000000.png"))
+        let forced = try OutputFolder.create(path, replacingExisting: true, owns: Self.isFrame)
+        #expect(!exists(again))
+        try forced.commit()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["frames"])
+    }
+
+    @Test("left alone: another output's, one without the mark or with another's, one holding a file the writer never writes, a link, a name not PID-N")
+    func othersKept() throws {
+        let path = folder + "/frames"
+        let mark = "lumatrace: the unfinished output folder frames\n"
+        let kept = [
+            try partial(".frames2.1-1.partial", mark: "lumatrace: the unfinished output folder frames2\n", files: []),
+            try partial(".other.1-1.partial", mark: "lumatrace: the unfinished output folder other\n", files: []),
+            try partial(".frames.1-2.partial", mark: nil, files: ["frame-000000.png"]),
+            try partial(".frames.1-3.partial", mark: "lumatrace: the unfinished output folder other\n", files: []),
+            try partial(".frames.1-4.partial", mark: mark, files: ["notes.txt"]),
+            try partial(".frames.x-5.partial", mark: mark, files: []),
+            try partial(".frames.1-6.partial.keep", mark: mark, files: []),
+        ]
+        let target = try partial("elsewhere", mark: mark, files: [])
+        try FileManager.default.createSymbolicLink(atPath: folder + "/.frames.1-7.partial", withDestinationPath: target)
+        let out = try OutputFolder.create(path, replacingExisting: false, owns: Self.isFrame)
+        out.abandon()
+        for path in kept + [folder + "/.frames.1-7.partial", target] { #expect(exists(path), "\(path) was removed") }
+        #expect(exists(kept[4] + "/notes.txt") && exists(target + "/.lumatrace-partial"))
+    }
+}
