@@ -47,7 +47,7 @@ struct BrightnessProbe: Analyzer {
     var frames = 0
     init(configuration: Configuration, context: AnalyzerContext) throws { self.configuration = configuration }
     mutating func analyze(_ frame: Frame, into events: inout EventSink) throws {
-        if frame.index == configuration.failAtFrame { throw OptionError(option: "probe", message: "deliberate failure") }
+        if frame.index == configuration.failAtFrame { throw OptionError(option: "probe", .analyzerRule("deliberate failure")) }
         var sum = 0
         for p in frame.pixels { sum += Int(p) }
         frames += 1
@@ -164,7 +164,7 @@ struct OptionTests {
             #expect(throws: OptionError.self) { try setup("differencing", overrides) }
             do { _ = try setup("differencing", overrides) } catch { #expect("\(error)" == expected) }
         }
-        #expect(throws: OptionError(option: "analyzer", message: "unknown analyzer 'trajectory2'; known analyzers: differencing, brightness")) {
+        #expect(throws: OptionError(option: "analyzer", .unknownAnalyzer("trajectory2", known: ["differencing", "brightness"]))) {
             _ = try testRegistry.descriptor(named: "trajectory2")
         }
     }

@@ -43,9 +43,32 @@ struct LibraryErrorWordsTests {
     /// One of each problem an image file or a folder of them can have.
     static let imageProblems: [ImageProblem] = [
         .unreadable(SystemCallError(.open, errno: 13)), .folder, .notARegularFile, .tooLarge(bytes: 300 << 20, limit: 256 << 20),
-        .grewPastLimit(limit: 256 << 20), .undecodable("corrupt PNG: no IDAT chunk, so no image data"),
+        .grewPastLimit(limit: 256 << 20),
         .folderUnreadable(SystemCallError(.open, errno: 13)), .noImageFiles, .noSuchFrame(frame: 9, count: 3),
         .sizeDiffers(width: 8, height: 6, sequenceWidth: 4, sequenceHeight: 3, firstFile: "frames/0000.png"),
+    ] + imageDataProblems.map { ImageProblem.undecodable($0) }
+
+    /// One of each way an image file's bytes are refused.
+    static let imageDataProblems: [ImageDataProblem] = [
+        .empty, .notAnImage(start: Array("GIF8".utf8)), .dimensions(.png, width: 20000, height: 100, limit: 16384),
+        .tooLittleData(.jpeg, width: 16384, height: 16384, bytes: 900, needed: 524288),
+        .truncated(.pngSignature(bytes: 5)), .truncated(.noEnd(.jpeg, bytes: 700)),
+        .truncated(.pngChunk(type: "IDAT", offset: 33, declared: 479, available: 100)),
+        .truncated(.jpegSegment(marker: 0xDB, offset: 20, declared: 67, available: 12)), .truncated(.jpegScan(bytes: 700, scanOffset: 600)),
+        .truncated(.pgmBefore(.maxval)), .truncated(.pgmAfterHeader), .truncated(.pgmRaster(available: 4, needed: 6)),
+        .truncated(.pgmPlainRaster(samples: 6, available: 3)), .truncated(.pgmPlainSamples(read: 2, count: 3)),
+        .truncated(.decoder(.png, "read error")),
+        .corrupt(.pngSignature(start: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0D, 0x0A, 0x1A])), .corrupt(.pngFirstChunk(type: "IDAT", length: 9)),
+        .corrupt(.pngChunkType(offset: 33, typeBytes: [0, 1, 2, 3])), .corrupt(.pngChunkLength(type: "IDAT", offset: 33, length: 1 << 31)),
+        .corrupt(.pngColorType(colorType: 0, bitDepth: 3)), .corrupt(.pngNoImageData), .corrupt(.jpegNoStart),
+        .corrupt(.jpegSecondStart(offset: 9)), .corrupt(.jpegScanBeforeFrame(offset: 9)), .corrupt(.jpegNoScan),
+        .corrupt(.jpegSegmentLength(marker: 0xC4, offset: 9, length: 1)), .corrupt(.jpegFrameHeaderLength(marker: 0xC0, offset: 9, length: 12)),
+        .corrupt(.jpegSamplingFactor), .corrupt(.pgmMagic), .corrupt(.pgmMaxval(0)), .corrupt(.pgmAfterMaxval(offset: 9, found: 0x41)),
+        .corrupt(.pgmFieldMissing(.width, offset: 3, found: 0x78)), .corrupt(.pgmFieldOverLimit(.height, offset: 12, limit: 1 << 24)),
+        .corrupt(.pgmFieldNotSeparated(.width, offset: 4, found: 0x78)), .corrupt(.pgmSampleOverMaxval(column: 0, row: 1, value: 16, maxval: 15)),
+        .corrupt(.decoderSize(.jpeg, width: 8, height: 8, declaredWidth: 16, declaredHeight: 8)), .corrupt(.decoder(.png, "IDAT: incorrect data check")),
+        .unsupported(.jpegProcess(frameMarker: 0xC9)), .unsupported(.jpegPrecision(bits: 12)), .unsupported(.jpegHeightLater),
+        .unsupported(.jpegComponents(4)), .unsupported(.decoder(.jpeg, "12-bit precision")),
     ]
 
     static let externalFolder = ExternalFolder(path: "/work/plugin", configured: "plugin", relativeTo: "the current folder")
@@ -61,7 +84,7 @@ struct LibraryErrorWordsTests {
     ]
 
     static let jsonFailure = JSONParser.Failure(offset: 4, problem: .numberOutOfRange("1e999"))
-    static let decodingProblem = DecodingProblem(path: "points", reason: "is missing")
+    static let decodingProblem = DecodingProblem(path: "points", .missing)
 
     /// One of each problem an event log can have.
     static let eventLogProblems: [EventLogProblem] = [

@@ -57,7 +57,7 @@ public struct AnalyzerOption<Configuration: AnalyzerConfiguration>: Sendable {
     public init<Value: OptionValue>(_ key: String, _ property: WritableKeyPath<Configuration, Value> & Sendable, help: String,
                                     check: (@Sendable (Value) -> String?)? = nil) {
         self.init(key, property, help: help, rangeText: nil) { (value, _) throws(OptionError) in
-            if let problem = check?(value) { throw OptionError(option: key, message: problem) }
+            if let problem = check?(value) { throw OptionError(option: key, .analyzerRule(problem)) }
         }
     }
 
@@ -72,7 +72,7 @@ public struct AnalyzerOption<Configuration: AnalyzerConfiguration>: Sendable {
                                                  in range: OptionRange<Configuration, Value>, help: String) {
         self.init(key, property, help: help, rangeText: { range.text }) { (value, configuration) throws(OptionError) in
             guard range.contains(value, in: configuration) else {
-                throw .outOfRange(key, value.optionText, allowed: range.text(in: configuration))
+                throw OptionError(option: key, .outOfRange(value: value.optionText, allowed: range.text(in: configuration)))
             }
         }
     }
@@ -91,9 +91,9 @@ public struct AnalyzerOption<Configuration: AnalyzerConfiguration>: Sendable {
         write = { configuration, container in try container.encode(configuration[keyPath: property], forKey: OptionKey(key)) }
         parse = { text throws(OptionError) in
             let value: Value
-            do throws(OptionError) { value = try Value(optionText: text) } catch { throw OptionError(option: key, message: error.message) }
+            do throws(OptionError) { value = try Value(optionText: text) } catch { throw OptionError(option: key, error.problem) }
             do { return try JSONValueEncoder.encode(value) } catch {
-                throw OptionError(option: key, message: "'\(text)' cannot be written as JSON: \(error)")
+                throw OptionError(option: key, .notWritableAsJSON(text: text, reason: "\(error)"))
             }
         }
     }

@@ -35,7 +35,7 @@ public final class FrameAnalysis {
     public init(setups: [AnalyzerSetup], registry: AnalyzerRegistry, stream: StreamInfo, concurrent: Bool,
                 debugImages: DebugImages? = nil, configurationFolder: String? = nil) throws(ReplayError) {
         guard !setups.isEmpty else {
-            throw .option(OptionError(option: "analyzer", message: "no analyzer given; known analyzers: \(registry.names.joined(separator: ", "))"))
+            throw .option(OptionError(option: "analyzer", .noAnalyzer(known: registry.names)))
         }
         do throws(OptionError) { try AnalyzerSetup.checkInstanceCount(setups.count) } catch { throw .option(error) }
         var seen = Set<String>()
