@@ -37,8 +37,25 @@ struct LibraryErrorWordsTests {
             ExternalAnalyzerError(command: "python3 tracker.py", step: .frame(3), $0, folder: externalFolder)
         }
         let images: [any Error] = imageProblems.map { ImageDecodingError(source: "frames/0001.png", $0) }
-        return formats + others + logs + truth + external + images
+        let options: [any Error] = optionProblems.map { OptionError(option: "differencing.threshold", $0) }
+        return formats + others + logs + truth + external + images + options
     }
+
+    /// One of each problem an option can have.
+    static let optionProblems: [OptionProblem] = [
+        .notA(.integer, text: "abc"), .notA(.number, text: "x"), .notA(.trueOrFalse, text: "maybe"), .notA(.seconds(0...3600), text: "-1"),
+        .notA(.region, text: "1,2"), .notJSON(text: "{", jsonFailure), .notValid(text: "1,\"x\"", decodingProblem),
+        .notWritableAsJSON(text: "1e999", reason: "not finite"), .notDecodable(.mustBe(.wholeNumber, found: "a string")),
+        .notDecodable(.null(.number)), .notDecodable(.invalid("300 does not fit in UInt8")), .notDecodable(.doesNotFit("no")),
+        .entryMember(.analyzerName), .entryMember(.region), .entryMember(.seconds), .entryMember(.object),
+        .outOfRange(value: "0", allowed: "1...254"), .region([0.5, 0.5, 0.6, 0.2], .pastFrame), .region([2, 0, 1, 1], .originOutside(x: 2, y: 0)),
+        .region([0, 0, 0, 1], .empty), .region([.nan, 0, 1, 1], .notFinite), .notAChoice(text: "fancy", choices: ["previous", "background"]),
+        .unknownAnalyzer("nope", known: ["differencing"]), .noAnalyzer(known: ["differencing"]),
+        .tooManyInstances(count: 65, limit: 64, variable: "LUMATRACE_MAX_ANALYZERS"), .notAnInstanceName("engine"),
+        .givenTwice(name: "d", analyzer: "differencing"), .unknownOption(analyzer: "differencing", known: ["threshold"]),
+        .entryWithoutName, .configurationDoesNotFit("no"), .analyzerRule("is empty: give the program to run"),
+        .framesOutside(0...99, lastFrame: 89), .logFormatVersion(3, readable: 1...2),
+    ]
 
     /// One of each problem an image file or a folder of them can have.
     static let imageProblems: [ImageProblem] = [
