@@ -104,7 +104,7 @@ public enum Replay {
             try state.run()
         } catch let failure as AnalyzerFailure {
             do throws(OutputError) { _ = try log.finish(framesReplayed: state.framesDone, failure: failure, ending: ending) } catch { throw .output(error) }
-            throw .analyzerFailed(analyzer: failure.analyzer, frame: failure.frame, message: failure.message,
+            throw .analyzerFailed(analyzer: failure.analyzer, frame: failure.frame, cause: failure.cause,
                                   incompleteLog: inMemory ? nil : log.failedLogKeptAt.map { .keptAside($0, existing: log.path) } ?? .placed(log.path))
         } catch let e as ReplayError {
             log.abandon()

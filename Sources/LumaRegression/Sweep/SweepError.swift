@@ -1,3 +1,4 @@
+import LumaAnalysis
 import LumaBase
 
 /// Why a sweep cannot run: its grid, its corpus or its size. Found before anything is replayed.
@@ -10,7 +11,7 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The same option swept twice, or swept and also fixed with `--set`.
     case givenTwice(option: String)
     /// A list or range that gives no values, an empty value, or a range `A:B:N` that is not one.
-    case badValues(option: String, text: String, reason: String)
+    case badValues(option: String, text: String, ValuesProblem)
     /// A range over an integer option whose N even steps land between integers.
     case notWhole(option: String, text: String, value: String)
     /// Values that repeat (a list naming one twice, a range narrower than its count allows).
@@ -21,14 +22,14 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
     case badSampleCount(count: Int, limit: Int)
     /// `--random N` with N above the number of distinct settings the grid's lists and whole-number ranges hold.
     case sampleSpaceTooSmall(count: Int, space: Int)
-    /// `--random N`: only `found` distinct settings the analyzer accepts after `draws` draws; `refusal` is the analyzer's last word.
-    case samplingExhausted(found: Int, wanted: Int, draws: Int, refusal: String?)
+    /// `--random N`: only `found` distinct settings the analyzer accepts after `draws` draws; `refusal` is the analyzer's last.
+    case samplingExhausted(found: Int, wanted: Int, draws: Int, refusal: OptionError?)
     /// The corpus is not a folder that can be listed.
-    case corpusUnreadable(folder: String, reason: String)
+    case corpusUnreadable(folder: String, SystemCallError)
     /// No recording of the corpus has truth beside it (`STEM.truth.json`).
     case noTruth(folder: String, recordings: Int)
     /// `--keep-logs`: the folder cannot be made, or a log of this sweep is already there (and not to be replaced).
-    case keptLogsUnwritable(folder: String, reason: String)
+    case keptLogsUnwritable(folder: String, SystemCallError)
     case keptLogExists(path: String)
 
     public var description: String {
@@ -39,8 +40,8 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
             return "--grid \(grid): the sweep runs \(analyzer); give its options as \(analyzer).KEY=…"
         case .givenTwice(let option):
             return "--grid \(option) is given twice (or also with --set): give each option once"
-        case .badValues(let option, let text, let reason):
-            return "--grid \(option)=\(text): \(reason)"
+        case .badValues(let option, let text, let problem):
+            return "--grid \(option)=\(text): " + (problem == .rangeNotWhole ? "\(option) is an integer: \(problem)" : "\(problem)")
         case .notWhole(let option, let text, let value):
             return "--grid \(option)=\(text): \(option) is an integer, and the range gives \(value); choose a count that steps by whole numbers, or list the values"
         case .repeated(let option, let text, let value):
@@ -55,15 +56,47 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
         case .samplingExhausted(let found, let wanted, let draws, let refusal):
             return "--random \(wanted): only \(found) distinct settings the analyzer accepts after \(draws) draws"
                 + (refusal.map { "; the analyzer refused e.g.: \($0)" } ?? "") + "; widen the ranges or draw fewer"
-        case .corpusUnreadable(let folder, let reason):
-            return "\(folder): \(reason) (the corpus is a folder of .luma recordings, each with STEM.truth.json beside it)"
+        case .corpusUnreadable(let folder, let failure):
+            return "\(folder): \(failure) (the corpus is a folder of .luma recordings, each with STEM.truth.json beside it)"
         case .noTruth(let folder, let recordings):
             return "\(folder): none of its \(recordings) .luma recordings has truth beside it (STEM.truth.json); "
                 + "nothing to score (lumatrace synth --truth or lumatrace truth import make truth)"
-        case .keptLogsUnwritable(let folder, let reason):
-            return "--keep-logs \(folder): \(reason)"
+        case .keptLogsUnwritable(let folder, let failure):
+            return "--keep-logs \(folder): \(failure)"
         case .keptLogExists(let path):
             return "--keep-logs: \(path) exists (--force replaces it)"
+        }
+    }
+}
+
+extension SweepError {
+    /// What is wrong with the values a grid gives an option (``SweepError/badValues(option:text:_:)``).
+    public enum ValuesProblem: Equatable, Sendable, CustomStringConvertible {
+        /// FROM or TO of a range is not a finite number; `counted` for a range `FROM:TO:COUNT`, else `FROM:TO`.
+        case rangeNotNumbers(counted: Bool)
+        /// COUNT of a range `FROM:TO:COUNT` is not a whole number within `allowed`.
+        case countOutside(allowed: ClosedRange<Int>)
+        /// A value of a range is too large to print in the log's fixed decimals.
+        case valueTooLarge(Double)
+        /// A list `V1,V2,…` with an empty value.
+        case emptyValue
+        /// A range `FROM:TO` whose FROM is not below its TO.
+        case rangeReversed
+        /// A range `FROM:TO` with a bound too large to draw from.
+        case rangeTooLarge
+        /// A range `FROM:TO` of an integer option whose bounds are not whole numbers.
+        case rangeNotWhole
+
+        public var description: String {
+            switch self {
+            case .rangeNotNumbers(let counted): "FROM and TO of a range \(counted ? "FROM:TO:COUNT" : "FROM:TO") are numbers"
+            case .countOutside(let allowed): "COUNT of a range FROM:TO:COUNT is a whole number within \(allowed)"
+            case .valueTooLarge(let value): "\(value) is too large"
+            case .emptyValue: "a list V1,V2,… has no empty values"
+            case .rangeReversed: "FROM of a range FROM:TO is below TO"
+            case .rangeTooLarge: "FROM and TO are too large"
+            case .rangeNotWhole: "FROM and TO of its range are whole numbers"
+            }
         }
     }
 }

@@ -139,10 +139,10 @@ public struct SweepGrid: Sendable, Equatable {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         if parts.count == 3 {
             guard let from = Double(parts[0]), let to = Double(parts[1]), from.isFinite, to.isFinite else {
-                throw .badValues(option: option, text: text, reason: "FROM and TO of a range FROM:TO:COUNT are numbers")
+                throw .badValues(option: option, text: text, .rangeNotNumbers(counted: true))
             }
             guard let count = Int(parts[2]), (2...maximumSettings).contains(count) else {
-                throw .badValues(option: option, text: text, reason: "COUNT of a range FROM:TO:COUNT is a whole number within 2...\(maximumSettings)")
+                throw .badValues(option: option, text: text, .countOutside(allowed: 2...maximumSettings))
             }
             values = try (0..<count).map { (i: Int) throws(SweepError) -> String in
                 let value = from + (to - from) * Double(i) / Double(count - 1)
@@ -153,14 +153,14 @@ public struct SweepGrid: Sendable, Equatable {
                     return String(Int64(value))
                 }
                 guard let printed = FixedDecimal.text(value, decimals: JSONValue.decimals, below: 9e18, trimmingZeros: true) else {
-                    throw .badValues(option: option, text: text, reason: "\(value) is too large")
+                    throw .badValues(option: option, text: text, .valueTooLarge(value))
                 }
                 return printed
             }
         } else {
             values = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
             if values.contains(where: \.isEmpty) {
-                throw .badValues(option: option, text: text, reason: "a list V1,V2,… has no empty values")
+                throw .badValues(option: option, text: text, .emptyValue)
             }
         }
         var seen = Set<String>()
