@@ -38,8 +38,34 @@ struct LibraryErrorWordsTests {
         }
         let images: [any Error] = imageProblems.map { ImageDecodingError(source: "frames/0001.png", $0) }
         let options: [any Error] = optionProblems.map { OptionError(option: "differencing.threshold", $0) }
-        return formats + others + logs + truth + external + images + options
+        let sweeps: [any Error] = sweepErrors + sweepFileProblems.map { SweepFileError(path: "out/scores/a.json", problem: $0) }
+        return formats + others + logs + truth + external + images + options + sweeps
     }
+
+    /// One of each refusal of a sweep's grid, sample, corpus and folders.
+    static let sweepErrors: [SweepError] = [
+        .notAGrid("trajectory=1"), .otherAnalyzer(grid: "differencing.threshold=1,2", analyzer: "trajectory"),
+        .givenTwice(option: "trajectory.trajectoryLength"), .badValues(option: "trajectory.trajectoryLength", text: "1:2", .rangeNotNumbers(counted: true)),
+        .badValues(option: "t.a", text: "1:2:1", .countOutside(allowed: 2...64)), .badValues(option: "t.a", text: "0:1e300:2", .valueTooLarge(1e300)),
+        .badValues(option: "t.a", text: "1,,2", .emptyValue), .badValues(option: "t.a", text: "2:1", .rangeReversed),
+        .badValues(option: "t.a", text: "0:1e20", .rangeTooLarge), .badValues(option: "t.a", text: "1.5:3", .rangeNotWhole),
+        .notWhole(option: "t.a", text: "1:2:3", value: "1.5"), .repeated(option: "t.a", text: "1,1", value: "1"),
+        .tooManySettings(count: 100, limit: 64, largest: "t.a"), .badSampleCount(count: 0, limit: 64), .sampleSpaceTooSmall(count: 9, space: 4),
+        .samplingExhausted(found: 0, wanted: 3, draws: 60, refusal: OptionError(option: "t.a", .outOfRange(value: "0", allowed: "1...9"))),
+        .corpusUnreadable(folder: "corpus", SystemCallError(.open, errno: 2)), .noTruth(folder: "corpus", recordings: 2),
+        .keptLogsUnwritable(folder: "logs", SystemCallError(.makeFolder, errno: 13)), .keptLogExists(path: "logs/a.s01.events.jsonl"),
+    ]
+
+    /// One of each problem a sweep's stored file or part can have.
+    static let sweepFileProblems: [SweepFileError.Problem] = [
+        .unreadable(SystemCallError(.open, errno: 2)), .notAFile(found: "a folder"), .tooLarge(limit: 1 << 26),
+        .cannotMakeFolder(SystemCallError(.makeFolder, errno: 13)), .notA(kind: "a sweep part", why: "not JSON, or truncated"),
+        .version(found: 9, readable: 1), .otherSweep(field: "grid", stored: "a", now: "b"), .otherRecording(name: "a.luma", what: "truth"),
+        .notInCorpus(name: "b.luma"), .impossible(.scores(count: 3, settings: 4, maximumCount: 1 << 40)), .impossible(.settingsNotOfGrid),
+        .impossible(.shard(3, of: 2, maximum: 1000)), .impossible(.passes(settings: 0, passSize: 1)), .impossible(.corpusSize(0)),
+        .impossible(.notPlainName("../a.luma")), .impossible(.unitOutside(recording: 9, pass: 0)),
+        .impossible(.implausibleScore(recording: 0, pass: 0, maximumCount: 1 << 40)),
+    ]
 
     /// One of each problem an option can have.
     static let optionProblems: [OptionProblem] = [
@@ -179,6 +205,28 @@ struct LibraryErrorWordsTests {
         }
         let ranElsewhere = ExternalAnalyzerError(command: command, step: .hello, .refusedToStart(message: "no model"), folder: Self.externalFolder)
         #expect(ranElsewhere.description == "`python3 tracker.py` refused to start: no model (it ran in /work/plugin: external.folder \"plugin\" relative to the current folder)")
+    }
+
+    @Test("a sweep's refusal names its grid, sample or folder; the command line says the flag that gave it and the flags that fix it")
+    func sweepFlags() throws {
+        #expect("\(Self.sweepErrors[0])" == "grid 'trajectory=1' is not NAME.KEY=V1,V2,… or NAME.KEY=FROM:TO:COUNT (e.g. trajectory.trajectoryLength=8,10,15)")
+        #expect("\(Self.sweepErrors[14])" == "a random sample of 9 settings: the grid holds only 4 distinct settings; draw at most 4, or sweep the whole grid")
+        #expect(Self.sweepErrors[14].subject == .sample(count: 9))
+        let length = "trajectory.trajectoryLength"
+        let cases: [([String], String)] = [
+            (["--grid", "trajectory=1"], "--grid 'trajectory=1' is not NAME.KEY=V1,V2,… or NAME.KEY=FROM:TO:COUNT (e.g. trajectory.trajectoryLength=8,10,15)"),
+            (["--grid", "\(length)=8.5:10", "--random", "1"], "--grid \(length)=8.5:10: \(length) is an integer: FROM and TO of its range are whole numbers"),
+            (["--grid", "\(length)=8,10", "--random", "5"],
+             "--random 5: the grid holds only 2 distinct settings; draw at most 2, or sweep the whole grid without --random"),
+            (["--grid", "\(length)=8,10", "--set", "\(length)=9"], "--grid \(length) is given twice: give each option once, swept or fixed (with --grid or --set)"),
+        ]
+        try withScratchFolder("cli") { dir in
+            for (arguments, message) in cases {
+                let r = try CLI.run(["sweep", "corpus"] + arguments + ["-o", "out"], cwd: dir)
+                #expect(r.status == 64, "\(arguments): \(r.stderr)")
+                #expect(r.stderr == "lumatrace: error: \(message)\n", "\(arguments)")
+            }
+        }
     }
 
     @Test("a damaged file header is listed by info with the command that restores it")

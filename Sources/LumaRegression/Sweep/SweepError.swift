@@ -32,39 +32,62 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
     case keptLogsUnwritable(folder: String, SystemCallError)
     case keptLogExists(path: String)
 
-    public var description: String {
+    /// What a refusal is about, said before its ``detail``: a grid, a random sample, the folder
+    /// for kept logs, or nothing more than the detail says.
+    public enum Subject: Equatable, Sendable {
+        case grid
+        case sample(count: Int)
+        case keptLogs
+        case none
+    }
+
+    public var subject: Subject {
+        switch self {
+        case .notAGrid, .otherAnalyzer, .givenTwice, .badValues, .notWhole, .repeated: .grid
+        case .badSampleCount(let count, _), .sampleSpaceTooSmall(let count, _): .sample(count: count)
+        case .samplingExhausted(_, let wanted, _, _): .sample(count: wanted)
+        case .keptLogsUnwritable, .keptLogExists: .keptLogs
+        case .tooManySettings, .corpusUnreadable, .noTruth: .none
+        }
+    }
+
+    /// What is wrong, said after the ``subject``, in the words of grids, samples and folders; the
+    /// command line's printer says the subject with its flag (`--grid`, `--random N`, `--keep-logs`)
+    /// and adds the flags that fix it.
+    public var detail: String {
         switch self {
         case .notAGrid(let text):
-            return "--grid '\(text)' is not NAME.KEY=V1,V2,… or NAME.KEY=FROM:TO:COUNT (e.g. trajectory.trajectoryLength=8,10,15)"
-        case .otherAnalyzer(let grid, let analyzer):
-            return "--grid \(grid): the sweep runs \(analyzer); give its options as \(analyzer).KEY=…"
-        case .givenTwice(let option):
-            return "--grid \(option) is given twice (or also with --set): give each option once"
+            return "'\(text)' is not NAME.KEY=V1,V2,… or NAME.KEY=FROM:TO:COUNT (e.g. trajectory.trajectoryLength=8,10,15)"
+        case .otherAnalyzer(let grid, let analyzer): return "\(grid): the sweep runs \(analyzer); give its options as \(analyzer).KEY=…"
+        case .givenTwice(let option): return "\(option) is given twice: give each option once, swept or fixed"
         case .badValues(let option, let text, let problem):
-            return "--grid \(option)=\(text): " + (problem == .rangeNotWhole ? "\(option) is an integer: \(problem)" : "\(problem)")
+            return "\(option)=\(text): " + (problem == .rangeNotWhole ? "\(option) is an integer: \(problem)" : "\(problem)")
         case .notWhole(let option, let text, let value):
-            return "--grid \(option)=\(text): \(option) is an integer, and the range gives \(value); choose a count that steps by whole numbers, or list the values"
-        case .repeated(let option, let text, let value):
-            return "--grid \(option)=\(text): \(value) appears twice; each value of a grid is tried once"
+            return "\(option)=\(text): \(option) is an integer, and the range gives \(value); choose a count that steps by whole numbers, or list the values"
+        case .repeated(let option, let text, let value): return "\(option)=\(text): \(value) appears twice; each value of a grid is tried once"
         case .tooManySettings(let count, let limit, let largest):
-            return "the grid has \(count) settings, more than the \(limit) one sweep runs; split it into several sweeps, "
-                + "e.g. one per value of \(largest) (its values as --set, the rest as --grid)"
-        case .badSampleCount(let count, let limit):
-            return "--random \(count): the number of settings to draw is within 1...\(limit)"
-        case .sampleSpaceTooSmall(let count, let space):
-            return "--random \(count): the grid holds only \(Plural.count(space, "distinct setting")); draw at most \(space), or sweep the whole grid without --random"
-        case .samplingExhausted(let found, let wanted, let draws, let refusal):
-            return "--random \(wanted): only \(found) distinct settings the analyzer accepts after \(draws) draws"
+            return "the grid has \(count) settings, more than the \(limit) one sweep runs; split it into several sweeps, e.g. one per value of \(largest)"
+        case .badSampleCount(_, let limit): return "the number of settings to draw is within 1...\(limit)"
+        case .sampleSpaceTooSmall(_, let space):
+            return "the grid holds only \(Plural.count(space, "distinct setting")); draw at most \(space), or sweep the whole grid"
+        case .samplingExhausted(let found, _, let draws, let refusal):
+            return "only \(found) distinct settings the analyzer accepts after \(draws) draws"
                 + (refusal.map { "; the analyzer refused e.g.: \($0)" } ?? "") + "; widen the ranges or draw fewer"
         case .corpusUnreadable(let folder, let failure):
             return "\(folder): \(failure) (the corpus is a folder of .luma recordings, each with STEM.truth.json beside it)"
         case .noTruth(let folder, let recordings):
-            return "\(folder): none of its \(recordings) .luma recordings has truth beside it (STEM.truth.json); "
-                + "nothing to score (lumatrace synth --truth or lumatrace truth import make truth)"
-        case .keptLogsUnwritable(let folder, let failure):
-            return "--keep-logs \(folder): \(failure)"
-        case .keptLogExists(let path):
-            return "--keep-logs: \(path) exists (--force replaces it)"
+            return "\(folder): none of its \(recordings) .luma recordings has truth beside it (STEM.truth.json); nothing to score"
+        case .keptLogsUnwritable(let folder, let failure): return "\(folder): \(failure)"
+        case .keptLogExists(let path): return "\(path) exists"
+        }
+    }
+
+    public var description: String {
+        switch subject {
+        case .grid: "grid \(detail)"
+        case .sample(let count): "a random sample of \(count) settings: \(detail)"
+        case .keptLogs: "kept logs \(detail)"
+        case .none: detail
         }
     }
 }

@@ -1,0 +1,23 @@
+import LumaRegression
+
+extension FlagHints {
+    /// A sweep's refusal as the `sweep` command says it: its subject as the flag that gave it
+    /// (`--grid`, `--random N`, `--keep-logs`), and the flags and commands that fix it.
+    static func message(for error: SweepError) -> String {
+        let said: String
+        switch error.subject {
+        case .grid: said = "--grid \(error.detail)"
+        case .sample(let count): said = "--random \(count): \(error.detail)"
+        case .keptLogs: said = "--keep-logs \(error.detail)"
+        case .none: said = error.detail
+        }
+        switch error {
+        case .givenTwice: return said + " (with --grid or --set)"
+        case .tooManySettings: return said + " (its values as --set, the rest as --grid)"
+        case .sampleSpaceTooSmall: return said + " without --random"
+        case .noTruth: return said + " (lumatrace synth --truth or lumatrace truth import make truth)"
+        case .keptLogExists: return said + " (--force replaces it)"
+        default: return said
+        }
+    }
+}
