@@ -38,9 +38,24 @@ struct LibraryErrorWordsTests {
         }
         let images: [any Error] = imageProblems.map { ImageDecodingError(source: "frames/0001.png", $0) }
         let options: [any Error] = optionProblems.map { OptionError(option: "differencing.threshold", $0) }
-        let sweeps: [any Error] = sweepErrors + sweepFileProblems.map { SweepFileError(path: "out/scores/a.json", problem: $0) }
+        let failures: [any Error] = analyzerFailureCauses.map {
+            ReplayError.analyzerFailed(analyzer: "trajectory", frame: 4, cause: $0, incompleteLog: .keptAside("a.events.jsonl.failed", existing: "a.events.jsonl"))
+        } + decodingReasons.map { TruthError(path: "clip.truth.json", .notTruth(DecodingProblem(path: "ballSegments.[0]", $0))) }
+        let sweeps: [any Error] = failures + sweepErrors + sweepFileProblems.map { SweepFileError(path: "out/scores/a.json", problem: $0) }
         return formats + others + logs + truth + external + images + options + sweeps
     }
+
+    /// One of each cause of an analyzer's failure a log's footer records.
+    static let analyzerFailureCauses: [AnalyzerFailure.Cause] = [
+        .threw("division by zero"), .threwInFinish("boom"), .undeclaredKind("surprise", declared: ["spot"]),
+        .notItsShape(kind: "spot", shape: "box", problem: "box is missing"),
+    ]
+
+    /// One of each reason a JSON value does not decode, with each kind it can be expected to be.
+    static let decodingReasons: [DecodingProblem.Reason] = [
+        .missing, .null(.number), .invalid("Parsed JSON number <300> does not fit in UInt8."), .doesNotFit("no"),
+    ] + [JSONKind.string, .trueOrFalse, .wholeNumber, .number, .array, .object, .arrayOfNumbers, .analyzerName, .seconds, .region, .otherKind]
+        .map { .mustBe($0, found: "a string") }
 
     /// One of each refusal of a sweep's grid, sample, corpus and folders.
     static let sweepErrors: [SweepError] = [
