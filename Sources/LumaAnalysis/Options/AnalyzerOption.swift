@@ -53,7 +53,8 @@ public struct AnalyzerOption<Configuration: AnalyzerConfiguration>: Sendable {
 
     /// An option that takes any value of its type: any text, any JSON, any of an
     /// ``OptionChoice``'s names. `check`, when given, returns what is wrong with a value, said after
-    /// the option's name (`is empty: give the program to run`), or `nil`.
+    /// the option's name (`is empty: give the program to run`), or `nil`; a refusal carries it as
+    /// ``OptionProblem/analyzerRule(_:)``.
     public init<Value: OptionValue>(_ key: String, _ property: WritableKeyPath<Configuration, Value> & Sendable, help: String,
                                     check: (@Sendable (Value) -> String?)? = nil) {
         self.init(key, property, help: help, rangeText: nil) { (value, _) throws(OptionError) in
