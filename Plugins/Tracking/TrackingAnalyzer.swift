@@ -64,8 +64,8 @@ public struct TrackingAnalyzer: Analyzer {
         let seeds = try TrackingSeed.parse(configuration.seeds, frameSize: (context.stream.width, context.stream.height))
         let (w, h) = (Double(context.stream.width), Double(context.stream.height))
         for (n, s) in seeds.enumerated() where s.box.width * w < 2 || s.box.height * h < 2 {
-            throw OptionError(option: "seeds", message: "seed \(n + 1) is \(s.box.width * w)×\(s.box.height * h) pixels in this "
-                              + "\(context.stream.width)×\(context.stream.height) recording; a box needs at least 2×2 pixels")
+            throw OptionError(option: "seeds", .analyzerRule("seed \(n + 1) is \(s.box.width * w)×\(s.box.height * h) pixels in this "
+                              + "\(context.stream.width)×\(context.stream.height) recording; a box needs at least 2×2 pixels"))
         }
         tracks = seeds.enumerated().map { Track(ordinal: $0.offset, seed: $0.element) }
         if configuration.nominate == .motion {

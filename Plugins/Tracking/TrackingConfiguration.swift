@@ -91,7 +91,7 @@ public struct TrackingSeed: Equatable, Sendable {
             if entry.isEmpty { continue }
             func refuse(_ why: String) -> OptionError {
                 let shown = entry.count <= 60 ? entry : entry.prefix(60) + "…"
-                return OptionError(option: "seeds", message: "seed \(n + 1) '\(shown)': \(why) (expected [label=]x,y,w,h[@frame])")
+                return OptionError(option: "seeds", .analyzerRule("seed \(n + 1) '\(shown)': \(why) (expected [label=]x,y,w,h[@frame])"))
             }
             var rest = Substring(entry)
             var label: String?
@@ -168,11 +168,11 @@ public struct TrackingSeed: Equatable, Sendable {
         do {
             entries = try JSONParser.parse(text).decode([JSONSeed].self)
         } catch {
-            throw OptionError(option: "seeds", message: "not a JSON array of {\"box\": [x, y, w, h], \"label\": …, \"frame\": …} objects: \(error)")
+            throw OptionError(option: "seeds", .analyzerRule("not a JSON array of {\"box\": [x, y, w, h], \"label\": …, \"frame\": …} objects: \(error)"))
         }
         var seeds: [TrackingSeed] = []
         for (n, e) in entries.enumerated() {
-            func refuse(_ why: String) -> OptionError { OptionError(option: "seeds", message: "seed \(n + 1): \(why)") }
+            func refuse(_ why: String) -> OptionError { OptionError(option: "seeds", .analyzerRule("seed \(n + 1): \(why)")) }
             guard e.box.count == 4 else { throw refuse("box needs four numbers [x, y, w, h], got \(e.box.count)") }
             let box = NormalizedRect(x: e.box[0], y: e.box[1], width: e.box[2], height: e.box[3])
             if let problem = box.problem { throw refuse("the box is not inside the frame: \(problem)") }

@@ -106,7 +106,7 @@ public struct AnalyzerHarness<A: Analyzer>: Sendable where A.Configuration: Send
             }
             try run!.analysis.finish(lastFrame: frameCount - 1)
         } catch let failure as AnalyzerFailure {
-            throw ReplayError.analyzerFailed(analyzer: failure.analyzer, frame: failure.frame, message: failure.message, incompleteLog: nil)
+            throw ReplayError.analyzerFailed(analyzer: failure.analyzer, frame: failure.frame, cause: failure.cause, incompleteLog: nil)
         }
         let (analysis, writer) = run!
         let final = header(digest: digest.finalize().hexString, analyzers: analysis.setups)

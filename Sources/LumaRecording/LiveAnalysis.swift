@@ -113,7 +113,7 @@ public final class LiveAnalysis: @unchecked Sendable {
     /// Checks the log's destination and the analyzers' settings before anything is recorded.
     public init(setups: [AnalyzerSetup], registry: AnalyzerRegistry, logPath: String, recordingPath: String, options: Options) throws {
         guard !setups.isEmpty else {
-            throw ReplayError.option(OptionError(option: "analyzer", message: "no analyzer given; known analyzers: \(registry.names.joined(separator: ", "))"))
+            throw ReplayError.option(OptionError(option: "analyzer", .noAnalyzer(known: registry.names)))
         }
         var setups = setups
         for i in setups.indices { try setups[i].validatedConfiguration(with: registry.descriptor(named: setups[i].analyzer)) }

@@ -53,17 +53,13 @@ public struct SceneSettings: Sendable, Equatable {
         try Self.check("framesPerSecond", framesPerSecond, Self.framesPerSecondRange)
         try Self.check("frameCount", frameCount, Self.frameCountRange)
         guard noise.isFinite, Self.noiseRange.contains(noise) else {
-            throw OptionError(
-                option: "noise",
-                message: "noise must be \(Self.noiseRange.lowerBound)...\(Self.noiseRange.upperBound) "
-                    + "grey levels, got \(noise)")
+            throw OptionError(option: "noise", .outOfRange(value: "\(noise)", allowed: "\(Self.noiseRange) grey levels"))
         }
     }
 
     private static func check(_ name: String, _ value: Int, _ range: ClosedRange<Int>) throws(OptionError) {
         guard range.contains(value) else {
-            throw OptionError(
-                option: name, message: "\(name) must be \(range.lowerBound)...\(range.upperBound), got \(value)")
+            throw OptionError(option: name, .outOfRange(value: "\(value)", allowed: "\(range)"))
         }
     }
 }

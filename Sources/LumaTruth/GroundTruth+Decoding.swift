@@ -29,7 +29,7 @@ private struct TruthMembers {
     let path: String
 
     init(_ value: JSONValue, at path: String) throws(DecodingProblem) {
-        guard case .object = value else { throw DecodingProblem(path: path, reason: "must be an object") }
+        guard case .object = value else { throw DecodingProblem(path: path, .mustBe(.object)) }
         self.value = value
         self.path = path
     }
@@ -37,23 +37,23 @@ private struct TruthMembers {
     private func place(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     private func member(_ key: String) throws(DecodingProblem) -> JSONValue {
-        guard let member = value[key] else { throw DecodingProblem(path: place(key), reason: "is missing") }
+        guard let member = value[key] else { throw DecodingProblem(path: place(key), .missing) }
         return member
     }
 
     func string(_ key: String) throws(DecodingProblem) -> String {
-        guard let text = try member(key).stringValue else { throw DecodingProblem(path: place(key), reason: "must be a string") }
+        guard let text = try member(key).stringValue else { throw DecodingProblem(path: place(key), .mustBe(.string)) }
         return text
     }
 
     func int(_ key: String) throws(DecodingProblem) -> Int {
-        guard let number = try member(key).intValue else { throw DecodingProblem(path: place(key), reason: "must be a whole number") }
+        guard let number = try member(key).intValue else { throw DecodingProblem(path: place(key), .mustBe(.wholeNumber)) }
         return number
     }
 
     /// An array of objects, each made into an `Item` by `make`.
     func objects<Item>(_ key: String, _ make: (TruthMembers) throws(DecodingProblem) -> Item) throws(DecodingProblem) -> [Item] {
-        guard let items = try member(key).arrayValue else { throw DecodingProblem(path: place(key), reason: "must be an array") }
+        guard let items = try member(key).arrayValue else { throw DecodingProblem(path: place(key), .mustBe(.array)) }
         var made: [Item] = []
         made.reserveCapacity(items.count)
         for (i, item) in items.enumerated() { made.append(try make(TruthMembers(item, at: "\(place(key)).[\(i)]"))) }
@@ -62,12 +62,12 @@ private struct TruthMembers {
 
     /// An array of number arrays: truth points.
     func points(_ key: String) throws(DecodingProblem) -> [[Double]] {
-        guard let rows = try member(key).arrayValue else { throw DecodingProblem(path: place(key), reason: "must be an array") }
+        guard let rows = try member(key).arrayValue else { throw DecodingProblem(path: place(key), .mustBe(.array)) }
         var points: [[Double]] = []
         points.reserveCapacity(rows.count)
         for (i, row) in rows.enumerated() {
             guard let numbers = row.arrayValue?.compactMap(\.doubleValue), numbers.count == row.arrayValue?.count else {
-                throw DecodingProblem(path: "\(place(key)).[\(i)]", reason: "must be an array of numbers")
+                throw DecodingProblem(path: "\(place(key)).[\(i)]", .mustBe(.arrayOfNumbers))
             }
             points.append(numbers)
         }
@@ -77,11 +77,11 @@ private struct TruthMembers {
     /// An array of whole numbers, or `nil` when the member is absent or null.
     func optionalInts(_ key: String) throws(DecodingProblem) -> [Int]? {
         guard let member = value[key], member != .null else { return nil }
-        guard let items = member.arrayValue else { throw DecodingProblem(path: place(key), reason: "must be an array") }
+        guard let items = member.arrayValue else { throw DecodingProblem(path: place(key), .mustBe(.array)) }
         var numbers: [Int] = []
         numbers.reserveCapacity(items.count)
         for (i, item) in items.enumerated() {
-            guard let number = item.intValue else { throw DecodingProblem(path: "\(place(key)).[\(i)]", reason: "must be a whole number") }
+            guard let number = item.intValue else { throw DecodingProblem(path: "\(place(key)).[\(i)]", .mustBe(.wholeNumber)) }
             numbers.append(number)
         }
         return numbers

@@ -64,6 +64,7 @@ struct ConfigurationDecodingTests {
         members[try #require(members.firstIndex { $0.key == "trajectoryLength" })].value = .string("ten")
         let value = JSONValue.object(members)
         let problem = DecodingProblem(try #require(throws: DecodingError.self) { try value.decode(TrajectoryConfiguration.self) })
+        #expect(problem == DecodingProblem(path: "trajectoryLength", .mustBe(.wholeNumber, found: "a string")))
         #expect(problem.description == "trajectoryLength must be a whole number (found a string)")
     }
 }

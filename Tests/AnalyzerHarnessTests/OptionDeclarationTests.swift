@@ -61,8 +61,7 @@ struct OptionDeclarationTests {
                 let resolved = try setup(descriptor, option.key, name)
                 #expect(resolved.configuration[option.key] == .string(name))
             }
-            #expect(throws: OptionError(option: "\(analyzer).\(option.key)",
-                                        message: "'sideways' is not one of \(option.choices.joined(separator: ", "))")) {
+            #expect(throws: OptionError(option: "\(analyzer).\(option.key)", .notAChoice(text: "sideways", choices: option.choices))) {
                 _ = try setup(descriptor, option.key, "sideways")
             }
         }
@@ -74,7 +73,7 @@ struct OptionDeclarationTests {
         let raised = [("minimumAspectRatio", "0.8")]
         _ = try AnalyzerSetup.resolve(rectangles, overrides: raised + [("maximumAspectRatio", "0.8")])
         #expect(throws: OptionError(option: "rectangles.maximumAspectRatio",
-                                    message: "0.7 is outside the allowed range minimumAspectRatio...1 (0.8...1)")) {
+                                    .outOfRange(value: "0.7", allowed: "minimumAspectRatio...1 (0.8...1)"))) {
             _ = try AnalyzerSetup.resolve(rectangles, overrides: raised + [("maximumAspectRatio", "0.7")])
         }
     }

@@ -27,9 +27,29 @@ struct EventLogFooterTests {
     @Test("a footer's failure reads back as the analyzer, frame and message, and writes the same bytes")
     func failureRoundTrip() throws {
         let end = try #require(EventLogFooter(json: try JSONParser.parse(Self.failedFooter)))
-        #expect(end.failure == AnalyzerFailure(analyzer: "brightness", frame: 3, message: "in finish: boom"))
+        #expect(end.failure == AnalyzerFailure(analyzer: "brightness", frame: 3, .threwInFinish("boom")))
         #expect(!end.complete)
         #expect(end.json.serialized == Self.failedFooter)
+    }
+
+    @Test("each cause of a failure is written as the footer's message and read back as the same cause",
+          arguments: [AnalyzerFailure.Cause.threw("division by zero"), .threw("in the middle: in finish: no"), .threwInFinish("boom"),
+                      .threwInFinish(""), .undeclaredKind("surprise", declared: ["spot"]), .undeclaredKind("x", declared: ["a", "b"]),
+                      .undeclaredKind("x", declared: []), .notItsShape(kind: "spot", shape: "box", problem: "box is missing"),
+                      .notItsShape(kind: "a: b", shape: "box", problem: "points.[0] must be an array: of numbers")])
+    func causeRoundTrip(cause: AnalyzerFailure.Cause) throws {
+        let failure = AnalyzerFailure(analyzer: "probe", frame: 7, cause)
+        let read = try #require(AnalyzerFailure(json: try JSONParser.parse(failure.json.serialized)))
+        #expect(read == failure)
+        #expect(read.json.serialized == failure.json.serialized)
+    }
+
+    @Test("a message no cause writes is what the analyzer threw, word for word")
+    func unknownMessage() throws {
+        let json = try JSONParser.parse(#"{"analyzer":"a","frame":1,"message":"emitted a 'k' event without a closing"}"#)
+        #expect(AnalyzerFailure(json: json)?.cause == .threw("emitted a 'k' event without a closing"))
+        #expect(AnalyzerFailure.Cause.undeclaredKind("surprise", declared: ["spot"]).description
+            == "emitted a 'surprise' event, which it does not declare (its events: spot)")
     }
 
     @Test("a footer whose failure lacks the analyzer, the frame or the message is not a footer", arguments: ["analyzer", "frame", "message"])

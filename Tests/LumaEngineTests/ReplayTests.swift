@@ -47,7 +47,7 @@ struct BrightnessProbe: Analyzer {
     var frames = 0
     init(configuration: Configuration, context: AnalyzerContext) throws { self.configuration = configuration }
     mutating func analyze(_ frame: Frame, into events: inout EventSink) throws {
-        if frame.index == configuration.failAtFrame { throw OptionError(option: "probe", message: "deliberate failure") }
+        if frame.index == configuration.failAtFrame { throw OptionError(option: "probe", .analyzerRule("deliberate failure")) }
         var sum = 0
         for p in frame.pixels { sum += Int(p) }
         frames += 1
@@ -151,22 +151,70 @@ struct ReplayTests {
 @Suite("Options are validated at start, naming the option and its range")
 struct OptionTests {
     @Test func refusals() throws {
-        let cases: [([(key: String, value: String)], String)] = [
-            ([("threshold", "0")], "option differencing.threshold: 0 is outside the allowed range 1...254"),
-            ([("threshold", "abc")], "option differencing.threshold: 'abc' is not an integer"),
-            ([("mode", "fancy")], "option differencing.mode: 'fancy' is not one of previous, background"),
-            ([("nope", "1")], "option differencing.nope: unknown option; differencing has: threshold, mode, learningRate, minArea, maxBlobs, frameAnalysisSpacing, regionOfInterest"),
-            ([("regionOfInterest", "0.5,0.5,0.6,0.2")], "option differencing.regionOfInterest: 0.500000,0.500000,0.600000,0.200000: the rectangle reaches past the frame (x + width and y + height must be ≤ 1)"),
-            ([("frameAnalysisSpacing", "-1")], "option differencing.frameAnalysisSpacing: '-1' is not a time in seconds within 0...3600"),
-            ([("learningRate", "1.5")], "option differencing.learningRate: 1.5 is outside the allowed range (0, 1]"),
+        let known = ["threshold", "mode", "learningRate", "minArea", "maxBlobs", "frameAnalysisSpacing", "regionOfInterest"]
+        let cases: [([(key: String, value: String)], String, OptionProblem)] = [
+            ([("threshold", "0")], "option differencing.threshold: 0 is outside the allowed range 1...254",
+             .outOfRange(value: "0", allowed: "1...254")),
+            ([("threshold", "abc")], "option differencing.threshold: 'abc' is not an integer", .notA(.integer, text: "abc")),
+            ([("mode", "fancy")], "option differencing.mode: 'fancy' is not one of previous, background",
+             .notAChoice(text: "fancy", choices: ["previous", "background"])),
+            ([("nope", "1")], "option differencing.nope: unknown option; differencing has: " + known.joined(separator: ", "),
+             .unknownOption(analyzer: "differencing", known: known)),
+            ([("regionOfInterest", "0.5,0.5,0.6,0.2")], "option differencing.regionOfInterest: 0.500000,0.500000,0.600000,0.200000: the rectangle reaches past the frame (x + width and y + height must be ≤ 1)",
+             .region([0.5, 0.5, 0.6, 0.2], .pastFrame)),
+            ([("regionOfInterest", "0.5,0.5")], "option differencing.regionOfInterest: '0.5,0.5' is not x,y,width,height (normalized, lower-left origin), e.g. 0,0,0.5,1",
+             .notA(.region, text: "0.5,0.5")),
+            ([("frameAnalysisSpacing", "-1")], "option differencing.frameAnalysisSpacing: '-1' is not a time in seconds within 0...3600",
+             .notA(.seconds(0...3600), text: "-1")),
+            ([("learningRate", "1.5")], "option differencing.learningRate: 1.5 is outside the allowed range (0, 1]",
+             .outOfRange(value: "1.5", allowed: "(0, 1]")),
         ]
-        for (overrides, expected) in cases {
-            #expect(throws: OptionError.self) { try setup("differencing", overrides) }
-            do { _ = try setup("differencing", overrides) } catch { #expect("\(error)" == expected) }
+        for (overrides, words, problem) in cases {
+            let refusal = #expect(throws: OptionError.self) { try setup("differencing", overrides) }
+            #expect(refusal?.problem == problem, "\(overrides)")
+            #expect(refusal?.option == "differencing.\(overrides[0].key)")
+            #expect(refusal?.description == words)
         }
-        #expect(throws: OptionError(option: "analyzer", message: "unknown analyzer 'trajectory2'; known analyzers: differencing, brightness")) {
+        #expect(throws: OptionError(option: "analyzer", .unknownAnalyzer("trajectory2", known: ["differencing", "brightness"]))) {
             _ = try testRegistry.descriptor(named: "trajectory2")
         }
+    }
+
+    @Test("an instance name, an entry and the analyzers given are refused with what was found")
+    func setupRefusals() throws {
+        #expect(throws: OptionError(option: "analyzer engine=differencing", .notAnInstanceName("engine"))) {
+            _ = try AnalyzerSetup.parseChoice("engine=differencing")
+        }
+        #expect(throws: OptionError(option: "pipeline.json", .entryWithoutName)) {
+            _ = try AnalyzerSetup.parse(.object([]), registry: testRegistry, source: "pipeline.json")
+        }
+        #expect(throws: OptionError(option: "d.configuration", .entryMember(.object))) {
+            _ = try AnalyzerSetup.parse(.object(["name": .string("d"), "analyzer": .string("differencing"), "configuration": .int(3)]),
+                                        registry: testRegistry, source: "pipeline.json")
+        }
+        #expect(throws: OptionError(option: "differencing.frameAnalysisSpacing", .entryMember(.seconds))) {
+            _ = try AnalyzerSetup.parse(.object(["name": .string("differencing"), "frameAnalysisSpacing": .string("soon")]),
+                                        registry: testRegistry, source: "pipeline.json")
+        }
+        #expect(throws: OptionError(option: "differencing.threshold", .notDecodable(.mustBe(.wholeNumber, found: "a string")))) {
+            _ = try AnalyzerSetup.parse(.object(["name": .string("differencing"), "configuration": .object(["threshold": .string("high")])]),
+                                        registry: testRegistry, source: "pipeline.json")
+        }
+        let twice = AnalyzerSetup.givenTwice("d", analyzer: "differencing")
+        #expect(twice == OptionError(option: "analyzer", .givenTwice(name: "d", analyzer: "differencing")))
+        #expect(twice.message == "d is given twice; to run an analyzer more than once, give each its own name: d2=differencing")
+    }
+
+    @Test("option text of the wrong kind says what it is not, keeping the text")
+    func optionTexts() throws {
+        #expect(throws: OptionError(option: "", .notA(.trueOrFalse, text: "maybe"))) { _ = try Bool(optionText: "maybe") }
+        #expect(throws: OptionError(option: "", .notA(.number, text: "inf"))) { _ = try Double(optionText: "inf") }
+        let cut = try #require(throws: JSONParser.Failure.self) { _ = try JSONParser.parse("{\"a\":") }
+        #expect(throws: OptionError(option: "", .notJSON(text: "{\"a\":", cut))) { _ = try JSONValue(optionText: "{\"a\":") }
+        let word = try #require(throws: JSONParser.Failure.self) { _ = try JSONParser.parse("[1,x]") }
+        #expect(throws: OptionError(option: "", .notJSON(text: "1,x", word))) { _ = try [Int](optionText: "1,x") }
+        let kinds = #expect(throws: OptionError.self) { _ = try [Int](optionText: "1,\"x\"") }
+        #expect(kinds?.problem == .notValid(text: "1,\"x\"", DecodingProblem(path: "[1]", .mustBe(.wholeNumber, found: "a string"))))
     }
 }
 

@@ -17,27 +17,27 @@ struct SceneSettingsTests {
     @Test(
         "Out-of-range values are refused with the setting's name, its range and the value",
         arguments: [
-            (SceneSettings(width: 0), "width", "width must be 16...16384, got 0"),
-            (SceneSettings(width: 3), "width", "width must be 16...16384, got 3"),
-            (SceneSettings(width: 16385), "width", "width must be 16...16384, got 16385"),
-            (SceneSettings(height: 100_000), "height", "height must be 16...16384, got 100000"),
-            (SceneSettings(height: -1), "height", "height must be 16...16384, got -1"),
-            (SceneSettings(framesPerSecond: 0), "framesPerSecond", "framesPerSecond must be 1...1000, got 0"),
-            (SceneSettings(frameCount: 0), "frameCount", "frameCount must be 1...1000000, got 0"),
-            (SceneSettings(noise: -1), "noise", "noise must be 0.0...64.0 grey levels, got -1.0"),
-            (SceneSettings(noise: .nan), "noise", "noise must be 0.0...64.0 grey levels, got nan"),
+            (SceneSettings(width: 0), "width", OptionProblem.outOfRange(value: "0", allowed: "16...16384")),
+            (SceneSettings(width: 3), "width", .outOfRange(value: "3", allowed: "16...16384")),
+            (SceneSettings(width: 16385), "width", .outOfRange(value: "16385", allowed: "16...16384")),
+            (SceneSettings(height: 100_000), "height", .outOfRange(value: "100000", allowed: "16...16384")),
+            (SceneSettings(height: -1), "height", .outOfRange(value: "-1", allowed: "16...16384")),
+            (SceneSettings(framesPerSecond: 0), "framesPerSecond", .outOfRange(value: "0", allowed: "1...1000")),
+            (SceneSettings(frameCount: 0), "frameCount", .outOfRange(value: "0", allowed: "1...1000000")),
+            (SceneSettings(noise: -1), "noise", .outOfRange(value: "-1.0", allowed: "0.0...64.0 grey levels")),
+            (SceneSettings(noise: .nan), "noise", .outOfRange(value: "nan", allowed: "0.0...64.0 grey levels")),
         ])
-    func refused(settings: SceneSettings, setting: String, message: String) {
-        #expect(throws: OptionError(option: setting, message: message)) { try settings.validate() }
-        #expect(throws: OptionError(option: setting, message: message)) {
+    func refused(settings: SceneSettings, setting: String, problem: OptionProblem) {
+        #expect(throws: OptionError(option: setting, problem)) { try settings.validate() }
+        #expect(throws: OptionError(option: setting, problem)) {
             _ = try SyntheticScene(kind: .balls, settings: settings)
         }
     }
 
     @Test("The error names the setting, as every refused option does")
     func description() {
-        let error = OptionError(option: "width", message: "width must be 16...16384, got 3")
-        #expect("\(error)" == "option width: width must be 16...16384, got 3")
+        let error = OptionError(option: "width", .outOfRange(value: "3", allowed: "16...16384"))
+        #expect("\(error)" == "option width: 3 is outside the allowed range 16...16384")
     }
 
     @Test("The smallest and largest sizes are accepted")

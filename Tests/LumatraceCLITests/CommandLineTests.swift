@@ -160,7 +160,7 @@ struct CommandLineTests {
                 (["record", "in.y4m", "-o", "a.luma", "--chunk-seconds=0"], "--chunk-seconds 0.0 is outside (0, 3600]"),
                 (["record", "in.y4m", "-o", "a.luma", "--level", "20"], "--level 20 is outside 1...19"),
                 (["record", "in.y4m", "-o", "a.luma", "--meta", "novalue"], "--meta 'novalue' is not KEY=VALUE"),
-                (["synth", "balls", "-o", "s.luma", "--size", "8x8"], "--size: width must be 16...16384, got 8"),
+                (["synth", "balls", "-o", "s.luma", "--size", "8x8"], "--size: width 8 is outside the allowed range 16...16384"),
                 (["synth", "balls", "-o", "s.luma", "--frames", "0"], "--frames"),
                 (["synth", "balls", "-o", "s.luma", "--fps", "0"], "--fps"),
                 (["synth", "balls", "-o", "s.luma", "--noise=-1"], "--noise"),

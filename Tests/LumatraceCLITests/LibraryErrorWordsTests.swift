@@ -37,15 +37,101 @@ struct LibraryErrorWordsTests {
             ExternalAnalyzerError(command: "python3 tracker.py", step: .frame(3), $0, folder: externalFolder)
         }
         let images: [any Error] = imageProblems.map { ImageDecodingError(source: "frames/0001.png", $0) }
-        return formats + others + logs + truth + external + images
+        let options: [any Error] = optionProblems.map { OptionError(option: "differencing.threshold", $0) }
+        let failures: [any Error] = analyzerFailureCauses.map {
+            ReplayError.analyzerFailed(analyzer: "trajectory", frame: 4, cause: $0, incompleteLog: .keptAside("a.events.jsonl.failed", existing: "a.events.jsonl"))
+        } + decodingReasons.map { TruthError(path: "clip.truth.json", .notTruth(DecodingProblem(path: "ballSegments.[0]", $0))) }
+        let sweeps: [any Error] = failures + sweepErrors + sweepFileProblems.map { SweepFileError(path: "out/scores/a.json", problem: $0) }
+        return formats + others + logs + truth + external + images + options + sweeps
     }
+
+    /// One of each cause of an analyzer's failure a log's footer records.
+    static let analyzerFailureCauses: [AnalyzerFailure.Cause] = [
+        .threw("division by zero"), .threwInFinish("boom"), .undeclaredKind("surprise", declared: ["spot"]),
+        .notItsShape(kind: "spot", shape: "box", problem: "box is missing"),
+    ]
+
+    /// One of each reason a JSON value does not decode, with each kind it can be expected to be.
+    static let decodingReasons: [DecodingProblem.Reason] = [
+        .missing, .null(.number), .invalid("Parsed JSON number <300> does not fit in UInt8."), .doesNotFit("no"),
+    ] + [JSONKind.string, .trueOrFalse, .wholeNumber, .number, .array, .object, .arrayOfNumbers, .analyzerName, .seconds, .region, .otherKind]
+        .map { .mustBe($0, found: "a string") }
+
+    /// One of each refusal of a sweep's grid, sample, corpus and folders.
+    static let sweepErrors: [SweepError] = [
+        .notAGrid("trajectory=1"), .otherAnalyzer(grid: "differencing.threshold=1,2", analyzer: "trajectory"),
+        .givenTwice(option: "trajectory.trajectoryLength"), .badValues(option: "trajectory.trajectoryLength", text: "1:2", .rangeNotNumbers(counted: true)),
+        .badValues(option: "t.a", text: "1:2:1", .countOutside(allowed: 2...64)), .badValues(option: "t.a", text: "0:1e300:2", .valueTooLarge(1e300)),
+        .badValues(option: "t.a", text: "1,,2", .emptyValue), .badValues(option: "t.a", text: "2:1", .rangeReversed),
+        .badValues(option: "t.a", text: "0:1e20", .rangeTooLarge), .badValues(option: "t.a", text: "1.5:3", .rangeNotWhole),
+        .notWhole(option: "t.a", text: "1:2:3", value: "1.5"), .repeated(option: "t.a", text: "1,1", value: "1"),
+        .tooManySettings(count: 100, limit: 64, largest: "t.a"), .badSampleCount(count: 0, limit: 64), .sampleSpaceTooSmall(count: 9, space: 4),
+        .samplingExhausted(found: 0, wanted: 3, draws: 60, refusal: OptionError(option: "t.a", .outOfRange(value: "0", allowed: "1...9"))),
+        .corpusUnreadable(folder: "corpus", SystemCallError(.open, errno: 2)), .noTruth(folder: "corpus", recordings: 2),
+        .keptLogsUnwritable(folder: "logs", SystemCallError(.makeFolder, errno: 13)), .keptLogExists(path: "logs/a.s01.events.jsonl"),
+        .ambiguousCommas(option: "tracking.seeds", text: "0.1,0.1,0.2,0.2"),
+        .badValues(option: "tracking.seeds", text: "[0.1", .malformedList(.unclosed("[0.1"))), .badValues(option: "t.a", text: "0.1]", .malformedList(.unopened("]"))),
+        .badValues(option: "t.a", text: #""a"b"#, .malformedList(.textAfterGroup(#""a"b"#))), .badValues(option: "t.a", text: #""\q""#, .malformedList(.notAString(#""\q""#))),
+        .notMeasured(measure: "f1", analyzer: "differencing", measures: []),
+        .notMeasured(measure: "f1", analyzer: "tracking", measures: ["success-auc", "precision20"]),
+    ]
+
+    /// One of each problem a sweep's stored file or part can have.
+    static let sweepFileProblems: [SweepFileError.Problem] = [
+        .unreadable(SystemCallError(.open, errno: 2)), .notAFile(found: "a folder"), .tooLarge(limit: 1 << 26),
+        .cannotMakeFolder(SystemCallError(.makeFolder, errno: 13)), .notA(kind: "a sweep part", why: "not JSON, or truncated"),
+        .version(found: 9, readable: 1), .otherSweep(field: "grid", stored: "a", now: "b"), .otherRecording(name: "a.luma", what: "truth"),
+        .notInCorpus(name: "b.luma"), .impossible(.scores(count: 3, settings: 4, maximumCount: 1 << 40)), .impossible(.settingsNotOfGrid),
+        .impossible(.shard(3, of: 2, maximum: 1000)), .impossible(.passes(settings: 0, passSize: 1)), .impossible(.corpusSize(0)),
+        .impossible(.notPlainName("../a.luma")), .impossible(.unitOutside(recording: 9, pass: 0)),
+        .impossible(.implausibleScore(recording: 0, pass: 0, maximumCount: 1 << 40)),
+    ]
+
+    /// One of each problem an option can have.
+    static let optionProblems: [OptionProblem] = [
+        .notA(.integer, text: "abc"), .notA(.number, text: "x"), .notA(.trueOrFalse, text: "maybe"), .notA(.seconds(0...3600), text: "-1"),
+        .notA(.region, text: "1,2"), .notJSON(text: "{", jsonFailure), .notValid(text: "1,\"x\"", decodingProblem),
+        .notWritableAsJSON(text: "1e999", reason: "not finite"), .notDecodable(.mustBe(.wholeNumber, found: "a string")),
+        .notDecodable(.null(.number)), .notDecodable(.invalid("300 does not fit in UInt8")), .notDecodable(.doesNotFit("no")),
+        .entryMember(.analyzerName), .entryMember(.region), .entryMember(.seconds), .entryMember(.object),
+        .outOfRange(value: "0", allowed: "1...254"), .region([0.5, 0.5, 0.6, 0.2], .pastFrame), .region([2, 0, 1, 1], .originOutside(x: 2, y: 0)),
+        .region([0, 0, 0, 1], .empty), .region([.nan, 0, 1, 1], .notFinite), .notAChoice(text: "fancy", choices: ["previous", "background"]),
+        .unknownAnalyzer("nope", known: ["differencing"]), .noAnalyzer(known: ["differencing"]),
+        .tooManyInstances(count: 65, limit: 64, variable: "LUMATRACE_MAX_ANALYZERS"), .notAnInstanceName("engine"),
+        .givenTwice(name: "d", analyzer: "differencing"), .unknownOption(analyzer: "differencing", known: ["threshold"]),
+        .entryWithoutName, .configurationDoesNotFit("no"), .analyzerRule("is empty: give the program to run"),
+        .framesOutside(0...99, lastFrame: 89), .logFormatVersion(3, readable: 1...2),
+    ]
 
     /// One of each problem an image file or a folder of them can have.
     static let imageProblems: [ImageProblem] = [
         .unreadable(SystemCallError(.open, errno: 13)), .folder, .notARegularFile, .tooLarge(bytes: 300 << 20, limit: 256 << 20),
-        .grewPastLimit(limit: 256 << 20), .undecodable("corrupt PNG: no IDAT chunk, so no image data"),
+        .grewPastLimit(limit: 256 << 20),
         .folderUnreadable(SystemCallError(.open, errno: 13)), .noImageFiles, .noSuchFrame(frame: 9, count: 3),
         .sizeDiffers(width: 8, height: 6, sequenceWidth: 4, sequenceHeight: 3, firstFile: "frames/0000.png"),
+    ] + imageDataProblems.map { ImageProblem.undecodable($0) }
+
+    /// One of each way an image file's bytes are refused.
+    static let imageDataProblems: [ImageDataProblem] = [
+        .empty, .notAnImage(start: Array("GIF8".utf8)), .dimensions(.png, width: 20000, height: 100, limit: 16384),
+        .tooLittleData(.jpeg, width: 16384, height: 16384, bytes: 900, needed: 524288),
+        .truncated(.pngSignature(bytes: 5)), .truncated(.noEnd(.jpeg, bytes: 700)),
+        .truncated(.pngChunk(type: "IDAT", offset: 33, declared: 479, available: 100)),
+        .truncated(.jpegSegment(marker: 0xDB, offset: 20, declared: 67, available: 12)), .truncated(.jpegScan(bytes: 700, scanOffset: 600)),
+        .truncated(.pgmBefore(.maxval)), .truncated(.pgmAfterHeader), .truncated(.pgmRaster(available: 4, needed: 6)),
+        .truncated(.pgmPlainRaster(samples: 6, available: 3)), .truncated(.pgmPlainSamples(read: 2, count: 3)),
+        .truncated(.decoder(.png, "read error")),
+        .corrupt(.pngSignature(start: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0D, 0x0A, 0x1A])), .corrupt(.pngFirstChunk(type: "IDAT", length: 9)),
+        .corrupt(.pngChunkType(offset: 33, typeBytes: [0, 1, 2, 3])), .corrupt(.pngChunkLength(type: "IDAT", offset: 33, length: 1 << 31)),
+        .corrupt(.pngColorType(colorType: 0, bitDepth: 3)), .corrupt(.pngNoImageData), .corrupt(.jpegNoStart),
+        .corrupt(.jpegSecondStart(offset: 9)), .corrupt(.jpegScanBeforeFrame(offset: 9)), .corrupt(.jpegNoScan),
+        .corrupt(.jpegSegmentLength(marker: 0xC4, offset: 9, length: 1)), .corrupt(.jpegFrameHeaderLength(marker: 0xC0, offset: 9, length: 12)),
+        .corrupt(.jpegSamplingFactor), .corrupt(.pgmMagic), .corrupt(.pgmMaxval(0)), .corrupt(.pgmAfterMaxval(offset: 9, found: 0x41)),
+        .corrupt(.pgmFieldMissing(.width, offset: 3, found: 0x78)), .corrupt(.pgmFieldOverLimit(.height, offset: 12, limit: 1 << 24)),
+        .corrupt(.pgmFieldNotSeparated(.width, offset: 4, found: 0x78)), .corrupt(.pgmSampleOverMaxval(column: 0, row: 1, value: 16, maxval: 15)),
+        .corrupt(.decoderSize(.jpeg, width: 8, height: 8, declaredWidth: 16, declaredHeight: 8)), .corrupt(.decoder(.png, "IDAT: incorrect data check")),
+        .unsupported(.jpegProcess(frameMarker: 0xC9)), .unsupported(.jpegPrecision(bits: 12)), .unsupported(.jpegHeightLater),
+        .unsupported(.jpegComponents(4)), .unsupported(.decoder(.jpeg, "12-bit precision")),
     ]
 
     static let externalFolder = ExternalFolder(path: "/work/plugin", configured: "plugin", relativeTo: "the current folder")
@@ -61,7 +147,7 @@ struct LibraryErrorWordsTests {
     ]
 
     static let jsonFailure = JSONParser.Failure(offset: 4, problem: .numberOutOfRange("1e999"))
-    static let decodingProblem = DecodingProblem(path: "points", reason: "is missing")
+    static let decodingProblem = DecodingProblem(path: "points", .missing)
 
     /// One of each problem an event log can have.
     static let eventLogProblems: [EventLogProblem] = [
@@ -139,6 +225,28 @@ struct LibraryErrorWordsTests {
         }
         let ranElsewhere = ExternalAnalyzerError(command: command, step: .hello, .refusedToStart(message: "no model"), folder: Self.externalFolder)
         #expect(ranElsewhere.description == "`python3 tracker.py` refused to start: no model (it ran in /work/plugin: external.folder \"plugin\" relative to the current folder)")
+    }
+
+    @Test("a sweep's refusal names its grid, sample or folder; the command line says the flag that gave it and the flags that fix it")
+    func sweepFlags() throws {
+        #expect("\(Self.sweepErrors[0])" == "grid 'trajectory=1' is not NAME.KEY=V1,V2,… or NAME.KEY=FROM:TO:COUNT (e.g. trajectory.trajectoryLength=8,10,15)")
+        #expect("\(Self.sweepErrors[14])" == "a random sample of 9 settings: the grid holds only 4 distinct settings; draw at most 4, or sweep the whole grid")
+        #expect(Self.sweepErrors[14].subject == .sample(count: 9))
+        let length = "trajectory.trajectoryLength"
+        let cases: [([String], String)] = [
+            (["--grid", "trajectory=1"], "--grid 'trajectory=1' is not NAME.KEY=V1,V2,… or NAME.KEY=FROM:TO:COUNT (e.g. trajectory.trajectoryLength=8,10,15)"),
+            (["--grid", "\(length)=8.5:10", "--random", "1"], "--grid \(length)=8.5:10: \(length) is an integer: FROM and TO of its range are whole numbers"),
+            (["--grid", "\(length)=8,10", "--random", "5"],
+             "--random 5: the grid holds only 2 distinct settings; draw at most 2, or sweep the whole grid without --random"),
+            (["--grid", "\(length)=8,10", "--set", "\(length)=9"], "--grid \(length) is given twice: give each option once, swept or fixed (with --grid or --set)"),
+        ]
+        try withScratchFolder("cli") { dir in
+            for (arguments, message) in cases {
+                let r = try CLI.run(["sweep", "corpus"] + arguments + ["-o", "out"], cwd: dir)
+                #expect(r.status == 64, "\(arguments): \(r.stderr)")
+                #expect(r.stderr == "lumatrace: error: \(message)\n", "\(arguments)")
+            }
+        }
     }
 
     @Test("a damaged file header is listed by info with the command that restores it")

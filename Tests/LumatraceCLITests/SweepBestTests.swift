@@ -29,7 +29,7 @@ struct SweepBestTests {
 
         let notTracked = #expect(throws: SweepError.self) { try Measure.chosen(.successAUC, for: trajectory) }
         #expect(notTracked == .notMeasured(measure: "success-auc", analyzer: "trajectory", measures: ["f1", "recall", "precision"]))
-        #expect(notTracked?.description == "--best success-auc: the trajectory analyzer is scored by f1, recall, precision; rank by one of those")
+        #expect(notTracked?.description == "best by success-auc: the trajectory analyzer is scored by f1, recall, precision; rank by one of those")
         #expect(throws: SweepError.notMeasured(measure: "f1", analyzer: "tracking", measures: ["success-auc", "precision20"])) {
             try Measure.chosen(.f1, for: tracking)
         }

@@ -63,7 +63,8 @@ struct SweepRandomTests {
             try drawn(["trajectory.objectMinimumNormalizedRadius=0.05:0.09"], count: 3, seed: 3, fixed: [("objectMaximumNormalizedRadius", "0.01")])
         }
         guard case .samplingExhausted(let found, 3, _, let refusal)? = refused else { Issue.record("\(String(describing: refused))"); return }
-        #expect(found == 0 && refusal?.contains("objectMinimumNormalizedRadius") == true, "\(String(describing: refusal))")
+        #expect(found == 0 && refusal?.option == "trajectory.objectMaximumNormalizedRadius", "\(String(describing: refusal))")
+        #expect(refusal?.description.contains("objectMinimumNormalizedRadius") == true, "\(String(describing: refusal))")
     }
 
     @Test("a range FROM:TO is refused when FROM is not below TO, or not whole for an integer option")

@@ -28,13 +28,34 @@ public struct NormalizedRect: Equatable, Sendable, Codable {
     }
 
     /// Why this is not a rectangle inside the frame, or `nil` when it is.
-    public var problem: String? {
+    public var problem: Problem? {
         let values = [x, y, width, height]
-        if values.contains(where: { !$0.isFinite }) { return "values must be finite numbers" }
-        if x < 0 || y < 0 || x >= 1 || y >= 1 { return "origin (\(x), \(y)) must be inside [0, 1)" }
-        if width <= 0 || height <= 0 { return "width and height must be greater than 0" }
-        if x + width > 1.000001 || y + height > 1.000001 { return "the rectangle reaches past the frame (x + width and y + height must be ≤ 1)" }
+        if values.contains(where: { !$0.isFinite }) { return .notFinite }
+        if x < 0 || y < 0 || x >= 1 || y >= 1 { return .originOutside(x: x, y: y) }
+        if width <= 0 || height <= 0 { return .empty }
+        if x + width > 1.000001 || y + height > 1.000001 { return .pastFrame }
         return nil
+    }
+
+    /// Why four numbers are not a rectangle inside the frame.
+    public enum Problem: Equatable, Sendable, CustomStringConvertible {
+        /// A value is infinite or not a number.
+        case notFinite
+        /// The lower-left corner lies outside [0, 1) × [0, 1).
+        case originOutside(x: Double, y: Double)
+        /// The width or height is not above 0.
+        case empty
+        /// The far edge lies past 1.
+        case pastFrame
+
+        public var description: String {
+            switch self {
+            case .notFinite: "values must be finite numbers"
+            case .originOutside(let x, let y): "origin (\(x), \(y)) must be inside [0, 1)"
+            case .empty: "width and height must be greater than 0"
+            case .pastFrame: "the rectangle reaches past the frame (x + width and y + height must be ≤ 1)"
+            }
+        }
     }
 
     /// Parses `"x,y,w,h"`.

@@ -6,10 +6,34 @@ public struct DecodingProblem: Error, Sendable, Equatable, CustomStringConvertib
     /// Where in the value: members by name, array items by index, joined by dots
     /// (`blobs.[0].x`); empty for the value itself.
     public var path: String
-    /// What is wrong there, as a predicate: `is missing`, `must be an array`.
-    public var reason: String
+    /// What is wrong there.
+    public var reason: Reason
 
-    public init(path: String, reason: String) {
+    /// What is wrong at a place in a JSON value; said as a predicate: `is missing`, `must be an array`.
+    public enum Reason: Equatable, Sendable, CustomStringConvertible {
+        /// The member is missing.
+        case missing
+        /// A value of another kind; `found` is what the decoder says it found (`a string`), when it says.
+        case mustBe(JSONKind, found: String? = nil)
+        /// `null` where a value of `kind` must be.
+        case null(JSONKind)
+        /// A value of the right kind the type refuses (a number too large for it): the decoder's words.
+        case invalid(String)
+        /// An error other than a decoding error, thrown while decoding: its words.
+        case doesNotFit(String)
+
+        public var description: String {
+            switch self {
+            case .missing: "is missing"
+            case .mustBe(let kind, let found): "must be \(kind)" + (found.map { " (found \($0))" } ?? "")
+            case .null(let kind): "must be \(kind), not null"
+            case .invalid(let words): "is not a valid value: \(words)"
+            case .doesNotFit(let words): "does not fit: \(words)"
+            }
+        }
+    }
+
+    public init(path: String, _ reason: Reason) {
         self.path = path
         self.reason = reason
     }
@@ -18,7 +42,7 @@ public struct DecodingProblem: Error, Sendable, Equatable, CustomStringConvertib
     /// `DecodingError` keeps its own description.
     public init(_ error: any Error) {
         guard let error = error as? DecodingError else {
-            self.init(path: "", reason: "does not fit: \(error)")
+            self.init(path: "", .doesNotFit("\(error)"))
             return
         }
         func path(_ context: DecodingError.Context) -> String {
@@ -26,37 +50,24 @@ public struct DecodingProblem: Error, Sendable, Equatable, CustomStringConvertib
         }
         switch error {
         case .typeMismatch(let type, let context):
-            self.init(path: path(context), reason: "must be \(Self.expected(type))\(Self.found(context))")
+            self.init(path: path(context), .mustBe(JSONKind(type), found: Self.found(context)))
         case .valueNotFound(let type, let context):
-            self.init(path: path(context), reason: "must be \(Self.expected(type)), not null")
+            self.init(path: path(context), .null(JSONKind(type)))
         case .keyNotFound(let key, let context):
-            self.init(path: (path(context).isEmpty ? "" : path(context) + ".") + key.stringValue, reason: "is missing")
+            self.init(path: (path(context).isEmpty ? "" : path(context) + ".") + key.stringValue, .missing)
         case .dataCorrupted(let context):
-            self.init(path: path(context), reason: "is not a valid value: \(context.debugDescription)")
+            self.init(path: path(context), .invalid(context.debugDescription))
         @unknown default:
-            self.init(path: "", reason: "does not fit")
+            self.init(path: "", .doesNotFit("an unknown decoding error"))
         }
     }
 
-    public var description: String { path.isEmpty ? reason : "\(path) \(reason)" }
+    public var description: String { path.isEmpty ? reason.description : "\(path) \(reason)" }
 
-    /// The JSON a Swift type reads from.
-    private static func expected(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: "a string"
-        case is Bool.Type: "true or false"
-        case is Int.Type, is Int64.Type, is Int32.Type, is UInt.Type: "a whole number"
-        case is Double.Type, is Float.Type: "a number"
-        default:
-            String(describing: type).hasPrefix("Array") ? "an array"
-                : String(describing: type).hasPrefix("Dictionary") ? "an object" : "a value of another kind"
-        }
-    }
-
-    /// What Foundation's decoder says it found instead (`found a string`), when it says.
-    private static func found(_ context: DecodingError.Context) -> String {
-        guard let range = context.debugDescription.range(of: "found ") else { return "" }
+    /// What Foundation's decoder says it found instead (`a string`), when it says.
+    private static func found(_ context: DecodingError.Context) -> String? {
+        guard let range = context.debugDescription.range(of: "found ") else { return nil }
         let rest = context.debugDescription[range.upperBound...].split(separator: " ").prefix(2).joined(separator: " ")
-        return " (found \(rest.hasSuffix("instead.") ? String(rest.dropLast(" instead.".count)) : rest))"
+        return rest.hasSuffix("instead.") ? String(rest.dropLast(" instead.".count)) : rest
     }
 }

@@ -53,11 +53,12 @@ public struct AnalyzerOption<Configuration: AnalyzerConfiguration>: Sendable {
 
     /// An option that takes any value of its type: any text, any JSON, any of an
     /// ``OptionChoice``'s names. `check`, when given, returns what is wrong with a value, said after
-    /// the option's name (`is empty: give the program to run`), or `nil`.
+    /// the option's name (`is empty: give the program to run`), or `nil`; a refusal carries it as
+    /// ``OptionProblem/analyzerRule(_:)``.
     public init<Value: OptionValue>(_ key: String, _ property: WritableKeyPath<Configuration, Value> & Sendable, help: String,
                                     check: (@Sendable (Value) -> String?)? = nil) {
         self.init(key, property, help: help, rangeText: nil) { (value, _) throws(OptionError) in
-            if let problem = check?(value) { throw OptionError(option: key, message: problem) }
+            if let problem = check?(value) { throw OptionError(option: key, .analyzerRule(problem)) }
         }
     }
 
@@ -72,7 +73,7 @@ public struct AnalyzerOption<Configuration: AnalyzerConfiguration>: Sendable {
                                                  in range: OptionRange<Configuration, Value>, help: String) {
         self.init(key, property, help: help, rangeText: { range.text }) { (value, configuration) throws(OptionError) in
             guard range.contains(value, in: configuration) else {
-                throw .outOfRange(key, value.optionText, allowed: range.text(in: configuration))
+                throw OptionError(option: key, .outOfRange(value: value.optionText, allowed: range.text(in: configuration)))
             }
         }
     }
@@ -91,9 +92,9 @@ public struct AnalyzerOption<Configuration: AnalyzerConfiguration>: Sendable {
         write = { configuration, container in try container.encode(configuration[keyPath: property], forKey: OptionKey(key)) }
         parse = { text throws(OptionError) in
             let value: Value
-            do throws(OptionError) { value = try Value(optionText: text) } catch { throw OptionError(option: key, message: error.message) }
+            do throws(OptionError) { value = try Value(optionText: text) } catch { throw OptionError(option: key, error.problem) }
             do { return try JSONValueEncoder.encode(value) } catch {
-                throw OptionError(option: key, message: "'\(text)' cannot be written as JSON: \(error)")
+                throw OptionError(option: key, .notWritableAsJSON(text: text, reason: "\(error)"))
             }
         }
     }

@@ -33,6 +33,6 @@ extension OptionChoice {
 
     /// The refusal of `text`, which is none of the names.
     static func refusal(of text: String, option: String) -> OptionError {
-        OptionError(option: option, message: "'\(text)' is not one of \(names.joined(separator: ", "))")
+        OptionError(option: option, .notAChoice(text: text, choices: names))
     }
 }

@@ -15,11 +15,9 @@ public protocol OptionValue: Codable, Sendable, Equatable {
 extension OptionValue {
     public init(optionText text: String) throws(OptionError) {
         let candidate = text.hasPrefix("[") || text.hasPrefix("{") || text.hasPrefix("\"") ? text : "[\(text)]"
-        do {
-            self = try JSONParser.parse(candidate).decode(Self.self)
-        } catch {
-            throw OptionError(option: "", message: "'\(text)' is not valid here: \(error)")
-        }
+        let json: JSONValue
+        do { json = try JSONParser.parse(candidate) } catch { throw OptionError(option: "", .notJSON(text: text, error)) }
+        do { self = try json.decode(Self.self) } catch { throw OptionError(option: "", .notValid(text: text, DecodingProblem(error))) }
     }
 
     public var optionText: String { (try? JSONValueEncoder.encode(self))?.serialized ?? "" }
@@ -27,7 +25,7 @@ extension OptionValue {
 
 extension Int: OptionValue {
     public init(optionText text: String) throws(OptionError) {
-        guard let value = Int(text) else { throw OptionError(option: "", message: "'\(text)' is not an integer") }
+        guard let value = Int(text) else { throw OptionError(option: "", .notA(.integer, text: text)) }
         self = value
     }
 
@@ -36,7 +34,7 @@ extension Int: OptionValue {
 
 extension Double: OptionValue {
     public init(optionText text: String) throws(OptionError) {
-        guard let value = Double(text), value.isFinite else { throw OptionError(option: "", message: "'\(text)' is not a number") }
+        guard let value = Double(text), value.isFinite else { throw OptionError(option: "", .notA(.number, text: text)) }
         self = value
     }
 
@@ -52,7 +50,7 @@ extension Bool: OptionValue {
         switch text.lowercased() {
         case "true", "yes", "1", "on": self = true
         case "false", "no", "0", "off": self = false
-        default: throw OptionError(option: "", message: "'\(text)' is not true or false")
+        default: throw OptionError(option: "", .notA(.trueOrFalse, text: text))
         }
     }
 
@@ -70,7 +68,7 @@ extension JSONValue: OptionValue {
     /// Any JSON text: `{"every":10}`, `[1,2]`, `"text"`.
     public init(optionText text: String) throws(OptionError) {
         do { self = try JSONParser.parse(text) } catch {
-            throw OptionError(option: "", message: "'\(text)' is not valid JSON: \(error)")
+            throw OptionError(option: "", .notJSON(text: text, error))
         }
     }
 

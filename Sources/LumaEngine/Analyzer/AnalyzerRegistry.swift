@@ -107,7 +107,7 @@ public struct AnalyzerRegistry: Sendable {
 
     public func descriptor(named name: String) throws(OptionError) -> AnalyzerDescriptor {
         guard let d = descriptors.first(where: { $0.name == name }) else {
-            throw OptionError(option: "analyzer", message: "unknown analyzer '\(name)'; known analyzers: \(names.joined(separator: ", "))")
+            throw OptionError(option: "analyzer", .unknownAnalyzer(name, known: names))
         }
         return d
     }

@@ -57,7 +57,7 @@ public struct AnalyzerSetup: Equatable, Sendable {
     /// ``instanceLimit``.
     public static func checkInstanceCount(_ count: Int) throws(OptionError) {
         guard count > instanceLimit else { return }
-        throw OptionError(option: "analyzer", message: "the replay names \(InstanceLimitError.words(count))")
+        throw OptionError(option: "analyzer", .tooManyInstances(count: count, limit: instanceLimit, variable: instanceLimitVariable))
     }
 
     /// Refuses a list of `count` analyzer instances from `file` (a pipeline file, a log whose
@@ -124,17 +124,14 @@ public struct AnalyzerSetup: Equatable, Sendable {
             (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x5F || c == 0x2D
         }
         guard !name.isEmpty, name.utf8.count <= 64, allowed, name != "engine" else {
-            throw OptionError(option: option, message: "'\(name)' is not an analyzer instance name: use 1 to 64 letters, digits, _ or -, not 'engine'")
+            throw OptionError(option: option, .notAnInstanceName(name))
         }
     }
 
     /// The refusal of an instance `name` that a run already has (running `analyzer`): each instance
     /// needs its own name (`INSTANCE=ANALYZER`), as its events and options are keyed by it.
     public static func givenTwice(_ name: String, analyzer: String) -> OptionError {
-        OptionError(option: "analyzer", message: """
-            \(name) is given twice; to run an analyzer more than once, give each its own name: \
-            \(name)2=\(analyzer)
-            """)
+        OptionError(option: "analyzer", .givenTwice(name: name, analyzer: analyzer))
     }
 
     /// Reads `--analyzer` text: `NAME` runs analyzer NAME under its own name, `INSTANCE=NAME`
@@ -167,22 +164,22 @@ public struct AnalyzerSetup: Equatable, Sendable {
             switch key {
             case "frameAnalysisSpacing":
                 guard let s = Double(text), s.isFinite, s >= 0, s <= 3600 else {
-                    throw OptionError(option: option, message: "'\(text)' is not a time in seconds within 0...3600")
+                    throw OptionError(option: option, .notA(.seconds(0...3600), text: text))
                 }
                 frameAnalysisSpacing = s
             case "regionOfInterest":
                 guard let r = NormalizedRect(parsing: text.trimmingCharacters(in: "[").trimmingCharacters(in: "]")) else {
-                    throw OptionError(option: option, message: "'\(text)' is not x,y,width,height (normalized, lower-left origin), e.g. 0,0,0.5,1")
+                    throw OptionError(option: option, .notA(.region, text: text))
                 }
                 regionOfInterest = r
             default:
                 let value: JSONValue?
                 do throws(OptionError) { value = try descriptor.value(ofSetting: key, text: text) } catch {
-                    throw OptionError(option: option, message: error.message)
+                    throw OptionError(option: option, error.problem)
                 }
                 guard let value else {
                     let known = descriptor.options.map(\.key) + AnalyzerSetup.engineOptions
-                    throw OptionError(option: option, message: "unknown option; \(descriptor.name) has: \(known.joined(separator: ", "))")
+                    throw OptionError(option: option, .unknownOption(analyzer: descriptor.name, known: known))
                 }
                 var members = configuration.objectValue ?? []
                 if let i = members.firstIndex(where: { $0.key == key }) { members[i].value = value } else { members.append(.init(key, value)) }
@@ -195,16 +192,16 @@ public struct AnalyzerSetup: Equatable, Sendable {
     /// Checks engine settings and the analyzer's own validation; returns the canonical configuration.
     public mutating func validate(with descriptor: AnalyzerDescriptor) throws(OptionError) {
         if let problem = regionOfInterest.problem {
-            throw OptionError(option: "\(name).regionOfInterest", message: "\(regionOfInterest.array.map(JSONValue.format).joined(separator: ",")): \(problem)")
+            throw OptionError(option: "\(name).regionOfInterest", .region(regionOfInterest.array, problem))
         }
         guard frameAnalysisSpacing.isFinite, (0...3600).contains(frameAnalysisSpacing) else {
-            throw OptionError.outOfRange("\(name).frameAnalysisSpacing", frameAnalysisSpacing, allowed: "0...3600 seconds")
+            throw OptionError(option: "\(name).frameAnalysisSpacing", .outOfRange(value: "\(frameAnalysisSpacing)", allowed: "0...3600 seconds"))
         }
         // Missing keys take their defaults, so a pipeline file may list only what it changes.
         var merged = descriptor.defaultConfiguration.objectValue ?? []
         for m in configuration.objectValue ?? [] {
             guard let i = merged.firstIndex(where: { $0.key == m.key }) else {
-                throw OptionError(option: "\(name).\(m.key)", message: "unknown option; \(name) has: \(merged.map(\.key).joined(separator: ", "))")
+                throw OptionError(option: "\(name).\(m.key)", .unknownOption(analyzer: name, known: merged.map(\.key)))
             }
             merged[i].value = m.value
         }
@@ -213,12 +210,12 @@ public struct AnalyzerSetup: Equatable, Sendable {
             configuration = validated.json
             validation.configuration = validated
         } catch let e as OptionError {
-            throw OptionError(option: e.option.hasPrefix("\(name).") ? e.option : "\(name).\(e.option)", message: e.message)
+            throw OptionError(option: e.option.hasPrefix("\(name).") ? e.option : "\(name).\(e.option)", e.problem)
         } catch let error as DecodingError {
             let problem = DecodingProblem(error)
-            throw OptionError(option: problem.path.isEmpty ? name : "\(name).\(problem.path)", message: problem.reason)
+            throw OptionError(option: problem.path.isEmpty ? name : "\(name).\(problem.path)", .notDecodable(problem.reason))
         } catch {
-            throw OptionError(option: name, message: "configuration does not fit the analyzer: \(error)")
+            throw OptionError(option: name, .configurationDoesNotFit("\(error)"))
         }
     }
 
@@ -230,11 +227,11 @@ public struct AnalyzerSetup: Equatable, Sendable {
     public static func parse(_ json: JSONValue, registry: AnalyzerRegistry, source: String,
                              validating: Bool = true) throws(OptionError) -> AnalyzerSetup {
         guard let name = json["name"]?.stringValue else {
-            throw OptionError(option: source, message: "an analyzer entry has no \"name\"")
+            throw OptionError(option: source, .entryWithoutName)
         }
         var analyzer = name
         if let a = json["analyzer"] {
-            guard let text = a.stringValue else { throw OptionError(option: "\(name).analyzer", message: "must be an analyzer's name") }
+            guard let text = a.stringValue else { throw OptionError(option: "\(name).analyzer", .entryMember(.analyzerName)) }
             try checkInstanceName(name, option: "\(source): analyzer entry \"name\"")
             analyzer = text
         }
@@ -242,17 +239,17 @@ public struct AnalyzerSetup: Equatable, Sendable {
         var roi = NormalizedRect.full
         if let r = json["regionOfInterest"] {
             guard let a = r.arrayValue?.compactMap(\.doubleValue), a.count == 4 else {
-                throw OptionError(option: "\(name).regionOfInterest", message: "must be [x, y, width, height]")
+                throw OptionError(option: "\(name).regionOfInterest", .entryMember(.region))
             }
             roi = NormalizedRect(x: a[0], y: a[1], width: a[2], height: a[3])
         }
         var spacing = 0.0
         if let s = json["frameAnalysisSpacing"] {
-            guard let v = s.doubleValue else { throw OptionError(option: "\(name).frameAnalysisSpacing", message: "must be a number of seconds") }
+            guard let v = s.doubleValue else { throw OptionError(option: "\(name).frameAnalysisSpacing", .entryMember(.seconds)) }
             spacing = v
         }
         let configuration = json["configuration"] ?? .object([])
-        guard case .object = configuration else { throw OptionError(option: "\(name).configuration", message: "must be an object") }
+        guard case .object = configuration else { throw OptionError(option: "\(name).configuration", .entryMember(.object)) }
         var setup = AnalyzerSetup(name: name, analyzer: analyzer, version: descriptor.version, frameAnalysisSpacing: spacing,
                                   regionOfInterest: roi, configuration: configuration)
         if validating { try setup.validate(with: descriptor) }

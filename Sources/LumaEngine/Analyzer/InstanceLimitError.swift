@@ -1,3 +1,5 @@
+import LumaAnalysis
+
 /// A file (a pipeline file, a log's header) lists more analyzer instances than one replay runs
 /// (``AnalyzerSetup/instanceLimit``): each holds frame-sized buffers, so thousands would take the
 /// machine's memory before the first frame.
@@ -6,11 +8,7 @@ public struct InstanceLimitError: Error, Sendable, Equatable, CustomStringConver
     public var count: Int
     public var limit: Int
 
-    public var description: String { "\(file): names \(InstanceLimitError.words(count, limit: limit))" }
-
-    /// `N analyzer instances, more than the limit …`: the words both refusals share.
-    static func words(_ count: Int, limit: Int = AnalyzerSetup.instanceLimit) -> String {
-        "\(count) analyzer instances, more than the limit of \(limit) (each holds frame-sized buffers; "
-            + "set \(AnalyzerSetup.instanceLimitVariable)=N, up to 100000, to allow more)"
+    public var description: String {
+        "\(file): names " + OptionProblem.instanceCount(count, limit: limit, variable: AnalyzerSetup.instanceLimitVariable)
     }
 }

@@ -35,7 +35,7 @@ public final class FrameAnalysis {
     public init(setups: [AnalyzerSetup], registry: AnalyzerRegistry, stream: StreamInfo, concurrent: Bool,
                 debugImages: DebugImages? = nil, configurationFolder: String? = nil) throws(ReplayError) {
         guard !setups.isEmpty else {
-            throw .option(OptionError(option: "analyzer", message: "no analyzer given; known analyzers: \(registry.names.joined(separator: ", "))"))
+            throw .option(OptionError(option: "analyzer", .noAnalyzer(known: registry.names)))
         }
         do throws(OptionError) { try AnalyzerSetup.checkInstanceCount(setups.count) } catch { throw .option(error) }
         var seen = Set<String>()
@@ -62,7 +62,7 @@ public final class FrameAnalysis {
             } catch let e as OptionError {
                 throw .option(e)
             } catch {
-                throw .analyzerFailed(analyzer: setup.name, frame: nil, message: "\(error)", incompleteLog: nil)
+                throw .analyzerFailed(analyzer: setup.name, frame: nil, cause: .threw("\(error)"), incompleteLog: nil)
             }
         }
         self.setups = setups
@@ -101,7 +101,7 @@ public final class FrameAnalysis {
             }
         }
         if let failed = active.first(where: { $0.error != nil }) {
-            throw AnalyzerFailure(analyzer: failed.name, frame: frame.index, message: "\(failed.error!)")
+            throw AnalyzerFailure(analyzer: failed.name, frame: frame.index, .threw("\(failed.error!)"))
         }
         if !holdsBackFrames {
             try flushPending()
@@ -132,7 +132,7 @@ public final class FrameAnalysis {
         for r in runners {
             let start = clock == nil ? nil : ContinuousClock.now
             do { try r.instance.finish(into: &r.sink) } catch {
-                throw AnalyzerFailure(analyzer: r.name, frame: lastFrame, message: "in finish: \(error)")
+                throw AnalyzerFailure(analyzer: r.name, frame: lastFrame, .threwInFinish("\(error)"))
             }
             if let clock, let start {
                 r.time.seconds += InstanceClock.seconds(since: start)
@@ -147,7 +147,7 @@ public final class FrameAnalysis {
         guard let p = pending else { return }
         for r in runners {
             for e in r.sink.drain() {
-                if let problem = r.problem(with: e) { throw AnalyzerFailure(analyzer: r.name, frame: p.index, message: problem) }
+                if let cause = r.problem(with: e) { throw AnalyzerFailure(analyzer: r.name, frame: p.index, cause) }
                 try write(LoggedEvent(frame: p.index, time: p.time, analyzer: r.name, kind: e.kind, data: e.payload))
             }
         }
@@ -157,35 +157,6 @@ public final class FrameAnalysis {
     private func write(_ event: LoggedEvent) throws {
         guard let log else { preconditionFailure("FrameAnalysis.start(writingTo:) was not called") }
         try log.write(event)
-    }
-}
-
-/// An analyzer that threw while analyzing a frame, or in `finish`, or emitted what it does not
-/// declare; the footer of the log it stopped records it (``EventLogFooter/failure``).
-public struct AnalyzerFailure: Error, Equatable, Sendable {
-    /// The failing analyzer's name in the log.
-    public var analyzer: String
-    /// The frame it failed at (the last frame for a failure in `finish`).
-    public var frame: Int
-    /// What went wrong, in the analyzer's words.
-    public var message: String
-
-    public init(analyzer: String, frame: Int, message: String) {
-        self.analyzer = analyzer
-        self.frame = frame
-        self.message = message
-    }
-
-    /// As the log's footer records it.
-    public var json: JSONValue {
-        .object([.init("analyzer", .string(analyzer)), .init("frame", .int(Int64(frame))), .init("message", .string(message))])
-    }
-
-    /// Reads ``json``'s object; `nil` when it lacks the analyzer, the frame or the message.
-    public init?(json: JSONValue) {
-        guard let analyzer = json["analyzer"]?.stringValue, let frame = json["frame"]?.intValue,
-              let message = json["message"]?.stringValue else { return nil }
-        self.init(analyzer: analyzer, frame: frame, message: message)
     }
 }
 
@@ -222,16 +193,14 @@ final class Runner: @unchecked Sendable {
 
     /// Why an emitted event breaks what the analyzer declared, or `nil`: a kind it does not
     /// declare, or a payload without the fields of the kind's shape.
-    func problem(with event: EventSink.Emitted) -> String? {
+    func problem(with event: EventSink.Emitted) -> AnalyzerFailure.Cause? {
         guard !schemas.isEmpty else { return nil }
-        guard let schema = schemas[event.kind] else {
-            return "emitted a '\(event.kind)' event, which it does not declare (its events: \(schemas.keys.sorted().joined(separator: ", ")))"
-        }
+        guard let schema = schemas[event.kind] else { return .undeclaredKind(event.kind, declared: schemas.keys.sorted()) }
         guard let shape = schema.shape else { return nil }
         do throws(ShapedEvent.Mismatch) {
             _ = try ShapedEvent(payload: event.payload, shape: shape)
         } catch {
-            return "its '\(event.kind)' event does not have the fields of shape \(shape.rawValue): \(error.reason)"
+            return .notItsShape(kind: event.kind, shape: shape.rawValue, problem: error.reason)
         }
         return nil
     }

@@ -71,10 +71,10 @@ public enum Replay {
         guard total > 0 else { throw .recording(.noFrames(path: reader.path)) }
         let range = options.frames ?? 0...(total - 1)
         guard range.lowerBound >= 0, range.upperBound < total else {
-            throw .option(OptionError(option: "frames", message: "frames \(range.lowerBound)...\(range.upperBound) are outside the recording's 0...\(total - 1)"))
+            throw .option(OptionError(option: "frames", .framesOutside(range, lastFrame: total - 1)))
         }
         guard EventLogHeader.readableVersions.contains(options.logFormatVersion) else {
-            throw .option(OptionError(option: "log format version", message: "\(options.logFormatVersion) is not one of \(EventLogHeader.readableVersions)"))
+            throw .option(OptionError(option: "log format version", .logFormatVersion(options.logFormatVersion, readable: EventLogHeader.readableVersions)))
         }
 
         let digest: String
@@ -104,7 +104,7 @@ public enum Replay {
             try state.run()
         } catch let failure as AnalyzerFailure {
             do throws(OutputError) { _ = try log.finish(framesReplayed: state.framesDone, failure: failure, ending: ending) } catch { throw .output(error) }
-            throw .analyzerFailed(analyzer: failure.analyzer, frame: failure.frame, message: failure.message,
+            throw .analyzerFailed(analyzer: failure.analyzer, frame: failure.frame, cause: failure.cause,
                                   incompleteLog: inMemory ? nil : log.failedLogKeptAt.map { .keptAside($0, existing: log.path) } ?? .placed(log.path))
         } catch let e as ReplayError {
             log.abandon()

@@ -13,7 +13,7 @@ public enum ReplayError: Error, Equatable, CustomStringConvertible, Sendable {
     case output(OutputError)
     /// An analyzer threw: at start (`frame == nil`, no log written), on a frame, or in `finish`
     /// (the log up to the failure is kept, see ``IncompleteLog``).
-    case analyzerFailed(analyzer: String, frame: Int?, message: String, incompleteLog: IncompleteLog?)
+    case analyzerFailed(analyzer: String, frame: Int?, cause: AnalyzerFailure.Cause, incompleteLog: IncompleteLog?)
 
     /// Where the log of a replay that failed part-way went.
     public enum IncompleteLog: Sendable, Equatable {
@@ -30,9 +30,9 @@ public enum ReplayError: Error, Equatable, CustomStringConvertible, Sendable {
         case .damaged(let e): return e.description
         case .log(let e): return e.description
         case .output(let e): return e.description
-        case .analyzerFailed(let analyzer, let frame, let message, let log):
-            guard let frame else { return "analyzer \(analyzer) failed to start: \(message)" }
-            let failure = "analyzer \(analyzer) failed at frame \(frame): \(message)"
+        case .analyzerFailed(let analyzer, let frame, let cause, let log):
+            guard let frame else { return "analyzer \(analyzer) failed to start: \(cause)" }
+            let failure = "analyzer \(analyzer) failed at frame \(frame): \(cause)"
             switch log {
             case .placed(let path): return failure + " (the log up to the failure is in \(path), marked incomplete)"
             case .keptAside(let path, let existing):

@@ -32,10 +32,9 @@ public enum ImageProblem: Equatable, Sendable, CustomStringConvertible {
     case tooLarge(bytes: UInt64, limit: Int)
     /// A file that grew past the `limit` for one image while it was read.
     case grewPastLimit(limit: Int)
-    /// The bytes are not an image this reader decodes, or not a whole one: the codec's words
-    /// (`"corrupt PNG: …"`, `"PNG is 20000x100, over the 16384 limit; …"`), which name the format
-    /// and, where there is one, how to fix it.
-    case undecodable(String)
+    /// The bytes are not an image this reader decodes, or not a whole one (cut short, corrupt,
+    /// unsupported, too large).
+    case undecodable(ImageDataProblem)
 
     // A folder of images.
     /// The folder cannot be listed.
@@ -54,7 +53,7 @@ public enum ImageProblem: Equatable, Sendable, CustomStringConvertible {
         case .notARegularFile: return "is not a regular file"
         case .tooLarge(let bytes, let limit): return "file is \(bytes >> 20) MiB, over the \(limit >> 20) MiB limit for one image"
         case .grewPastLimit(let limit): return "file grew past the \(limit >> 20) MiB limit for one image while it was read"
-        case .undecodable(let words): return words
+        case .undecodable(let problem): return problem.description
         case .folderUnreadable(let failure): return "cannot open the folder: \(failure.errnoText)"
         case .noImageFiles: return "no image files in the folder (looked for .pgm, .png, .jpg and .jpeg names, hidden files excluded)"
         case .noSuchFrame(let frame, let count): return "no frame \(frame): the folder has \(count) image files"

@@ -6,15 +6,15 @@ import CImageGlue
 /// finds the declared size and refuses truncated or implausible files before anything is
 /// allocated) and the glue's two entry points.
 protocol LibraryImageLayout {
-    /// "PNG", "JPEG": for messages.
-    static var formatName: String { get }
+    /// `.png`, `.jpeg`: for messages.
+    static var format: ImageFileFormat { get }
     /// Reads the header: width, height, and a message on failure.
     static var readInfo: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt32>?, UnsafeMutablePointer<UInt32>?,
                           UnsafeMutablePointer<CChar>?, Int) -> Int32 { get }
     /// Decodes the luma of the whole image into a `width * height` buffer.
     static var decodeLuma: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?, Int, UnsafeMutablePointer<CChar>?, Int) -> Int32 { get }
 
-    init(scanning bytes: UnsafeBufferPointer<UInt8>) throws(ImageFileDecoder.Refusal)
+    init(scanning bytes: UnsafeBufferPointer<UInt8>) throws(ImageDataProblem)
     var width: Int { get }
     var height: Int { get }
 }
@@ -23,9 +23,9 @@ extension ImageFileDecoder {
     /// Decodes with one of the glue's libraries once the format's own layout scan has vouched for
     /// its size: the library reads the header first (still nothing image-sized is allocated), then
     /// the pixels go straight into a `width * height` array.
-    static func decodeWithLibrary<Layout: LibraryImageLayout>(_: Layout.Type, _ bytes: UnsafeBufferPointer<UInt8>) throws(Refusal) -> LumaImage {
+    static func decodeWithLibrary<Layout: LibraryImageLayout>(_: Layout.Type, _ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDataProblem) -> LumaImage {
         let layout = try Layout(scanning: bytes)
-        let (kind, width, height) = (Layout.formatName, layout.width, layout.height)
+        let (format, width, height) = (Layout.format, layout.width, layout.height)
         let (readInfo, decode) = (Layout.readInfo, Layout.decodeLuma)
         var infoWidth: UInt32 = 0
         var infoHeight: UInt32 = 0
@@ -33,12 +33,10 @@ extension ImageFileDecoder {
             readInfo(bytes.baseAddress, bytes.count, &infoWidth, &infoHeight, message, capacity)
         }
         if info.status != Int32(LT_OK) {
-            throw refusal(kind, info, width: Int(infoWidth), height: Int(infoHeight))
+            throw refusal(format, info, width: Int(infoWidth), height: Int(infoHeight))
         }
         guard Int(infoWidth) == width, Int(infoHeight) == height else {
-            throw Refusal(
-                "corrupt \(kind): the library reads a size of \(infoWidth)x\(infoHeight) where "
-                    + "the file's structure declares \(width)x\(height)")
+            throw .corrupt(.decoderSize(format, width: Int(infoWidth), height: Int(infoHeight), declaredWidth: width, declaredHeight: height))
         }
 
         let count = width * height  // both are 1...16384, checked by the layout scan
@@ -51,7 +49,7 @@ extension ImageFileDecoder {
             initialized = outcome.status == Int32(LT_OK) ? count : 0
         }
         if outcome.status != Int32(LT_OK) {
-            throw refusal(kind, outcome, width: width, height: height)
+            throw refusal(format, outcome, width: width, height: height)
         }
         return LumaImage(width: width, height: height, pixels: pixels)
     }
@@ -69,25 +67,18 @@ extension ImageFileDecoder {
     }
 
     private static func refusal(
-        _ kind: String, _ outcome: (status: Int32, message: String), width: Int, height: Int
-    ) -> Refusal {
+        _ format: ImageFileFormat, _ outcome: (status: Int32, message: String), width: Int, height: Int
+    ) -> ImageDataProblem {
         var message = outcome.message
         for noise in ["Corrupt JPEG data: ", "Invalid JPEG file structure: "]
         where message.hasPrefix(noise) {
             message.removeFirst(noise.count)
         }
         switch Int(outcome.status) {
-        case LT_ERR_TRUNCATED:
-            return Refusal(
-                "truncated \(kind): \(message); the file was cut short or is still being written")
-        case LT_ERR_UNSUPPORTED:
-            return Refusal(
-                "unsupported \(kind): \(message); convert it to an ordinary 8-bit JPEG or a PNG, "
-                    + "e.g. ffmpeg -i INPUT -pix_fmt gray OUTPUT.png")
-        case LT_ERR_LIMIT:
-            return Refusal(sizeLimitReason(kind, width: width, height: height))
-        default:
-            return Refusal("corrupt \(kind): \(message)")
+        case LT_ERR_TRUNCATED: return .truncated(.decoder(format, message))
+        case LT_ERR_UNSUPPORTED: return .unsupported(.decoder(format, message))
+        case LT_ERR_LIMIT: return .dimensions(format, width: width, height: height, limit: maximumDimension)
+        default: return .corrupt(.decoder(format, message))
         }
     }
 }

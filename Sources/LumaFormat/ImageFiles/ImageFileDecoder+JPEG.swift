@@ -10,7 +10,7 @@ extension ImageFileDecoder {
     /// 8x8 block of its first component (the DC code), in a sequential scan or a progressive DC
     /// scan alike.
     struct JPEGLayout: LibraryImageLayout {
-        static let formatName = "JPEG"
+        static let format = ImageFileFormat.jpeg
         static let readInfo = lt_jpeg_read_info
         static let decodeLuma = lt_jpeg_decode_luma
 
@@ -25,9 +25,9 @@ extension ImageFileDecoder {
         /// A frame header (SOF): its type, sample precision, size and each component's sampling factors.
         typealias Frame = (type: UInt8, precision: Int, height: Int, width: Int, sampling: [(Int, Int)])
 
-        init(scanning b: UnsafeBufferPointer<UInt8>) throws(Refusal) {
+        init(scanning b: UnsafeBufferPointer<UInt8>) throws(ImageDataProblem) {
             guard b.count >= 2, b[0] == 0xFF, b[1] == 0xD8 else {
-                throw Refusal("corrupt JPEG: no start-of-image marker (FF D8)")
+                throw .corrupt(.jpegNoStart)
             }
             let (frame, entropy) = try Self.walkMarkers(b)
             width = frame.width
@@ -41,7 +41,7 @@ extension ImageFileDecoder {
 
         /// Walks the markers from after SOI to EOI: the first frame header, and the entropy-coded
         /// bytes of all scans. Refuses a file with no scan, or a scan before any frame header.
-        private static func walkMarkers(_ b: UnsafeBufferPointer<UInt8>) throws(Refusal) -> (frame: Frame, entropy: Int) {
+        private static func walkMarkers(_ b: UnsafeBufferPointer<UInt8>) throws(ImageDataProblem) -> (frame: Frame, entropy: Int) {
             var frame: Frame?
             var entropy = 0
             var scans = 0
@@ -54,8 +54,7 @@ extension ImageFileDecoder {
                 case 0xD9:  // EOI
                     break markers
                 case 0xD8:
-                    throw Refusal(
-                        "corrupt JPEG: a second start-of-image marker at offset \(markerOffset)")
+                    throw .corrupt(.jpegSecondStart(offset: markerOffset))
                 case 0xD0...0xD7, 0x01:  // RSTn, TEM: no length
                     continue markers
                 default:
@@ -68,9 +67,7 @@ extension ImageFileDecoder {
                     frame = try frameHeader(segment, marker: marker, at: markerOffset)
                 case 0xDA:  // SOS, then entropy-coded data up to the next real marker
                     guard frame != nil else {
-                        throw Refusal(
-                            "corrupt JPEG: a scan (SOS) at offset \(markerOffset) comes before "
-                                + "any frame header (SOF)")
+                        throw .corrupt(.jpegScanBeforeFrame(offset: markerOffset))
                     }
                     scans += 1
                     entropy += try entropyCodedData(b, &offset, scanAt: markerOffset)
@@ -79,15 +76,14 @@ extension ImageFileDecoder {
                 }
             }
             guard let frame, scans > 0 else {
-                throw Refusal(
-                    "corrupt JPEG: no image data (no scan before the end-of-image marker)")
+                throw .corrupt(.jpegNoScan)
             }
             return (frame, entropy)
         }
 
         /// The next marker's code, found like libjpeg's next_marker(): stray bytes, FF fill bytes,
         /// and FF 00 pairs that are not markers are skipped. `offset` ends just past the code.
-        private static func nextMarker(_ b: UnsafeBufferPointer<UInt8>, _ offset: inout Int) throws(Refusal) -> UInt8 {
+        private static func nextMarker(_ b: UnsafeBufferPointer<UInt8>, _ offset: inout Int) throws(ImageDataProblem) -> UInt8 {
             var marker: UInt8 = 0
             while marker == 0 {
                 while offset < b.count, b[offset] != 0xFF { offset += 1 }
@@ -102,19 +98,14 @@ extension ImageFileDecoder {
         /// The segment of `marker` (its bytes after the length field), which starts at `offset`;
         /// `offset` ends past it. Refuses a length below 2 or past the end of the file.
         private static func segment(of marker: UInt8, at markerOffset: Int, in b: UnsafeBufferPointer<UInt8>,
-                                    _ offset: inout Int) throws(Refusal) -> UnsafeBufferPointer<UInt8> {
+                                    _ offset: inout Int) throws(ImageDataProblem) -> UnsafeBufferPointer<UInt8> {
             guard b.count - offset >= 2 else { throw missingEOI(b.count) }
             let length = Int(b[offset]) << 8 | Int(b[offset + 1])
             guard length >= 2 else {
-                throw Refusal(
-                    "corrupt JPEG: the \(name(marker)) segment at offset \(markerOffset) "
-                        + "declares a length of \(length)")
+                throw .corrupt(.jpegSegmentLength(marker: marker, offset: markerOffset, length: length))
             }
             guard b.count - offset >= length else {
-                throw Refusal(
-                    "truncated JPEG: the \(name(marker)) segment at offset "
-                        + "\(markerOffset) declares \(length) bytes, but the file ends after "
-                        + "\(b.count - offset); it was cut short or is still being written")
+                throw .truncated(.jpegSegment(marker: marker, offset: markerOffset, declared: length, available: b.count - offset))
             }
             let segment = UnsafeBufferPointer(rebasing: b[(offset + 2)..<(offset + length)])
             offset += length
@@ -122,11 +113,9 @@ extension ImageFileDecoder {
         }
 
         /// A frame header's fields from its segment.
-        private static func frameHeader(_ segment: UnsafeBufferPointer<UInt8>, marker: UInt8, at markerOffset: Int) throws(Refusal) -> Frame {
+        private static func frameHeader(_ segment: UnsafeBufferPointer<UInt8>, marker: UInt8, at markerOffset: Int) throws(ImageDataProblem) -> Frame {
             guard segment.count >= 6, segment.count == 6 + 3 * Int(segment[5]) else {
-                throw Refusal(
-                    "corrupt JPEG: the \(name(marker)) frame header at offset "
-                        + "\(markerOffset) has the wrong length (\(segment.count + 2))")
+                throw .corrupt(.jpegFrameHeaderLength(marker: marker, offset: markerOffset, length: segment.count + 2))
             }
             var sampling: [(Int, Int)] = []
             for component in 0..<Int(segment[5]) {
@@ -141,15 +130,11 @@ extension ImageFileDecoder {
         /// Counts a scan's entropy-coded bytes from `offset` up to the next real marker (stuffed
         /// FF 00 counted once; restart markers and fill bytes not at all); `offset` ends at that marker.
         private static func entropyCodedData(_ b: UnsafeBufferPointer<UInt8>, _ offset: inout Int,
-                                             scanAt markerOffset: Int) throws(Refusal) -> Int {
+                                             scanAt markerOffset: Int) throws(ImageDataProblem) -> Int {
             var entropy = 0
             while true {
                 guard offset < b.count else {
-                    throw Refusal(
-                        "truncated JPEG: image data ends after \(b.count) bytes, inside "
-                            + "the scan that starts at offset \(markerOffset), with no "
-                            + "end-of-image marker; the file was cut short or is still "
-                            + "being written")
+                    throw .truncated(.jpegScan(bytes: b.count, scanOffset: markerOffset))
                 }
                 if b[offset] != 0xFF {
                     entropy += 1
@@ -177,45 +162,32 @@ extension ImageFileDecoder {
         /// Refuses what libjpeg is not asked to decode: coding processes other than Huffman
         /// baseline, extended or progressive, samples of other than 8 bits, a height given later,
         /// a size past the limits, CMYK and odd component counts, and impossible sampling factors.
-        private static func checkSupported(_ frame: Frame) throws(Refusal) {
+        private static func checkSupported(_ frame: Frame) throws(ImageDataProblem) {
             let (width, height, components) = (frame.width, frame.height, frame.sampling.count)
-            if let process = unsupportedProcess(frame.type) {
-                throw Refusal(
-                    "unsupported JPEG: \(process) (\(name(frame.type))) is not supported; "
-                        + "re-encode it as an ordinary baseline or progressive JPEG, or a PNG")
-            }
+            guard [0xC0, 0xC1, 0xC2].contains(frame.type) else { throw .unsupported(.jpegProcess(frameMarker: frame.type)) }
             guard frame.precision == 8 else {
-                throw Refusal(
-                    "unsupported JPEG: \(frame.precision)-bit samples; only 8-bit JPEGs are "
-                        + "supported; convert it to a PNG first, e.g. ffmpeg -i INPUT OUTPUT.png")
+                throw .unsupported(.jpegPrecision(bits: frame.precision))
             }
             if height == 0 && width > 0 {
-                throw Refusal(
-                    "unsupported JPEG: height 0 in the frame header (to be given later by a DNL "
-                        + "marker) is not supported")
+                throw .unsupported(.jpegHeightLater)
             }
             guard isWithinLimits(width: width, height: height) else {
-                throw Refusal(sizeLimitReason("JPEG", width: width, height: height))
+                throw .dimensions(.jpeg, width: width, height: height, limit: maximumDimension)
             }
             switch components {
             case 1, 3: break
-            case 4:
-                throw Refusal(
-                    "unsupported JPEG: CMYK/YCCK (4 color components) is not supported; convert "
-                        + "it to an RGB or grayscale JPEG or a PNG first")
-            default:
-                throw Refusal("unsupported JPEG: \(components) color components (expected 1 or 3)")
+            default: throw .unsupported(.jpegComponents(components))
             }
             guard frame.sampling.allSatisfy({ (1...4).contains($0.0) && (1...4).contains($0.1) })
             else {
-                throw Refusal("corrupt JPEG: a sampling factor outside 1...4 in the frame header")
+                throw .corrupt(.jpegSamplingFactor)
             }
         }
 
         /// Refuses a header that claims more blocks than the scan data could code: the blocks of the
         /// first component (luma, the one decoded), counted the smallest way (non-interleaved), take
         /// at least one bit each.
-        private static func checkScanDataCoversBlocks(_ frame: Frame, entropy: Int) throws(Refusal) {
+        private static func checkScanDataCoversBlocks(_ frame: Frame, entropy: Int) throws(ImageDataProblem) {
             let (width, height) = (frame.width, frame.height)
             let maxH = frame.sampling.map(\.0).max() ?? 1
             let maxV = frame.sampling.map(\.1).max() ?? 1
@@ -224,43 +196,10 @@ extension ImageFileDecoder {
             let rows = ((height * v0 + maxV - 1) / maxV + 7) / 8
             let neededBytes = (columns * rows + 7) / 8
             guard entropy >= neededBytes else {
-                throw Refusal(
-                    "JPEG declares \(width)x\(height) pixels but holds only \(entropy) bytes of "
-                        + "image data, less than 1 bit per 8x8 block (at least \(neededBytes) "
-                        + "needed); the file is truncated or corrupt")
+                throw .tooLittleData(.jpeg, width: width, height: height, bytes: entropy, needed: neededBytes)
             }
         }
 
-        static func missingEOI(_ count: Int) -> Refusal {
-            Refusal(
-                "truncated JPEG: the file ends after \(count) bytes without an end-of-image "
-                    + "marker; it was cut short or is still being written")
-        }
-
-        /// What an SOF type other than baseline, extended or progressive Huffman coding is.
-        static func unsupportedProcess(_ sof: UInt8) -> String? {
-            switch sof {
-            case 0xC0, 0xC1, 0xC2: return nil
-            case 0xC3: return "lossless JPEG"
-            case 0xC5, 0xC6, 0xC7: return "hierarchical JPEG"
-            case 0xC9, 0xCA: return "arithmetic-coded JPEG"
-            case 0xCB: return "lossless arithmetic-coded JPEG"
-            default: return "hierarchical arithmetic-coded JPEG"
-            }
-        }
-
-        static func name(_ marker: UInt8) -> String {
-            switch marker {
-            case 0xC0...0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF: return "SOF\(marker - 0xC0)"
-            case 0xC4: return "DHT"
-            case 0xCC: return "DAC"
-            case 0xDA: return "SOS"
-            case 0xDB: return "DQT"
-            case 0xDD: return "DRI"
-            case 0xE0...0xEF: return "APP\(marker - 0xE0)"
-            case 0xFE: return "COM"
-            default: return "FF \(hex(marker))"
-            }
-        }
+        static func missingEOI(_ count: Int) -> ImageDataProblem { .truncated(.noEnd(.jpeg, bytes: count)) }
     }
 }

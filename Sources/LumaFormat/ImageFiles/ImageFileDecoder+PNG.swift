@@ -8,7 +8,7 @@ extension ImageFileDecoder {
     /// header that claims far more pixels than its IDAT data can hold before the image is
     /// allocated. Checksums and everything inside chunks are libpng's job.
     struct PNGLayout: LibraryImageLayout {
-        static let formatName = "PNG"
+        static let format = ImageFileFormat.png
         static let readInfo = lt_png_read_info
         static let decodeLuma = lt_png_decode_luma
 
@@ -29,7 +29,7 @@ extension ImageFileDecoder {
         /// The IHDR chunk's fields.
         typealias Header = (width: Int, height: Int, depth: Int, color: Int, interlace: Int)
 
-        init(scanning b: UnsafeBufferPointer<UInt8>) throws(Refusal) {
+        init(scanning b: UnsafeBufferPointer<UInt8>) throws(ImageDataProblem) {
             try Self.checkSignature(b)
             let (header, compressed) = try Self.walkChunks(b)
             width = header.width
@@ -40,37 +40,31 @@ extension ImageFileDecoder {
             compressedBytes = compressed
 
             guard isWithinLimits(width: width, height: height) else {
-                throw Refusal(sizeLimitReason("PNG", width: width, height: height))
+                throw .dimensions(.png, width: width, height: height, limit: maximumDimension)
             }
             guard let channels = Self.channels(colorType: colorType, bitDepth: bitDepth) else {
-                throw Refusal(
-                    "corrupt PNG: color type \(colorType) with bit depth \(bitDepth) is not a "
-                        + "valid combination")
+                throw .corrupt(.pngColorType(colorType: colorType, bitDepth: bitDepth))
             }
             guard compressed > 0 else {
-                throw Refusal("corrupt PNG: no IDAT chunk, so no image data")
+                throw .corrupt(.pngNoImageData)
             }
             try checkCompressedDataCanFill(channels: channels)
         }
 
         /// Refuses bytes that do not start with the PNG signature, or stop inside it.
-        private static func checkSignature(_ b: UnsafeBufferPointer<UInt8>) throws(Refusal) {
+        private static func checkSignature(_ b: UnsafeBufferPointer<UInt8>) throws(ImageDataProblem) {
             let sigCount = min(b.count, 8)
             guard b.prefix(sigCount).elementsEqual(signature.prefix(sigCount)) else {
-                throw Refusal(
-                    "corrupt PNG signature (the file starts with "
-                        + b.prefix(8).map { hex($0) }.joined(separator: " ")
-                        + "; a PNG starts with 89 50 4E 47 0D 0A 1A 0A); if it went through a "
-                        + "text-mode transfer, copy it again in binary mode")
+                throw .corrupt(.pngSignature(start: Array(b.prefix(8))))
             }
             guard b.count >= 8 else {
-                throw Refusal("truncated PNG: the file is only \(b.count) bytes")
+                throw .truncated(.pngSignature(bytes: b.count))
             }
         }
 
         /// Walks the chunks from after the signature to IEND: the header (the first chunk, which
         /// must be IHDR) and the IDAT chunks' total length.
-        private static func walkChunks(_ b: UnsafeBufferPointer<UInt8>) throws(Refusal) -> (header: Header, compressed: Int) {
+        private static func walkChunks(_ b: UnsafeBufferPointer<UInt8>) throws(ImageDataProblem) -> (header: Header, compressed: Int) {
             var header: Header?
             var compressed = 0
             var offset = 8
@@ -79,9 +73,7 @@ extension ImageFileDecoder {
                 let data = offset + 8
                 if header == nil {
                     guard type == "IHDR", length == 13 else {
-                        throw Refusal(
-                            "corrupt PNG: the first chunk is '\(type)' (\(length) bytes), not a "
-                                + "13-byte IHDR")
+                        throw .corrupt(.pngFirstChunk(type: type, length: length))
                     }
                     header = (
                         Int(readBE32(b, data)), Int(readBE32(b, data + 4)), Int(b[data + 8]),
@@ -95,55 +87,42 @@ extension ImageFileDecoder {
                 offset = data + length + 4
             }
             guard let header else {
-                throw Refusal("corrupt PNG: no IHDR chunk")  // unreachable: IHDR checked first
+                throw .corrupt(.pngFirstChunk(type: "", length: 0))  // unreachable: IHDR checked first
             }
             return (header, compressed)
         }
 
         /// The type and data length of the chunk at `offset`, once its type is letters and its
         /// data and CRC are inside the file.
-        private static func chunk(at offset: Int, in b: UnsafeBufferPointer<UInt8>) throws(Refusal) -> (type: String, length: Int) {
+        private static func chunk(at offset: Int, in b: UnsafeBufferPointer<UInt8>) throws(ImageDataProblem) -> (type: String, length: Int) {
             guard b.count - offset >= 8 else {
-                throw Refusal(
-                    "truncated PNG: the file ends after \(b.count) bytes without an IEND chunk"
-                        + "; it was cut short or is still being written")
+                throw .truncated(.noEnd(.png, bytes: b.count))
             }
             let length = Int(readBE32(b, offset))
             let typeBytes = b[(offset + 4)..<(offset + 8)]
             let type = String(decoding: typeBytes, as: UTF8.self)
             guard typeBytes.allSatisfy({ isASCIILetter($0) }) else {
-                throw Refusal(
-                    "corrupt PNG: no valid chunk at offset \(offset) (type bytes "
-                        + typeBytes.map { hex($0) }.joined(separator: " ") + ")")
+                throw .corrupt(.pngChunkType(offset: offset, typeBytes: Array(typeBytes)))
             }
             guard length <= 0x7FFF_FFFF else {
-                throw Refusal(
-                    "corrupt PNG: chunk '\(type)' at offset \(offset) declares \(length) "
-                        + "bytes, over the PNG maximum of 2^31-1")
+                throw .corrupt(.pngChunkLength(type: type, offset: offset, length: length))
             }
             let available = b.count - offset - 8
             guard available >= length + 4 else {
-                throw Refusal(
-                    "truncated PNG: chunk '\(type)' at offset \(offset) declares \(length) "
-                        + "bytes of data, but the file ends after \(min(available, length)) "
-                        + "of them\(available >= length ? " (its CRC is missing)" : ""); "
-                        + "it was cut short or is still being written")
+                throw .truncated(.pngChunk(type: type, offset: offset, declared: length, available: available))
             }
             return (type, length)
         }
 
         /// Refuses, before the image is allocated, a file whose zlib stream cannot expand to the
         /// filtered rows, which hold at least width × height × bits-per-pixel bits.
-        private func checkCompressedDataCanFill(channels: Int) throws(Refusal) {
+        private func checkCompressedDataCanFill(channels: Int) throws(ImageDataProblem) {
             let minimumRaw = (width * height * channels * bitDepth + 7) / 8
             let maximumRaw = (compressedBytes + 2) * Self.maximumInflationRatio
             guard minimumRaw <= maximumRaw else {
                 let ratio = Self.maximumInflationRatio
                 let needed = (minimumRaw + ratio - 1) / ratio
-                throw Refusal(
-                    "PNG declares \(width)x\(height) pixels but holds only \(compressedBytes) bytes "
-                        + "of compressed image data, which cannot expand to fill it (at least "
-                        + "\(needed) needed); the file is truncated or corrupt")
+                throw .tooLittleData(.png, width: width, height: height, bytes: compressedBytes, needed: needed)
             }
         }
 

@@ -54,8 +54,8 @@ public enum ImageFileDecoder {
     public static func decodeLuma(_ bytes: [UInt8], source: String) throws(ImageDecodingError)
         -> LumaImage
     {
-        let result: Result<LumaImage, Refusal> = bytes.withUnsafeBufferPointer { buffer in
-            do throws(Refusal) {
+        let result: Result<LumaImage, ImageDataProblem> = bytes.withUnsafeBufferPointer { buffer in
+            do throws(ImageDataProblem) {
                 return .success(try decode(buffer))
             } catch {
                 return .failure(error)
@@ -63,7 +63,7 @@ public enum ImageFileDecoder {
         }
         switch result {
         case .success(let image): return image
-        case .failure(let refusal): throw ImageDecodingError(source: source, .undecodable(refusal.reason))
+        case .failure(let problem): throw ImageDecodingError(source: source, .undecodable(problem))
         }
     }
 
@@ -74,14 +74,7 @@ public enum ImageFileDecoder {
 
     // MARK: - Internals shared by the formats
 
-    /// Why bytes were refused, without the file name: format code throws this and the public entry
-    /// points turn it into an `ImageDecodingError` naming the source.
-    struct Refusal: Error, Equatable {
-        var reason: String
-        init(_ reason: String) { self.reason = reason }
-    }
-
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(Refusal) -> LumaImage {
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(ImageDataProblem) -> LumaImage {
         switch try format(of: bytes) {
         case .pgm: return try PGMCodec.decode(bytes)
         case .png: return try decodeWithLibrary(PNGLayout.self, bytes)
@@ -91,7 +84,7 @@ public enum ImageFileDecoder {
 
     /// Width and height as declared, after the same structure and plausibility checks a full
     /// decode starts with (the whole file is scanned, nothing image-sized is allocated).
-    static func imageSize(of bytes: UnsafeBufferPointer<UInt8>) throws(Refusal) -> (
+    static func imageSize(of bytes: UnsafeBufferPointer<UInt8>) throws(ImageDataProblem) -> (
         width: Int, height: Int
     ) {
         switch try format(of: bytes) {
@@ -108,40 +101,19 @@ public enum ImageFileDecoder {
         }
     }
 
-    static func format(of bytes: UnsafeBufferPointer<UInt8>) throws(Refusal) -> ImageFileFormat {
+    static func format(of bytes: UnsafeBufferPointer<UInt8>) throws(ImageDataProblem) -> ImageFileFormat {
         if bytes.isEmpty {
-            throw Refusal("empty file (0 bytes); expected a PGM, PNG or JPEG image")
+            throw .empty
         }
         guard let format = sniff(bytes) else {
-            throw Refusal(
-                "not a PGM, PNG or JPEG file (starts with \(describeStart(of: bytes))); "
-                    + "convert it first, e.g. ffmpeg -i INPUT -pix_fmt gray OUTPUT.png")
+            throw .notAnImage(start: Array(bytes.prefix(4)))
         }
         return format
-    }
-
-    /// `'GIF8'` when the first bytes are printable ASCII, else hex: `bytes 00 00 01 BA`.
-    static func describeStart(of bytes: UnsafeBufferPointer<UInt8>) -> String {
-        let head = bytes.prefix(4)
-        if head.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "'") }) {
-            return "'" + String(decoding: head, as: UTF8.self) + "'"
-        }
-        return "bytes " + head.map { hex($0) }.joined(separator: " ")
     }
 
     static func hex(_ byte: UInt8) -> String {
         let digits = Array("0123456789ABCDEF".utf8)
         return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
-    }
-
-    /// The message for a width or height outside `1...maximumDimension`.
-    static func sizeLimitReason(_ kind: String, width: Int, height: Int) -> String {
-        if width == 0 || height == 0 {
-            return "\(kind) declares a size of \(width)x\(height); width and height must each be "
-                + "1...\(maximumDimension)"
-        }
-        return "\(kind) is \(width)x\(height), over the \(maximumDimension) limit; "
-            + "scale it down to at most \(maximumDimension)x\(maximumDimension) first"
     }
 
     static func isWithinLimits(width: Int, height: Int) -> Bool {

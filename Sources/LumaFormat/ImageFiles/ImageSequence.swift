@@ -26,9 +26,9 @@ public struct ImageSequence: Sendable {
             throw ImageDecodingError(source: folder, .noImageFiles)
         }
         let bytes = try ImageFileDecoder.readFile(atPath: first)
-        let size: Result<(width: Int, height: Int), ImageFileDecoder.Refusal> =
+        let size: Result<(width: Int, height: Int), ImageDataProblem> =
             bytes.withUnsafeBufferPointer { buffer in
-                do throws(ImageFileDecoder.Refusal) {
+                do throws(ImageDataProblem) {
                     return .success(try ImageFileDecoder.imageSize(of: buffer))
                 } catch {
                     return .failure(error)
@@ -37,8 +37,8 @@ public struct ImageSequence: Sendable {
         switch size {
         case .success(let size):
             (width, height) = size
-        case .failure(let refusal):
-            throw ImageDecodingError(source: first, .undecodable(refusal.reason))
+        case .failure(let problem):
+            throw ImageDecodingError(source: first, .undecodable(problem))
         }
         self.folder = folder
         files = frames

@@ -22,8 +22,6 @@ public enum PGMCodec {
 
     // MARK: - Decoding
 
-    typealias Refusal = ImageFileDecoder.Refusal
-
     /// The header fields, and where the raster starts.
     struct Header {
         var plain: Bool
@@ -32,31 +30,29 @@ public enum PGMCodec {
         var maxval: Int
         var rasterOffset: Int
 
-        init(parsing b: UnsafeBufferPointer<UInt8>) throws(Refusal) {
+        init(parsing b: UnsafeBufferPointer<UInt8>) throws(ImageDataProblem) {
             guard b.count >= 2, b[0] == UInt8(ascii: "P"),
                 b[1] == UInt8(ascii: "5") || b[1] == UInt8(ascii: "2")
             else {
-                throw Refusal("corrupt PGM: the file does not start with P5 or P2")
+                throw .corrupt(.pgmMagic)
             }
             plain = b[1] == UInt8(ascii: "2")
             var offset = 2
-            width = try readNumber(b, &offset, "width", limit: 1 << 24)
-            height = try readNumber(b, &offset, "height", limit: 1 << 24)
+            width = try readNumber(b, &offset, .width, limit: 1 << 24)
+            height = try readNumber(b, &offset, .height, limit: 1 << 24)
             guard ImageFileDecoder.isWithinLimits(width: width, height: height) else {
-                throw Refusal(ImageFileDecoder.sizeLimitReason("PGM", width: width, height: height))
+                throw .dimensions(.pgm, width: width, height: height, limit: ImageFileDecoder.maximumDimension)
             }
-            maxval = try readNumber(b, &offset, "maxval", limit: 1 << 24)
+            maxval = try readNumber(b, &offset, .maxval, limit: 1 << 24)
             guard (1...65535).contains(maxval) else {
-                throw Refusal("corrupt PGM: maxval \(maxval) is outside 1...65535")
+                throw .corrupt(.pgmMaxval(maxval))
             }
             // Exactly one whitespace byte ends the header (in P2 it is just the first separator).
             guard offset < b.count else {
-                throw Refusal("truncated PGM: the file ends right after the header")
+                throw .truncated(.pgmAfterHeader)
             }
             guard PGMCodec.isWhitespace(b[offset]) else {
-                throw Refusal(
-                    "corrupt PGM: expected whitespace after the maxval at offset \(offset), found "
-                        + ImageFileDecoder.hex(b[offset]))
+                throw .corrupt(.pgmAfterMaxval(offset: offset, found: b[offset]))
             }
             rasterOffset = offset + 1
         }
@@ -67,27 +63,21 @@ public enum PGMCodec {
 
         /// Refuses a file too short for its raster: exact for P5; for P2 each sample needs at
         /// least a digit and a separator (the last needs no separator).
-        func checkRasterLength(in b: UnsafeBufferPointer<UInt8>) throws(Refusal) {
+        func checkRasterLength(in b: UnsafeBufferPointer<UInt8>) throws(ImageDataProblem) {
             let available = b.count - rasterOffset
             if plain {
                 guard available >= 2 * sampleCount - 1 else {
-                    throw Refusal(
-                        "truncated PGM: \(sampleCount) plain (P2) samples need at least "
-                            + "\(2 * sampleCount - 1) bytes, but only \(available) follow the "
-                            + "header")
+                    throw .truncated(.pgmPlainRaster(samples: sampleCount, available: available))
                 }
             } else {
                 guard available >= sampleCount * sampleSize else {
-                    throw Refusal(
-                        "truncated PGM: pixel data ends after \(available) of "
-                            + "\(sampleCount * sampleSize) bytes; the file was cut short or is "
-                            + "still being written")
+                    throw .truncated(.pgmRaster(available: available, needed: sampleCount * sampleSize))
                 }
             }
         }
     }
 
-    static func decode(_ b: UnsafeBufferPointer<UInt8>) throws(Refusal) -> LumaImage {
+    static func decode(_ b: UnsafeBufferPointer<UInt8>) throws(ImageDataProblem) -> LumaImage {
         let header = try Header(parsing: b)
         try header.checkRasterLength(in: b)  // before allocating anything image-sized
         let pixels =
@@ -98,7 +88,7 @@ public enum PGMCodec {
 
     /// P5: 1 byte per sample when maxval < 256, else 2 (big-endian).
     private static func decodeBinary(_ b: UnsafeBufferPointer<UInt8>, _ header: Header)
-        throws(Refusal) -> [UInt8]
+        throws(ImageDataProblem) -> [UInt8]
     {
         let count = header.sampleCount
         let sampleSize = header.sampleSize
@@ -136,19 +126,18 @@ public enum PGMCodec {
 
     /// P2: decimal samples separated by whitespace (and, leniently, comments).
     private static func decodePlain(_ b: UnsafeBufferPointer<UInt8>, _ header: Header)
-        throws(Refusal) -> [UInt8]
+        throws(ImageDataProblem) -> [UInt8]
     {
         let count = header.sampleCount
         var offset = header.rasterOffset
         var pixels = [UInt8](repeating: 0, count: count)
         for i in 0..<count {
             let v: Int
-            do throws(Refusal) {
-                v = try readNumber(b, &offset, "sample", limit: 65535)
+            do throws(ImageDataProblem) {
+                v = try readNumber(b, &offset, .sample, limit: 65535)
             } catch {
                 if offset >= b.count {
-                    throw Refusal(
-                        "truncated PGM: plain (P2) pixel data ends after \(i) of \(count) samples")
+                    throw .truncated(.pgmPlainSamples(read: i, count: count))
                 }
                 throw error
             }
@@ -164,38 +153,32 @@ public enum PGMCodec {
         (v * 255 + maxval / 2) / maxval
     }
 
-    private static func overMaxval(_ value: Int, _ index: Int, _ header: Header) -> Refusal {
-        Refusal(
-            "corrupt PGM: the sample at column \(index % header.width), row "
-                + "\(index / header.width) is \(value), over the maxval of \(header.maxval)")
+    private static func overMaxval(_ value: Int, _ index: Int, _ header: Header) -> ImageDataProblem {
+        .corrupt(.pgmSampleOverMaxval(column: index % header.width, row: index / header.width, value: value, maxval: header.maxval))
     }
 
     /// Skips whitespace and comments, then reads a decimal number that must end at whitespace,
     /// a comment or the end of the data. Values over `limit` are refused (no overflow possible).
     private static func readNumber(
-        _ b: UnsafeBufferPointer<UInt8>, _ offset: inout Int, _ what: String, limit: Int
-    ) throws(Refusal) -> Int {
+        _ b: UnsafeBufferPointer<UInt8>, _ offset: inout Int, _ what: PGMField, limit: Int
+    ) throws(ImageDataProblem) -> Int {
         skipSeparators(b, &offset)
         guard offset < b.count else {
-            throw Refusal("truncated PGM: the file ends before the \(what)")
+            throw .truncated(.pgmBefore(what))
         }
         guard isDigit(b[offset]) else {
-            throw Refusal(
-                "corrupt PGM: expected the \(what) at offset \(offset), found "
-                    + describe(b[offset]))
+            throw .corrupt(.pgmFieldMissing(what, offset: offset, found: b[offset]))
         }
         var value = 0
         while offset < b.count, isDigit(b[offset]) {
             value = value * 10 + Int(b[offset] - UInt8(ascii: "0"))
             guard value <= limit else {
-                throw Refusal("corrupt PGM: the \(what) at offset \(offset) is over \(limit)")
+                throw .corrupt(.pgmFieldOverLimit(what, offset: offset, limit: limit))
             }
             offset += 1
         }
         if offset < b.count, !isHeaderSeparator(b[offset]) {
-            throw Refusal(
-                "corrupt PGM: the \(what) is followed by \(describe(b[offset])) at offset "
-                    + "\(offset), not whitespace")
+            throw .corrupt(.pgmFieldNotSeparated(what, offset: offset, found: b[offset]))
         }
         return value
     }
@@ -210,11 +193,6 @@ public enum PGMCodec {
                 return
             }
         }
-    }
-
-    private static func describe(_ byte: UInt8) -> String {
-        byte >= 0x21 && byte < 0x7F
-            ? "'\(Character(Unicode.Scalar(byte)))'" : "byte \(ImageFileDecoder.hex(byte))"
     }
 
     static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }

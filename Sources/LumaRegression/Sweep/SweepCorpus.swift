@@ -25,7 +25,7 @@ public struct SweepCorpus: Sendable, Equatable {
     public static func list(_ folder: String) throws(SweepError) -> SweepCorpus {
         let names: [String]
         do throws(SystemCallError) { names = try SystemPath.entries(of: folder).sorted() } catch {
-            throw .corpusUnreadable(folder: folder, reason: error.description)
+            throw .corpusUnreadable(folder: folder, error)
         }
         let present = Set(names)
         let base = folder.hasSuffix("/") ? folder : folder + "/"

@@ -64,7 +64,7 @@ extension SweepGrid {
         var again = SweepDefinition(self, passSize: definition.passSize)
         again.engine = definition.engine
         guard again.settings == definition.settings else {
-            throw SweepFileError.Problem.impossible("its settings are not the ones its grid gives")
+            throw SweepFileError.Impossibility.settingsNotOfGrid
         }
     }
 }
@@ -88,7 +88,7 @@ public struct SweepRecordingIdentity: Sendable, Equatable, Codable {
         let reader = try RecordingReader(path: entry.recordingPath)
         let truth: String
         do throws(SystemCallError) { truth = try FileDigest.sha256(ofFileAt: entry.truthPath) } catch {
-            throw SweepFileError(path: entry.truthPath, problem: .unreadable(error.description))
+            throw SweepFileError(path: entry.truthPath, problem: .unreadable(error))
         }
         self.init(name: entry.name, frames: reader.frameCount, framesSHA256: try reader.framesDigest().hexString, truthSHA256: truth)
     }

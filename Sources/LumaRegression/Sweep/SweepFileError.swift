@@ -4,14 +4,20 @@ import LumaBase
 /// used, naming it and why.
 public struct SweepFileError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Problem: Error, Sendable, Equatable {
-        /// It cannot be read (missing, a folder, too large): the reason in words.
-        case unreadable(String)
+        /// It cannot be opened or read.
+        case unreadable(SystemCallError)
+        /// It is not a file: what it is (`a folder`).
+        case notAFile(found: String)
+        /// It is larger than `limit` bytes.
+        case tooLarge(limit: Int)
+        /// The folder to hold it cannot be made.
+        case cannotMakeFolder(SystemCallError)
         /// It is not the kind of file wanted (`kind`, in words), or is truncated: why, in words.
         case notA(kind: String, why: String)
         /// A format version this lumatrace does not read.
         case version(found: Int, readable: Int)
         /// Fields out of range or that do not fit together.
-        case impossible(String)
+        case impossible(Impossibility)
         /// It is of another sweep: the first field that differs, as stored and as now.
         case otherSweep(field: String, stored: String, now: String)
         /// Its recording (frames) or truth is not the corpus's file of that name now.
@@ -30,7 +36,10 @@ public struct SweepFileError: Error, Sendable, Equatable, CustomStringConvertibl
 
     public var description: String {
         switch problem {
-        case .unreadable(let reason): return "\(path): \(reason)"
+        case .unreadable(let failure): return "\(path): \(failure)"
+        case .notAFile(let found): return "\(path): is \(found), not a file"
+        case .tooLarge(let limit): return "\(path): larger than \(limit) bytes"
+        case .cannotMakeFolder(let failure): return "\(path): cannot make the folder: \(failure)"
         case .notA(let kind, let why): return "\(path): not \(kind) (\(why))"
         case .version(let found, let readable): return "\(path): format version \(found); this lumatrace reads version \(readable)"
         case .impossible(let why): return "\(path): impossible fields: \(why)"
@@ -40,6 +49,43 @@ public struct SweepFileError: Error, Sendable, Equatable, CustomStringConvertibl
             return "\(path) holds scores of another \(what) of \(name) (the corpus's file changed since)"
         case .notInCorpus(let name):
             return "\(path) holds scores of \(name), which the corpus no longer holds with truth"
+        }
+    }
+}
+
+extension SweepFileError {
+    /// Fields of a sweep's file that no sweep writes (``Problem/impossible(_:)``): what was found.
+    public enum Impossibility: Error, Sendable, Equatable, CustomStringConvertible {
+        /// `count` scores for a sweep of `settings` settings, or scores with counts outside `0...maximumCount` or numbers not finite.
+        case scores(count: Int, settings: Int, maximumCount: Int)
+        /// Settings other than those its grid gives.
+        case settingsNotOfGrid
+        /// Shard `shard` (counted from 0) of `shards`, over `maximum` or past the count.
+        case shard(Int, of: Int, maximum: Int)
+        /// `settings` settings (none, or more than a sweep runs) or passes of fewer than 1.
+        case passes(settings: Int, passSize: Int)
+        /// A corpus of `count` recordings, none or more than a sweep holds.
+        case corpusSize(Int)
+        /// A recording name that is not one plain `NAME.luma`, or is given twice.
+        case notPlainName(String)
+        /// A unit (a recording's pass) outside its corpus and grid.
+        case unitOutside(recording: Int, pass: Int)
+        /// A score of a unit with counts outside `0...maximumCount` or numbers not finite.
+        case implausibleScore(recording: Int, pass: Int, maximumCount: Int)
+
+        public var description: String {
+            switch self {
+            case .scores(let count, let settings, let maximumCount):
+                "\(count) scores for \(settings) settings, each with counts within 0...\(maximumCount) and finite numbers"
+            case .settingsNotOfGrid: "its settings are not the ones its grid gives"
+            case .shard(let shard, let shards, let maximum): "shard \(shard) of \(shards) (at most \(maximum) shards, counted from 0)"
+            case .passes(let settings, let passSize): "\(settings) settings in passes of \(passSize)"
+            case .corpusSize(let count): "a corpus of \(count) recordings"
+            case .notPlainName(let name): "the corpus names \(name), which is not one plain NAME.luma"
+            case .unitOutside(let recording, let pass): "a unit (recording \(recording), pass \(pass)) outside its corpus and grid"
+            case .implausibleScore(let recording, let pass, let maximumCount):
+                "a score of recording \(recording), pass \(pass) with counts outside 0...\(maximumCount) or numbers not finite"
+            }
         }
     }
 }

@@ -143,10 +143,10 @@ public struct SweepGrid: Sendable, Equatable {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         if parts.count == 3 && !SweepValueList.hasGroups(text) {
             guard let from = Double(parts[0]), let to = Double(parts[1]), from.isFinite, to.isFinite else {
-                throw .badValues(option: option, text: text, reason: "FROM and TO of a range FROM:TO:COUNT are numbers")
+                throw .badValues(option: option, text: text, .rangeNotNumbers(counted: true))
             }
             guard let count = Int(parts[2]), (2...maximumSettings).contains(count) else {
-                throw .badValues(option: option, text: text, reason: "COUNT of a range FROM:TO:COUNT is a whole number within 2...\(maximumSettings)")
+                throw .badValues(option: option, text: text, .countOutside(allowed: 2...maximumSettings))
             }
             values = try (0..<count).map { (i: Int) throws(SweepError) -> String in
                 let value = from + (to - from) * Double(i) / Double(count - 1)
@@ -157,7 +157,7 @@ public struct SweepGrid: Sendable, Equatable {
                     return String(Int64(value))
                 }
                 guard let printed = FixedDecimal.text(value, decimals: JSONValue.decimals, below: 9e18, trimmingZeros: true) else {
-                    throw .badValues(option: option, text: text, reason: "\(value) is too large")
+                    throw .badValues(option: option, text: text, .valueTooLarge(value))
                 }
                 return printed
             }
@@ -165,11 +165,11 @@ public struct SweepGrid: Sendable, Equatable {
             let items: [SweepValueList.Item]
             switch SweepValueList.items(text) {
             case .success(let read): items = read
-            case .failure(let refusal): throw .badValues(option: option, text: text, reason: refusal.reason)
+            case .failure(let refusal): throw .badValues(option: option, text: text, .malformedList(refusal))
             }
             values = items.map(\.value)
             if values.contains(where: \.isEmpty) {
-                throw .badValues(option: option, text: text, reason: "a list V1,V2,… has no empty values")
+                throw .badValues(option: option, text: text, .emptyValue)
             }
             if items.count > 1, !items.contains(where: \.grouped), isOneValue(text) { throw .ambiguousCommas(option: option, text: text) }
         }

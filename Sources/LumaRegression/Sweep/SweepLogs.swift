@@ -29,7 +29,7 @@ public struct SweepLogs: Sendable {
     public func prepare(_ corpus: SweepCorpus, settings: [SweepSetting]) throws(SweepError) {
         do throws(SystemCallError) { try SystemPath.makeFolder(folder) } catch {
             guard error.errno == EEXIST, (try? SystemPath.status(of: folder))?.kind == .folder else {
-                throw .keptLogsUnwritable(folder: folder, reason: error.description)
+                throw .keptLogsUnwritable(folder: folder, error)
             }
         }
         guard !replacingExisting else { return }

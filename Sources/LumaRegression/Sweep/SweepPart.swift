@@ -45,31 +45,31 @@ public struct SweepPart: Sendable, Equatable, Codable {
     /// damaged part is refused naming the file, never trusted.
     public static func read(_ path: String) throws(SweepFileError) -> SweepPart {
         let part = try SweepStoredFile.read(SweepPart.self, from: path, format: format, version: formatVersion, kind: "a sweep part")
-        let impossible = { (why: String) in SweepFileError(path: path, problem: .impossible(why)) }
+        let impossible = { (why: SweepFileError.Impossibility) in SweepFileError(path: path, problem: .impossible(why)) }
         guard (1...maximumShards).contains(part.shards), (0..<part.shards).contains(part.shard) else {
-            throw impossible("shard \(part.shard) of \(part.shards) (at most \(maximumShards) shards, counted from 0)")
+            throw impossible(.shard(part.shard, of: part.shards, maximum: maximumShards))
         }
         guard (1...SweepGrid.maximumSettings).contains(part.sweep.settings.count), part.sweep.passSize >= 1 else {
-            throw impossible("\(part.sweep.settings.count) settings in passes of \(part.sweep.passSize)")
+            throw impossible(.passes(settings: part.sweep.settings.count, passSize: part.sweep.passSize))
         }
-        guard (1...maximumRecordings).contains(part.corpus.count) else { throw impossible("a corpus of \(part.corpus.count) recordings") }
+        guard (1...maximumRecordings).contains(part.corpus.count) else { throw impossible(.corpusSize(part.corpus.count)) }
         var names = Set<String>()
         for recording in part.corpus {
             guard recording.isPlainName, names.insert(recording.name).inserted, recording.frames >= 0 else {
-                throw impossible("the corpus names \(recording.name), which is not one plain NAME.luma")
+                throw impossible(.notPlainName(recording.name))
             }
         }
         for name in part.withoutTruth where !SweepRecordingIdentity(name: name, frames: 0, framesSHA256: "", truthSHA256: "").isPlainName {
-            throw impossible("the corpus names \(name), which is not one plain NAME.luma")
+            throw impossible(.notPlainName(name))
         }
         let passes = part.sweep.passes
         for unit in part.units {
             guard part.corpus.indices.contains(unit.recording), passes.indices.contains(unit.pass),
                   unit.scores.count == passes[unit.pass].count else {
-                throw impossible("a unit (recording \(unit.recording), pass \(unit.pass)) outside its corpus and grid")
+                throw impossible(.unitOutside(recording: unit.recording, pass: unit.pass))
             }
             guard unit.scores.allSatisfy(\.isPlausible) else {
-                throw impossible("a score of recording \(unit.recording), pass \(unit.pass) with counts outside 0...\(SweepScore.maximumCount) or numbers not finite")
+                throw impossible(.implausibleScore(recording: unit.recording, pass: unit.pass, maximumCount: SweepScore.maximumCount))
             }
         }
         return part

@@ -47,7 +47,7 @@ public struct SweepResume: Sendable {
         let names: [String]
         do throws(SystemCallError) { names = try SystemPath.entries(of: folder).sorted() } catch {
             if error.errno == ENOENT { return [:] }
-            throw SweepFileError(path: folder, problem: .unreadable(error.description))
+            throw SweepFileError(path: folder, problem: .unreadable(error))
         }
         var found: [Int: [SweepScore]] = [:]
         for name in names where !name.hasPrefix(".") {
@@ -66,8 +66,8 @@ public struct SweepResume: Sendable {
             }
             if stored.recording.truthSHA256 != now.truthSHA256 { throw SweepFileError(path: path, problem: .otherRecording(name: now.name, what: "truth")) }
             guard stored.scores.count == sweep.settings.count, stored.scores.allSatisfy(\.isPlausible) else {
-                throw SweepFileError(path: path, problem: .impossible("\(stored.scores.count) scores for \(sweep.settings.count) settings, "
-                    + "each with counts within 0...\(SweepScore.maximumCount) and finite numbers"))
+                throw SweepFileError(path: path, problem: .impossible(.scores(count: stored.scores.count, settings: sweep.settings.count,
+                                                                               maximumCount: SweepScore.maximumCount)))
             }
             found[index] = stored.scores
         }
@@ -89,7 +89,7 @@ public struct SweepResume: Sendable {
         for path in [output, folder] {
             do throws(SystemCallError) { try SystemPath.makeFolder(path) } catch {
                 guard error.errno == EEXIST, (try? SystemPath.status(of: path))?.kind == .folder else {
-                    throw SweepFileError(path: path, problem: .unreadable("cannot make the folder: \(error.description)"))
+                    throw SweepFileError(path: path, problem: .cannotMakeFolder(error))
                 }
             }
         }

@@ -35,12 +35,12 @@ public struct SweepSampling: Sendable, Equatable, Codable {
         init(_ text: String, option: String, integer: Bool) throws(SweepError) {
             let parts = text.split(separator: ":", omittingEmptySubsequences: false)
             guard parts.count == 2, let from = Double(parts[0]), let to = Double(parts[1]), from.isFinite, to.isFinite else {
-                throw .badValues(option: option, text: text, reason: "FROM and TO of a range FROM:TO are numbers")
+                throw .badValues(option: option, text: text, .rangeNotNumbers(counted: false))
             }
-            guard from < to else { throw .badValues(option: option, text: text, reason: "FROM of a range FROM:TO is below TO") }
-            guard abs(from) < 9e15, abs(to) < 9e15 else { throw .badValues(option: option, text: text, reason: "FROM and TO are too large") }
+            guard from < to else { throw .badValues(option: option, text: text, .rangeReversed) }
+            guard abs(from) < 9e15, abs(to) < 9e15 else { throw .badValues(option: option, text: text, .rangeTooLarge) }
             if integer, from.rounded() != from || to.rounded() != to {
-                throw .badValues(option: option, text: text, reason: "\(option) is an integer: FROM and TO of its range are whole numbers")
+                throw .badValues(option: option, text: text, .rangeNotWhole)
             }
             self = .range(from: from, to: to, integer: integer)
         }
@@ -89,7 +89,7 @@ public struct SweepSampling: Sendable, Equatable, Codable {
         var random = SeededRandom(seed: seed, stream: "sweep")
         var samples: [[String]] = []
         var seen = Set<[String]>()
-        var refusal: String?
+        var refusal: OptionError?
         let limit = count * Self.drawsPerSetting + Self.extraDraws
         var tried = 0
         while samples.count < count {
@@ -102,7 +102,7 @@ public struct SweepSampling: Sendable, Equatable, Codable {
             do {
                 _ = try AnalyzerSetup.resolve(descriptor, instance: grid.name, overrides: grid.fixed + zip(grid.axes, values).map { ($0.key, $1) })
             } catch {
-                refusal = "\(error)"
+                refusal = error
                 continue
             }
             samples.append(values)

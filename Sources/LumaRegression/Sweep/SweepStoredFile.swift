@@ -24,9 +24,9 @@ enum SweepStoredFile {
         let bytes: [UInt8]
         do throws(SystemFile.WholeFileProblem) { bytes = try SystemFile.readWhole(path, maximumBytes: maximumBytes) } catch {
             switch error {
-            case .unreadable(let failure): throw fail(.unreadable(failure.description))
-            case .notAFile(let kind): throw fail(.unreadable("is \(kind.inWords), not a file"))
-            case .tooLarge: throw fail(.unreadable("larger than \(maximumBytes) bytes"))
+            case .unreadable(let failure): throw fail(.unreadable(failure))
+            case .notAFile(let kind): throw fail(.notAFile(found: kind.inWords))
+            case .tooLarge: throw fail(.tooLarge(limit: maximumBytes))
             }
         }
         guard let value = try? JSONParser.parse(bytes), value.objectValue != nil else {

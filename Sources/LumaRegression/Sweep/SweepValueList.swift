@@ -7,7 +7,7 @@ import LumaBase
 /// list option, a JSON object) is grouped: in brackets or braces, `[0,0,1,1]` or `{"every":10}`,
 /// kept as written (JSON, as `--set` reads it), or in double quotes, `"0.1,0.1,0.2,0.2"`, the
 /// quotes removed (a JSON string: `\"` and `\\` inside). Commas inside a group do not separate.
-enum SweepValueList {
+public enum SweepValueList {
     /// One value of a list, and whether it was grouped (so its commas are its own).
     struct Item: Equatable {
         var value: String
@@ -66,13 +66,13 @@ enum SweepValueList {
     }
 
     /// Why a list's text does not read.
-    enum Refusal: Error, Equatable {
+    public enum Refusal: Error, Equatable, Sendable {
         case unclosed(String)
         case unopened(Character)
         case textAfterGroup(String)
         case notAString(String)
 
-        var reason: String {
+        public var reason: String {
             switch self {
             case .unclosed(let item): "\(item) is not closed (a value holding commas is written in [ ], { } or \" \")"
             case .unopened(let c): "a \(c) closes nothing"

@@ -59,7 +59,7 @@ struct Synth: ParsableCommand {
             let synthetic: SyntheticScene
             do throws(OptionError) { synthetic = try SyntheticScene(kind: kind, settings: settings) } catch {
                 let option = ["frameCount": "--frames", "framesPerSecond": "--fps", "width": "--size", "height": "--size"][error.option] ?? "--\(error.option)"
-                throw UsageError("\(option): \(error.message)")
+                throw UsageError("\(option): \(error.option) \(error.message)")
             }
             try OutputChecks.requireDistinct(("--truth", truth), ("-o", recording.output))
             let truthFile = try truth.map { try OutputFile.create($0, replacingExisting: replacing.replacesExisting, kind: .truth, streams: .allowed) }

@@ -20,7 +20,7 @@ struct UsageError: Error, CustomStringConvertible {
     let underlying: any Error
     init(_ underlying: any Error) { self.underlying = underlying }
     init(_ description: String) { underlying = CLIError(description) }
-    var description: String { "\(underlying)" }
+    var description: String { FlagHints.message(for: underlying, in: .other) }
 }
 
 /// Runs a command body, turning every error into one readable line and exit status 2 (64 for a

@@ -43,7 +43,8 @@ enum FlagHints {
             default: return e.description
             }
         case let e as OptionError:
-            return OptionError(option: flag(forOption: e.option), message: e.message).description
+            return OptionError(option: flag(forOption: e.option), e.problem).description
+        case let e as SweepError: return message(for: e)
         case let e as ProgramNotAllowed:
             return e.description + ": read the command, then pass --allow-external for this run if you trust it"
         case let e as RegressionError:

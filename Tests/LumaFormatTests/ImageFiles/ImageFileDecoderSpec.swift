@@ -102,8 +102,8 @@ struct ImageFileDecoderSpec {
 
     @Test("the error's description is one line: source, colon, reason")
     func errorDescription() {
-        let error = ImageDecodingError(source: "a/b.png", .undecodable("PNG is 20000x100, over the 16384 limit"))
-        #expect(error.description == "a/b.png: PNG is 20000x100, over the 16384 limit")
+        let error = ImageDecodingError(source: "a/b.png", .undecodable(.dimensions(.png, width: 20000, height: 100, limit: 16384)))
+        #expect(error.description == "a/b.png: PNG is 20000x100, over the 16384 limit; scale it down to at most 16384x16384 first")
         let differs = ImageDecodingError(source: "f/2.png", .sizeDiffers(width: 8, height: 6, sequenceWidth: 4, sequenceHeight: 3, firstFile: "f/1.png"))
         #expect(differs.description == "f/2.png: image is 8x6, but the sequence is 4x3 (the size of its first file, f/1.png); all images in a folder must have the same size")
     }
