@@ -20,8 +20,10 @@ public struct GoldenReplay {
     /// the log), checks that
     /// its frames are the ones the log was made from, and resolves the header's analyzers.
     /// A header that starts a program (an `external` analyzer's command) is refused unless
-    /// `allowPrograms`.
-    public init(golden: EventLog, recording: RecordingLocation? = nil, registry: AnalyzerRegistry, allowPrograms: Bool) throws {
+    /// `allowPrograms`. `overrides` (`--set`) change the header's settings before each setup is
+    /// validated, so each is decoded and validated once.
+    public init(golden: EventLog, recording: RecordingLocation? = nil, registry: AnalyzerRegistry, allowPrograms: Bool,
+                overrides: SettingOverrides = SettingOverrides()) throws {
         self.golden = golden
         let header = golden.header
         try AnalyzerSetup.checkInstanceCount(header.analyzers.count, in: golden.path)
@@ -50,7 +52,8 @@ public struct GoldenReplay {
             }
             var s = a
             s.version = descriptor.version
-            try s.validate(with: descriptor)
+            let settings = overrides.settings(for: a.name)
+            if settings.isEmpty { try s.validate(with: descriptor) } else { try s.apply(settings, with: descriptor) }
             setups.append(s)
         }
         try ProgramPermission.require(setups, from: golden.path, registry: registry, allowed: allowPrograms)

@@ -167,55 +167,72 @@ public struct RegressionResult: Sendable {
             let golden = try EventLog.read(goldenPath)
             result.recordingFile = golden.header.recordingFile
             let recording = recordings.map { $0.appending(fileName: golden.header.recordingFile) }
-            var replay = try GoldenReplay(golden: golden, recording: recording, registry: registry, allowPrograms: allowPrograms)
-            try overrides.apply(to: &replay.setups, registry: registry)
+            let replay = try GoldenReplay(golden: golden, recording: recording, registry: registry, allowPrograms: allowPrograms, overrides: overrides)
             result.notes = replay.versionNotes
             try replay.run(to: newPath, jobs: 1, registry: registry)
             let new = try EventLog.read(newPath)
             result.eventCounts = (golden.events.count, new.events.count)
             // A golden from before headers declared event kinds is read with this build's kinds.
             let shapedGolden = golden.declaringKinds(from: registry)
-            let diff = try LogDiff(old: shapedGolden, new: new, tolerances: tolerances)
-            result.diff = diff
-            // A changed plugin shows among the settings of a diff that is printed; with the same
-            // events it is said in a note, or it would go unsaid.
-            if diff.isSame {
-                for (x, y) in zip(golden.header.analyzers, new.header.analyzers) {
-                    result.notes += LogDiff.programChanges(x, y).map { "\(result.name): the plugin changed: \($0)" }
-                }
-            }
-            result.identical = SystemPath.contents(of: goldenPath).map { $0 == SystemPath.contents(of: newPath) } ?? false
-            let stem = URL(fileURLWithPath: golden.header.recordingFile).deletingPathExtension().lastPathComponent
-            let truthPath = url.deletingLastPathComponent().appendingPathComponent(stem + ".truth.json").path
-            if (try? SystemPath.status(of: truthPath)) != nil {
-                let truth = try GroundTruth.read(truthPath, for: golden)
-                let (a, b) = (try LogScore(log: shapedGolden, truth: truth), try LogScore(log: new, truth: truth))
-                result.goldenScore = a
-                result.newScore = b
-                result.drops = ScoreDrop.drops(golden: a, new: b, tolerances: judge.scoreTolerances)
-            }
-            if judge.update {
-                result.keptWorse = !result.identical && !result.drops.isEmpty && !judge.acceptWorse
-                if !result.identical, !result.keptWorse, let stage {
-                    result.staged = try StagedGolden.stage(newPath, for: goldenPath, in: stage)
-                    result.updated = true
-                } else if !result.identical, !result.keptWorse {
-                    do throws(SystemCallError) { try SystemPath.move(newPath, to: goldenPath) } catch {
-                        throw RegressionError.cannotReplace(path: goldenPath, problem: .rename(error))
-                    }
-                    result.updated = true
-                }
-                result.passed = !result.keptWorse
-            } else if judge.byScores, result.newScore != nil {
-                result.passed = result.drops.isEmpty
-            } else {
-                result.passed = diff.isSame
-            }
+            try compare(golden, shapedGolden, with: new, goldenPath: goldenPath, newPath: newPath, tolerances: tolerances, into: &result)
+            try score(golden, shapedGolden, new, beside: url, judge: judge, into: &result)
+            try settle(judge, stage: stage, goldenPath: goldenPath, newPath: newPath, into: &result)
         } catch {
             result.failure = error
             result.error = "\(error)"
         }
         return result
+    }
+
+    /// The new log against the golden: their diff, a changed plugin when the events are the same,
+    /// and whether the two files are the same bytes.
+    private static func compare(_ golden: EventLog, _ shapedGolden: EventLog, with new: EventLog, goldenPath: String, newPath: String,
+                                tolerances: LogDiff.Tolerances, into result: inout RegressionResult) throws {
+        let diff = try LogDiff(old: shapedGolden, new: new, tolerances: tolerances)
+        result.diff = diff
+        // A changed plugin shows among the settings of a diff that is printed; with the same
+        // events it is said in a note, or it would go unsaid.
+        if diff.isSame {
+            for (x, y) in zip(golden.header.analyzers, new.header.analyzers) {
+                result.notes += LogDiff.programChanges(x, y).map { "\(result.name): the plugin changed: \($0)" }
+            }
+        }
+        result.identical = SystemPath.contents(of: goldenPath).map { $0 == SystemPath.contents(of: newPath) } ?? false
+    }
+
+    /// Both logs scored against the truth beside the golden (`STEM.truth.json`), when there is
+    /// one, and the scores that dropped by more than the judge tolerates.
+    private static func score(_ golden: EventLog, _ shapedGolden: EventLog, _ new: EventLog, beside goldenURL: URL, judge: RegressionJudge,
+                              into result: inout RegressionResult) throws {
+        let stem = URL(fileURLWithPath: golden.header.recordingFile).deletingPathExtension().lastPathComponent
+        let truthPath = goldenURL.deletingLastPathComponent().appendingPathComponent(stem + ".truth.json").path
+        guard (try? SystemPath.status(of: truthPath)) != nil else { return }
+        let truth = try GroundTruth.read(truthPath, for: golden)
+        let (a, b) = (try LogScore(log: shapedGolden, truth: truth), try LogScore(log: new, truth: truth))
+        result.goldenScore = a
+        result.newScore = b
+        result.drops = ScoreDrop.drops(golden: a, new: b, tolerances: judge.scoreTolerances)
+    }
+
+    /// The verdict: with `--update`, the new log replaces the golden (or is staged) unless it
+    /// scores worse and that is not accepted; otherwise it passes by scores or by the diff.
+    private static func settle(_ judge: RegressionJudge, stage: GoldenStage?, goldenPath: String, newPath: String,
+                               into result: inout RegressionResult) throws {
+        guard judge.update else {
+            result.passed = judge.byScores && result.newScore != nil ? result.drops.isEmpty : result.diff?.isSame ?? false
+            return
+        }
+        result.keptWorse = !result.identical && !result.drops.isEmpty && !judge.acceptWorse
+        if !result.identical, !result.keptWorse, let stage {
+            result.staged = try StagedGolden.stage(newPath, for: goldenPath, in: stage)
+            result.updated = true
+        } else if !result.identical, !result.keptWorse {
+            do throws(SystemCallError) { try SystemPath.move(newPath, to: goldenPath) } catch {
+                throw RegressionError.cannotReplace(path: goldenPath, problem: .rename(error))
+            }
+            result.updated = true
+        }
+        result.passed = !result.keptWorse
     }
 
     public var json: JSONValue {

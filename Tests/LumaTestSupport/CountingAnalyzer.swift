@@ -8,6 +8,12 @@ public enum ConfigurationCounts {
     /// Held while `body` of ``counting(_:)`` runs, so tests in other suites count apart.
     private static let session = Mutex(())
 
+    /// Runs `body`, whose decodes and validations are not to be counted, while no other test
+    /// counts (the counters are shared by every test).
+    public static func uncounted<T>(_ body: () throws -> T) throws -> T {
+        try session.withLock { _ in try body() }
+    }
+
     /// The decodes and validations `body` causes.
     public static func counting(_ body: () throws -> Void) throws -> (decodes: Int, validations: Int) {
         try session.withLock { _ in
