@@ -135,85 +135,108 @@ public struct EventLogHeader: Equatable, Sendable {
     /// Reads a header line back. Analyzer setups stay as JSON here; resolve them against a
     /// registry with `AnalyzerSetup/parse(_:registry:source:)` to re-run them.
     public init(json: JSONValue, source: String) throws(EventLogError) {
-        func need<T>(_ v: T?, _ what: String) throws(EventLogError) -> T {
-            guard let v else { throw EventLogError(path: source, line: 1, .headerFieldMissing(what)) }
-            return v
-        }
-        /// An integer field that no recording can have below `minimum` (a size, a count).
-        /// ... and none above `maximum` (frame indices and counts: ``maximumFrames``), so sums and
-        /// spans of them never overflow.
-        func need(_ v: Int?, _ what: String, atLeast minimum: Int, atMost maximum: Int = EventLogHeader.maximumFrames) throws(EventLogError) -> Int {
-            let v = try need(v, what)
-            guard v >= minimum else { throw EventLogError(path: source, line: 1, .headerFieldBelow(what, value: v, minimum: minimum)) }
-            guard v <= maximum else { throw EventLogError(path: source, line: 1, .headerFieldAbove(what, value: v, maximum: maximum)) }
-            return v
-        }
-        guard json["format"]?.stringValue == EventLogHeader.format else {
-            throw EventLogError(path: source, line: 1, .notAnEventLog)
-        }
-        let version = try need(json["version"]?.intValue, "version")
+        let fields = HeaderFields(source: source)
+        guard json["format"]?.stringValue == EventLogHeader.format else { throw fields.refusal(.notAnEventLog) }
+        let version = try fields.need(json["version"]?.intValue, "version")
         guard EventLogHeader.readableVersions.contains(version) else {
-            throw EventLogError(path: source, line: 1, .unsupportedVersion(version, readable: EventLogHeader.readableVersions))
+            throw fields.refusal(.unsupportedVersion(version, readable: EventLogHeader.readableVersions))
         }
         formatVersion = version
-        let rec = try need(json["recording"], "recording")
-        recordingFile = try need(rec["file"]?.stringValue, "recording.file")
+        let recording = try Self.recording(try fields.need(json["recording"], "recording"), version: version, fields)
+        (recordingFile, recordingBytes, recordingDigest, frameCount) = (recording.file, recording.bytes, recording.digest, recording.frameCount)
+        (width, height, timescale) = (recording.width, recording.height, recording.timescale)
+        engineVersion = try fields.need(json["engine"]?["version"]?.stringValue, "engine.version")
+        let span = try Self.span(try fields.need(json["replay"], "replay"), version: version, frameCount: frameCount, fields)
+        (firstFrame, lastFrame, replaysToEnd, skipDamaged) = (span.first, span.last, span.toEnd, span.skipDamaged)
+        analyzers = []
+        for entry in try fields.need(json["analyzers"]?.arrayValue, "analyzers") {
+            analyzers.append(try Self.analyzer(entry, fields))
+        }
+    }
+
+    /// The `recording` object: its file name (a name, never a path), and for version 1 its size,
+    /// digest and frame count (later versions keep those in the footer).
+    private static func recording(_ rec: JSONValue, version: Int, _ fields: HeaderFields) throws(EventLogError)
+        -> (file: String, bytes: UInt64, digest: String, frameCount: Int, width: Int, height: Int, timescale: Int64) {
+        let file = try fields.need(rec["file"]?.stringValue, "recording.file")
         // The rule for every command: the recording a log names is a file beside the log (or the
         // one the user names), so a name is a file name, never a path that leads elsewhere.
-        guard !recordingFile.isEmpty, !recordingFile.contains("/"), recordingFile != ".", recordingFile != "..",
-              !recordingFile.utf8.contains(0) else {
-            throw EventLogError(path: source, line: 1, .recordingFileNotAName(recordingFile))
+        guard !file.isEmpty, !file.contains("/"), file != ".", file != "..", !file.utf8.contains(0) else {
+            throw fields.refusal(.recordingFileNotAName(file))
         }
+        var (bytes, digest, frameCount): (UInt64, String, Int) = (0, "", 0)
         if version == 1 {
-            recordingBytes = UInt64(try need(rec["bytes"]?.intValue, "recording.bytes", atLeast: 0, atMost: .max))
-            recordingDigest = try need(rec["sha256"]?.stringValue, "recording.sha256")
-            frameCount = try need(rec["frames"]?.intValue, "recording.frames", atLeast: 0)
-        } else {
-            (recordingBytes, recordingDigest, frameCount) = (0, "", 0)
+            bytes = UInt64(try fields.need(rec["bytes"]?.intValue, "recording.bytes", atLeast: 0, atMost: .max))
+            digest = try fields.need(rec["sha256"]?.stringValue, "recording.sha256")
+            frameCount = try fields.need(rec["frames"]?.intValue, "recording.frames", atLeast: 0)
         }
-        width = try need(rec["width"]?.intValue, "recording.width", atLeast: 1, atMost: 65536)
-        height = try need(rec["height"]?.intValue, "recording.height", atLeast: 1, atMost: 65536)
-        timescale = Int64(try need(rec["timescale"]?.intValue, "recording.timescale", atLeast: 1, atMost: .max))
-        engineVersion = try need(json["engine"]?["version"]?.stringValue, "engine.version")
-        let replay = try need(json["replay"], "replay")
-        firstFrame = try need(replay["from"]?.intValue, "replay.from", atLeast: 0)
+        return (file, bytes, digest, frameCount,
+                try fields.need(rec["width"]?.intValue, "recording.width", atLeast: 1, atMost: 65536),
+                try fields.need(rec["height"]?.intValue, "recording.height", atLeast: 1, atMost: 65536),
+                Int64(try fields.need(rec["timescale"]?.intValue, "recording.timescale", atLeast: 1, atMost: .max)))
+    }
+
+    /// The `replay` object: the frames replayed. A version 1 log names its last frame, which must
+    /// lie in the recording; later logs leave it out when the replay ran to the end.
+    private static func span(_ replay: JSONValue, version: Int, frameCount: Int, _ fields: HeaderFields) throws(EventLogError)
+        -> (first: Int, last: Int, toEnd: Bool, skipDamaged: Bool) {
+        let first = try fields.need(replay["from"]?.intValue, "replay.from", atLeast: 0)
+        var last = Int.max
         if version == 1 || replay["to"] != nil {
-            lastFrame = try need(replay["to"]?.intValue, "replay.to", atLeast: firstFrame)
-        } else {
-            lastFrame = Int.max
+            last = try fields.need(replay["to"]?.intValue, "replay.to", atLeast: first)
         }
+        var toEnd = replay["to"] == nil
         if version == 1 {
-            guard lastFrame < frameCount else {
-                throw EventLogError(path: source, line: 1, .replayPastRecording(lastFrame: lastFrame, frameCount: frameCount))
-            }
-            replaysToEnd = lastFrame == frameCount - 1
-        } else {
-            replaysToEnd = replay["to"] == nil
+            guard last < frameCount else { throw fields.refusal(.replayPastRecording(lastFrame: last, frameCount: frameCount)) }
+            toEnd = last == frameCount - 1
         }
-        skipDamaged = try need(replay["skipDamaged"]?.boolValue, "replay.skipDamaged")
-        let list = try need(json["analyzers"]?.arrayValue, "analyzers")
-        analyzers = []
-        for a in list {
-            let name = try need(a["name"]?.stringValue, "analyzer name")
-            let roi = try need(a["regionOfInterest"]?.arrayValue?.compactMap(\.doubleValue), "\(name).regionOfInterest")
-            guard roi.count == 4 else { throw EventLogError(path: source, line: 1, .invalidRegionOfInterest(analyzer: name)) }
-            var analyzer = name
-            if a["analyzer"] != nil { analyzer = try need(a["analyzer"]?.stringValue, "\(name).analyzer") }
-            analyzers.append(AnalyzerSetup(name: name, analyzer: analyzer, version: try need(a["version"]?.stringValue, "\(name).version"),
-                                           frameAnalysisSpacing: try need(a["frameAnalysisSpacing"]?.doubleValue, "\(name).frameAnalysisSpacing"),
-                                           regionOfInterest: NormalizedRect(x: roi[0], y: roi[1], width: roi[2], height: roi[3]),
-                                           configuration: try need(a["configuration"], "\(name).configuration")))
-            for entry in a["events"]?.arrayValue ?? [] {
-                guard let schema = EventSchema(json: entry) else {
-                    throw EventLogError(path: source, line: 1, .invalidEventsEntry(analyzer: name, entry: String(entry.serialized.prefix(200))))
-                }
-                analyzers[analyzers.count - 1].events.append(schema)
+        return (first, last, toEnd, try fields.need(replay["skipDamaged"]?.boolValue, "replay.skipDamaged"))
+    }
+
+    /// One entry of `analyzers`: the setup as it ran, with the event kinds and program files it declared.
+    private static func analyzer(_ a: JSONValue, _ fields: HeaderFields) throws(EventLogError) -> AnalyzerSetup {
+        let name = try fields.need(a["name"]?.stringValue, "analyzer name")
+        let roi = try fields.need(a["regionOfInterest"]?.arrayValue?.compactMap(\.doubleValue), "\(name).regionOfInterest")
+        guard roi.count == 4 else { throw fields.refusal(.invalidRegionOfInterest(analyzer: name)) }
+        var analyzer = name
+        if a["analyzer"] != nil { analyzer = try fields.need(a["analyzer"]?.stringValue, "\(name).analyzer") }
+        var setup = AnalyzerSetup(name: name, analyzer: analyzer, version: try fields.need(a["version"]?.stringValue, "\(name).version"),
+                                  frameAnalysisSpacing: try fields.need(a["frameAnalysisSpacing"]?.doubleValue, "\(name).frameAnalysisSpacing"),
+                                  regionOfInterest: NormalizedRect(x: roi[0], y: roi[1], width: roi[2], height: roi[3]),
+                                  configuration: try fields.need(a["configuration"], "\(name).configuration"))
+        for entry in a["events"]?.arrayValue ?? [] {
+            guard let schema = EventSchema(json: entry) else {
+                throw fields.refusal(.invalidEventsEntry(analyzer: name, entry: String(entry.serialized.prefix(200))))
             }
-            for file in a["programFiles"]?.arrayValue ?? [] {
-                analyzers[analyzers.count - 1].programFiles.append(ProgramFile(
-                    path: try need(file["path"]?.stringValue, "\(name).programFiles path"),
-                    sha256: try need(file["sha256"]?.stringValue, "\(name).programFiles sha256")))
-            }
+            setup.events.append(schema)
         }
+        for file in a["programFiles"]?.arrayValue ?? [] {
+            setup.programFiles.append(ProgramFile(path: try fields.need(file["path"]?.stringValue, "\(name).programFiles path"),
+                                                  sha256: try fields.need(file["sha256"]?.stringValue, "\(name).programFiles sha256")))
+        }
+        return setup
+    }
+}
+
+/// The header line's fields as they are read: each one there and in its range, or a refusal
+/// naming it (always on line 1 of `source`).
+private struct HeaderFields {
+    let source: String
+
+    func refusal(_ problem: EventLogProblem) -> EventLogError { EventLogError(path: source, line: 1, problem) }
+
+    func need<T>(_ v: T?, _ what: String) throws(EventLogError) -> T {
+        guard let v else { throw refusal(.headerFieldMissing(what)) }
+        return v
+    }
+
+    /// An integer field that no recording can have below `minimum` (a size, a count), and none
+    /// above `maximum` (frame indices and counts: ``EventLogHeader/maximumFrames``), so sums and
+    /// spans of them never overflow.
+    func need(_ v: Int?, _ what: String, atLeast minimum: Int, atMost maximum: Int = EventLogHeader.maximumFrames) throws(EventLogError) -> Int {
+        let v = try need(v, what)
+        guard v >= minimum else { throw refusal(.headerFieldBelow(what, value: v, minimum: minimum)) }
+        guard v <= maximum else { throw refusal(.headerFieldAbove(what, value: v, maximum: maximum)) }
+        return v
     }
 }
