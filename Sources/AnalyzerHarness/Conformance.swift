@@ -23,34 +23,48 @@ extension AnalyzerHarness {
     public func checkConformance(frames: [HarnessFrame]? = nil, invalidOptions: [(key: String, value: String)] = []) throws {
         let frames = frames ?? (0..<40).map { HarnessFrame.square(96, 64, x: 2 * $0, y: 20 + $0 / 4, size: 8) }
         try withRecording(of: frames) { path in
-            // 1. Determinism.
-            let logs = try [(1, "first"), (1, "second"), (4, "four-thread")].map { jobs, name -> (String, [String]) in
-                let log = try self.log(recording: path, jobs: jobs)
-                return (name, log.events.map { $0.json.serialized })
-            }
-            for (name, lines) in logs.dropFirst() where lines != logs[0].1 {
-                let at = zip(lines, logs[0].1).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(lines.count, logs[0].1.count)
-                throw HarnessFailure.notDeterministic(analyzer: A.name, run: name, event: at + 1)
-            }
-            // 4. Calls (through a probe around the analyzer), then events within the replayed frames.
-            let calls = try CallLedger.shared.measure(A.name) { _ = try self.log(recording: path, probed: true) }
-            guard calls == CallLedger.Counts(starts: 1, frames: frames.count, finishes: 1, callsAfterFinish: 0) else {
-                throw HarnessFailure.calledOtherwise(analyzer: A.name, starts: calls.starts, analyses: calls.frames, finishes: calls.finishes,
-                                                     afterFinish: calls.callsAfterFinish, frames: frames.count)
-            }
-            let log = try self.log(recording: path)
-            var last = 0
-            for e in log.events {
-                guard e.frame >= last, e.frame < frames.count else {
-                    throw HarnessFailure.eventOutsideReplay(analyzer: A.name, kind: e.kind, frame: e.frame, after: last, frameCount: frames.count)
-                }
-                last = e.frame
-            }
-            guard log.isComplete, log.end?.framesReplayed == frames.count else {
-                throw HarnessFailure.replayIncomplete(analyzer: A.name, frames: frames.count)
-            }
+            try checkDeterminism(recording: path)
+            try checkCalls(recording: path, frameCount: frames.count)
         }
-        // 2. Declarations, then the round trip.
+        let json = try checkDeclarations()
+        try checkRefusals(of: json, invalidOptions: invalidOptions)
+    }
+
+    /// 1. The same log, event for event, on two runs and with four threads.
+    private func checkDeterminism(recording path: String) throws {
+        let logs = try [(1, "first"), (1, "second"), (4, "four-thread")].map { jobs, name -> (String, [String]) in
+            let log = try self.log(recording: path, jobs: jobs)
+            return (name, log.events.map { $0.json.serialized })
+        }
+        for (name, lines) in logs.dropFirst() where lines != logs[0].1 {
+            let at = zip(lines, logs[0].1).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(lines.count, logs[0].1.count)
+            throw HarnessFailure.notDeterministic(analyzer: A.name, run: name, event: at + 1)
+        }
+    }
+
+    /// 4. Calls (through a probe around the analyzer), then events within the replayed frames.
+    private func checkCalls(recording path: String, frameCount: Int) throws {
+        let calls = try CallLedger.shared.measure(A.name) { _ = try self.log(recording: path, probed: true) }
+        guard calls == CallLedger.Counts(starts: 1, frames: frameCount, finishes: 1, callsAfterFinish: 0) else {
+            throw HarnessFailure.calledOtherwise(analyzer: A.name, starts: calls.starts, analyses: calls.frames, finishes: calls.finishes,
+                                                 afterFinish: calls.callsAfterFinish, frames: frameCount)
+        }
+        let log = try self.log(recording: path)
+        var last = 0
+        for e in log.events {
+            guard e.frame >= last, e.frame < frameCount else {
+                throw HarnessFailure.eventOutsideReplay(analyzer: A.name, kind: e.kind, frame: e.frame, after: last, frameCount: frameCount)
+            }
+            last = e.frame
+        }
+        guard log.isComplete, log.end?.framesReplayed == frameCount else {
+            throw HarnessFailure.replayIncomplete(analyzer: A.name, frames: frameCount)
+        }
+    }
+
+    /// 2. Declarations (every property an option, in order), then the configuration's round trip
+    /// through JSON; returns the configuration's JSON.
+    private func checkDeclarations() throws -> JSONValue {
         let properties = Mirror(reflecting: A.Configuration()).children.compactMap(\.label)
         let keys = A.Configuration.options.map(\.key)
         guard keys == properties else {
@@ -61,7 +75,12 @@ extension AnalyzerHarness {
         guard json == again else {
             throw HarnessFailure.configurationChanges(analyzer: A.name, json: json.serialized, became: again.serialized)
         }
-        // 3. Refusals.
+        return json
+    }
+
+    /// 3. Refusals: each of `invalidOptions`, and a value of the wrong type for every number or
+    /// flag option of `json`, refused naming the option.
+    private func checkRefusals(of json: JSONValue, invalidOptions: [(key: String, value: String)]) throws {
         let descriptor = AnalyzerDescriptor(A.self)
         var wrongTyped: [(key: String, value: String)] = []
         for member in json.objectValue ?? [] {
