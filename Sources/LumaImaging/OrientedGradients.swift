@@ -66,7 +66,6 @@ public struct OrientedGradients {
         precondition(plane.count >= w * h && features.count >= channelCount * cells, "plane and features sizes")
         let p = plane.baseAddress!
         let out = features.baseAddress!
-        let bins = Self.orientations
         let hb = histBins
         let soft = softBins, sgn = signed
         let nch = channelCount
@@ -115,31 +114,42 @@ public struct OrientedGradients {
                     brightness[cell] = sum
                 }
             }
-            for c in 0..<cells {
-                var sum: Float = 0
-                for b in 0..<bins {
-                    let v = sgn ? hist[c * hb + b] + hist[c * hb + b + 9] : hist[c * hb + b]
-                    sum += v * v
-                }
-                e[c] = sum
+            Self.normalize(hist, energies: e, into: out, brightness: brightness, cellsX: cellsX, cellsY: cellsY, cellSize: cellSize,
+                           histBins: hb, signed: sgn)
+        }
+    }
+
+    /// The features of every cell from its histogram: each bin divided by the root of the mean
+    /// energy (sum of squared bins) of the cell's 3 × 3 block and capped at 0.2 — signed features
+    /// have the 18 signed bins and their 9 folded sums — and the brightness sum made a mean around 0.
+    private static func normalize(_ hist: UnsafeMutablePointer<Float>, energies e: UnsafeMutablePointer<Float>, into out: UnsafeMutablePointer<Float>,
+                                  brightness: UnsafeMutablePointer<Float>, cellsX: Int, cellsY: Int, cellSize: Int, histBins hb: Int,
+                                  signed sgn: Bool) {
+        let cells = cellsX * cellsY, bins = orientations
+        for c in 0..<cells {
+            var sum: Float = 0
+            for b in 0..<bins {
+                let v = sgn ? hist[c * hb + b] + hist[c * hb + b + 9] : hist[c * hb + b]
+                sum += v * v
             }
-            let area = Float(cellSize * cellSize)
-            for cy in 0..<cellsY {
-                for cx in 0..<cellsX {
-                    var local: Float = 0
-                    for ny in max(cy - 1, 0)...min(cy + 1, cellsY - 1) {
-                        for nx in max(cx - 1, 0)...min(cx + 1, cellsX - 1) { local += e[ny * cellsX + nx] }
-                    }
-                    let c = cy * cellsX + cx
-                    let scale = 1 / (local / 9 + 1e-4 * area * area).squareRoot()
-                    if sgn {
-                        for b in 0..<18 { out[b * cells + c] = min(hist[c * hb + b] * scale, 0.2) }
-                        for b in 0..<9 { out[(18 + b) * cells + c] = min((hist[c * hb + b] + hist[c * hb + b + 9]) * scale, 0.2) }
-                    } else {
-                        for b in 0..<bins { out[b * cells + c] = min(hist[c * hb + b] * scale, 0.2) }
-                    }
-                    brightness[c] = brightness[c] / (area * 255) - 0.5
+            e[c] = sum
+        }
+        let area = Float(cellSize * cellSize)
+        for cy in 0..<cellsY {
+            for cx in 0..<cellsX {
+                var local: Float = 0
+                for ny in max(cy - 1, 0)...min(cy + 1, cellsY - 1) {
+                    for nx in max(cx - 1, 0)...min(cx + 1, cellsX - 1) { local += e[ny * cellsX + nx] }
                 }
+                let c = cy * cellsX + cx
+                let scale = 1 / (local / 9 + 1e-4 * area * area).squareRoot()
+                if sgn {
+                    for b in 0..<18 { out[b * cells + c] = min(hist[c * hb + b] * scale, 0.2) }
+                    for b in 0..<9 { out[(18 + b) * cells + c] = min((hist[c * hb + b] + hist[c * hb + b + 9]) * scale, 0.2) }
+                } else {
+                    for b in 0..<bins { out[b * cells + c] = min(hist[c * hb + b] * scale, 0.2) }
+                }
+                brightness[c] = brightness[c] / (area * 255) - 0.5
             }
         }
     }
