@@ -109,8 +109,17 @@ public struct LineSegmentDetector {
             gradientY = [Int16](repeating: 0, count: n)
             used = [Bool](repeating: false, count: n)
         }
-        // Sobel gradients of the edge pixels, and the pixels in order of decreasing strength
-        // (counting sort by |gx| + |gy|, index order within a strength).
+        let sorted = edgePixelsByStrength(plane, edges: edges, width: width, height: height)
+        return Self.joinCollinear(growPieces(from: sorted, width: width))
+            .map(\.segment)
+            .sorted { ($0.length, -$0.start.y, -$0.start.x) > ($1.length, -$1.start.y, -$1.start.x) }
+    }
+
+    /// The Sobel gradients of the edge pixels (kept for the regions and ``support``), and those
+    /// pixels in order of decreasing strength: a counting sort by |gx| + |gy|, index order within
+    /// a strength. The border has no gradient and is marked used.
+    private mutating func edgePixelsByStrength(_ plane: UnsafeBufferPointer<UInt8>, edges: UnsafeBufferPointer<UInt8>,
+                                               width: Int, height: Int) -> [Int32] {
         var histogram = [Int](repeating: 0, count: 2041)
         order.removeAll(keepingCapacity: true)
         for y in 1..<(height - 1) {
@@ -141,7 +150,13 @@ public struct LineSegmentDetector {
             sorted[start[m]] = i
             start[m] += 1
         }
+        return sorted
+    }
 
+    /// Grows a region from each seed not yet used, strongest first: neighbours join while their
+    /// gradient is within 22.5° of the region's mean direction; each region that fits a line
+    /// becomes a piece.
+    private mutating func growPieces(from sorted: [Int32], width: Int) -> [Piece] {
         // cos 22.5°: a pixel joins a region when its gradient is within 22.5° of the region's.
         let alignment = 0.9238795325112867
         let neighbours = [-width - 1, -width, -width + 1, -1, 1, width - 1, width, width + 1]
@@ -174,9 +189,7 @@ public struct LineSegmentDetector {
             }
             if let piece = piece(from: moments, pixels: queue, width: width) { pieces.append(piece) }
         }
-        return Self.joinCollinear(pieces)
-            .map(\.segment)
-            .sorted { ($0.length, -$0.start.y, -$0.start.x) > ($1.length, -$1.start.y, -$1.start.x) }
+        return pieces
     }
 
     /// The share of points along `a`→`b` (one a pixel) that have, within one pixel, an edge pixel

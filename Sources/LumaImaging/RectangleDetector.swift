@@ -83,29 +83,7 @@ public struct RectangleDetector {
             magnitude = [UInt16](repeating: 0, count: n)
             edges = [UInt8](repeating: 0, count: n)
         }
-        // Gradient magnitude and its histogram.
-        var histogram = [Int](repeating: 0, count: 511)
-        for y in 0..<height {
-            for x in 0..<width {
-                let i = y * width + x
-                guard x > 0, y > 0, x < width - 1, y < height - 1 else { magnitude[i] = 0; continue }
-                let gx = Int(plane[i + 1]) - Int(plane[i - 1]), gy = Int(plane[i + width]) - Int(plane[i - width])
-                let m = abs(gx) + abs(gy)
-                magnitude[i] = UInt16(m)
-                histogram[m] += 1
-            }
-        }
-        // The strongest 10%, and never below the fixed floor.
-        var cut = 510, count = 0
-        while cut > 0 && count + histogram[cut] <= n / 10 { count += histogram[cut]; cut -= 1 }
-        let threshold = UInt16(max(settings.edgeThreshold, cut + 1))
-        var edgePixels = 0
-        for i in 0..<n {
-            let on: UInt8 = magnitude[i] >= threshold ? 1 : 0
-            edges[i] = on
-            edgePixels += Int(on)
-        }
-        guard edgePixels > 0 else { return [] }
+        guard markEdges(plane, width: width, height: height) > 0 else { return [] }
         let components = edges.withUnsafeBufferPointer { labeler.label($0, width: width, region: PixelRect(width: width, height: height)) }
         // Run endpoints per component: their hull is the component's hull.
         var points = [[(x: Double, y: Double)]](repeating: [], count: components.count)
@@ -142,6 +120,35 @@ public struct RectangleDetector {
             return ($0.confidence, a, -$0.corners[0].y, -$0.corners[0].x) > ($1.confidence, b, -$1.corners[0].y, -$1.corners[0].x)
         }
         return Self.distinct(found)
+    }
+
+    /// Marks in ``edges`` the pixels whose gradient magnitude (central differences, in
+    /// ``magnitude``) is among the strongest 10 %, and never below the fixed floor; returns how many.
+    private mutating func markEdges(_ plane: UnsafeBufferPointer<UInt8>, width: Int, height: Int) -> Int {
+        let n = width * height
+        // Gradient magnitude and its histogram.
+        var histogram = [Int](repeating: 0, count: 511)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = y * width + x
+                guard x > 0, y > 0, x < width - 1, y < height - 1 else { magnitude[i] = 0; continue }
+                let gx = Int(plane[i + 1]) - Int(plane[i - 1]), gy = Int(plane[i + width]) - Int(plane[i - width])
+                let m = abs(gx) + abs(gy)
+                magnitude[i] = UInt16(m)
+                histogram[m] += 1
+            }
+        }
+        // The strongest 10%, and never below the fixed floor.
+        var cut = 510, count = 0
+        while cut > 0 && count + histogram[cut] <= n / 10 { count += histogram[cut]; cut -= 1 }
+        let threshold = UInt16(max(settings.edgeThreshold, cut + 1))
+        var edgePixels = 0
+        for i in 0..<n {
+            let on: UInt8 = magnitude[i] >= threshold ? 1 : 0
+            edges[i] = on
+            edgePixels += Int(on)
+        }
+        return edgePixels
     }
 
     /// `found` (best first) without the quadrilaterals whose corners all lie within 2 pixels or 5%
