@@ -27,60 +27,55 @@ public struct BoxThreshold {
         return rows.withUnsafeMutableBufferPointer { buffer in
             let base = buffer.baseAddress!
             // Horizontal sums of row y go to slot y % 3.
-            func horizontal(_ y: Int) {
-                let out = base + (y % 3) * width
-                let row = d + y * width
-                if width == 1 { out[0] = UInt16(row[0]); return }
-                out[0] = UInt16(row[0]) &+ UInt16(row[1])
-                if width > 2 {
-                    for x in 1..<(width - 1) {
-                        out[x] = UInt16(row[x - 1]) &+ UInt16(row[x]) &+ UInt16(row[x + 1])
-                    }
-                }
-                out[width - 1] = UInt16(row[width - 2]) &+ UInt16(row[width - 1])
-            }
+            func horizontal(_ y: Int) { Self.horizontalSums(of: d + y * width, into: base + (y % 3) * width, width: width) }
             var set = 0
             horizontal(0)
             if height > 1 { horizontal(1) }
             for y in 0..<height {
                 let here = base + (y % 3) * width
+                let above = base + ((y + 2) % 3) * width, below = base + ((y + 1) % 3) * width
                 let out = m + y * width
-                var rowSet = 0
-                // The rows above and below, where they exist; the missing ones count as 0.
+                // The rows above and below, where they exist; the missing ones count as 0. Each
+                // case is its own copy of the row loop, with no test per pixel.
                 switch (y > 0, y + 1 < height) {
-                case (true, true):
-                    let above = base + ((y + 2) % 3) * width, below = base + ((y + 1) % 3) * width
-                    for x in 0..<width {
-                        let on: UInt8 = above[x] &+ here[x] &+ below[x] > limit ? 1 : 0
-                        out[x] = on
-                        rowSet &+= Int(on)
-                    }
-                case (false, true):
-                    let below = base + ((y + 1) % 3) * width
-                    for x in 0..<width {
-                        let on: UInt8 = here[x] &+ below[x] > limit ? 1 : 0
-                        out[x] = on
-                        rowSet &+= Int(on)
-                    }
-                case (true, false):
-                    let above = base + ((y + 2) % 3) * width
-                    for x in 0..<width {
-                        let on: UInt8 = above[x] &+ here[x] > limit ? 1 : 0
-                        out[x] = on
-                        rowSet &+= Int(on)
-                    }
-                case (false, false):
-                    for x in 0..<width {
-                        let on: UInt8 = here[x] > limit ? 1 : 0
-                        out[x] = on
-                        rowSet &+= Int(on)
-                    }
+                case (true, true): set += Self.threshold(above: above, here, below: below, width: width, limit: limit, into: out)
+                case (false, true): set += Self.threshold(above: nil, here, below: below, width: width, limit: limit, into: out)
+                case (true, false): set += Self.threshold(above: above, here, below: nil, width: width, limit: limit, into: out)
+                case (false, false): set += Self.threshold(above: nil, here, below: nil, width: width, limit: limit, into: out)
                 }
-                set += rowSet
                 // Row y + 2 replaces row y − 1 in the ring, after row y is done with it.
                 if y + 2 < height { horizontal(y + 2) }
             }
             return set
         }
+    }
+
+    /// `out[x]` = the sum of `row[x − 1…x + 1]` (what of it lies in the row).
+    private static func horizontalSums(of row: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt16>, width: Int) {
+        if width == 1 { out[0] = UInt16(row[0]); return }
+        out[0] = UInt16(row[0]) &+ UInt16(row[1])
+        if width > 2 {
+            for x in 1..<(width - 1) {
+                out[x] = UInt16(row[x - 1]) &+ UInt16(row[x]) &+ UInt16(row[x + 1])
+            }
+        }
+        out[width - 1] = UInt16(row[width - 2]) &+ UInt16(row[width - 1])
+    }
+
+    /// One row of the mask: 1 where the horizontal sums of the row, and of the rows above and
+    /// below when given, add up to more than `limit`. Returns the set pixels.
+    @inline(__always)
+    private static func threshold(above: UnsafePointer<UInt16>?, _ here: UnsafePointer<UInt16>, below: UnsafePointer<UInt16>?,
+                                  width: Int, limit: UInt16, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        var rowSet = 0
+        for x in 0..<width {
+            var sum = here[x]
+            if let above { sum &+= above[x] }
+            if let below { sum &+= below[x] }
+            let on: UInt8 = sum > limit ? 1 : 0
+            out[x] = on
+            rowSet &+= Int(on)
+        }
+        return rowSet
     }
 }

@@ -102,4 +102,25 @@ struct KernelReferenceTests {
             }
         }
     }
+
+    @Test("the 3×3 box threshold equals summing each pixel's neighbourhood, at every small size and edge")
+    func boxThreshold() {
+        var g = Generator(state: 0xA076_1D64_78BD_642F)
+        var box = BoxThreshold()  // one instance throughout: its row ring is reused across sizes
+        for (width, height) in [(1, 1), (1, 5), (5, 1), (2, 2), (3, 7), (17, 4), (64, 9), (33, 33)] {
+            let plane = (0..<width * height).map { _ in UInt8(truncatingIfNeeded: g.next() >> 56) }
+            for threshold in [0, 300, 1200, 2400] {
+                var expected = [UInt8](repeating: 0, count: plane.count)
+                for y in 0..<height { for x in 0..<width {
+                    var sum = 0
+                    for ny in max(y - 1, 0)...min(y + 1, height - 1) { for nx in max(x - 1, 0)...min(x + 1, width - 1) { sum += Int(plane[ny * width + nx]) } }
+                    expected[y * width + x] = sum > threshold ? 1 : 0
+                } }
+                var mask = [UInt8](repeating: 7, count: plane.count)
+                let set = plane.withUnsafeBufferPointer { p in mask.withUnsafeMutableBufferPointer { box.apply(p, width: width, height: height, threshold: threshold, mask: $0) } }
+                #expect(mask == expected, "\(width)×\(height), threshold \(threshold)")
+                #expect(set == expected.reduce(0) { $0 + Int($1) }, "\(width)×\(height), threshold \(threshold)")
+            }
+        }
+    }
 }
