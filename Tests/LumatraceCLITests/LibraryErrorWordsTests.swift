@@ -79,7 +79,9 @@ struct LibraryErrorWordsTests {
     /// One of each problem a sweep's stored file or part can have.
     static let sweepFileProblems: [SweepFileError.Problem] = [
         .unreadable(SystemCallError(.open, errno: 2)), .notAFile(found: "a folder"), .tooLarge(limit: 1 << 26),
-        .cannotMakeFolder(SystemCallError(.makeFolder, errno: 13)), .notA(kind: "a sweep part", why: "not JSON, or truncated"),
+        .cannotMakeFolder(SystemCallError(.makeFolder, errno: 13)), .notA(kind: "a sweep part", .undecodable), .notA(kind: "a sweep part", .notAnObject),
+        .notA(kind: "a sweep part", .noFormat("lumatrace-sweep-part")), .notA(kind: "a sweep part", .missingField(key: "grid", location: "")),
+        .notA(kind: "a sweep part", .wrongType(location: ".scores[3]")),
         .version(found: 9, readable: 1), .otherSweep(field: "grid", stored: "a", now: "b"), .otherRecording(name: "a.luma", what: "truth"),
         .notInCorpus(name: "b.luma"), .impossible(.scores(count: 3, settings: 4, maximumCount: 1 << 40)), .impossible(.settingsNotOfGrid),
         .impossible(.shard(3, of: 2, maximum: 1000)), .impossible(.passes(settings: 0, passSize: 1)), .impossible(.corpusSize(0)),

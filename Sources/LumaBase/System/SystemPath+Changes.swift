@@ -11,6 +11,23 @@ extension SystemPath {
         guard mkdir(bytes(path), permissions) == 0 else { throw SystemCallError(.makeFolder) }
     }
 
+    /// Makes the folder `path` and any of its parents that are missing (`mkdir -p`); a folder
+    /// already there is fine. Throws `.makeFolder` for the first one that cannot be made
+    /// (`EEXIST`: something other than a folder has its name).
+    package static func makeFolders(_ path: String, permissions: mode_t = 0o755) throws(SystemCallError) {
+        if (try? status(of: path))?.kind == .folder { return }
+        var parent = path
+        while parent.count > 1, parent.hasSuffix("/") { parent.removeLast() }  // `a/b/` is `a/b`
+        if let slash = parent.lastIndex(of: "/") {
+            parent = String(parent[..<slash])
+            if !parent.isEmpty { try makeFolders(parent, permissions: permissions) }
+        }
+        do { try makeFolder(path, permissions: permissions) } catch {
+            // Made meanwhile by another process: as good as made here.
+            guard error.errno == EEXIST, (try? status(of: path))?.kind == .folder else { throw error }
+        }
+    }
+
     /// Gives the file or folder at `source` the name `destination`, in one step (`rename`): an
     /// existing file there is replaced (atomically: a reader sees the old file or the new one), an
     /// existing empty folder too. Throws `.moveIntoPlace` (`EXDEV`: another file system).

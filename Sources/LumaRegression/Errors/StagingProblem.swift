@@ -11,7 +11,7 @@ public enum StagingProblem: Equatable, Sendable, CustomStringConvertible {
     /// The new log cannot be read.
     case newLogUnreadable
     /// The folder cannot be made (the system's words).
-    case cannotMakeFolder(String)
+    case cannotMakeFolder(SystemCallError)
     /// The staging folder is the corpus folder itself.
     case isTheCorpus
     /// Renaming over the golden failed.
@@ -23,7 +23,7 @@ public enum StagingProblem: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .unreadable: return "cannot be read"
         case .newLogUnreadable: return "the new log cannot be read"
-        case .cannotMakeFolder(let why): return "cannot be made a folder (\(why))"
+        case .cannotMakeFolder(let failure): return "cannot be made a folder (\(failure))"
         case .isTheCorpus: return "is the corpus folder itself; new logs are staged elsewhere and moved into the corpus by the merge"
         case .rename(let failure): return failure.errnoText
         case .output(let error): return error.description

@@ -193,10 +193,8 @@ public struct GoldenStage: Sendable {
     /// `replacingExisting`.
     public init(folder: String, corpus: String, goldens: [String], replacingExisting: Bool) throws {
         let url = URL(fileURLWithPath: folder).standardizedFileURL
-        do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        } catch {
-            throw RegressionError.staging(path: folder, problem: .cannotMakeFolder(error.localizedDescription))
+        do throws(SystemCallError) { try SystemPath.makeFolders(url.path) } catch {
+            throw RegressionError.staging(path: folder, problem: .cannotMakeFolder(error))
         }
         let real = { (path: String) in URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path }
         guard real(url.path) != real(corpus) else {

@@ -12,8 +12,8 @@ public struct SweepFileError: Error, Sendable, Equatable, CustomStringConvertibl
         case tooLarge(limit: Int)
         /// The folder to hold it cannot be made.
         case cannotMakeFolder(SystemCallError)
-        /// It is not the kind of file wanted (`kind`, in words), or is truncated: why, in words.
-        case notA(kind: String, why: String)
+        /// It is not the kind of file wanted (`kind`, in words), or is truncated, and what gave it away.
+        case notA(kind: String, Shape)
         /// A format version this lumatrace does not read.
         case version(found: Int, readable: Int)
         /// Fields out of range or that do not fit together.
@@ -40,7 +40,7 @@ public struct SweepFileError: Error, Sendable, Equatable, CustomStringConvertibl
         case .notAFile(let found): return "\(path): is \(found), not a file"
         case .tooLarge(let limit): return "\(path): larger than \(limit) bytes"
         case .cannotMakeFolder(let failure): return "\(path): cannot make the folder: \(failure)"
-        case .notA(let kind, let why): return "\(path): not \(kind) (\(why))"
+        case .notA(let kind, let shape): return "\(path): not \(kind) (\(shape))"
         case .version(let found, let readable): return "\(path): format version \(found); this lumatrace reads version \(readable)"
         case .impossible(let why): return "\(path): impossible fields: \(why)"
         case .otherSweep(let field, let stored, let now):
@@ -54,6 +54,30 @@ public struct SweepFileError: Error, Sendable, Equatable, CustomStringConvertibl
 }
 
 extension SweepFileError {
+    /// What shows a file is not the sweep's file it should be (``Problem/notA(kind:_:)``).
+    public enum Shape: Error, Sendable, Equatable, CustomStringConvertible {
+        /// Its text is not a JSON object: empty, truncated or another file.
+        case notAnObject
+        /// It has no `"format"` naming `format`.
+        case noFormat(String)
+        /// A field is missing: `key`, in the object at `location` (a path like `.scores[3]`, empty for the top one).
+        case missingField(key: String, location: String)
+        /// A field has the wrong type, at `location`.
+        case wrongType(location: String)
+        /// It does not decode for another reason.
+        case undecodable
+
+        public var description: String {
+            switch self {
+            case .notAnObject: "not a JSON object: empty, truncated or another file"
+            case .noFormat(let format): "no \"format\":\"\(format)\""
+            case .missingField(let key, let location): "no \"\(key)\" in \(location.isEmpty ? "the top object" : location)"
+            case .wrongType(let location): "a field of the wrong type at \(location.isEmpty ? "the top object" : location)"
+            case .undecodable: "not JSON, or truncated"
+            }
+        }
+    }
+
     /// Fields of a sweep's file that no sweep writes (``Problem/impossible(_:)``): what was found.
     public enum Impossibility: Error, Sendable, Equatable, CustomStringConvertible {
         /// `count` scores for a sweep of `settings` settings, or scores with counts outside `0...maximumCount` or numbers not finite.

@@ -30,29 +30,29 @@ enum SweepStoredFile {
             }
         }
         guard let value = try? JSONParser.parse(bytes), value.objectValue != nil else {
-            throw fail(.notA(kind: kind, why: "not a JSON object: empty, truncated or another file"))
+            throw fail(.notA(kind: kind, .notAnObject))
         }
-        guard value["format"]?.stringValue == format else { throw fail(.notA(kind: kind, why: "no \"format\":\"\(format)\"")) }
+        guard value["format"]?.stringValue == format else { throw fail(.notA(kind: kind, .noFormat(format))) }
         guard let found = value["version"]?.intValue, found == version else {
             throw fail(.version(found: value["version"]?.intValue ?? 0, readable: version))
         }
         do { return try JSONValueDecoder.decode(T.self, from: value) } catch {
-            throw fail(.notA(kind: kind, why: Self.why(error)))
+            throw fail(.notA(kind: kind, Self.shape(of: error)))
         }
     }
 
-    /// A decoding failure in a few words.
-    private static func why(_ error: Error) -> String {
+    /// What a decoding failure shows of the file.
+    private static func shape(of error: Error) -> SweepFileError.Shape {
         switch error as? DecodingError {
-        case .keyNotFound(let key, let context)?: return "no \"\(key.stringValue)\" in \(location(context))"
-        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?: return "a field of the wrong type at \(location(context))"
-        default: return "not JSON, or truncated"
+        case .keyNotFound(let key, let context)?: return .missingField(key: key.stringValue, location: location(context))
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?: return .wrongType(location: location(context))
+        default: return .undecodable
         }
     }
 
+    /// Where in the file a decoding failure is, as `.scores[3].f1` (empty for the top object).
     private static func location(_ context: DecodingError.Context) -> String {
-        let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
-        return path.isEmpty ? "the top object" : path
+        context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
     }
 }
 
