@@ -74,7 +74,7 @@ public struct AnalyzerHarness<A: Analyzer>: Sendable where A.Configuration: Send
     public func log(width: Int, height: Int, frameCount: Int, jobs: Int = 1,
                     draw: (Int, UnsafeMutableBufferPointer<UInt8>) throws -> Void) throws -> EventLog {
         try Self.checkFrames(width: width, height: height, count: frameCount)
-        let (registry, setup) = try prepared(probed: false)
+        let (registry, setup) = try prepared()
         let timescale = Int64(framesPerSecond)
         func header(digest: String, analyzers: [AnalyzerSetup]) -> EventLogHeader {
             EventLogHeader(recordingFile: "(memory)", recordingBytes: 0, recordingDigest: digest, frameCount: frameCount,
@@ -140,26 +140,27 @@ public struct AnalyzerHarness<A: Analyzer>: Sendable where A.Configuration: Send
 
     /// Replays a recording into a full event log (header, events, footer), as `lumatrace replay` writes it.
     public func log(recording path: String, frames: ClosedRange<Int>? = nil, jobs: Int = 1) throws -> EventLog {
-        try log(recording: path, frames: frames, jobs: jobs, probed: false)
+        try log(recording: path, frames: frames, jobs: jobs, probedAs: nil)
     }
 
-    /// With `probed`, the analyzer runs inside a ``CallProbe`` that counts the engine's calls.
-    func log(recording path: String, frames: ClosedRange<Int>? = nil, jobs: Int = 1, probed: Bool) throws -> EventLog {
+    /// With `probedAs`, the analyzer runs inside a ``CallProbe`` that counts the engine's calls,
+    /// as an instance of that name (the ``CallLedger`` entry it counts into).
+    func log(recording path: String, frames: ClosedRange<Int>? = nil, jobs: Int = 1, probedAs run: String?) throws -> EventLog {
         let logPath = Self.temporaryPath("events.jsonl")
         defer { try? FileManager.default.removeItem(atPath: logPath) }
-        let (registry, setup) = try prepared(probed: probed)
+        let (registry, setup) = try prepared(probedAs: run)
         let reader = try RecordingReader(path: path)
         _ = try Replay.run(reader, setups: [setup], registry: registry,
                            options: ReplayOptions(frames: frames, jobs: jobs), logPath: logPath)
         return try EventLog.read(logPath)
     }
 
-    /// The registry holding this analyzer (inside a ``CallProbe`` when `probed`) and its setup,
-    /// validated as `--set` would be.
-    func prepared(probed: Bool) throws -> (AnalyzerRegistry, AnalyzerSetup) {
-        let registry = AnalyzerRegistry([probed ? AnalyzerDescriptor(CallProbe<A>.self) : AnalyzerDescriptor(A.self)])
+    /// The registry holding this analyzer (inside a ``CallProbe`` running as instance `run` when
+    /// probed) and its setup, validated as `--set` would be.
+    func prepared(probedAs run: String? = nil) throws -> (AnalyzerRegistry, AnalyzerSetup) {
+        let registry = AnalyzerRegistry([run == nil ? AnalyzerDescriptor(A.self) : AnalyzerDescriptor(CallProbe<A>.self)])
         let descriptor = try registry.descriptor(named: A.name)
-        var setup = AnalyzerSetup(name: A.name, version: A.version, frameAnalysisSpacing: frameAnalysisSpacing,
+        var setup = AnalyzerSetup(name: run ?? A.name, analyzer: A.name, version: A.version, frameAnalysisSpacing: frameAnalysisSpacing,
                                   regionOfInterest: regionOfInterest, configuration: try JSONValueEncoder.encode(configuration))
         try setup.validate(with: descriptor)
         return (registry, setup)

@@ -44,7 +44,7 @@ extension AnalyzerHarness {
 
     /// 4. Calls (through a probe around the analyzer), then events within the replayed frames.
     private func checkCalls(recording path: String, frameCount: Int) throws {
-        let calls = try CallLedger.shared.measure(A.name) { _ = try self.log(recording: path, probed: true) }
+        let calls = try CallLedger.shared.measure { run in _ = try self.log(recording: path, probedAs: run) }
         guard calls == CallLedger.Counts(starts: 1, frames: frameCount, finishes: 1, callsAfterFinish: 0) else {
             throw HarnessFailure.calledOtherwise(analyzer: A.name, starts: calls.starts, analyses: calls.frames, finishes: calls.finishes,
                                                  afterFinish: calls.callsAfterFinish, frames: frameCount)

@@ -32,7 +32,7 @@ struct OptionPathTests {
     @Test("a setup changed after validation is validated again before it runs, with the change")
     func changedSetupValidatedAgain() throws {
         let recording = try makeMovingSquare(frames: 2)
-        var setup = try ConfigurationCounts.uncounted { try AnalyzerSetup.resolve(Self.registry.descriptor(named: "level"), overrides: [("level", "7")]) }
+        var setup = try AnalyzerSetup.resolve(Self.registry.descriptor(named: "level"), overrides: [("level", "7")])
         setup.configuration = .object(["level": .int(5)])
         let log = recording + ".changed.events.jsonl"
         let counts = try ConfigurationCounts.counting {
@@ -65,13 +65,11 @@ struct OptionPathTests {
 struct GoldenOptionPathTests {
     @Test("regress: the golden's settings with --set on top are decoded and validated once, and run")
     func goldenWithOverridesOnce() throws {
-        let registry = try ConfigurationCounts.uncounted { OptionPathTests.registry }
+        let registry = OptionPathTests.registry
         let recording = try makeMovingSquare(frames: 2)
         let goldenPath = recording + ".golden.events.jsonl"
-        try ConfigurationCounts.uncounted {
-            let setup = try AnalyzerSetup.resolve(registry.descriptor(named: "level"), overrides: [("level", "4")])
-            _ = try Replay.run(RecordingReader(path: recording), setups: [setup], registry: registry, options: ReplayOptions(), logPath: goldenPath)
-        }
+        let setup = try AnalyzerSetup.resolve(registry.descriptor(named: "level"), overrides: [("level", "4")])
+        _ = try Replay.run(RecordingReader(path: recording), setups: [setup], registry: registry, options: ReplayOptions(), logPath: goldenPath)
         let golden = try EventLog.read(goldenPath)
         let newPath = recording + ".new.events.jsonl"
         let counts = try ConfigurationCounts.counting {

@@ -1,37 +1,39 @@
 import LumaAnalysis
 import Synchronization
 
-/// How often the ``LevelProbe``'s configuration is decoded from JSON and validated.
+/// How often the ``LevelProbe``'s configuration is decoded from JSON and validated within one
+/// ``counting(_:)`` call.
+///
+/// Each call owns its counters: they are reached through a task-local value, so decodes and
+/// validations that other tests cause at the same time (on other tasks and threads) are never
+/// counted here. Work the measured code hands to a thread of its own is not counted either; the
+/// option path decodes and validates on the caller's thread, which is what the counts check.
 public enum ConfigurationCounts {
-    static let decodes = Atomic<Int>(0)
-    static let validations = Atomic<Int>(0)
-    /// Held while `body` of ``counting(_:)`` runs, so tests in other suites count apart.
-    private static let session = Mutex(())
-
-    /// Runs `body`, whose decodes and validations are not to be counted, while no other test
-    /// counts (the counters are shared by every test).
-    public static func uncounted<T>(_ body: () throws -> T) throws -> T {
-        try session.withLock { _ in try body() }
+    /// One run's counters.
+    final class Counters: Sendable {
+        let decodes = Atomic<Int>(0)
+        let validations = Atomic<Int>(0)
     }
 
-    /// The decodes and validations `body` causes.
+    @TaskLocal static var current: Counters?
+
+    static func countDecode() { current?.decodes.add(1, ordering: .relaxed) }
+    static func countValidation() { current?.validations.add(1, ordering: .relaxed) }
+
+    /// The decodes and validations `body` causes on the calling task.
     public static func counting(_ body: () throws -> Void) throws -> (decodes: Int, validations: Int) {
-        try session.withLock { _ in
-            decodes.store(0, ordering: .sequentiallyConsistent)
-            validations.store(0, ordering: .sequentiallyConsistent)
-            try body()
-            return (decodes.load(ordering: .sequentiallyConsistent), validations.load(ordering: .sequentiallyConsistent))
-        }
+        let counters = Counters()
+        try $current.withValue(counters) { try body() }
+        return (counters.decodes.load(ordering: .relaxed), counters.validations.load(ordering: .relaxed))
     }
 }
-
 /// A level whose every decoding from JSON is counted (`--set` reads its text without decoding).
 public struct CountedLevel: OptionValue, Comparable {
     public var value: Int
     public init(_ value: Int) { self.value = value }
     public init(optionText text: String) throws(OptionError) { self.value = try Int(optionText: text) }
     public init(from decoder: any Decoder) throws {
-        ConfigurationCounts.decodes.add(1, ordering: .sequentiallyConsistent)
+        ConfigurationCounts.countDecode()
         value = try decoder.singleValueContainer().decode(Int.self)
     }
     public func encode(to encoder: any Encoder) throws {
@@ -49,7 +51,7 @@ public struct LevelProbe: Analyzer {
         public init() {}
         public static let options: [AnalyzerOption<Self>] = [AnalyzerOption("level", \.level, in: CountedLevel(1)...CountedLevel(9), help: "a level")]
         public func validate() throws(OptionError) {
-            ConfigurationCounts.validations.add(1, ordering: .sequentiallyConsistent)
+            ConfigurationCounts.countValidation()
             try validateOptions()
         }
     }

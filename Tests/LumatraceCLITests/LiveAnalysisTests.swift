@@ -66,7 +66,7 @@ struct LiveAnalysisTests {
 
     @Test("a setup validated where it was made is not validated again when live analysis takes it")
     func validatedOnce() throws {
-        let registry = try ConfigurationCounts.uncounted { AnalyzerRegistry([AnalyzerDescriptor(LevelProbe.self)]) }
+        let registry = AnalyzerRegistry([AnalyzerDescriptor(LevelProbe.self)])
         try withScratchFolder("live") { dir in
             let counts = try ConfigurationCounts.counting {
                 let setup = try AnalyzerSetup.resolve(registry.descriptor(named: "level"), overrides: [("level", "7")])
