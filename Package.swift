@@ -70,7 +70,7 @@ let package = Package(
         // The codec's two inner loops (mask + non-zero bytes ⇄ frame), in C for SSSE3's byte shuffle.
         .target(name: "CResidualKernels", path: "Sources/CResidualKernels"),
         // What LumaProcess needs of glibc that Swift does not see (posix_spawn's descriptor-closing and
-        // folder-changing actions, pipe2, thread names: GNU extensions), and the reaper a program can run
+        // folder-changing actions, pipe2, thread names: GNU extensions; LumaBase: renameat2), and the reaper a program can run
         // under (a child subreaper, so nothing it starts outlives it), which must run C after fork.
         .target(name: "CSystemCalls", path: "Sources/CSystemCalls"),
         // Recordings over HTTP(S): range requests through libcurl (Debian libcurl4-openssl-dev), whose
@@ -82,7 +82,8 @@ let package = Package(
         // MARK: - Core
         // Recording time (Timestamp), digests (SHA-256, through libcrypto, and hex), fixed decimals and JSON
         // strings as text: what the file format, the plugin API and the truth files share.
-        .target(name: "LumaBase", dependencies: ["CLibcrypto"], path: "Sources/LumaBase"),
+        // CSystemCalls for renameat2's exchange of two names, which Swift's Glibc does not declare.
+        .target(name: "LumaBase", dependencies: ["CLibcrypto", "CSystemCalls"], path: "Sources/LumaBase"),
         // Starting programs (pipes, files, process groups, a reaper; finding a tool on PATH) and worker
         // threads: the one way the recorder, render, the engine and the external analyzer do either.
         // LumaBase for SystemCallError (a failed call and its errno) and the file-system layer.

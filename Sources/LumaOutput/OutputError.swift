@@ -17,6 +17,9 @@ public enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
     case busy(path: String)
     /// An existing output folder holds files that this command did not write; it is never replaced.
     case foreignFolder(path: String, example: String)
+    /// The output folder, or an entry inside it, is a symbolic link: an output folder is never
+    /// written or replaced through a link, which could lead outside it.
+    case symbolicLink(path: String)
     /// Creating, syncing, renaming or locking failed (a full disk, permissions): the call and `errno`.
     case io(path: String, SystemCallError)
     /// A write failed (a full disk); `leaves` says what is left under the name.
@@ -44,6 +47,8 @@ public enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path): another lumatrace process is writing it right now; wait for it to finish or choose another output"
         case .foreignFolder(let path, let example):
             return "\(path): holds files lumatrace did not write (e.g. \(example)); it is never replaced, choose a new folder"
+        case .symbolicLink(let path):
+            return "\(path): is a symbolic link; lumatrace never writes an output folder through a link: name the folder itself, or remove the link"
         case .io(let path, let failure):
             return "\(path): \(failure)"
         case .writeFailed(let path, let failure, let leaves):

@@ -166,7 +166,7 @@ public final class OutputFile {
         case .present(.regularFile):
             if wanted != "a file" { throw OutputError.wrongKind(path: path, found: status.noun, wanted: wanted) }
             if !replacingExisting { throw OutputError.exists(path: path) }
-            if let kind, let found = ResultKind.of(path: path), found != kind {
+            if let kind, let found = ResultKind.found(at: path, replacingWith: kind), found != kind {
                 throw OutputError.otherKind(path: path, found: found, wanted: kind)
             }
         case .present(.folder):

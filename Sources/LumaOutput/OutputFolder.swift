@@ -4,31 +4,43 @@ import Glibc
 import Darwin
 #endif
 import LumaBase
+import Synchronization
 
-/// A result that is a folder of files (rendered PNG frames, exported PGM frames).
+/// A result that is a folder of files (rendered PNG frames, exported PGM frames, a sweep's outputs).
 ///
 /// The files are written into a temporary sibling folder and the folder takes the final name only
 /// in ``commit()``, so a failure leaves nothing half-written under that name. An existing folder is
-/// replaced only with `replacingExisting`, and only if every entry in it is one this command would
-/// write (`owns`): a folder holding anything else (a recording, a user's files) is never replaced.
-/// An existing empty folder is simply filled.
+/// replaced only with `replacingExisting`, and only if everything in it, at any depth, is what this
+/// command writes (`owns`, `ownsInside`): a folder holding anything else (a recording, a user's
+/// files, a symbolic link) is never replaced. An existing empty folder is simply filled. The
+/// output itself is never a symbolic link: one is refused, naming it, so nothing is written or
+/// removed through it.
 public final class OutputFolder {
     /// The folder the user named.
     public let path: String
     /// Where the files go until ``commit()``.
     public let temporaryPath: String
-    private let owns: (String) -> Bool
+    let ownership: OutputOwnership
     private var lock: OutputLock?
-    private var finished = false
+    /// Whether ``commit()`` or ``abandon()`` has begun: the first one wins, whichever thread it runs
+    /// on (a signal's handler abandons while the main thread may be committing).
+    private let finished = Mutex(false)
 
-    private init(path: String, temporaryPath: String, owns: @escaping (String) -> Bool, lock: OutputLock) {
+    /// The name of the mark a partial folder holds, which a writer killed in its final swap may
+    /// leave in the output: not one of the output's files.
+    public static let markName = PartialFolders.markName
+
+    private init(path: String, temporaryPath: String, ownership: OutputOwnership, lock: OutputLock) {
         self.path = path
         self.temporaryPath = temporaryPath
-        self.owns = owns
+        self.ownership = ownership
         self.lock = lock
     }
 
-    deinit { if !finished { abandon() } }
+    deinit { abandon() }
+
+    /// Marks the output finished; false when it already was.
+    private func finish() -> Bool { finished.withLock { done in defer { done = true }; return !done } }
 
     /// Checks `path` and creates the temporary folder, marked as this output's (``PartialFolders``);
     /// removes the partial folders writers of `path` killed before they finished left. Nothing at
@@ -39,14 +51,20 @@ public final class OutputFolder {
     ///   - replacingExisting: an existing folder of this command's files may be replaced.
     ///   - inputs: files the command reads; `path` must not hold any of them.
     ///   - owns: whether a file name is one this command writes (e.g. `frame-000012.png`).
+    ///   - ownsInside: whether an entry below the top level (its path relative to the folder, and
+    ///     its path on disk) is one this command wrote, for a command that writes folders inside
+    ///     (a sweep's `scores/STEM.json`); without it, any folder inside is someone else's.
     public static func create(_ path: String, replacingExisting: Bool, inputs: [String] = [],
-                              owns: @escaping (String) -> Bool) throws(OutputError) -> OutputFolder {
+                              owns: @escaping (String) -> Bool,
+                              ownsInside: ((_ relative: String, _ path: String) -> Bool)? = nil) throws(OutputError) -> OutputFolder {
         var path = path
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }
-        try checkExisting(path, replacingExisting: replacingExisting, inputs: inputs, owns: owns)
+        let ownership = OutputOwnership(owns: owns, ownsInside: ownsInside)
+        try checkExisting(path, replacingExisting: replacingExisting, inputs: inputs, ownership: ownership)
         let lock = try OutputLock.claim(path)
-        try checkExisting(path, replacingExisting: replacingExisting, inputs: inputs, owns: owns)
-        PartialFolders.removeStale(of: path, owns: owns)
+        try checkExisting(path, replacingExisting: replacingExisting, inputs: inputs, ownership: ownership)
+        PartialFolders.removeStale(of: path, ownership: ownership)
+        PartialFolders.unmark(path)  // a mark a writer killed in its final swap left in the output
         let parts = PathParts(path)
         while true {
             let temporary = parts.hiddenSibling(".\(TemporaryName.next()).partial")
@@ -54,7 +72,7 @@ public final class OutputFolder {
                 if error.errno == EEXIST { continue }
                 throw OutputError.io(path: path, error.named(.create(temporary: temporary)))
             }
-            let folder = OutputFolder(path: path, temporaryPath: temporary, owns: owns, lock: lock)
+            let folder = OutputFolder(path: path, temporaryPath: temporary, ownership: ownership, lock: lock)
             do throws(SystemCallError) { try PartialFolders.mark(temporary, for: path) } catch {
                 throw OutputError.io(path: path, error.named(.create(temporary: temporary)))
             }
@@ -62,16 +80,31 @@ public final class OutputFolder {
         }
     }
 
+    /// Checks that `path` could become this output (``create(_:replacingExisting:inputs:owns:ownsInside:)``'s
+    /// checks), without claiming or creating anything: for commands that check their outputs
+    /// before a long run.
+    public static func check(_ path: String, replacingExisting: Bool, inputs: [String] = [], owns: @escaping (String) -> Bool,
+                             ownsInside: ((_ relative: String, _ path: String) -> Bool)? = nil) throws(OutputError) {
+        var path = path
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        try checkExisting(path, replacingExisting: replacingExisting, inputs: inputs,
+                          ownership: OutputOwnership(owns: owns, ownsInside: ownsInside))
+    }
+
     private static func checkExisting(_ path: String, replacingExisting: Bool, inputs: [String],
-                                      owns: (String) -> Bool) throws(OutputError) {
+                                      ownership: OutputOwnership) throws(OutputError) {
+        guard !path.isEmpty else { throw OutputError.wrongKind(path: path, found: "an empty name", wanted: "a folder") }
+        if (try? SystemPath.linkStatus(of: path))?.kind == .symbolicLink { throw OutputError.symbolicLink(path: path) }
         let status = try OutputFile.checkDestination(path, replacingExisting: replacingExisting, inputs: inputs, wanted: "a folder")
         switch status.kind {
         case .missing:
             return
         case .present(.folder):
-            let entries = try entries(of: path)
+            let entries = try entries(of: path).filter { $0 != PartialFolders.markName }
             if entries.isEmpty { return }
-            if let foreign = entries.first(where: { !owns($0) }) { throw OutputError.foreignFolder(path: path, example: foreign) }
+            if let foreign = ownership.firstForeign(in: path, ignoring: [PartialFolders.markName]) {
+                throw OutputOwnership.refusal(path, foreign)
+            }
             if !replacingExisting { throw OutputError.exists(path: path) }
         default:
             throw OutputError.wrongKind(path: path, found: status.noun, wanted: "a folder")
@@ -101,12 +134,14 @@ public final class OutputFolder {
     }
 
     /// Syncs every file, then puts the folder under its final name. An existing folder (checked to
-    /// hold only files this command writes) is swapped out and removed after the new one is in place.
+    /// hold only what this command writes) is exchanged with the new one in one step where the
+    /// system can (`renameat2`'s `RENAME_EXCHANGE`), so the name never goes missing, and removed
+    /// afterwards. Before the swap the old folder gets the partial folders' mark and the new one
+    /// keeps its own until it has the name: a writer killed at any step leaves folders the next
+    /// writer of this output recognizes and removes.
     public func commit() throws(OutputError) {
-        guard !finished else { return }
-        finished = true
+        guard finish() else { return }
         defer { lock?.release(); lock = nil }
-        PartialFolders.unmark(temporaryPath)
         do throws(OutputError) {
             for name in try Self.entries(of: temporaryPath) {
                 do throws(SystemCallError) { try SystemFile.open(filePath(name), for: .read).sync() } catch {
@@ -114,40 +149,60 @@ public final class OutputFolder {
                 }
             }
             OutputFile.syncFolder(of: filePath("x"))
-            if PathStatus.of(path).kind == .present(.folder) {
-                try Self.checkExisting(path, replacingExisting: true, inputs: [], owns: owns)
-                let old = PathParts(path).hiddenSibling(".\(TemporaryName.next()).old")
-                do throws(SystemCallError) { try SystemPath.move(path, to: old) } catch { throw OutputError.io(path: path, error.named(.moveAside)) }
-                do throws(SystemCallError) { try SystemPath.move(temporaryPath, to: path) } catch {
-                    try? SystemPath.move(old, to: path)
-                    throw OutputError.io(path: path, error)
-                }
-                Self.remove(old)
+            if let replaced = try swapIntoPlace() {
+                PartialFolders.unmark(path)
+                PartialFolders.remove(replaced)
             } else {
-                do throws(SystemCallError) { try SystemPath.move(temporaryPath, to: path) } catch { throw OutputError.io(path: path, error) }
+                PartialFolders.unmark(path)
             }
             OutputFile.syncFolder(of: path)
         } catch {
-            Self.remove(temporaryPath)
+            PartialFolders.remove(temporaryPath)
             throw error
         }
     }
 
-    /// Removes the temporary folder; the final name is untouched. Idempotent.
-    public func abandon() {
-        guard !finished else { return }
-        finished = true
-        Self.remove(temporaryPath)
-        lock?.release()
-        lock = nil
+    /// Gives the temporary folder the output's name; returns where the folder it replaced is now
+    /// (`nil` when there was none).
+    private func swapIntoPlace() throws(OutputError) -> String? {
+        guard (try? SystemPath.linkStatus(of: path)) != nil else {
+            do throws(SystemCallError) { try SystemPath.move(temporaryPath, to: path) } catch { throw OutputError.io(path: path, error) }
+            return nil
+        }
+        try Self.checkExisting(path, replacingExisting: true, inputs: [], ownership: ownership)
+        do throws(SystemCallError) { try PartialFolders.mark(path, for: path) } catch { throw OutputError.io(path: path, error.named(.moveAside)) }
+        do throws(SystemCallError) {
+            try SystemPath.exchange(temporaryPath, path)
+            return temporaryPath
+        } catch {
+            guard error.errno == EINVAL || error.errno == ENOSYS || error.errno == ENOTSUP else {
+                PartialFolders.unmark(path)
+                throw OutputError.io(path: path, error)
+            }
+        }
+        // No exchange here (an old kernel, some network file systems): aside, then into place.
+        let old = PathParts(path).hiddenSibling(".\(TemporaryName.next()).old")
+        do throws(SystemCallError) { try SystemPath.move(path, to: old) } catch {
+            PartialFolders.unmark(path)
+            throw OutputError.io(path: path, error.named(.moveAside))
+        }
+        do throws(SystemCallError) { try SystemPath.move(temporaryPath, to: path) } catch {
+            try? SystemPath.move(old, to: path)
+            PartialFolders.unmark(path)
+            throw OutputError.io(path: path, error)
+        }
+        return old
     }
 
-    /// Removes `folder` and what it holds, folders within included (never following a link).
-    static func remove(_ folder: String) {
-        for name in (try? entries(of: folder)) ?? [] {
-            let entry = folder + "/" + name
-            if (try? SystemPath.linkStatus(of: entry))?.kind == .folder { remove(entry) } else { try? SystemPath.remove(entry) }
-        }
-        try? SystemPath.removeFolder(folder)
+    /// Removes the temporary folder; the final name is untouched. Idempotent, and safe to call
+    /// from another thread (a signal's handler): returns false, doing nothing, once the output is
+    /// committed, being committed or abandoned.
+    @discardableResult
+    public func abandon() -> Bool {
+        guard finish() else { return false }
+        PartialFolders.remove(temporaryPath)
+        lock?.release()
+        lock = nil
+        return true
     }
 }

@@ -3,9 +3,11 @@ import LumaBase
 /// What a result file holds, told from its first bytes, so that `--force` replaces a result of
 /// the same kind only: a replay's log never lands on a recording, nor ground truth on a golden log.
 ///
-/// A file whose first bytes say nothing (an empty file, text, bytes of no known kind) may be
-/// replaced by any result; one that is recognizably a Lumatrace file of another kind, or a video or
-/// image, is refused naming what it is.
+/// A result of a kind its first bytes always show (an event log, a page, a JUnit report, an
+/// image or video) replaces only a file of that kind, or an empty one: text of no kind (a user's
+/// notes) is refused as well as a file of another kind. A recording (whose first bytes a damaged
+/// one may have lost) and plain text replace a file whose first bytes say nothing; a file that is
+/// recognizably a Lumatrace file of another kind, or a video or image, is refused naming what it is.
 public enum ResultKind: String, Sendable, Equatable, CaseIterable {
     case recording, eventLog, truth, regressPart, media, page
     /// A JUnit XML report (`regress --junit`), ours or another tool's.
@@ -50,6 +52,27 @@ public enum ResultKind: String, Sendable, Equatable, CaseIterable {
         if lowered.hasPrefix("<?xml") || lowered.hasPrefix("<testsuite"), text.contains("<testsuite") { return .junitReport }
         if FileKindSniffer.kind(head: head)?.isMedia == true { return .media }
         return nil
+    }
+
+    /// Whether every file of this kind shows it in its first bytes, so that a file of no kind
+    /// is not one to replace with it.
+    var isAlwaysRecognizable: Bool {
+        switch self {
+        case .eventLog, .truth, .regressPart, .media, .page, .junitReport: true
+        case .recording, .text: false
+        }
+    }
+
+    /// What the file at `path` would be replaced as, for a result of `kind`: its kind when it shows
+    /// one, `.text` for text of no kind when `kind` is one that always shows itself, else `nil`.
+    static func found(at path: String, replacingWith kind: ResultKind) -> ResultKind? {
+        guard let head = try? SystemFile.open(path, for: .readWithoutWaiting).read(upTo: headBytes), !head.isEmpty else { return nil }
+        if let found = of(head: head) { return found }
+        guard kind.isAlwaysRecognizable else { return nil }
+        switch FileKindSniffer.kind(head: head) {
+        case .text?, .json?: return .text
+        default: return nil
+        }
     }
 
     /// The kind of the regular file at `path`, or `nil` when it cannot be read or says nothing.

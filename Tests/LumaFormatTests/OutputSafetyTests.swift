@@ -170,4 +170,26 @@ struct OutputSafetyTests {
         #expect(ResultKind.recordingMagic == RecordKind.header.magic)
         #expect(ResultKind.of(head: RecordKind.header.magic + [0, 0, 0, 0]) == .recording)
     }
+
+    @Test("--force puts a log, a page, an image or a JUnit report only over a file of its own kind or an empty one: a user's text notes are refused, naming them")
+    func forceReplacesOnlyItsOwnKind() throws {
+        for kind in [ResultKind.eventLog, .page, .media, .junitReport] {
+            let notes = try file("notes-\(kind.rawValue).txt", "my notes\n")
+            #expect(throws: OutputError.otherKind(path: notes, found: .text, wanted: kind)) {
+                try OutputFile.create(notes, replacingExisting: true, kind: kind, streams: .allowed)
+            }
+            #expect(contents(notes) == "my notes\n")
+            let empty = try file("empty-\(kind.rawValue)", "")
+            let out = try OutputFile.create(empty, replacingExisting: true, kind: kind, streams: .allowed)
+            try out.write("x")
+            try out.commit()
+            #expect(contents(empty) == "x")
+        }
+        // Plain text (a timestamps file) still replaces text of no kind.
+        let timestamps = try file("times.txt", "0.0\n")
+        let out = try OutputFile.create(timestamps, replacingExisting: true, kind: .text, streams: .allowed)
+        try out.write("1.0\n")
+        try out.commit()
+        #expect(contents(timestamps) == "1.0\n")
+    }
 }

@@ -75,4 +75,49 @@ struct PartialFolderTests {
         for path in kept + [folder + "/.frames.1-7.partial", target] { #expect(exists(path), "\(path) was removed") }
         #expect(exists(kept[4] + "/notes.txt") && exists(target + "/.lumatrace-partial"))
     }
+
+    @Test("a writer killed in its final swap leaves folders the next writer recognizes and removes: the old output aside, the partial name holding the old output, an empty one, a mark in the output")
+    func killedInTheSwap() throws {
+        let path = folder + "/frames"
+        let mark = "lumatrace: the unfinished output folder frames\n"
+        let aside = try partial(".frames.4242-1.old", mark: nil, files: ["frame-000000.png"])
+        let exchanged = try partial(".frames.4242-2.partial", mark: mark, files: ["frame-000000.png", "frame-000001.png"])
+        let emptied = try partial(".frames.4242-3.partial", mark: nil, files: [])
+        _ = try partial("frames", mark: mark, files: ["frame-000000.png"])
+        let out = try OutputFolder.create(path, replacingExisting: true, owns: Self.isFrame)
+        #expect(!exists(aside) && !exists(exchanged) && !exists(emptied))
+        #expect(!exists(path + "/.lumatrace-partial"), "the mark a killed swap left in the output")
+        try out.write(Array("b".utf8), to: "frame-000000.png")
+        try out.commit()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["frames"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: path) == ["frame-000000.png"])
+    }
+
+    @Test("an old folder aside holding anything the writer never writes is left alone")
+    func foreignOldKept() throws {
+        let kept = try partial(".frames.4242-1.old", mark: nil, files: ["frame-000000.png", "notes.txt"])
+        let out = try OutputFolder.create(folder + "/frames", replacingExisting: false, owns: Self.isFrame)
+        out.abandon()
+        #expect(exists(kept + "/notes.txt"))
+    }
+
+    @Test("the output is never a symbolic link, and a link or a folder inside it makes it someone else's, even with --force")
+    func linksRefused() throws {
+        let target = try partial("elsewhere", mark: nil, files: ["frame-000000.png"])
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link", withDestinationPath: target)
+        #expect(throws: OutputError.symbolicLink(path: folder + "/link")) {
+            try OutputFolder.create(folder + "/link", replacingExisting: true, owns: Self.isFrame)
+        }
+        let inside = try partial("frames", mark: nil, files: ["frame-000000.png"])
+        try FileManager.default.createSymbolicLink(atPath: inside + "/frame-000001.png", withDestinationPath: target + "/frame-000000.png")
+        #expect(throws: OutputError.symbolicLink(path: inside + "/frame-000001.png")) {
+            try OutputFolder.create(inside, replacingExisting: true, owns: Self.isFrame)
+        }
+        try FileManager.default.removeItem(atPath: inside + "/frame-000001.png")
+        try FileManager.default.createDirectory(atPath: inside + "/frame-000002.png", withIntermediateDirectories: false)
+        #expect(throws: OutputError.foreignFolder(path: inside, example: "frame-000002.png")) {
+            try OutputFolder.create(inside, replacingExisting: true, owns: Self.isFrame)
+        }
+        #expect(exists(target + "/frame-000000.png"))
+    }
 }

@@ -25,10 +25,10 @@ struct CommandLineTests {
         let meanings: [String: Set<String>] = [
             "Replace existing output (never an input).":
                 ["record", "recover", "export", "synth", "sweep run", "sweep merge", "truth import"],
-            "Replace an existing log, part file or report, only once the new one is complete (a failed run never replaces it).":
+            "Replace an existing log, part file or report (only one of the same kind), only once the new one is complete (a failed run never replaces it).":
                 ["replay", "regress run", "regress merge"],
             "Compare logs of different recordings anyway.": ["diff"],
-            "Use a log of another recording anyway, and replace existing output (never an input).": ["render", "report"],
+            "Use a log of another recording anyway, and replace existing output of the same kind (never an input).": ["render", "report"],
         ]
         var found: [String: Set<String>] = [:]
         for command in try CLI.allCommands() {

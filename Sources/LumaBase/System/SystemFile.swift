@@ -41,7 +41,8 @@ package final class SystemFile: @unchecked Sendable {
         case exclusive
         /// A new file, or an existing one emptied.
         case truncating
-        /// A new file, or the existing one as it is, for reading and writing (a lock file).
+        /// A new file, or the existing one as it is, for reading and writing (a lock file); a
+        /// symbolic link there is not followed (`ELOOP`), so nothing is created through it.
         case keepingContents
     }
 
@@ -85,7 +86,7 @@ package final class SystemFile: @unchecked Sendable {
         let flags: Int32 = switch creation {
         case .exclusive: O_WRONLY | O_CREAT | O_EXCL
         case .truncating: O_WRONLY | O_CREAT | O_TRUNC
-        case .keepingContents: O_RDWR | O_CREAT
+        case .keepingContents: O_RDWR | O_CREAT | O_NOFOLLOW
         }
         let fd = Glibc.open(SystemPath.bytes(path), flags | O_CLOEXEC, permissions)
         guard fd >= 0 else { throw SystemCallError(.create()) }

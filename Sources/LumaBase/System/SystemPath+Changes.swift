@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CSystemCalls
 
 extension SystemPath {
     /// Makes the folder `path` (its parent must exist). Throws `.makeFolder`; `EEXIST` when
@@ -33,6 +34,13 @@ extension SystemPath {
     /// existing empty folder too. Throws `.moveIntoPlace` (`EXDEV`: another file system).
     package static func move(_ source: String, to destination: String) throws(SystemCallError) {
         guard rename(bytes(source), bytes(destination)) == 0 else { throw SystemCallError(.moveIntoPlace) }
+    }
+
+    /// Swaps the names of two existing entries in one step (`renameat2` with `RENAME_EXCHANGE`):
+    /// neither name is ever missing. Throws `.moveIntoPlace`; `EINVAL` or `ENOSYS` where the
+    /// kernel or the file system cannot exchange (the caller falls back to two renames).
+    package static func exchange(_ a: String, _ b: String) throws(SystemCallError) {
+        guard lumatrace_exchange_names(bytes(a), bytes(b)) == 0 else { throw SystemCallError(.moveIntoPlace) }
     }
 
     /// Gives the file at `source` the name `destination` only if nothing is there: a hard link,

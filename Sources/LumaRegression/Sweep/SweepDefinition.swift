@@ -2,6 +2,7 @@ import LumaAnalysis
 import LumaBase
 import LumaEngine
 import LumaFormat
+import LumaTruth
 
 /// What a sweep is, as the files it leaves on disk record it (a resumed sweep's stored scores, a
 /// shard's part): the analyzer, the grid and every setting it gives, the instances per replay and
@@ -86,11 +87,20 @@ public struct SweepRecordingIdentity: Sendable, Equatable, Codable {
     /// it has none) and its truth file's digest.
     public init(_ entry: SweepCorpus.Entry) throws {
         let reader = try RecordingReader(path: entry.recordingPath)
-        let truth: String
-        do throws(SystemCallError) { truth = try FileDigest.sha256(ofFileAt: entry.truthPath) } catch {
-            throw SweepFileError(path: entry.truthPath, problem: .unreadable(error))
+        // Read as `score --truth` reads it: a plain file under the truth's size limit, a FIFO or a
+        // device refused at once (never waited on, never read without end).
+        let truth: [UInt8]
+        do throws(SystemFile.WholeFileProblem) {
+            truth = try SystemFile.readWhole(entry.truthPath, maximumBytes: GroundTruth.maximumFileBytes)
+        } catch {
+            switch error {
+            case .notAFile(let kind): throw TruthError(path: entry.truthPath, .notAFile(found: kind.inWords))
+            case .tooLarge(let bytes, let limit): throw TruthError(path: entry.truthPath, .tooLarge(bytes: bytes, limit: limit))
+            case .unreadable(let failure): throw TruthError(path: entry.truthPath, .unreadable(failure))
+            }
         }
-        self.init(name: entry.name, frames: reader.frameCount, framesSHA256: try reader.framesDigest().hexString, truthSHA256: truth)
+        self.init(name: entry.name, frames: reader.frameCount, framesSHA256: try reader.framesDigest().hexString,
+                  truthSHA256: SHA256Hasher.hash(truth).hexString)
     }
 
     /// A plain `NAME.luma` (no folder, not hidden): what a file on disk may name as a recording.

@@ -36,6 +36,8 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
     case noTruth(folder: String, recordings: Int)
     /// `--keep-logs`: the folder cannot be made, or a log of this sweep is already there (and not to be replaced).
     case keptLogsUnwritable(folder: String, SystemCallError)
+    /// `--keep-logs` names something that is not a folder (a device, a file, a link to nothing): what it is.
+    case keptLogsNotAFolder(folder: String, found: String)
     case keptLogExists(path: String)
 
     /// What a refusal is about, said before its ``detail``: a grid, a random sample, the measure
@@ -54,7 +56,7 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notMeasured(let measure, _, _): .best(measure: measure)
         case .badSampleCount(let count, _), .sampleSpaceTooSmall(let count, _): .sample(count: count)
         case .samplingExhausted(_, let wanted, _, _): .sample(count: wanted)
-        case .keptLogsUnwritable, .keptLogExists: .keptLogs
+        case .keptLogsUnwritable, .keptLogsNotAFolder, .keptLogExists: .keptLogs
         case .tooManySettings, .corpusUnreadable, .noTruth: .none
         }
     }
@@ -94,6 +96,7 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noTruth(let folder, let recordings):
             return "\(folder): none of its \(recordings) .luma recordings has truth beside it (STEM.truth.json); nothing to score"
         case .keptLogsUnwritable(let folder, let failure): return "\(folder): \(failure)"
+        case .keptLogsNotAFolder(let folder, let found): return "\(folder): is \(found), not a folder"
         case .keptLogExists(let path): return "\(path) exists"
         }
     }

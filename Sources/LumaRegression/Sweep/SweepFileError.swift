@@ -39,7 +39,7 @@ public struct SweepFileError: Error, Sendable, Equatable, CustomStringConvertibl
         case .unreadable(let failure): return "\(path): \(failure)"
         case .notAFile(let found): return "\(path): is \(found), not a file"
         case .tooLarge(let limit): return "\(path): larger than \(limit) bytes"
-        case .cannotMakeFolder(let failure): return "\(path): cannot make the folder: \(failure)"
+        case .cannotMakeFolder(let failure): return "\(path): \(failure.named(.makeFolder))"
         case .notA(let kind, let shape): return "\(path): not \(kind) (\(shape))"
         case .version(let found, let readable): return "\(path): format version \(found); this lumatrace reads version \(readable)"
         case .impossible(let why): return "\(path): impossible fields: \(why)"

@@ -28,8 +28,11 @@ public struct SweepLogs: Sendable {
     /// before anything runs, rather than after the first replay.
     public func prepare(_ corpus: SweepCorpus, settings: [SweepSetting]) throws(SweepError) {
         do throws(SystemCallError) { try SystemPath.makeFolder(folder) } catch {
-            guard error.errno == EEXIST, (try? SystemPath.status(of: folder))?.kind == .folder else {
-                throw .keptLogsUnwritable(folder: folder, error)
+            guard error.errno == EEXIST else { throw .keptLogsUnwritable(folder: folder, error) }
+            if let kind = (try? SystemPath.status(of: folder))?.kind {
+                guard kind == .folder else { throw .keptLogsNotAFolder(folder: folder, found: kind.inWords) }
+            } else {
+                throw .keptLogsNotAFolder(folder: folder, found: "a symbolic link to nothing")
             }
         }
         guard !replacingExisting else { return }

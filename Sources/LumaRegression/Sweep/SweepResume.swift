@@ -84,14 +84,34 @@ public struct SweepResume: Sendable {
         try out.commit()
     }
 
-    /// Makes the folder (and the output folder it is in) when missing.
+    /// Makes the folder (and the output folder it is in) when missing. A symbolic link at either
+    /// is refused, naming it: the scores are never written through a link, which could lead
+    /// outside the output folder.
     func prepare() throws(SweepFileError) {
         for path in [output, folder] {
             do throws(SystemCallError) { try SystemPath.makeFolder(path) } catch {
-                guard error.errno == EEXIST, (try? SystemPath.status(of: path))?.kind == .folder else {
+                let there = (try? SystemPath.linkStatus(of: path))?.kind
+                if there == .symbolicLink { throw SweepFileError(path: path, problem: .notAFile(found: "a symbolic link")) }
+                guard error.errno == EEXIST, there == .folder else {
                     throw SweepFileError(path: path, problem: .cannotMakeFolder(error))
                 }
             }
         }
+    }
+
+    /// Whether an entry of the output folder below its top level (`scores/toss-real.json`, its
+    /// path on disk) is one a sweep wrote: a stored-scores file `scores/STEM.json` (a plain file
+    /// whose first bytes name the format), or the leftover of a store cut short
+    /// (`scores/.STEM.json.PID-N.partial`, `scores/.STEM.json.lock`). Only these are replaced.
+    public static func isOwnEntry(_ relative: String, path: String) -> Bool {
+        let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0] == Substring(folderName),
+              (try? SystemPath.linkStatus(of: path))?.kind == .regularFile else { return false }
+        let name = parts[1]
+        if name.hasPrefix(".") { return name.contains(".json.") && (name.hasSuffix(".partial") || name.hasSuffix(".lock")) }
+        guard name.hasSuffix(".json"), name.count > ".json".count,
+              let head = try? SystemFile.open(path, for: .readWithoutWaiting).read(upTo: 256) else { return false }
+        let text = String(decoding: head, as: UTF8.self).filter { !$0.isWhitespace }
+        return text.hasPrefix("{") && text.contains("\"format\":\"\(Stored.format)\"")
     }
 }

@@ -132,6 +132,8 @@ struct Sweep: ParsableCommand {
             let measure = try best.measure(for: descriptor)
             let listing = try SweepCorpus.list(corpus)
             try refuseInside(corpus: corpus, output, option: "-o")
+            let inputs = listing.entries.flatMap { [$0.recordingPath, $0.truthPath] }
+            if shard == nil { try checkOutputs(inputs: inputs) }
             let recordings = try listing.entries.map(SweepRecordingIdentity.init)
             let definition = SweepDefinition(sweepGrid)
             if let shard {
@@ -139,9 +141,10 @@ struct Sweep: ParsableCommand {
                 return
             }
             let resume = SweepResume(output: output)
-            let folder = try OutputFolder.create(output, replacingExisting: force || Self.isUnfinished(output),
-                                                 inputs: listing.entries.flatMap { [$0.recordingPath, $0.truthPath] },
-                                                 owns: (Self.fileNames + [SweepResume.folderName]).contains)
+            let folder = try OutputFolder.create(output, replacingExisting: force || Self.isUnfinished(output), inputs: inputs,
+                                                 owns: Self.ownsTopLevel, ownsInside: SweepResume.isOwnEntry)
+            let interruption = SweepInterruption(folder, resume: resume, keptLogs: keepLogs)
+            defer { interruption.restore() }
             let stored = try storedScores(resume, definition: definition, recordings: recordings)
             let kept = try keptLogs(of: listing, settings: sweepGrid.settings, except: stored)
             if !listing.withoutTruth.isEmpty {
@@ -237,11 +240,6 @@ struct Sweep: ParsableCommand {
         try file.write(try part.bytes())
         try file.commit()
         print("shard \(shard.index) of \(shard.count): \(Plural.count(mine.count, "replay")) of \(recordings.count * definition.passes.count) → \(output)")
-    }
-
-    /// Whether `output` is the folder of an unfinished sweep: it holds only stored scores.
-    static func isUnfinished(_ output: String) -> Bool {
-        (try? FileManager.default.contentsOfDirectory(atPath: output)) == [SweepResume.folderName]
     }
 
     /// The instance the grid tunes and its analyzer: `--analyzer`, else the NAME of the first `--grid`.

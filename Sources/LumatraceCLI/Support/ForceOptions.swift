@@ -17,7 +17,7 @@ struct ReplaceOutputOption: ParsableArguments {
 /// replaced only once the new one is complete, so a failed run leaves it as it was.
 struct ReplaceResultOption: ParsableArguments {
     @Flag(name: .customLong("force"),
-          help: "Replace an existing log, part file or report, only once the new one is complete (a failed run never replaces it).")
+          help: "Replace an existing log, part file or report (only one of the same kind), only once the new one is complete (a failed run never replaces it).")
     var replacesExisting = false
 }
 
@@ -30,6 +30,6 @@ struct CompareOtherRecordingOption: ParsableArguments {
 /// `--force` for the commands that draw a log over a recording and write a file (`render`,
 /// `report`): use a log whose header names another recording, and replace an existing output.
 struct DrawOtherRecordingOption: ParsableArguments {
-    @Flag(name: .customLong("force"), help: "Use a log of another recording anyway, and replace existing output (never an input).")
+    @Flag(name: .customLong("force"), help: "Use a log of another recording anyway, and replace existing output of the same kind (never an input).")
     var force = false
 }
