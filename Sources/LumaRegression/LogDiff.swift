@@ -360,25 +360,7 @@ struct TrackComparison {
     var pixels: (Double, Double)
 
     func changes(_ old: [LoggedTrack], _ new: [LoggedTrack]) -> [LogDiff.Change] {
-        var candidates: [PairCandidate] = []
-        for (i, a) in old.enumerated() {
-            for (j, b) in new.enumerated() where a.kind == b.kind && a.shape == b.shape && a.analyzer == b.analyzer {
-                let shared = a.boxes.keys.filter { b.boxes[$0] != nil }.sorted()
-                guard !shared.isEmpty else { continue }
-                let overlap = shared.reduce(0.0) { $0 + intersectionOverUnion(a.boxes[$1]!, b.boxes[$1]!) }
-                let mean = overlap / Double(shared.count)
-                if mean >= 0.5 {
-                    candidates.append(PairCandidate(score: overlap, closeness: mean, sameId: a.id == b.id, i: i, j: j))
-                } else if a.id == b.id {
-                    // A track's id names the object it was seeded on, so a box that drifted off its
-                    // old place is that track drifting, not one lost and one found; such a pair
-                    // ranks below every pair that agrees by content (score -1), so swapped ids
-                    // still pair by where the boxes are.
-                    candidates.append(PairCandidate(score: -1, closeness: mean, sameId: true, i: i, j: j))
-                }
-            }
-        }
-        let (pairOfOld, usedNew) = greedyPairs(candidates, old: old.count, new: new.count)
+        let (pairOfOld, usedNew) = greedyPairs(candidates(old, new), old: old.count, new: new.count)
         var out: [LogDiff.Change] = []
         for (i, a) in old.enumerated() {
             guard let j = pairOfOld[i] else {
@@ -396,6 +378,36 @@ struct TrackComparison {
             out.append(.init(kind: .added, subject: b.kind, oldId: nil, newId: b.id, frames: span(b), place: place(b), details: [summary(b)]))
         }
         return out.sorted { ($0.frames.lowerBound, $0.subject, $0.id) < ($1.frames.lowerBound, $1.subject, $1.id) }
+    }
+
+    /// The pairs that may pair: of one analyzer, kind and shape, with a mean IoU of at least 0.5
+    /// over their shared frames, or else of one id. Only pairs whose boxes overlap somewhere
+    /// (``TouchingTracks``) can reach that mean, so only they and the pairs of one id are scored.
+    func candidates(_ old: [LoggedTrack], _ new: [LoggedTrack]) -> [PairCandidate] {
+        var pairs = TouchingTracks.pairs(old, new)
+        var newById: [String: [Int]] = [:]
+        for (j, b) in new.enumerated() { newById[b.id, default: []].append(j) }
+        for (i, a) in old.enumerated() { for j in newById[a.id] ?? [] { pairs.insert(.init(old: i, new: j)) } }
+        var candidates: [PairCandidate] = []
+        for pair in pairs {
+            let (i, j) = (pair.old, pair.new)
+            let (a, b) = (old[i], new[j])
+            guard a.kind == b.kind && a.shape == b.shape && a.analyzer == b.analyzer else { continue }
+            let shared = a.boxes.keys.filter { b.boxes[$0] != nil }.sorted()
+            guard !shared.isEmpty else { continue }
+            let overlap = shared.reduce(0.0) { $0 + intersectionOverUnion(a.boxes[$1]!, b.boxes[$1]!) }
+            let mean = overlap / Double(shared.count)
+            if mean >= 0.5 {
+                candidates.append(PairCandidate(score: overlap, closeness: mean, sameId: a.id == b.id, i: i, j: j))
+            } else if a.id == b.id {
+                // A track's id names the object it was seeded on, so a box that drifted off its
+                // old place is that track drifting, not one lost and one found; such a pair
+                // ranks below every pair that agrees by content (score -1), so swapped ids
+                // still pair by where the boxes are.
+                candidates.append(PairCandidate(score: -1, closeness: mean, sameId: true, i: i, j: j))
+            }
+        }
+        return candidates
     }
 
     private func compare(_ a: LoggedTrack, _ b: LoggedTrack) -> [String] {

@@ -25,8 +25,9 @@ public struct LoggedObservations: Sendable {
 
     /// Gathers the observations of `log`, checking every number it will compute with where it
     /// enters: a shaped payload must have its shape's fields, a point's frame must be a frame of the
-    /// recording, points in frame order, and coordinates, sizes and confidences finite and within
-    /// ±10^6. A log breaking this (edited by hand, or hostile) is refused with its file and line,
+    /// recording, points in frame order, coordinates, sizes and confidences finite and within
+    /// ±10^6, and no object placed twice in one frame by one analyzer's kind
+    /// (`ShapedEvent/placedObjectId`). A log breaking this (edited by hand, or hostile) is refused with its file and line,
     /// never read as zeros or trapped on later.
     public init(_ log: EventLog) throws(EventLogError) {
         var gathering = Gathering(check: ObservationCheck(log: log))
@@ -55,8 +56,18 @@ private struct Gathering {
 
     init(check: ObservationCheck) { self.check = check }
 
+    /// `analyzer NUL kind NUL id` → the last frame an event placed that object in.
+    var placedIn: [String: Int] = [:]
+
     mutating func add(_ event: LoggedEvent, line: Int, shaped: ShapedEvent?) throws(EventLogError) {
         let key = event.analyzer + "\u{0}"
+        if let id = shaped?.placedObjectId {
+            // Events come in frame order (the reader checks it), so the last frame is enough.
+            let placed = key + event.kind + "\u{0}" + id
+            if placedIn.updateValue(event.frame, forKey: placed) == event.frame {
+                throw EventLogError(path: check.log.path, line: line, .repeatedId(analyzer: event.analyzer, kind: event.kind, id: id, frame: event.frame))
+            }
+        }
         switch shaped {
         case .pathEnd(let path):
             try addTrajectory(path, event: event, line: line)
@@ -207,14 +218,27 @@ public struct LoggedDifferencing: Sendable, Equatable {
     public var blobs: Int
 }
 
-/// Intersection over union of two `[x, y, w, h]` boxes, 0...1; 0 when both are empty.
+/// Intersection over union of two `[x, y, w, h]` boxes, 0...1.
+///
+/// A box of no area (a width or height of zero or less, or so small that the area underflows to
+/// zero, as an edge detector may emit) has no overlap to measure: its IoU is 1 with the very same
+/// box (the same four numbers) and 0 with any other, empty or not. So a log of empty boxes equals
+/// itself in `diff` and `regress`, and an empty box that moves or grows is a change.
 /// Clamped to 1: rounding can push identical boxes a hair above it, which would count them as
 /// a success at OTB's threshold 1, where nothing may pass.
 public func intersectionOverUnion(_ a: [Double], _ b: [Double]) -> Double {
+    let (areaA, areaB) = (boxArea(a), boxArea(b))
+    guard areaA > 0, areaB > 0 else { return a == b ? 1 : 0 }
     let ix = max(0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0]))
     let iy = max(0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
-    let union = a[2] * a[3] + b[2] * b[3] - ix * iy
+    let union = areaA + areaB - ix * iy
     return union > 0 ? min(1, ix * iy / union) : 0
+}
+
+/// The area of a `[x, y, w, h]` box: `w × h` when both are positive, else 0.
+@inline(__always)
+private func boxArea(_ b: [Double]) -> Double {
+    b[2] > 0 && b[3] > 0 ? b[2] * b[3] : 0
 }
 
 /// The frame of a point (`[frame, …]`), as an `Int` that never traps: ``LoggedObservations``

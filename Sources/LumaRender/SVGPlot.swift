@@ -116,16 +116,17 @@ private extension Double {
     }
 }
 
-/// Text made safe to put inside HTML or SVG.
+/// Text made safe to put inside HTML or SVG: `&`, `<`, `>` and `"` as entities, control characters
+/// other than newline and tab written visibly (`\u{1B}`, ``ControlCharacters``), never raw.
 public func escapeHTML(_ text: String) -> String {
     var out = ""
-    for c in text {
+    for c in ControlCharacters.escaped(text, keeping: ["\n", "\t"]).unicodeScalars {
         switch c {
         case "&": out += "&amp;"
         case "<": out += "&lt;"
         case ">": out += "&gt;"
         case "\"": out += "&quot;"
-        default: out.append(c)
+        default: out.unicodeScalars.append(c)
         }
     }
     return out

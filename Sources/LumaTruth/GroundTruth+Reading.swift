@@ -9,7 +9,8 @@ extension GroundTruth {
     ///
     /// Refuses, naming the file: a file that is not JSON or not a Lumatrace truth file, an unknown
     /// version, a ball point that is not `[frame, x, y, radius]` or a box that is not
-    /// `[frame, x, y, w, h]`, frames out of order or outside `0..<frames`, and non-finite numbers.
+    /// `[frame, x, y, w, h]`, frames out of order or outside `0..<frames`, non-finite numbers and
+    /// values beyond ±``valueLimit``, a ball radius of zero or less, and a segment or track with no point.
     public static func read(_ path: String) throws(TruthError) -> GroundTruth {
         let bytes: [UInt8]
         do throws(SystemFile.WholeFileProblem) {
@@ -54,7 +55,8 @@ extension GroundTruth {
     }
 
     /// Checks that this truth describes a recording with `frameCount` frames of `width`×`height`:
-    /// a truth point past the recording's end is refused with its frame named.
+    /// a truth of more frames than the recording, or a point past the recording's end, is
+    /// refused with its frame named.
     public func check(againstFrames frameCount: Int, width: Int, height: Int, path: String) throws(TruthError) {
         let last = (ballSegments.flatMap(\.points) + objectTracks.flatMap(\.points)).map { Int($0[0]) }.max()
         if let last, last >= frameCount {
@@ -62,19 +64,29 @@ extension GroundTruth {
                 ?? objectTracks.first { $0.points.contains { Int($0[0]) == last } }.map { "object track \($0.id)" } ?? "a point"
             throw TruthError(path: path, .pointPastRecording(owner: owner, frame: last, lastFrame: frameCount - 1))
         }
+        guard frames <= frameCount else { throw TruthError(path: path, .framesPastRecording(frames: frames, frameCount: frameCount)) }
         // Full-width products: the sizes come from files and must not overflow.
         if width.multipliedFullWidth(by: self.height) != height.multipliedFullWidth(by: self.width) {
             throw TruthError(path: path, .aspectRatio(truthWidth: self.width, truthHeight: self.height, width: width, height: height))
         }
     }
 
+    /// The largest coordinate, size or radius a truth point may hold: the event log's limit for
+    /// an observation (normalized coordinates are about 0...1), so truth and events compare.
+    public static let valueLimit = 1e6
+
     private static func checkPoints(_ points: [[Double]], values: Int, shape: String, owner: String, frames: Int,
                                     path: String) throws(TruthError) {
+        guard !points.isEmpty else { throw TruthError(path: path, .noPoints(owner: owner)) }
         var previous = -1
         for (i, p) in points.enumerated() {
             guard p.count == values, p.allSatisfy(\.isFinite) else {
                 throw TruthError(path: path, .pointNotShape(owner: owner, point: i + 1, shape: shape))
             }
+            if let far = p.dropFirst().first(where: { abs($0) > valueLimit }) {
+                throw TruthError(path: path, .pointValueOutOfRange(owner: owner, point: i + 1, value: far, limit: valueLimit))
+            }
+            if values == 4, p[3] <= 0 { throw TruthError(path: path, .radiusNotPositive(owner: owner, point: i + 1, radius: p[3])) }
             // `Int(exactly:)`: a finite number past Int's range (1e300) is refused, not a trap.
             guard let frame = Int(exactly: p[0]), frame >= 0 else {
                 throw TruthError(path: path, .pointFrameNotIndex(owner: owner, point: i + 1, frame: p[0]))

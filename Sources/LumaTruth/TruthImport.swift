@@ -2,8 +2,9 @@
 ///
 /// Every importer takes the label file's text, the frame size in pixels (labels are in pixels,
 /// truth is normalized with a lower-left origin) and, when known, the recording's frame count;
-/// labels for frames past it are refused with the line named. Lines may be separated by LF or
-/// CRLF; values by commas, tabs or spaces.
+/// labels for frames past it are refused with the line named, and so are labels whose numbers
+/// normalize to values a truth file cannot hold. Lines may be separated by LF or CRLF; values by
+/// commas, tabs or spaces; a leading byte order mark is skipped.
 public enum TruthImport {
     /// The label formats ``GroundTruth/imported(_:from:path:geometry:)`` reads.
     public enum Format: String, CaseIterable, Sendable {
@@ -88,7 +89,8 @@ extension GroundTruth {
                 absent += 1
                 continue
             }
-            points.append(truthPoints.box(frame: frame, left: box.0, top: box.1, right: box.2, bottom: box.3))
+            points.append(try inRange(truthPoints.box(frame: frame, left: box.0, top: box.1, right: box.2, bottom: box.3), row: v,
+                                      line: line, path: path))
         }
         let name = format == .otb ? "OTB groundtruth_rect.txt" : "VOT groundtruth.txt"
         let notes = "Imported from \(name) labels '\(path)': \(points.count) boxes"
@@ -105,7 +107,7 @@ extension GroundTruth {
             throw TruthError(path: path, .ballRadiusNotPositive(g.ballRadius))
         }
         let truthPoints = TruthPoints(frameWidth: g.width, frameHeight: g.height)
-        var visible: [(frame: Int, x: Double, y: Double)] = []
+        var visible: [(frame: Int, x: Double, y: Double, line: Int)] = []
         var last = -1
         for (i, v) in rows.values.enumerated() {
             let line = rows.lines[i]
@@ -120,7 +122,7 @@ extension GroundTruth {
                 throw TruthError(path: path, line: line, .rowPastRecording(frame: frame, lastFrame: frames - 1))
             }
             guard v[1] != 0, v[2].isFinite, v[3].isFinite else { continue }
-            visible.append((frame, v[2], v[3]))
+            visible.append((frame, v[2], v[3], line))
         }
         var segments: [BallSegment] = []
         var current: [[Double]] = []
@@ -132,7 +134,8 @@ extension GroundTruth {
         }
         for p in visible {
             if let previous = current.last, p.frame - Int(previous[0]) - 1 > g.maximumGap { close("lost") }
-            current.append(truthPoints.ball(frame: p.frame, pixelX: p.x, pixelY: p.y, radius: g.ballRadius))
+            current.append(try inRange(truthPoints.ball(frame: p.frame, pixelX: p.x, pixelY: p.y, radius: g.ballRadius), row: [p.x, p.y],
+                                       line: p.line, path: path))
         }
         close("end")
         let frames = g.frames ?? last + 1
@@ -143,6 +146,19 @@ extension GroundTruth {
     }
 }
 
+extension GroundTruth {
+    /// `point`, made from the label `row` on `line`, when its values are ones a truth file holds
+    /// (within ±``valueLimit``); else a refusal naming the line and the label's largest value, so
+    /// an import never writes a file that ``read(_:)`` refuses.
+    fileprivate static func inRange(_ point: [Double], row: [Double], line: Int, path: String) throws(TruthError) -> [Double] {
+        guard point.dropFirst().allSatisfy({ $0.isFinite && abs($0) <= valueLimit }) else {
+            let largest = row.filter(\.isFinite).max { abs($0) < abs($1) } ?? .infinity
+            throw TruthError(path: path, line: line, .labelOutOfRange(value: largest, limit: valueLimit))
+        }
+        return point
+    }
+}
+
 /// The numbers of a label file, one row per non-empty line, with the 1-based line each came from.
 private struct LabelRows {
     var values: [[Double]] = []
@@ -150,6 +166,8 @@ private struct LabelRows {
 
     init(text: String, path: String, skipHeader: Bool) throws(TruthError) {
         var headerSkipped = !skipHeader
+        // A byte order mark (U+FEFF, which some editors write first in UTF-8 files) is no field.
+        let text = text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
         // Swift reads "\r\n" as one newline character, so CRLF files split like LF ones.
         for (n, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let fields = raw.split(whereSeparator: { $0 == "," || $0 == "\t" || $0 == " " })

@@ -38,6 +38,14 @@ public enum TruthProblem: Equatable, Sendable, CustomStringConvertible {
     case pointPastFrames(owner: String, frame: Int, frames: Int)
     /// A point at `frame`, past the recording's `lastFrame`.
     case pointPastRecording(owner: String, frame: Int, lastFrame: Int)
+    /// A value of a point (a coordinate, a size, a radius) that is beyond ±`limit`: no place in a frame.
+    case pointValueOutOfRange(owner: String, point: Int, value: Double, limit: Double)
+    /// A ball point whose radius is zero or less.
+    case radiusNotPositive(owner: String, point: Int, radius: Double)
+    /// A ball segment or object track with no point.
+    case noPoints(owner: String)
+    /// The file says it describes `frames` frames, more than the recording's `frameCount`.
+    case framesPastRecording(frames: Int, frameCount: Int)
     /// The truth's frames and the recording's have different aspect ratios.
     case aspectRatio(truthWidth: Int, truthHeight: Int, width: Int, height: Int)
 
@@ -58,6 +66,8 @@ public enum TruthProblem: Equatable, Sendable, CustomStringConvertible {
     case notANumber(String)
     /// The label file holds no row.
     case noLabels
+    /// A row whose `value` (pixels) makes a truth value beyond ±`limit` once normalized.
+    case labelOutOfRange(value: Double, limit: Double)
 
     public var description: String {
         switch self {
@@ -79,6 +89,12 @@ public enum TruthProblem: Equatable, Sendable, CustomStringConvertible {
         case .pointPastFrames(let owner, let frame, let frames): return "\(owner): frame \(frame) is past the file's \(frames) frames"
         case .pointPastRecording(let owner, let frame, let lastFrame):
             return "\(owner) has a point at frame \(frame), past the recording's last frame \(lastFrame)"
+        case .pointValueOutOfRange(let owner, let point, let value, let limit):
+            return "\(owner): point \(point) has the value \(value), outside ±\(Int(limit)) (truth is normalized: a frame is 0...1)"
+        case .radiusNotPositive(let owner, let point, let radius): return "\(owner): point \(point) has radius \(radius), not positive"
+        case .noPoints(let owner): return "\(owner) has no points"
+        case .framesPastRecording(let frames, let frameCount):
+            return "truth describes \(frames) frames, more than the recording's \(frameCount)"
         case .aspectRatio(let truthWidth, let truthHeight, let width, let height):
             return "truth is for \(truthWidth)x\(truthHeight) frames, the recording is \(width)x\(height) (a different aspect ratio)"
         case .frameSizeNotPositive(let width, let height): return "frame size \(width)x\(height) is not positive"
@@ -89,6 +105,8 @@ public enum TruthProblem: Equatable, Sendable, CustomStringConvertible {
         case .rowPastRecording(let frame, let lastFrame): return "labels frame \(frame), past the recording's last frame \(lastFrame)"
         case .notANumber(let field): return "'\(field)' is not a number"
         case .noLabels: return "no labels (the file is empty)"
+        case .labelOutOfRange(let value, let limit):
+            return "\(value) is no pixel of the frame: normalized, it is outside the ±\(Int(limit)) a truth file holds"
         }
     }
 }

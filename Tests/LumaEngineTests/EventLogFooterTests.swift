@@ -36,7 +36,8 @@ struct EventLogFooterTests {
           arguments: [AnalyzerFailure.Cause.threw("division by zero"), .threw("in the middle: in finish: no"), .threwInFinish("boom"),
                       .threwInFinish(""), .undeclaredKind("surprise", declared: ["spot"]), .undeclaredKind("x", declared: ["a", "b"]),
                       .undeclaredKind("x", declared: []), .notItsShape(kind: "spot", shape: "box", problem: "box is missing"),
-                      .notItsShape(kind: "a: b", shape: "box", problem: "points.[0] must be an array: of numbers")])
+                      .notItsShape(kind: "a: b", shape: "box", problem: "points.[0] must be an array: of numbers"),
+                      .repeatedId(kind: "obj", id: "\"a\""), .repeatedId(kind: "a: b", id: "\"x in one frame\"")])
     func causeRoundTrip(cause: AnalyzerFailure.Cause) throws {
         let failure = AnalyzerFailure(analyzer: "probe", frame: 7, cause)
         let read = try #require(AnalyzerFailure(json: try JSONParser.parse(failure.json.serialized)))

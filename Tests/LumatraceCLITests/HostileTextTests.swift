@@ -39,6 +39,29 @@ struct HostileTextTests {
         }
     }
 
+    @Test("terminal escapes and NUL from an analyzer's words and a recording's name reach report's HTML and sweep's txt, csv and html only escaped")
+    func escapesInFiles() throws {
+        try withScratchFolder("text") { dir in
+            try Self.log(endReason: "exit\\u001b]0;PWNED\\u0007\\u001b[31m\\u0000\\u009b", to: dir + "/hostile.events.jsonl")
+            let toss = PackageLayout.recordings.appendingPathComponent("toss-real").path
+            let report = try CLI.run(["report", toss + ".luma", "--events", dir + "/hostile.events.jsonl", "-o", dir + "/report.html"])
+            #expect(report.status == 0, "\(report.stderr)")
+            let corpus = dir + "/corpus", name = "esc\u{1B}]0;PWN\u{7}\u{1B}[31mRED"
+            try FileManager.default.createDirectory(atPath: corpus, withIntermediateDirectories: false)
+            for suffix in [".luma", ".truth.json"] { try FileManager.default.copyItem(atPath: toss + suffix, toPath: "\(corpus)/\(name)\(suffix)") }
+            let sweep = try CLI.run(["sweep", corpus, "--grid", "trajectory.trajectoryLength=8,15", "-o", dir + "/out"])
+            #expect(sweep.status == 0, "\(sweep.stderr)")
+            for file in ["report.html", "out/sweep.txt", "out/sweep.csv", "out/sweep.html"] {
+                let bytes = try #require(FileManager.default.contents(atPath: "\(dir)/\(file)"), "\(file) was not written")
+                let text = String(decoding: bytes, as: UTF8.self)
+                let raw = text.unicodeScalars.filter { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t" }
+                #expect(raw.isEmpty, "\(file) holds raw control characters \(raw.map { String($0.value, radix: 16) })")
+                #expect(text.contains(file == "report.html" ? "exit\\u{1B}]0;PWNED\\u{7}\\u{1B}[31m\\u{0}\\u{9B}" : "esc\\u{1B}]0;PWN\\u{7}\\u{1B}[31mRED"),
+                        "\(file) does not show the escapes")
+            }
+        }
+    }
+
     @Test("regress reads a golden whose file name is not UTF-8 beside the others, and reports them all")
     func goldenNamedByBytes() throws {
         try withScratchFolder("text") { dir in

@@ -48,7 +48,7 @@ struct LibraryErrorWordsTests {
     /// One of each cause of an analyzer's failure a log's footer records.
     static let analyzerFailureCauses: [AnalyzerFailure.Cause] = [
         .threw("division by zero"), .threwInFinish("boom"), .undeclaredKind("surprise", declared: ["spot"]),
-        .notItsShape(kind: "spot", shape: "box", problem: "box is missing"),
+        .notItsShape(kind: "spot", shape: "box", problem: "box is missing"), .repeatedId(kind: "spot", id: "\"a\""),
     ]
 
     /// One of each reason a JSON value does not decode, with each kind it can be expected to be.
@@ -167,6 +167,7 @@ struct LibraryErrorWordsTests {
         .footerEventCount(counted: 3, found: 4), .observationValueOutOfRange(what: "box coordinate", value: 1e300, limit: 1e6),
         .boundingBoxSize(count: 3), .cornerSize(count: 1), .pointSize(point: 1, count: 2),
         .pointFrameOutside(point: 1, frame: -1, frameCount: 90), .pointsOutOfOrder(point: 2, frame: 3, previous: 3),
+        .repeatedId(analyzer: "external", kind: "obj", id: "a", frame: 4),
     ]
 
     /// One of each problem a truth or label file can have.
@@ -179,6 +180,8 @@ struct LibraryErrorWordsTests {
         .aspectRatio(truthWidth: 4, truthHeight: 3, width: 16, height: 9), .frameSizeNotPositive(width: 0, height: 0),
         .ballRadiusNotPositive(0), .rowValueCount(found: 3, expected: "4 values (x,y,w,h)"), .rowFrameNotIndex(1.5),
         .rowsOutOfOrder(frame: 2, previous: 2), .rowPastRecording(frame: 9, lastFrame: 8), .notANumber("abc"), .noLabels,
+        .pointValueOutOfRange(owner: "ball segment b.1", point: 2, value: 1e300, limit: 1e6), .radiusNotPositive(owner: "ball segment b.1", point: 1, radius: -1),
+        .noPoints(owner: "ball segment b.1"), .framesPastRecording(frames: 61, frameCount: 60), .labelOutOfRange(value: 1e308, limit: 1e6),
     ]
 
     /// The words of every sample: the errors', and those of the damage a recording's reader lists.

@@ -87,6 +87,8 @@ public enum EventLogProblem: Equatable, Sendable, CustomStringConvertible {
     case pointFrameOutside(point: Int, frame: Double, frameCount: Int)
     /// Point `point` is at `frame`, not after the point before it at `previous`.
     case pointsOutOfOrder(point: Int, frame: Int, previous: Int)
+    /// A second event of `analyzer`'s `kind` placing the object `id` in `frame` (``ShapedEvent/placedObjectId``).
+    case repeatedId(analyzer: String, kind: String, id: String, frame: Int)
 
     public var description: String {
         switch self {
@@ -136,6 +138,9 @@ public enum EventLogProblem: Equatable, Sendable, CustomStringConvertible {
             return "point \(point) has frame \(frame), not a frame of the recording (0...\(frameCount - 1))"
         case .pointsOutOfOrder(let point, let frame, let previous):
             return "point \(point) has frame \(frame) after frame \(previous): points must be in frame order"
+        case .repeatedId(let analyzer, let kind, let id, let frame):
+            return "\(analyzer)'s '\(kind)' events place the id \(JSONString.quoted(id)) twice in frame \(frame): "
+                + "one id names one object, so a comparison could not tell the two apart"
         }
     }
 }

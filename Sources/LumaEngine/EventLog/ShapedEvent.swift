@@ -46,6 +46,18 @@ public enum ShapedEvent: Sendable {
         }
     }
 
+    /// The id of the object the event places in its frame (a box, a recovered box, tracked
+    /// corners), or `nil`. One analyzer places an object at most once per frame and kind: two
+    /// such events of one frame, analyzer and kind with the same id would be one object in two
+    /// places, which `diff` and `score` cannot tell apart, so replay and the readers refuse them.
+    public var placedObjectId: String? {
+        switch self {
+        case .box(let b), .boxRecovered(let b): return b.id
+        case .quadrilateral(let q): return q.id
+        case .pathUpdate, .pathEnd, .boxLost, .blobs: return nil
+        }
+    }
+
     /// The object the event belongs to (a path, a track, a tracked quadrilateral), or `nil` for a
     /// detection of its frame only.
     public var objectId: String? {

@@ -32,8 +32,13 @@ public struct AnalyzerFailure: Error, Equatable, Sendable {
         case undeclaredKind(String, declared: [String])
         /// It emitted an event of `kind` without the fields of its declared `shape`: what the shape's reader found.
         case notItsShape(kind: String, shape: String, problem: String)
+        /// It emitted two events of `kind` placing the object `id` (a JSON string, quotes included) in one frame
+        /// (``ShapedEvent/placedObjectId``).
+        case repeatedId(kind: String, id: String)
 
         private static let inFinish = "in finish: "
+        private static let repeatedIdPrefix = "emitted two "
+        private static let repeatedIdSuffix = ": one id names one object, which is in one place per frame"
 
         public var description: String {
             switch self {
@@ -42,6 +47,7 @@ public struct AnalyzerFailure: Error, Equatable, Sendable {
             case .undeclaredKind(let kind, let declared):
                 "emitted a '\(kind)' event, which it does not declare (its events: \(declared.joined(separator: ", ")))"
             case .notItsShape(let kind, let shape, let problem): "its '\(kind)' event does not have the fields of shape \(shape): \(problem)"
+            case .repeatedId(let kind, let id): Self.repeatedIdPrefix + "'\(kind)' events with the id \(id) in one frame" + Self.repeatedIdSuffix
             }
         }
 
@@ -57,6 +63,10 @@ public struct AnalyzerFailure: Error, Equatable, Sendable {
             } else if let (kind, rest) = Self.quotedKind(message, after: "its '", before: "' event does not have the fields of shape "),
                       let colon = rest.range(of: ": ") {
                 self = .notItsShape(kind: kind, shape: String(rest[..<colon.lowerBound]), problem: String(rest[colon.upperBound...]))
+            } else if message.hasPrefix(Self.repeatedIdPrefix + "'"), message.hasSuffix(Self.repeatedIdSuffix),
+                      let (kind, rest) = Self.quotedKind(message, after: Self.repeatedIdPrefix + "'", before: "' events with the id "),
+                      rest.hasSuffix(" in one frame" + Self.repeatedIdSuffix) {
+                self = .repeatedId(kind: kind, id: String(rest.dropLast((" in one frame" + Self.repeatedIdSuffix).count)))
             } else {
                 self = .threw(message)
             }

@@ -146,8 +146,9 @@ public final class FrameAnalysis {
     private func flushPending() throws {
         guard let p = pending else { return }
         for r in runners {
+            var placed: Set<String> = []
             for e in r.sink.drain() {
-                if let cause = r.problem(with: e) { throw AnalyzerFailure(analyzer: r.name, frame: p.index, cause) }
+                if let cause = r.problem(with: e, placed: &placed) { throw AnalyzerFailure(analyzer: r.name, frame: p.index, cause) }
                 try write(LoggedEvent(frame: p.index, time: p.time, analyzer: r.name, kind: e.kind, data: e.payload))
             }
         }
@@ -192,15 +193,20 @@ final class Runner: @unchecked Sendable {
     }
 
     /// Why an emitted event breaks what the analyzer declared, or `nil`: a kind it does not
-    /// declare, or a payload without the fields of the kind's shape.
-    func problem(with event: EventSink.Emitted) -> AnalyzerFailure.Cause? {
+    /// declare, a payload without the fields of the kind's shape, or an object placed twice in
+    /// the frame (`placed`: the kinds and ids of the frame's events so far).
+    func problem(with event: EventSink.Emitted, placed: inout Set<String>) -> AnalyzerFailure.Cause? {
         guard !schemas.isEmpty else { return nil }
         guard let schema = schemas[event.kind] else { return .undeclaredKind(event.kind, declared: schemas.keys.sorted()) }
         guard let shape = schema.shape else { return nil }
+        let shaped: ShapedEvent
         do throws(ShapedEvent.Mismatch) {
-            _ = try ShapedEvent(payload: event.payload, shape: shape)
+            shaped = try ShapedEvent(payload: event.payload, shape: shape)
         } catch {
             return .notItsShape(kind: event.kind, shape: shape.rawValue, problem: error.reason)
+        }
+        if let id = shaped.placedObjectId, !placed.insert(event.kind + "\u{0}" + id).inserted {
+            return .repeatedId(kind: event.kind, id: JSONString.quoted(id))
         }
         return nil
     }

@@ -58,7 +58,8 @@ public struct SweepReport: Sendable {
             lines += ["", name + ":"]
             lines += table(r.scores.map { $0[i] }, times: r.timings?.map { $0[i] }, front: nil)
         }
-        return lines.joined(separator: "\n") + "\n"
+        // Names come from files: a control character in one is written visibly (`\u{1B}`), as printed.
+        return lines.map { ControlCharacters.escaped($0) }.joined(separator: "\n") + "\n"
     }
 
     /// A table of `scores` (and `times`, with `--timings`), one row per setting; a `front` column
@@ -130,8 +131,10 @@ public struct SweepReport: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
+    /// A CSV field, quoted when it holds a comma or a quote (RFC 4180); control characters, line
+    /// breaks included, written visibly (`\u{1B}`, `\n`, as printed), so every row is one line.
     private func csvField(_ text: String) -> String {
+        let text = ControlCharacters.escaped(text)
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }

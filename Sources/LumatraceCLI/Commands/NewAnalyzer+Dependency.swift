@@ -1,4 +1,5 @@
 import Foundation
+import LumaBase
 import LumaProcess
 
 /// How a new plugin package depends on Lumatrace: by version when the checkout is a tagged
@@ -18,10 +19,11 @@ struct LumatraceDependency: Equatable {
         LumatraceDependency(checkout: checkout, release: releaseTag(of: checkout))
     }
 
-    /// The `.package(…)` line of the plugin's Package.swift.
+    /// The `.package(…)` line of the plugin's Package.swift: the checkout's path (or its `file://`
+    /// URL) as a Swift string literal, so a folder named with `"`, `\\` or a newline is a name, not code.
     var packageLine: String {
-        if let release { return ".package(url: \"file://\(checkout)\", from: \"\(release)\")," }
-        return ".package(name: \"Lumatrace\", path: \"\(checkout)\"),"
+        if let release { return ".package(url: \(SwiftLiteral.quoted("file://" + checkout)), from: \(SwiftLiteral.quoted(release)))," }
+        return ".package(name: \"Lumatrace\", path: \(SwiftLiteral.quoted(checkout))),"
     }
 
     /// The name products are taken from: a versioned package is known by its URL's last component
@@ -31,6 +33,9 @@ struct LumatraceDependency: Equatable {
         let last = URL(fileURLWithPath: checkout).lastPathComponent
         return last.hasSuffix(".git") ? String(last.dropLast(4)) : last
     }
+
+    /// `packageName` as a Swift string literal, for the manifest's `.product(…, package: …)`.
+    var packageNameLiteral: String { SwiftLiteral.quoted(packageName) }
 
     /// A sentence for the plugin's README.
     var readmeSentence: String {

@@ -20,12 +20,15 @@ struct PythonAnalyzerTemplate {
     /// Why `typeName` would make code that does not run, or `nil`: a Python constant (`None`,
     /// `True`, `False`, which pass as capitalised names), a name the script or its tests import
     /// (a class `Event` would hide `lumatrace.analyzer.Event`), or a module name that would hide a
-    /// module they import (`Numpy` writes numpy.py, which `import numpy` would then find).
+    /// module they import, directly or not (`Numpy` writes numpy.py, which `import numpy` would
+    /// then find; `Enum` writes enum.py, which `re` imports).
     var clash: String? {
         if ["None", "True", "False", "NotImplemented", "Ellipsis"].contains(typeName) { return "it is a Python constant" }
         if Self.builtinClasses.contains(typeName) { return "it would hide Python's built-in \(typeName), which the script and Python itself use" }
         if Self.importedNames.contains(typeName) { return "the script imports \(typeName) from lumatrace.analyzer" }
-        if Self.importedModules.contains(moduleName) { return "its script, \(moduleName).py, would hide the module \(moduleName) that the analyzer imports" }
+        if Self.importedModules.contains(moduleName) {
+            return "its script, \(moduleName).py, would hide the module \(moduleName) that Python imports to run the analyzer or its tests"
+        }
         return nil
     }
 
@@ -49,11 +52,26 @@ struct PythonAnalyzerTemplate {
     ]
     /// What the script and its tests import by name (see `analyzer` and `tests`).
     static let importedNames: Set<String> = ["Analyzer", "Event", "OptionsRefused"]
-    /// Modules the script, its tests and `lumatrace.analyzer` import: a script named like one
-    /// would be imported in its place.
+    /// Every module Python imports to run the script (as the external analyzer runs it) and its
+    /// tests (under pytest), directly or not: a script named like one (`Enum` writes enum.py) is
+    /// imported in its place, by the tests' `from enum import Enum` or by a module deep in
+    /// Python's own start-up (re imports enum), and the script breaks with a circular import.
+    /// Read from the interpreter: the top-level names of `sys.modules` after both runs (Python
+    /// 3.11, numpy, pytest), those a type name can make (`SreCompile` → sre_compile).
+    /// `NewAnalyzerNamesTests` runs both with the project's Python and checks that every module
+    /// they import is here; add the ones it names when Python or a package changes.
     static let importedModules: Set<String> = [
-        "lumatrace", "numpy", "pytest", "sys", "os", "re", "json", "math", "struct", "hashlib", "traceback", "dataclasses",
-        "typing", "abc", "collections", "functools", "types", "io", "test",
+        "abc", "argparse", "array", "ast", "atexit", "base64", "bdb", "binascii", "bisect", "builtins", "bz2", "calendar", "cmd",
+        "code", "codecs", "codeop", "collections", "contextlib", "contextvars", "copy", "copyreg", "csv", "ctypes",
+        "dataclasses", "datetime", "decimal", "difflib", "dis", "email", "encodings", "enum", "errno", "faulthandler", "fcntl",
+        "fnmatch", "fractions", "functools", "gc", "genericpath", "gettext", "glob", "hashlib", "heapq", "html", "http",
+        "importlib", "iniconfig", "inspect", "io", "ipaddress", "itertools", "json", "keyword", "linecache", "locale", "logging",
+        "lumatrace", "lzma", "marshal", "math", "ntpath", "numbers", "numpy", "opcode", "operator", "os", "pathlib", "pdb",
+        "pickle", "platform", "pluggy", "posix", "posixpath", "pprint", "py", "pyexpat", "pygments", "pytest", "quopri",
+        "random", "re", "readline", "reprlib", "runpy", "select", "selectors", "shlex", "shutil", "signal", "site", "socket",
+        "ssl", "stat", "string", "struct", "subprocess", "sys", "tempfile", "test", "textwrap", "threading", "time", "token",
+        "tokenize", "traceback", "types", "typing", "unicodedata", "unittest", "urllib", "uuid", "warnings", "weakref", "xml",
+        "zipfile", "zipimport", "zlib", "zstandard",
     ]
 
     /// The checkout's virtual environment, which has numpy and the `lumatrace` package: what

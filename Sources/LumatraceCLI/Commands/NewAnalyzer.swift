@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LumaBase
 
 struct NewAnalyzer: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -65,6 +66,9 @@ struct NewAnalyzer: ParsableCommand {
         try reportingErrors {
             let folder = path ?? name
             let checkout = lumatrace ?? Self.buildCheckout
+            for (flag, given) in [("--lumatrace", checkout), ("--path", folder)] where SystemPath.hasEscapedBytes(given) {
+                throw UsageError("\(flag) \(given): the name holds bytes that are not UTF-8, which the package's files cannot name; rename the folder or use a link with a UTF-8 name")
+            }
             guard FileManager.default.fileExists(atPath: checkout + "/Package.swift") else {
                 throw CLIError("\(checkout) is not a Lumatrace checkout (no Package.swift); pass --lumatrace PATH")
             }
@@ -76,7 +80,7 @@ struct NewAnalyzer: ParsableCommand {
                 try write(template.files, into: folder)
                 print("created \(folder): analyzer `\(template.analyzerName)` (\(template.typeName)Analyzer), its tests, and lumatrace-\(template.analyzerName)")
                 print(template.lumatrace.readmeSentence)
-                print("next: cd \(folder) && swift build && swift test")
+                print("next: cd \(ShellWord.quoted(folder)) && swift build && swift test")
             case .python:
                 let template = PythonAnalyzerTemplate(typeName: name, checkout: root)
                 try write(template.files, into: folder)
@@ -84,7 +88,7 @@ struct NewAnalyzer: ParsableCommand {
                 if !FileManager.default.isExecutableFile(atPath: template.python) {
                     print("note: \(template.python) does not exist yet: run scripts/install-dependencies --for-tests in \(root) to make it")
                 }
-                print("next: cd \(folder) && \(template.python) -m pytest")
+                print("next: cd \(ShellWord.quoted(folder)) && \(ShellWord.quoted(template.python)) -m pytest")
             }
         }
     }
@@ -135,15 +139,15 @@ struct AnalyzerTemplate {
             targets: [
                 // The analyzer: sees only Lumatrace's plugin API (LumaAnalysis) and its image kernels (LumaImaging).
                 .target(name: "\(typeName)", dependencies: [
-                    .product(name: "LumaAnalysis", package: "\(lumatrace.packageName)"),
-                    .product(name: "LumaImaging", package: "\(lumatrace.packageName)"),
+                    .product(name: "LumaAnalysis", package: \(lumatrace.packageNameLiteral)),
+                    .product(name: "LumaImaging", package: \(lumatrace.packageNameLiteral)),
                 ]),
                 // lumatrace with the built-in analyzers plus this one.
                 .executableTarget(name: "lumatrace-\(analyzerName)", dependencies: [
-                    "\(typeName)", .product(name: "LumatraceCLI", package: "\(lumatrace.packageName)"),
+                    "\(typeName)", .product(name: "LumatraceCLI", package: \(lumatrace.packageNameLiteral)),
                 ]),
                 .testTarget(name: "\(typeName)Tests", dependencies: [
-                    "\(typeName)", .product(name: "AnalyzerHarness", package: "\(lumatrace.packageName)"),
+                    "\(typeName)", .product(name: "AnalyzerHarness", package: \(lumatrace.packageNameLiteral)),
                 ]),
             ],
             swiftLanguageModes: [.v6]

@@ -54,23 +54,8 @@ func printError(_ error: any Error, command: CommandContext = .other) {
 /// `text` with its control characters written as escapes (`\n`, `\r`, `\t`, `\u{1B}`).
 func oneLine(_ text: String) -> String { escapingControls(text, keeping: []) }
 
-/// `text` with its control characters, but those in `kept`, written as escapes.
-func escapingControls(_ text: String, keeping kept: Set<Unicode.Scalar>) -> String {
-    func escaped(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.generalCategory == .control && !kept.contains(scalar) }
-    guard text.unicodeScalars.contains(where: escaped) else { return text }
-    var out = ""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case _ where !escaped(scalar): out.unicodeScalars.append(scalar)
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.properties.generalCategory == .control: out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out
-}
+/// `text` with its control characters, but those in `kept`, written as escapes (``ControlCharacters``).
+func escapingControls(_ text: String, keeping kept: Set<Unicode.Scalar>) -> String { ControlCharacters.escaped(text, keeping: kept) }
 
 func warn(_ message: String) {
     FileHandle.standardError.write(Data("lumatrace: \(oneLine(SystemPath.display(message)))\n".utf8))
