@@ -394,6 +394,16 @@ def test_an_existing_layout_is_replaced_only_with_force_and_stops_the_export_bef
     assert layout.read_bytes() == first
 
 
+def test_the_layout_and_the_export_naming_one_file_is_a_wrong_command_line(tmp_path, capsys):
+    same = tmp_path / "same.json"
+    args = ["export-mcap", str(recording_path("toss-real")), str(events_path("toss-real")), "-o", str(same),
+            "--layout", str(same)]
+    assert main(args) == 64
+    assert capsys.readouterr().err.strip().endswith(
+        f"error: -o {same} and --layout {same} name the same file: each output needs a file of its own")
+    assert os.listdir(tmp_path) == []
+
+
 # MARK: - Pairing a log with its recording
 
 def test_a_log_of_another_recording_of_the_same_size_is_refused_unless_asked(tmp_path, capsys):

@@ -87,8 +87,16 @@ def _add_mcap_arguments(parser: argparse.ArgumentParser) -> None:
                              "--force, and only if it is a Foxglove layout: JSON with configById and layout)")
 
 
+class _UsageError(Exception):
+    """A command line whose options cannot go together (exit status `EXIT_USAGE`)."""
+
+
 def _export_mcap(args) -> str:
+    from ._output import same_path
     from .foxglove import to_mcap
+    if args.layout is not None and args.output != "-" and same_path(args.output, args.layout):
+        raise _UsageError(f"-o {args.output} and --layout {args.layout} name the same file: "
+                          f"each output needs a file of its own")
     with ProgressBar.on_terminal(sys.stderr, "export-mcap") as progress:
         return str(to_mcap(args.recording, args.events, args.output, force=args.force, other_recording=args.force,
                            layout_path=args.layout, progress=progress))
@@ -169,6 +177,9 @@ def main(argv: list[str] | None = None) -> int:
         summary = args.run(args)
     except KeyboardInterrupt:
         return 130
+    except _UsageError as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
     except Exception as e:  # noqa: BLE001 - every failure becomes one line; the kinds are worded below
         print(f"{prog}: error: {_describe(e)}", file=sys.stderr)
         return EXIT_FAILURE

@@ -201,6 +201,13 @@ def _is_layout(text: bytes) -> bool:
     return isinstance(value, dict) and isinstance(value.get("configById"), dict) and "layout" in value
 
 
+def same_path(a, b) -> bool:
+    """Whether two paths name one file: the same file (through a link, or another spelling), or
+    the same entry of the same folder whether or not it exists yet."""
+    a, b = os.fspath(a), os.fspath(b)
+    return _same_file(a, b) or _same_name(a, b)
+
+
 def _same_file(a: str, b: str) -> bool:
     try:
         return os.path.samefile(a, b)

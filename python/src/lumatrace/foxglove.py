@@ -45,7 +45,7 @@ from ._event_messages import EventStream
 from ._event_schema import event_schema
 from ._export import Export, Pairing, exporting, import_sdk
 from ._foxglove_layout import LAYOUT_KIND, write_layout
-from ._output import OutputFile
+from ._output import OutputError, OutputFile, same_path
 from .errors import LumatraceError
 from .overlays import Box, Dots, Polyline
 
@@ -97,6 +97,9 @@ def to_mcap(recording_path, events_path, output_path, *, force: bool = False,
     from foxglove.channels import ImageAnnotationsChannel, RawImageChannel
     from foxglove.mcap import MCAPWriteOptions
 
+    if layout_path is not None and same_path(layout_path, output_path):
+        raise OutputError(os.fspath(layout_path), "isInput", f"is also the export's output {os.fspath(output_path)}: "
+                                                            f"each output needs a file of its own")
     with ExitStack() as claimed:
         # The layout's name is claimed first: a layout that may not be written stops the export before it starts.
         layout = None if layout_path is None else claimed.enter_context(OutputFile(
