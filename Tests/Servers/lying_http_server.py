@@ -14,6 +14,7 @@ the lie (http://127.0.0.1:PORT/<lie>/name.luma):
   bighdr        a 10 MiB header line
   slowloris     honest headers, then the body at 2 bytes a second
   slowfirst     the first answer honest, then slowloris
+  slowheaders   a status line, then a header line every half second, never ending
   etag_esc      an ETag of terminal escapes (retitles and colours a terminal printed raw)
   st503         HTTP 503 always
   auth          401 unless the request carries Basic credentials; logs them to stderr
@@ -31,7 +32,8 @@ import time
 PORT, DATA = int(sys.argv[1]), open(sys.argv[2], "rb").read()
 threading.Timer(float(sys.argv[3]) if len(sys.argv) > 3 else 120.0, lambda: os._exit(0)).start()
 answers = {}
-LIES = {"honest", "etag_change", "len_change", "more", "bighdr", "slowloris", "slowfirst", "etag_esc", "st503", "auth", "wrongcr"}
+LIES = {"honest", "etag_change", "len_change", "more", "bighdr", "slowloris", "slowfirst", "slowheaders", "etag_esc",
+        "st503", "auth", "wrongcr"}
 
 
 class Liar(http.server.BaseHTTPRequestHandler):
@@ -62,6 +64,17 @@ class Liar(http.server.BaseHTTPRequestHandler):
         except OSError:
             pass
 
+    def slow_headers(self):
+        self.close_connection = True
+        try:
+            self.wfile.write(b"HTTP/1.1 206 Partial Content\r\n")
+            for i in range(100000):
+                self.wfile.write(b"X-Slow-%d: 1\r\n" % i)
+                self.wfile.flush()
+                time.sleep(0.5)
+        except OSError:
+            pass
+
     def do_GET(self):
         lie = self.path.split("/")[1] if self.path.count("/") > 1 else ""
         count = answers[lie] = answers.get(lie, 0) + 1
@@ -72,6 +85,8 @@ class Liar(http.server.BaseHTTPRequestHandler):
             return self.answer(404, [("Content-Length", "0")])
         if lie == "st503":
             return self.answer(503, [("Content-Length", "0")])
+        if lie == "slowheaders":
+            return self.slow_headers()
         if lie == "auth":
             sys.stderr.write("Authorization: %s\n" % self.headers.get("Authorization"))
             sys.stderr.flush()

@@ -229,3 +229,43 @@ def test_a_log_of_mostly_distinct_fields_is_refused_in_bounded_memory(tmp_path):
     assert said.startswith(f"{path}: the table would be 20000 rows by 20005 columns, over the limit of")
     assert "cells" in said
     assert int(grew) < 20 * size, f"reading grew the peak by {int(grew)} bytes for a log of {size}"
+
+
+@pytest.mark.parametrize("data, said", [
+    ({"id": "A", "boundingBox": [1e300, -1e300, 1e300, 1e300], "confidence": 0.9},
+     "box coordinate 1e+300 is outside ±1000000: not an observation"),
+    ({"id": "A", "boundingBox": [0.5, 0.5, 0.1, -2000000], "confidence": 0.9},
+     "box coordinate -2000000.0 is outside ±1000000: not an observation"),
+], ids=["1e300", "minus-2e6"])
+def test_box_coordinates_beyond_a_million_are_refused_as_lumatrace_refuses_them(tmp_path, data, said):
+    path = tmp_path / "huge.events.jsonl"
+    relogged(path, TRACKING_HEADER, [{"frame": 0, "t": 0.5, "analyzer": "tracking", "kind": "track",
+                                      "data": {"id": "A", "boundingBox": [0.1, 0.1, 0.2, 0.2], "confidence": 0.9}},
+                                     {"frame": 1, "t": 0.53, "analyzer": "tracking", "kind": "track", "data": data}])
+    with pytest.raises(lumatrace.EventLogError) as raised:
+        lumatrace.read_events(path)
+    assert str(raised.value) == f"{path}: line 3: {said}"
+    # A coordinate of exactly a million is one.
+    relogged(path, TRACKING_HEADER, [{"frame": 0, "t": 0.5, "analyzer": "tracking", "kind": "track",
+                                      "data": {"id": "A", "boundingBox": [1e6, -1e6, 0.2, 0.2], "confidence": 0.9}}])
+    assert len(lumatrace.read_events(path)) == 1
+
+
+def test_by_kind_gives_each_of_many_kinds_its_own_rows_as_the_long_table_has_them(tmp_path):
+    # 600 kinds, a few events each, interleaved across frames: every table holds its kind's rows,
+    # in the log's order, with its own fields only.
+    header = json.loads(TRACKING_HEADER)
+    header["analyzers"][0]["events"] = [{"kind": f"k{i}", "version": 1, "shape": None} for i in range(600)]
+    events = [{"frame": f, "t": 0.5 + f * 0.03, "analyzer": "tracking", "kind": f"k{(f * 7 + j) % 600}",
+               "data": {"v": f * 10 + j, f"only{(f * 7 + j) % 600}": True}} for f in range(30) for j in range(60)]
+    path = tmp_path / "kinds.events.jsonl"
+    relogged(path, json.dumps(header, separators=(",", ":")).encode(), events)
+    long = lumatrace.read_events(path)
+    tables = lumatrace.read_events(path, by_kind=True)
+    assert sorted(tables) == sorted({e["kind"] for e in events})
+    for kind, table in tables.items():
+        mine = [e for e in events if e["kind"] == kind]
+        assert table["frame"].tolist() == [e["frame"] for e in mine]
+        assert table["v"].tolist() == [e["data"]["v"] for e in mine]
+        assert [c for c in table.columns if c.startswith("only")] == [f"only{kind[1:]}"]
+        assert table["v"].tolist() == long[long["kind"] == kind]["v"].astype("int64").tolist()

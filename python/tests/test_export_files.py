@@ -70,6 +70,35 @@ def test_force_never_replaces_a_file_of_another_kind(export, tmp_path, other, no
     assert out.read_bytes() == original
 
 
+def test_a_log_without_its_footer_exports_and_says_it_is_incomplete(export, tmp_path, capsys):
+    lines = events_path("toss-real").read_bytes().splitlines(keepends=True)
+    cut = tmp_path / "cut.events.jsonl"
+    cut.write_bytes(b"".join(lines[:-1]))   # a replay that did not finish: no footer
+    out = tmp_path / f"cut{export.suffix}"
+    assert main([export.command, str(recording_path("toss-real")), str(cut), "-o", str(out)]) == 0
+    said = capsys.readouterr().out.strip()
+    assert said.startswith(f"wrote {out}: 60 frames, ") and said.endswith(
+        "; the log is incomplete (no footer: its replay did not finish)"), said
+    whole = tmp_path / f"whole{export.suffix}"
+    assert main([export.command, str(recording_path("toss-real")), str(events_path("toss-real")), "-o", str(whole)]) == 0
+    assert "incomplete" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("content", [b"my notes\n", b"", b"RR", b"\x89MCA"])
+def test_force_never_replaces_a_file_of_unknown_kind(export, tmp_path, content, capsys):
+    out = tmp_path / "notes.txt"
+    out.write_bytes(content)
+    with pytest.raises(OutputError) as refused:
+        export.write(recording_path("toss-real"), events_path("toss-real"), out, force=True)
+    assert refused.value.code == "otherKind"
+    assert "is not " in str(refused.value) and "a file of unknown kind" in str(refused.value)
+    assert main([export.command, str(recording_path("toss-real")), str(events_path("toss-real")), "-o", str(out),
+                 "--force"]) == 2
+    assert "notes.txt: is not " in capsys.readouterr().err
+    assert out.read_bytes() == content
+    assert sorted(os.listdir(tmp_path)) == ["notes.txt"]
+
+
 @pytest.mark.parametrize("which", ["recording", "events"])
 def test_the_output_is_never_an_input_by_its_name_another_path_or_a_link(export, tmp_path, which):
     rec, log = tmp_path / "clip.luma", tmp_path / "clip.events.jsonl"

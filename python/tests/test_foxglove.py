@@ -22,7 +22,8 @@ from lumatrace.foxglove import to_mcap  # noqa: E402
 
 from export_expectations import (BUNDLED, box_corners, draws_fitted_path, every_shape_log, events_path,  # noqa: E402
                                  export_bundled, expected_nanoseconds, fitted_path, foxglove_primitives, pixel,
-                                 read_log, recording_path, replayed_every_shape_log, replayed_part, shapes_of)
+                                 read_log, recording_path, replayed_every_shape_log, replayed_part, shapes_of, write_log,
+                                 _balls_digest)
 
 # PointsAnnotation.type in foxglove.PointsAnnotation's protobuf schema.
 POINTS, LINE_LOOP, LINE_STRIP = 1, 2, 3
@@ -245,14 +246,14 @@ def test_every_event_is_a_json_message_on_its_analyzers_kind_topic_at_its_frames
     with open(exported[name][0], "rb") as f:
         channels = {c.topic for c in make_reader(f).get_summary().channels.values()}
     assert {c for c in channels if not c.startswith("/camera/") and not c.endswith("/annotations")} == {
-        f"/lumatrace/{e['analyzer']}/{e['kind']}" for e in events}
+        f"/lumatrace/{e['analyzer']}/events/{e['kind']}" for e in events}
     by_topic = Counter(topic for topic, *_ in found)
-    assert by_topic == Counter(f"/lumatrace/{e['analyzer']}/{e['kind']}" for e in events)
+    assert by_topic == Counter(f"/lumatrace/{e['analyzer']}/events/{e['kind']}" for e in events)
     in_order = sorted(found, key=lambda m: m[2])  # MCAP orders by log time; the log by frame
     assert [m for *_, m in in_order] == sorted(events, key=lambda e: e["frame"])
     for topic, schema, log, publish, m in found:
         assert schema == f"lumatrace.{declared[(m['analyzer'], m['kind'])]}"
-        assert topic == f"/lumatrace/{m['analyzer']}/{m['kind']}"
+        assert topic == f"/lumatrace/{m['analyzer']}/events/{m['kind']}"
         assert log == publish == times[m["frame"]]
 
 
@@ -262,11 +263,11 @@ def test_the_numbers_to_plot_are_declared_numbers_in_the_schema(exported):
         summary = make_reader(f).get_summary()
     schemas = {c.topic: json.loads(summary.schemas[c.schema_id].data) for c in summary.channels.values()
                if c.message_encoding == "json"}
-    diff = schemas["/lumatrace/differencing/diff"]["properties"]["data"]
+    diff = schemas["/lumatrace/differencing/events/diff"]["properties"]["data"]
     assert diff["properties"]["changedFraction"]["type"] == "number" and "changedFraction" in diff["required"]
-    path_update = schemas["/lumatrace/trajectory/trajectory"]["properties"]["data"]
+    path_update = schemas["/lumatrace/trajectory/events/trajectory"]["properties"]["data"]
     assert path_update["properties"]["confidence"]["type"] == "number"
-    fractions = [m["data"]["changedFraction"] for topic, *_, m in messages if topic == "/lumatrace/differencing/diff"]
+    fractions = [m["data"]["changedFraction"] for topic, *_, m in messages if topic == "/lumatrace/differencing/events/diff"]
     assert len(fractions) == 89 and max(fractions) > 0
 
 
@@ -274,9 +275,31 @@ def test_free_json_events_have_a_channel_whose_schema_allows_any_data(tmp_path):
     log = tmp_path / "every.events.jsonl"
     every_shape_log(log)
     to_mcap(recording_path("balls-synth"), log, tmp_path / "every.mcap")
-    notes = [(schema, m) for topic, schema, _, _, m in read_mcap(tmp_path / "every.mcap") if topic == "/lumatrace/notes/note"]
+    notes = [(schema, m) for topic, schema, _, _, m in read_mcap(tmp_path / "every.mcap") if topic == "/lumatrace/notes/events/note"]
     assert notes == [("lumatrace.event", {"frame": 1, "t": 1 / 30, "analyzer": "notes", "kind": "note",
                                           "data": {"text": "hello"}})]
+
+
+def test_event_topics_have_a_namespace_of_their_own_whatever_the_kinds_name(tmp_path):
+    # Kinds a log may declare: one named like the annotations topic, and names that are odd as topic
+    # segments (a dot, two, a leading dot, a dash, a slash, a percent sign, a space).
+    kinds = ["annotations", ".", "..", ".hidden", "-", "a/b", "100%", "two words", "diff"]
+    box = {"id": "A", "boundingBox": [0.5, 0.25, 0.25, 0.5], "confidence": 0.9}
+    write_log(tmp_path / "odd.events.jsonl", [("x", [(k, "box") for k in kinds])],
+              [(1, "x", k, box) for k in kinds], digest=_balls_digest())
+    to_mcap(recording_path("balls-synth"), tmp_path / "odd.events.jsonl", tmp_path / "odd.mcap")
+    with open(tmp_path / "odd.mcap", "rb") as f:
+        channels = list(make_reader(f).get_summary().channels.values())
+    topics = [c.topic for c in channels]
+    assert len(topics) == len(set(topics)), topics            # no topic carries two channels
+    assert "/lumatrace/x/annotations" in topics
+    events = sorted(t for t in topics if t.startswith("/lumatrace/x/events/"))
+    assert events == sorted(["/lumatrace/x/events/annotations", "/lumatrace/x/events/%2E", "/lumatrace/x/events/%2E.",
+                             "/lumatrace/x/events/%2Ehidden", "/lumatrace/x/events/-", "/lumatrace/x/events/a%2Fb",
+                             "/lumatrace/x/events/100%25", "/lumatrace/x/events/two%20words",
+                             "/lumatrace/x/events/diff"])
+    messages = {topic: m for topic, _, _, _, m in read_mcap(tmp_path / "odd.mcap")}
+    assert messages["/lumatrace/x/events/a%2Fb"]["kind"] == "a/b"   # the event keeps its own kind
 
 
 def test_a_schema_refuses_an_event_without_its_shapes_fields():
@@ -326,8 +349,9 @@ def test_the_layout_shows_the_image_with_every_analyzers_annotations_a_plot_and_
     assert image["annotations"] == {"/lumatrace/differencing/annotations": {"visible": True},
                                     "/lumatrace/trajectory/annotations": {"visible": True}}
     assert [p["value"] for p in panels["Plot!lumatrace"]["paths"]] == [
-        "/lumatrace/differencing/diff.data.changedFraction", "/lumatrace/trajectory/trajectory.data.confidence",
-        '"/lumatrace/trajectory/trajectory.end".data.confidence']   # a topic with a dot is quoted
+        "/lumatrace/differencing/events/diff.data.changedFraction",
+        "/lumatrace/trajectory/events/trajectory.data.confidence",
+        '"/lumatrace/trajectory/events/trajectory.end".data.confidence']   # a topic with a dot is quoted
     assert panels["RawMessages!lumatrace"]["topicPath"] in topics
     assert {p["value"].rsplit(".data.", 1)[0].strip('"') for p in panels["Plot!lumatrace"]["paths"]} <= topics
     assert config["layout"]["first"] == "Image!lumatrace"
@@ -354,6 +378,12 @@ def test_an_existing_layout_is_replaced_only_with_force_and_stops_the_export_bef
     assert main(args) == 2
     assert capsys.readouterr().err.strip().endswith("a.layout.json: already exists (--force replaces it)")
     assert sorted(os.listdir(tmp_path)) == ["a.layout.json"] and layout.read_text() == "mine\n"
+    assert main(args + ["--force"]) == 2   # not a layout: never replaced
+    assert capsys.readouterr().err.strip().endswith(
+        "a.layout.json: is not a Foxglove layout (a file of unknown kind); a result replaces only a file of its "
+        "own kind: remove it first or choose another name")
+    assert sorted(os.listdir(tmp_path)) == ["a.layout.json"] and layout.read_text() == "mine\n"
+    layout.write_text('{"configById":{},"layout":"Image!x","globalVariables":{}}')   # as Foxglove saves one
     assert main(args + ["--force"]) == 0
     assert json.loads(layout.read_text())["configById"]
     first = layout.read_bytes()
@@ -362,6 +392,16 @@ def test_an_existing_layout_is_replaced_only_with_force_and_stops_the_export_bef
     assert not (tmp_path / "a.mcap").exists()
     assert main(args + ["--force"]) == 0
     assert layout.read_bytes() == first
+
+
+def test_the_layout_and_the_export_naming_one_file_is_a_wrong_command_line(tmp_path, capsys):
+    same = tmp_path / "same.json"
+    args = ["export-mcap", str(recording_path("toss-real")), str(events_path("toss-real")), "-o", str(same),
+            "--layout", str(same)]
+    assert main(args) == 64
+    assert capsys.readouterr().err.strip().endswith(
+        f"error: -o {same} and --layout {same} name the same file: each output needs a file of its own")
+    assert os.listdir(tmp_path) == []
 
 
 # MARK: - Pairing a log with its recording

@@ -151,9 +151,11 @@ def test_a_failure_after_opening_ends_the_source(server, monkeypatch):
     assert again.value is first.value and len(server.requests) == asked, "no request after a failure for good"
 
 
-def test_a_trickling_server_meets_the_deadline(monkeypatch):
+@pytest.mark.parametrize("lie", ["slowloris", "slowheaders"])
+def test_a_trickling_server_meets_the_deadline(monkeypatch, lie):
     """The repository's lying server (Tests/Servers, which the Swift tests use too) sends its body
-    at 2 bytes a second."""
+    at 2 bytes a second (`slowloris`), or a header line every half second (`slowheaders`): the
+    deadline covers the headers as it covers the body."""
     monkeypatch.setenv("LUMATRACE_HTTP_TIMEOUT", "1")
     monkeypatch.setattr(_http, "MAXIMUM_ATTEMPTS", 1)
     with socket.socket() as probe:
@@ -170,7 +172,7 @@ def test_a_trickling_server_meets_the_deadline(monkeypatch):
             pytest.fail("Tests/Servers/lying_http_server.py did not start listening in 20 s")
         started = time.monotonic()
         with pytest.raises(lumatrace.HTTPError, match="timed out: .* at most 1 s"):
-            lumatrace.open(f"http://127.0.0.1:{port}/slowloris/clip.luma")
+            lumatrace.open(f"http://127.0.0.1:{port}/{lie}/clip.luma")
         assert time.monotonic() - started < 5
     finally:
         server.terminate()

@@ -1,8 +1,12 @@
 """`python -m lumatrace stream-rerun`: an event log piped in line by line is logged to Rerun as it
 arrives. Checked with Rerun's save-to-file sink (`--save`), no viewer: the file is read back with
 Rerun's own reader and compared with the log's lines."""
+import os
+import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -91,3 +95,67 @@ def test_exactly_one_destination_is_named(tmp_path):
     with open(events_path("toss-real"), "rb") as piped:
         done = stream_rerun(stdin=piped, cwd=tmp_path)
     assert done.returncode == 64 and "one of the arguments --spawn --connect --save is required" in done.stderr
+
+
+def _y4m_frame(width, height, k) -> bytes:
+    luma = np.full((height, width), 40, np.uint8)
+    luma[10:20, 2 + 2 * k:12 + 2 * k] = 220
+    return b"FRAME\n" + luma.tobytes() + bytes(width * height // 2)
+
+
+def test_ctrl_c_on_a_live_pipeline_saves_what_was_streamed_marked_incomplete(lumatrace_bin, tmp_path):
+    # A live session as a terminal runs it: `record --live ... --events - | stream-rerun --save`, one
+    # process group, a camera that keeps its end open, and Ctrl-C (SIGINT to the group).
+    width, height = 64, 48
+    record = subprocess.Popen([lumatrace_bin, "record", "-", "--live", "-o", "live.luma", "--analyzer",
+                               "differencing", "--events", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, cwd=tmp_path, process_group=0)
+    env = {"PYTHONPATH": str(PYTHON_SOURCE), "PATH": "/usr/bin:/bin"}
+    streamer = subprocess.Popen([sys.executable, "-m", "lumatrace", "stream-rerun", "--save", "live.rrd"],
+                                stdin=record.stdout, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                cwd=tmp_path, env=env, process_group=record.pid)
+    record.stdout.close()
+    record.stdin.write(f"YUV4MPEG2 W{width} H{height} F30:1 Ip A1:1 C420jpeg\n".encode())
+    for k in range(8):
+        record.stdin.write(_y4m_frame(width, height, k))
+    record.stdin.flush()
+    # Wait for the event that shows the stream has begun: its temporary .rrd appears once the
+    # log's header has been read and the file opened.
+    deadline = time.monotonic() + 120   # a hang guard, not a measurement
+    while not any(p.name.startswith(".live.rrd.") for p in tmp_path.iterdir()):
+        assert streamer.poll() is None, streamer.communicate()
+        assert time.monotonic() < deadline, "stream-rerun never opened its output"
+        time.sleep(0.05)
+    os.killpg(record.pid, signal.SIGINT)
+    out, err = streamer.communicate(timeout=120)
+    record.stdin.close()
+    assert record.wait(timeout=60) == 0
+    assert streamer.returncode == 0, err
+    assert err == ""
+    # record kept the frames it received; their events went through the pipe and into the file.
+    frames = int(re.search(r"frames\s+(\d+)", subprocess.run([lumatrace_bin, "info", "live.luma"], cwd=tmp_path,
+                                                              capture_output=True, text=True).stdout)[1])
+    assert 1 <= frames <= 8
+    assert out.strip() == (f"stopped by SIGINT: saved the {frames - 1} events of {frames - 1} frames streamed "
+                           f"before it to live.rrd, marked incomplete")
+    loaded = Loaded(tmp_path / "live.rrd")
+    fractions = loaded.rows["/events/differencing/diff/changedFraction"]
+    assert [r["frame"] for r in fractions] == list(range(1, frames))
+    [marked] = loaded.rows["/__properties/stream"]
+    assert marked["complete"] == [False] or marked["complete"] is False, marked
+    assert "SIGINT" in str(marked["stoppedBy"])
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".partial")]
+
+
+def test_force_replaces_only_a_rerun_file(tmp_path):
+    (tmp_path / "notes.txt").write_text("my notes\n")
+    with open(events_path("toss-real"), "rb") as piped:
+        done = stream_rerun("--save", "notes.txt", "--force", stdin=piped, cwd=tmp_path)
+    assert done.returncode == 2
+    assert "notes.txt: is not a Rerun .rrd file (a file of unknown kind)" in done.stderr
+    assert (tmp_path / "notes.txt").read_text() == "my notes\n"
+    (tmp_path / "old.rrd").write_bytes(b"RRF2 an older stream")
+    with open(events_path("toss-real"), "rb") as piped:
+        done = stream_rerun("--save", "old.rrd", "--force", stdin=piped, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "old.rrd").read_bytes().startswith(b"RRF") and (tmp_path / "old.rrd").stat().st_size > 100

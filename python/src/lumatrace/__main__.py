@@ -28,8 +28,9 @@ _EXPORT_EPILOG = {
     "mcap": """\
         Opens in Foxglove (app.foxglove.dev, or the desktop app: File > Open local file).
         Topics: /camera/image (the frames), /lumatrace/ANALYZER/annotations (what each
-        analyzer drew, for the Image panel) and /lumatrace/ANALYZER/KIND (every event as
-        JSON with a schema: plot /lumatrace/differencing/diff.data.changedFraction).
+        analyzer drew, for the Image panel) and /lumatrace/ANALYZER/events/KIND (every
+        event as JSON with a schema: plot
+        /lumatrace/differencing/events/diff.data.changedFraction).
         --layout writes a layout to import (Layouts > Import from file): the image with
         every analyzer's annotations, a plot of the main numbers, Raw Messages.
         A log of part of the recording (replay --from/--to) exports those frames only.
@@ -64,6 +65,10 @@ _EXPORT_EPILOG = {
 }
 
 
+#: How --force recognises a file it may replace, by the output's suffix.
+_KIND_WORDS = {"mcap": "its magic bytes show an MCAP file", "rrd": "its header shows a Rerun .rrd file"}
+
+
 def _add_export_arguments(parser: argparse.ArgumentParser, suffix: str) -> None:
     parser.add_argument("recording", help="the .luma recording")
     parser.add_argument("events", help="its event log (.events.jsonl), from `lumatrace replay`")
@@ -71,18 +76,27 @@ def _add_export_arguments(parser: argparse.ArgumentParser, suffix: str) -> None:
                         help=f"the .{suffix} file to write; it appears only when complete "
                              f"(`-` writes to standard output)")
     parser.add_argument("--force", action="store_true",
-                        help=f"replace OUT.{suffix} if it exists (only a .{suffix} file is ever replaced), and "
-                             f"draw a log made from another recording of the same size")
+                        help=f"replace OUT.{suffix} if it exists and {_KIND_WORDS[suffix]} (no other file is ever "
+                             f"replaced), and draw a log made from another recording of the same size")
 
 
 def _add_mcap_arguments(parser: argparse.ArgumentParser) -> None:
     _add_export_arguments(parser, "mcap")
     parser.add_argument("--layout", metavar="LAYOUT.json",
-                        help="also write a Foxglove layout for the file (replaced only with --force)")
+                        help="also write a Foxglove layout for the file (an existing one replaced only with "
+                             "--force, and only if it is a Foxglove layout: JSON with configById and layout)")
+
+
+class _UsageError(Exception):
+    """A command line whose options cannot go together (exit status `EXIT_USAGE`)."""
 
 
 def _export_mcap(args) -> str:
+    from ._output import same_path
     from .foxglove import to_mcap
+    if args.layout is not None and args.output != "-" and same_path(args.output, args.layout):
+        raise _UsageError(f"-o {args.output} and --layout {args.layout} name the same file: "
+                          f"each output needs a file of its own")
     with ProgressBar.on_terminal(sys.stderr, "export-mcap") as progress:
         return str(to_mcap(args.recording, args.events, args.output, force=args.force, other_recording=args.force,
                            layout_path=args.layout, progress=progress))
@@ -103,13 +117,19 @@ def _add_stream_arguments(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--spawn", action="store_true", help="start a Rerun viewer and stream to it")
     where.add_argument("--connect", metavar="URL",
                        help="stream to a running viewer (e.g. rerun+http://127.0.0.1:9876/proxy)")
-    where.add_argument("--save", metavar="OUT.rrd", help="write the stream to an .rrd file, complete when the log ends")
-    parser.add_argument("--force", action="store_true", help="replace OUT.rrd if it exists")
+    where.add_argument("--save", metavar="OUT.rrd", help="write the stream to an .rrd file when the log ends; Ctrl-C saves what was "
+                            "streamed until then, marked incomplete")
+    parser.add_argument("--force", action="store_true",
+                        help=f"replace OUT.rrd if it exists and {_KIND_WORDS['rrd']} (no other file is ever replaced)")
 
 
 def _stream_rerun(args) -> str:
+    from ._interruption import Interruption
     from .rerun_live import stream_to_rerun
-    return str(stream_to_rerun(args.events, spawn=args.spawn, connect=args.connect, save=args.save, force=args.force))
+    # Ctrl-C ends a live session: what was streamed is kept, and --save saves it marked incomplete.
+    with Interruption() as stop:
+        return str(stream_to_rerun(args.events, spawn=args.spawn, connect=args.connect, save=args.save,
+                                   force=args.force, stopped=stop.signal_name))
 
 
 #: name, one-line summary, epilog, add arguments, run (returns the line printed on success).
@@ -157,6 +177,9 @@ def main(argv: list[str] | None = None) -> int:
         summary = args.run(args)
     except KeyboardInterrupt:
         return 130
+    except _UsageError as e:
+        print(f"{prog}: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
     except Exception as e:  # noqa: BLE001 - every failure becomes one line; the kinds are worded below
         print(f"{prog}: error: {_describe(e)}", file=sys.stderr)
         return EXIT_FAILURE

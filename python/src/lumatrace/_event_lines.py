@@ -13,7 +13,8 @@ lines of at most 4 MiB, each strict JSON (`_json`); a header `lumatrace` accepts
 every event line with `frame` (an integer), `t` (a number with a fraction or an exponent, as
 Lumatrace writes times), `analyzer` and `kind` (strings) and `data`; frames that never go back and
 lie within the replayed frames; times within what a recording's ticks can hold; a last line that
-ends in a newline (a crash cuts it off); and a footer, when there is one, that is the last line,
+ends in a newline (a crash cuts it off); box and corner coordinates of the events whose declared
+shape has them within ±10^6 (as the Swift `ObservationCheck`); and a footer, when there is one, that is the last line,
 holds what a footer holds, fits the header and the events, and whose event count and SHA-256
 match the event lines (an edited log is refused).
 """
@@ -36,6 +37,10 @@ MAXIMUM_LOG_BYTES = 1 << 31
 #: one tick per second, the Swift `LoggedEvent.maximumSeconds`).
 MAXIMUM_SECONDS = float(1 << 61)
 _FOOTER_FIELDS = "(complete, frames, events, counts, sha256)"
+#: The largest box or corner coordinate an observation may have (the Swift `ObservationCheck.limit`):
+#: normalized coordinates are about 0...1.
+MAXIMUM_COORDINATE = 1e6
+_CORNERS = ("topLeft", "topRight", "bottomRight", "bottomLeft")
 
 
 class EventLines:
@@ -142,6 +147,7 @@ class EventLines:
                 if abs(time) > MAXIMUM_SECONDS:
                     raise EventLogError(path, number, f"event time {time!r} is not a recording time "
                                                       f"(at most ±{int(MAXIMUM_SECONDS)} s)")
+                _check_coordinates(facts.shapes.get((fields["analyzer"], fields["kind"])), fields["data"], path, number)
                 event["frame"] = last_frame = frame
                 digest.update(line)
                 digest.update(b"\n")
@@ -184,3 +190,20 @@ class EventLines:
 
     def close(self) -> None:
         self._file.close()
+
+
+def _check_coordinates(shape, data, path: str, line: int) -> None:
+    """Refuses a coordinate beyond ±`MAXIMUM_COORDINATE` in an event of a shape with boxes or
+    corners, in the Swift reader's words; values of other types are left to the shape's readers."""
+    if not isinstance(data, dict) or shape not in ("box", "boxRecovered", "quadrilateral"):
+        return
+    if shape == "quadrilateral":
+        values = [("corner coordinate", v) for name in _CORNERS if isinstance(data.get(name), list)
+                  for v in data[name]]
+    else:
+        box = data.get("boundingBox")
+        values = [("box coordinate", v) for v in box] if isinstance(box, list) else []
+    for what, v in values:
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and not abs(v) <= MAXIMUM_COORDINATE:
+            raise EventLogError(path, line, f"{what} {float(v)!r} is outside ±{int(MAXIMUM_COORDINATE)}: "
+                                            f"not an observation")

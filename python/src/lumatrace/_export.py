@@ -75,6 +75,9 @@ class Export:
     drawn: int
     shapes: int
     not_drawn: dict = field(default_factory=dict)
+    #: Why the log is incomplete ("" when it is complete): it has no footer (its replay did not
+    #: finish), or its footer says the replay stopped early.
+    incomplete: str = ""
 
     def __str__(self) -> str:
         text = (f"wrote {self.output}: {self.frames} frames, {self.events} events, "
@@ -82,6 +85,8 @@ class Export:
         if self.not_drawn:
             kinds = ", ".join(f"{k} ({n})" for k, n in sorted(self.not_drawn.items()))
             text += f"; nothing to draw for {kinds}"
+        if self.incomplete:
+            text += f"; the log is incomplete ({self.incomplete})"
         return text
 
 
@@ -155,7 +160,9 @@ class Pairing:
 
     def summary(self, output: str, frames: int) -> Export:
         o = self.overlays
-        return Export(output, frames, o.events, o.drawn, o.shape_count, dict(o.not_drawn))
+        incomplete = ("no footer: its replay did not finish" if o.footer is None
+                      else "its footer says the replay stopped early" if o.footer.get("complete") is False else "")
+        return Export(output, frames, o.events, o.drawn, o.shape_count, dict(o.not_drawn), incomplete)
 
     def close(self) -> None:
         self.recording.close()

@@ -16,7 +16,8 @@ chunks asked for. The same checks, retries and limits as the Swift reader's `HTT
   fails for good ends the source: every later read raises the same error.
 - Proxies are those the environment names (`http_proxy`, `https_proxy`, `no_proxy`), as curl's.
 - A request has a deadline, `DEFAULT_REQUEST_TIMEOUT` seconds unless `LUMATRACE_HTTP_TIMEOUT`
-  says otherwise, and ends sooner when its body comes at under 512 bytes a second for 30 s; at
+  says otherwise, from the connection to the last byte of the body, the status line and headers
+  included (`_DeadlineSocket`: a server sending a header line now and then is cut off), and ends sooner when its body comes at under 512 bytes a second for 30 s; at
   most `MAXIMUM_REDIRECTS` redirects are followed, to `http` and `https` only; header lines are
   bounded by `http.client` (64 KiB a line, 100 lines). The body is read in pieces, so memory
   follows the bytes that arrive, never a length a server claims.
@@ -28,7 +29,9 @@ port and path only, the query and fragment replaced by `?…` (`redacted`).
 from __future__ import annotations
 
 import base64
+import functools
 import http.client
+import io
 import os
 import socket
 import ssl
@@ -242,6 +245,7 @@ class HTTPByteSource:
             if self._connection.sock is not None:
                 self._connection.sock.settimeout(self._connection.timeout)
             self._connection.request("GET", path, headers=headers)
+            self._connection.response_class = functools.partial(_Response, deadline=deadline)
             return self._connection.getresponse()
         except http.client.HTTPException as e:
             if isinstance(e, http.client.LineTooLong) or "got more than" in str(e):
@@ -345,6 +349,48 @@ class HTTPByteSource:
     def close(self) -> None:
         self._disconnect()
         self._blocks.clear()
+
+
+class _Response(http.client.HTTPResponse):
+    """An answer read from the socket under its request's deadline (`_DeadlineSocket`)."""
+
+    def __init__(self, sock, *args, deadline: float, **kwargs):
+        super().__init__(_DeadlineSocket(sock, deadline), *args, **kwargs)
+
+
+class _DeadlineSocket:
+    """A connection's socket as `http.client.HTTPResponse` reads it (`makefile`): each receive
+    waits no longer than what is left of the deadline (or the socket's own timeout, when shorter),
+    and none starts after it, so a server sending a byte or a header line now and then cannot keep
+    a request alive past its deadline."""
+
+    def __init__(self, sock, deadline: float):
+        self.sock, self.deadline = sock, deadline
+
+    def makefile(self, mode: str):
+        # The socket's own file keeps it open while the answer is read, as http.client expects.
+        return io.BufferedReader(_DeadlineReader(self.sock, self.sock.makefile(mode, buffering=0), self.deadline))
+
+
+class _DeadlineReader(io.RawIOBase):
+    def __init__(self, sock, raw, deadline: float):
+        self.sock, self.raw, self.deadline = sock, raw, deadline
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise socket.timeout("the request's deadline passed")
+        timeout = self.sock.gettimeout()
+        if timeout is None or timeout > left:
+            self.sock.settimeout(left)
+        return self.raw.readinto(buffer)
+
+    def close(self) -> None:
+        self.raw.close()
+        super().close()
 
 
 def _proxy(parts):

@@ -8,8 +8,9 @@ The rules, the same as the command line's:
 - the output is never one of the inputs (the same file, through a link, or the same name);
 - the bytes go to a temporary sibling (`.NAME.PID-N.partial`) and reach the final name by a rename
   when everything was written: a failure never leaves half a file under the name the user gave;
-- an existing file is replaced only with `force`, and only by a result of its own kind: `force`
-  never turns a recording or an event log into an export;
+- an existing file is replaced only with `force`, and only when it is recognised as a result of
+  the same kind (an MCAP file by its magic bytes, an `.rrd` by its header, a Foxglove layout by
+  its JSON shape): `force` never replaces a recording, an event log or a file of unknown kind;
 - `-` (standard output), a character device such as `/dev/null` or a FIFO is a stream: never
   replaced, it receives the result once complete (the bytes are written to a temporary file first,
   since a writer may need to seek, and copied to the stream at the end).
@@ -17,6 +18,7 @@ The rules, the same as the command line's:
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import shutil
 import stat
@@ -31,8 +33,9 @@ _MAGIC = {
     "event log": (b'{"format":"lumatrace.events"',),
     "mcap": (b"\x89MCAP",),
     "rrd": (b"RRF",),
-    "foxglove layout": (b'{\n  "configById"',),
 }
+#: A Foxglove layout is JSON, recognised by its shape (`_is_layout`); one larger than this is not read.
+_LARGEST_LAYOUT = 16 << 20
 _NOUN = {"recording": "a Lumatrace recording", "event log": "a Lumatrace event log",
          "mcap": "an MCAP file", "rrd": "a Rerun .rrd file",
          "foxglove layout": "a Foxglove layout"}
@@ -164,22 +167,45 @@ def check(path: str, *, force: bool, inputs, kind: str) -> bool:
     if not force:
         raise OutputError(path, "exists", "already exists")
     found = _kind_of(path)
-    if found is not None and found != kind:
-        raise OutputError(path, "otherKind", f"is {_NOUN[found]}, not {_NOUN[kind]}; a result replaces only "
-                                             f"a file of its own kind: remove it first or choose another name")
+    if found != kind:
+        what = f"is {_NOUN[found]}, not {_NOUN[kind]}" if found else f"is not {_NOUN[kind]} (a file of unknown kind)"
+        raise OutputError(path, "otherKind", f"{what}; a result replaces only a file of its own kind: "
+                                             f"remove it first or choose another name")
     return False
 
 
 def _kind_of(path: str) -> str | None:
+    """The kind of result or input the file at `path` is, by its first bytes (a layout by its JSON
+    shape), or None when it is none of them."""
     try:
         with open(path, "rb") as f:
             head = f.read(32)
+            if head.lstrip().startswith(b"{") and os.fstat(f.fileno()).st_size <= _LARGEST_LAYOUT:
+                f.seek(0)
+                if _is_layout(f.read()):
+                    return "foxglove layout"
     except OSError as e:
         raise OutputError(path, "io", e.strerror or str(e)) from None
     for kind, prefixes in _MAGIC.items():
         if any(head.startswith(p) for p in prefixes):
             return kind
     return None
+
+
+def _is_layout(text: bytes) -> bool:
+    """Whether `text` is a Foxglove layout: a JSON object with `configById` (an object) and `layout`."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(value, dict) and isinstance(value.get("configById"), dict) and "layout" in value
+
+
+def same_path(a, b) -> bool:
+    """Whether two paths name one file: the same file (through a link, or another spelling), or
+    the same entry of the same folder whether or not it exists yet."""
+    a, b = os.fspath(a), os.fspath(b)
+    return _same_file(a, b) or _same_name(a, b)
 
 
 def _same_file(a: str, b: str) -> bool:

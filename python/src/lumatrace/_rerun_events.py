@@ -6,7 +6,8 @@ the frames.
   `meanAbsoluteDifference`, a trajectory's or a track's `confidence`, one series per object);
 - `events/ANALYZER`: a `TextLog` row per event, `KIND {data as JSON}`, at the event's frame;
 - the recording property `lumatrace`: the recording's file and frames digest, the log's
-  analyzers (`NAME VERSION`, the instance name first when it differs).
+  analyzers (`NAME VERSION`, the instance name first when it differs); a live stream adds the
+  property `stream`: whether it is complete.
 
 Times are the caller's (`frame` and `time` timelines, set before `log`).
 """
@@ -18,6 +19,9 @@ from ._event_messages import numbers
 
 #: The name of the recording property that says what the data was made from.
 PROPERTIES = "lumatrace"
+#: The recording property of a live stream (`rerun_live`): `complete` (false when a signal stopped
+#: it before its log ended) and `stoppedBy` (that signal's name, or empty).
+STREAM_PROPERTY = "stream"
 EVENTS_ENTITY = "events"
 
 

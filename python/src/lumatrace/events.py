@@ -94,10 +94,11 @@ def read_events(path, by_kind: bool = False, partial: bool = False, recording=No
         frame.attrs["log"] = log
         return frame
     tables = {}
-    kinds = sorted({r["kind"] for r in rows})
-    for kind in kinds:
-        subset = [r for r in rows if r["kind"] == kind]
-        tables[kind] = _frame(pd, subset, log, limit, name=kind)
+    by_kind: dict = {}
+    for r in rows:  # one pass: a log may declare tens of thousands of kinds
+        by_kind.setdefault(r["kind"], []).append(r)
+    for kind in sorted(by_kind):
+        tables[kind] = _frame(pd, by_kind[kind], log, limit, name=kind)
     for (kind, name), items in sorted(nested.items()):
         tables[f"{kind}.{name}"] = _frame(pd, items, log, limit, name=f"{kind}.{name}")
     for table in tables.values():

@@ -13,10 +13,16 @@ numbers and every event as it was logged. The topics, written with the official 
   instance and frame, at the image's timestamp, so the Image panel pairs them exactly and ticks each
   analyzer on or off; a frame where the analyzer drew nothing gets an empty message, which clears
   what the previous frame drew;
-- `/lumatrace/ANALYZER/KIND`, every event of one analyzer instance and kind as the log holds it
-  (`{"frame","t","analyzer","kind","data"}`), JSON with a JSON Schema made from the shape the log's
-  header declares for the kind (`lumatrace._event_schema`): plot `/lumatrace/differencing/diff.data.changedFraction`
-  or a trajectory's `.data.confidence`; Raw Messages shows every event.
+- `/lumatrace/ANALYZER/events/KIND`, every event of one analyzer instance and kind as the log holds
+  it (`{"frame","t","analyzer","kind","data"}`), JSON with a JSON Schema made from the shape the
+  log's header declares for the kind (`lumatrace._event_schema`): plot
+  `/lumatrace/differencing/events/diff.data.changedFraction` or a trajectory's `.data.confidence`;
+  Raw Messages shows every event. Events have a namespace of their own, so no kind's name (even
+  `annotations`) meets another topic.
+
+ANALYZER and KIND are each one segment of a topic (`topic_segment`): a `/`, a `%`, a space or
+another character outside letters, digits, `_`, `-` and `.` is percent-encoded (as UTF-8), and so
+is a leading dot, so that no segment is `.`, `..` or hidden.
 
 What each event kind draws is decided in `lumatrace.overlays`: paths, a trajectory's fitted path
 and quadrilaterals are `PointsAnnotation`s (`LINE_STRIP`, `LINE_LOOP`), boxes `LINE_LOOP`s of their
@@ -39,11 +45,11 @@ from ._event_messages import EventStream
 from ._event_schema import event_schema
 from ._export import Export, Pairing, exporting, import_sdk
 from ._foxglove_layout import LAYOUT_KIND, write_layout
-from ._output import OutputFile
+from ._output import OutputError, OutputFile, same_path
 from .errors import LumatraceError
 from .overlays import Box, Dots, Polyline
 
-__all__ = ["to_mcap", "IMAGE_TOPIC", "annotations_topic", "events_topic"]
+__all__ = ["to_mcap", "IMAGE_TOPIC", "annotations_topic", "events_topic", "topic_segment"]
 
 IMAGE_TOPIC = "/camera/image"
 FRAME_ID = "camera"
@@ -53,14 +59,28 @@ _POINT_SIZE = 4.0
 _FONT_SIZE = 12.0
 
 
+#: The characters a topic segment keeps as they are.
+_PLAIN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.")
+
+
+def topic_segment(name: str) -> str:
+    """`name` (an analyzer instance's or an event kind's) as one segment of a topic: letters, digits,
+    `_`, `-` and `.` as they are, every other character percent-encoded as UTF-8 (`a/b` is `a%2Fb`),
+    and a leading dot too (`..` is `%2E.`), so a segment is never `.`, `..` or hidden and two names
+    are never one topic."""
+    encoded = "".join(c if c in _PLAIN else "".join(f"%{b:02X}" for b in c.encode("utf-8", "surrogatepass"))
+                      for c in name)
+    return "%2E" + encoded[1:] if encoded.startswith(".") else encoded
+
+
 def annotations_topic(analyzer: str) -> str:
     """The topic of what one analyzer instance draws on the frames."""
-    return f"/lumatrace/{analyzer}/annotations"
+    return f"/lumatrace/{topic_segment(analyzer)}/annotations"
 
 
 def events_topic(stream: EventStream) -> str:
-    """The topic of one analyzer instance's events of one kind."""
-    return f"/lumatrace/{stream.analyzer}/{stream.kind}"
+    """The topic of one analyzer instance's events of one kind, in the instance's `events` namespace."""
+    return f"/lumatrace/{topic_segment(stream.analyzer)}/events/{topic_segment(stream.kind)}"
 
 
 def to_mcap(recording_path, events_path, output_path, *, force: bool = False,
@@ -77,6 +97,9 @@ def to_mcap(recording_path, events_path, output_path, *, force: bool = False,
     from foxglove.channels import ImageAnnotationsChannel, RawImageChannel
     from foxglove.mcap import MCAPWriteOptions
 
+    if layout_path is not None and same_path(layout_path, output_path):
+        raise OutputError(os.fspath(layout_path), "isInput", f"is also the export's output {os.fspath(output_path)}: "
+                                                            f"each output needs a file of its own")
     with ExitStack() as claimed:
         # The layout's name is claimed first: a layout that may not be written stops the export before it starts.
         layout = None if layout_path is None else claimed.enter_context(OutputFile(

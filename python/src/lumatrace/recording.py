@@ -32,7 +32,7 @@ from . import _records as rec_
 from ._http import HTTPByteSource, is_url
 from ._payload import ChunkFrames, PayloadDamage
 from ._payload import decoder as choose_decoder
-from ._records import ByteSource, ChunkInfo, Header, HeaderProblem, RecordProblem
+from ._records import FROM_REFERENCE, ByteSource, ChunkInfo, Header, HeaderProblem, RecordProblem
 from .errors import (DamagedChunkError, InvalidHeaderError, MissingFramesError,
                      NotARecordingError, UnsupportedVersionError)
 
@@ -187,7 +187,7 @@ class Recording:
         """The header copy after the first chunk (version 2 and later), when intact and different."""
         header, meta = primary
         src = self._src
-        _, _, end = self._read_references(meta["end"], src.size, 0)
+        _, end = self._read_references(meta["end"], src.size)
         chunk = rec_.try_record(src, end)
         if chunk is None or chunk.kind != rec_.CHUNK:
             return None
@@ -217,7 +217,7 @@ class Recording:
         if index_offset is not None:
             index = self._read_index(index_offset, meta["end"])
         limit = index_offset if index is not None else src.size
-        reference, _, chunks_start = self._read_references(meta["end"], limit, header.frame_size)
+        references, chunks_start = self._read_references(meta["end"], limit)
         scanned_refs = []
         if index is not None:
             chunks = index.chunks
@@ -232,14 +232,13 @@ class Recording:
             chunks, scan_damage, scanned_refs = self._scan(chunks_start)
             damage += scan_damage
             self._indexed_digest = None
-        if reference is None and chunks:
-            reference, _, _ = self._read_references(chunks[0].record_end, limit, header.frame_size)
-        if reference is None:
-            for r in scanned_refs:
-                reference = self._decode_reference(r, header.frame_size)
-                if reference is not None:
-                    break
-        self._reference = None if reference is None else reference.reshape(header.height, header.width)
+        if chunks:
+            references += self._read_references(chunks[0].record_end, limit)[0]
+        # The reference frame is decoded when a chunk first needs it (`_reference_frame`): a frame's
+        # worth of memory that opening a file of huge frames does not spend.
+        self._reference_records = references + scanned_refs
+        self._reference: np.ndarray | None = None
+        self._reference_read = False
         self._chunks: list[ChunkInfo] = list(chunks)
         self._firsts = np.array([c.first_frame for c in chunks], dtype=np.int64)
         self.info = RecordingInfo(
@@ -273,20 +272,30 @@ class Recording:
                 return None
         return index
 
-    def _read_references(self, offset: int, limit: int, frame_size: int):
-        """Reads the run of header and reference records at `offset`; returns the first intact
-        reference frame (or None), its record, and the offset past the run."""
-        position, found, record = offset, None, None
+    def _read_references(self, offset: int, limit: int):
+        """Reads the run of header and reference records at `offset`; returns its reference
+        records, in order, and the offset past the run."""
+        position, found = offset, []
         while True:
             r = rec_.try_record(self._src, position)
             if r is None or not (r.kind == rec_.REFERENCE or (r.kind == rec_.HEADER and position > 0)) or r.end > limit:
                 break
             position = r.end
-            if found is None and r.kind == rec_.REFERENCE:
-                frame = self._decode_reference(r, frame_size)
+            if r.kind == rec_.REFERENCE:
+                found.append(r)
+        return found, position
+
+    def _reference_frame(self) -> np.ndarray | None:
+        """The file's reference frame, from the first of its copies that decodes (None when none
+        does), decoded once, when first needed."""
+        if not self._reference_read:
+            self._reference_read = True
+            for r in self._reference_records:
+                frame = self._decode_reference(r, self.header.frame_size)
                 if frame is not None:
-                    found, record = frame, r
-        return found, record, position
+                    self._reference = frame.reshape(self.header.height, self.header.width)
+                    break
+        return self._reference
 
     def _decode_reference(self, r, frame_size: int):
         if len(r.fields) < 12:
@@ -427,7 +436,8 @@ class Recording:
         h = self.header
         try:
             frames = ChunkFrames(c.number, np.frombuffer(raw, dtype=np.uint8), h.version, h.width, h.height,
-                                 f.codings, f.whole, self._reference, c.first_frame, compiled=self.decoder == "c")
+                                 f.codings, f.whole, self._reference_frame() if FROM_REFERENCE in f.codings else None,
+                                 c.first_frame, compiled=self.decoder == "c")
         except PayloadDamage as e:
             raise self._damaged(c, f"payload: {e}") from None
         except LookupError as e:
@@ -462,12 +472,12 @@ class Recording:
         return frames.frame(i - c.first_frame)
 
     def __getitem__(self, key):
-        """`rec[i]` one frame; `rec[a:b:s]` and `rec[[i, j, ...]]` (a list or an integer array,
-        negative from the end) the frames stacked into a new `(n, height, width)` array, decoded
+        """`rec[i]` one frame; `rec[a:b:s]` and `rec[[i, j, ...]]` (a list, a tuple, a `range` or an
+        integer array, negative from the end) the frames stacked into a new `(n, height, width)` array, decoded
         in file order so each chunk is decompressed once."""
         if isinstance(key, slice):
             return self._stack(range(*key.indices(len(self))))
-        if isinstance(key, (list, tuple, np.ndarray)):
+        if isinstance(key, (list, tuple, range, np.ndarray)):
             indices = np.asarray(key)
             if indices.ndim != 1 or not (indices.dtype.kind in "iu" or len(indices) == 0):
                 raise TypeError(f"frames are chosen by a list of integers, not {indices.dtype} of shape {indices.shape}")
@@ -561,7 +571,7 @@ class Recording:
                 self._decode(c)
             except DamagedChunkError as e:
                 found.append(Damage(c.number, c.frames, range(c.offset, c.offset + c.payload_length), str(e)))
-        if self._reference is None and self._chunks:
+        if self._reference_frame() is None and self._chunks:
             found.append(Damage(None, None, range(0), "both copies of the reference frame are damaged"))
         return found
 
