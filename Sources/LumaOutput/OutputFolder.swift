@@ -60,11 +60,13 @@ public final class OutputFolder {
         var path = path
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }
         let ownership = OutputOwnership(owns: owns, ownsInside: ownsInside)
-        try checkExisting(path, replacingExisting: replacingExisting, inputs: inputs, ownership: ownership)
+        try checkExisting(path, replacingExisting: true, inputs: inputs, ownership: ownership)
         let lock = try OutputLock.claim(path)
-        try checkExisting(path, replacingExisting: replacingExisting, inputs: inputs, ownership: ownership)
+        try checkExisting(path, replacingExisting: true, inputs: inputs, ownership: ownership)
+        // What killed writers left goes first, even when the output itself is then refused.
         PartialFolders.removeStale(of: path, ownership: ownership)
         PartialFolders.unmark(path)  // a mark a writer killed in its final swap left in the output
+        try checkExisting(path, replacingExisting: replacingExisting, inputs: inputs, ownership: ownership)
         let parts = PathParts(path)
         while true {
             let temporary = parts.hiddenSibling(".\(TemporaryName.next()).partial")

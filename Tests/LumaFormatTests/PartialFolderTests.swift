@@ -84,9 +84,11 @@ struct PartialFolderTests {
         let exchanged = try partial(".frames.4242-2.partial", mark: mark, files: ["frame-000000.png", "frame-000001.png"])
         let emptied = try partial(".frames.4242-3.partial", mark: nil, files: [])
         _ = try partial("frames", mark: mark, files: ["frame-000000.png"])
-        let out = try OutputFolder.create(path, replacingExisting: true, owns: Self.isFrame)
+        // Without --force the finished output is refused, and what the killed writer left removed all the same.
+        #expect(throws: OutputError.exists(path: path)) { try OutputFolder.create(path, replacingExisting: false, owns: Self.isFrame) }
         #expect(!exists(aside) && !exists(exchanged) && !exists(emptied))
         #expect(!exists(path + "/.lumatrace-partial"), "the mark a killed swap left in the output")
+        let out = try OutputFolder.create(path, replacingExisting: true, owns: Self.isFrame)
         try out.write(Array("b".utf8), to: "frame-000000.png")
         try out.commit()
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["frames"])

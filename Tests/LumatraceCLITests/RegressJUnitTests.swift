@@ -201,6 +201,11 @@ struct RegressJUnitTests {
             #expect(refused.stdout.isEmpty)
             #expect(try String(contentsOfFile: report, encoding: .utf8) == "an earlier report\n")
 
+            // Text of no kind (a user's notes) is not a report --force replaces; an earlier report is.
+            let notes = try CLI.run(["regress", folder, "--junit", report, "--force"])
+            #expect(notes.status == 2 && notes.stderr.contains("\(report): is a text file, not a JUnit report"), "\(notes.stderr)")
+            #expect(try String(contentsOfFile: report, encoding: .utf8) == "an earlier report\n")
+            try "<?xml version=\"1.0\"?>\n<testsuites><testsuite name=\"old\"/></testsuites>\n".write(toFile: report, atomically: true, encoding: .utf8)
             let forced = try CLI.run(["regress", folder, "--junit", report, "--force"])
             #expect(forced.status == 0, "\(forced.stderr)")
             #expect(try JUnitFile(path: report).suite.counts.tests == 1)

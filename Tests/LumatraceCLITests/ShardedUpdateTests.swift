@@ -125,6 +125,11 @@ struct ShardedUpdateTests {
             #expect(refused.status == 2)
             #expect(refused.stderr.contains("\(stage)/toss-real.events.jsonl: already exists; pass --force"), "\(refused.stderr)")
             #expect(!FileManager.default.fileExists(atPath: "\(dir)/p.json"), "refused before any work")
+            // Text of no kind is not a staged log --force replaces; an earlier run's log is.
+            let notes = try CLI.run(["regress", corpus, "--shard", "0/1", "-o", "\(dir)/p.json", "--stage", stage, "--force"] + Self.change)
+            #expect(notes.status == 2 && notes.stderr.contains("is a text file, not an event log"), "\(notes.stderr)")
+            try FileManager.default.removeItem(atPath: "\(stage)/toss-real.events.jsonl")
+            try FileManager.default.copyItem(atPath: "\(corpus)/toss-real.events.jsonl", toPath: "\(stage)/toss-real.events.jsonl")
             let forced = try CLI.run(["regress", corpus, "--shard", "0/1", "-o", "\(dir)/p.json", "--stage", stage, "--force"] + Self.change)
             #expect(forced.status == 0, "\(forced.stderr)")
         }
