@@ -32,6 +32,9 @@ public struct ExternalAnalyzer: Analyzer {
     /// The event kinds the program declared in its ready line (none: any kind, read as JSON).
     public private(set) var eventSchemas: [EventSchema] = []
 
+    /// The frame on its way to the program (the program's own memory is its process's, not counted here).
+    public static func memoryPerPixel(in configuration: ExternalConfiguration) -> Double { 2 }
+
     public init(configuration: ExternalConfiguration, context: AnalyzerContext) throws {
         let folder = Self.workingFolder(configuration, context: context)
         let ranIn = ExternalFolder(path: folder, configured: configuration.folder, relativeTo: context.configurationFolder ?? "the current folder")

@@ -74,6 +74,7 @@ struct LibraryErrorWordsTests {
         .badValues(option: "tracking.seeds", text: "[0.1", .malformedList(.unclosed("[0.1"))), .badValues(option: "t.a", text: "0.1]", .malformedList(.unopened("]"))),
         .badValues(option: "t.a", text: #""a"b"#, .malformedList(.textAfterGroup(#""a"b"#))), .badValues(option: "t.a", text: #""\q""#, .malformedList(.notAString(#""\q""#))),
         .notMeasured(measure: "f1", analyzer: "differencing", measures: []),
+        .badValues(option: "t.a", text: "0:1", .rangeWithoutCount), .sameValue(option: "t.a", text: "8,08", value: "08", sameAs: "8"),
         .notMeasured(measure: "f1", analyzer: "tracking", measures: ["success-auc", "precision20"]),
     ]
 
@@ -84,10 +85,12 @@ struct LibraryErrorWordsTests {
         .notA(kind: "a sweep part", .noFormat("lumatrace-sweep-part")), .notA(kind: "a sweep part", .missingField(key: "grid", location: "")),
         .notA(kind: "a sweep part", .wrongType(location: ".scores[3]")),
         .version(found: 9, readable: 1), .otherSweep(field: "grid", stored: "a", now: "b"), .otherRecording(name: "a.luma", what: "truth"),
-        .notInCorpus(name: "b.luma"), .impossible(.scores(count: 3, settings: 4, maximumCount: 1 << 40)), .impossible(.settingsNotOfGrid),
+        .notInCorpus(name: "b.luma"), .impossible(.scores(count: 3, settings: 4)), .impossible(.settingsNotOfGrid),
         .impossible(.shard(3, of: 2, maximum: 1000)), .impossible(.passes(settings: 0, passSize: 1)), .impossible(.corpusSize(0)),
         .impossible(.notPlainName("../a.luma")), .impossible(.unitOutside(recording: 9, pass: 0)),
-        .impossible(.implausibleScore(recording: 0, pass: 0, maximumCount: 1 << 40)),
+        .impossible(.nameTwice("a.luma")), .impossible(.framesOutside(name: "a.luma", frames: -5)),
+        .impossible(.unitScores(recording: "a.luma", pass: 0, count: 1, settings: 2)), .impossible(.timings(recording: "a.luma", pass: 0, maximumSeconds: 1e6)),
+        .impossible(.implausibleScore(setting: "s01", recording: "a.luma", .foundAboveSegments(found: 5, segments: 3))),
     ]
 
     /// One of each problem an option can have.

@@ -97,6 +97,17 @@ struct RegressJUnitTests {
                 #expect(try Data(contentsOf: URL(fileURLWithPath: "\(out)/a.xml")) == Data(contentsOf: URL(fileURLWithPath: "\(out)/b.xml")))
                 let refused = try CLI.run(["regress", "merge", "\(out)/plain-0.json", "\(out)/plain-1.json", "--junit", "\(out)/c.xml", "--junit-timings"])
                 #expect(refused.status == 2 && refused.stderr.contains("the parts hold no times"), "\(refused.stderr)")
+                // A part's time that is no time (negative, not finite, not a number, absurdly large) is refused naming the part and golden.
+                let text = try String(contentsOfFile: "\(out)/timed-0.json", encoding: .utf8)
+                let time = try #require(text.range(of: #""seconds":[0-9.e+-]+"#, options: .regularExpression))
+                for hostile in ["-5", "1e308", "1000000000000000000000000000000", #""abc""#, "null", "1e999"] {
+                    let edited = text.replacingCharacters(in: time, with: "\"seconds\":" + hostile)
+                    try Data(edited.utf8).write(to: URL(fileURLWithPath: "\(out)/hostile.json"))
+                    let merge = try CLI.run(["regress", "merge", "\(out)/hostile.json", "\(out)/timed-1.json", "--junit", "\(out)/h.xml", "--junit-timings"])
+                    let named = merge.stderr.contains("outcome 1 (") && merge.stderr.contains("a time is a number of seconds within 0...1000000")
+                    #expect(merge.status == 2 && merge.stderr.contains("\(out)/hostile.json") && (named || hostile == "1e999"), "\(hostile): \(merge.stderr)")
+                    #expect(!FileManager.default.fileExists(atPath: "\(out)/h.xml"))
+                }
             }
         }
     }

@@ -99,6 +99,26 @@ struct ShardedRegressTests {
         }
     }
 
+    @Test("--shard auto: a stepped Slurm array gives each task its place in the array; a variable that is no number is named as such")
+    func slurmSteps() throws {
+        try withScratchFolder("shards") { dir in
+            var environment = ProcessInfo.processInfo.environment
+            environment["JOB_COMPLETION_INDEX"] = nil
+            for (key, value) in [("SLURM_ARRAY_TASK_ID", "4"), ("SLURM_ARRAY_TASK_MIN", "0"), ("SLURM_ARRAY_TASK_MAX", "4"),
+                                 ("SLURM_ARRAY_TASK_STEP", "2"), ("SLURM_ARRAY_TASK_COUNT", "3")] { environment[key] = value }
+            let stepped = try CLI.run(["regress", Self.recordings, "--shard", "auto", "-o", "\(dir)/part.json"], environment: environment)
+            #expect(stepped.status == 0 && stepped.stdout.hasPrefix("shard 2 of 3: "), "\(stepped.stdout) \(stepped.stderr)")
+            environment["SLURM_ARRAY_TASK_ID"] = "3"
+            let between = try CLI.run(["regress", Self.recordings, "--shard", "auto", "-o", "\(dir)/between.json"], environment: environment)
+            #expect(between.status == 64 && between.stderr.contains("SLURM_ARRAY_TASK_ID 3 is not SLURM_ARRAY_TASK_MIN 0 plus a multiple of SLURM_ARRAY_TASK_STEP 2"),
+                    "\(between.stderr)")
+            environment["SLURM_ARRAY_TASK_ID"] = "1;x"
+            let garbled = try CLI.run(["sweep", Self.recordings, "--grid", "trajectory.trajectoryLength=8,10", "--shard", "auto", "-o", "\(dir)/p.json"],
+                                      environment: environment)
+            #expect(garbled.status == 64 && garbled.stderr.contains("SLURM_ARRAY_TASK_ID='1;x' is not a whole number"), "\(garbled.stderr)")
+        }
+    }
+
     @Test("a missing, repeated or foreign part, or one of another shard count, is refused naming it")
     func badParts() throws {
         try withScratchFolder("shards") { dir in

@@ -1,4 +1,5 @@
 import DifferencingAnalyzer
+import ExternalAnalyzer
 import Foundation
 import LumaAnalysis
 import LumaEngine
@@ -36,6 +37,19 @@ struct SweepBestTests {
         let counted = #expect(throws: SweepError.self) { try Measure.chosen(.f1, for: differencing) }
         #expect(counted?.description.contains("the differencing analyzer's events are only counted") == true, "\(String(describing: counted))")
         #expect(throws: SweepError.self) { try Measure.chosen(.precision20, for: rectangles) }
+    }
+
+    @Test("an external analyzer, whose kinds only its program knows, ranks by what its events were scored as: boxes by success AUC, paths by F1")
+    func externalRanksByItsEvents() throws {
+        let external = AnalyzerDescriptor(ExternalAnalyzer.self)
+        let boxes = [SweepScore(events: 3, tracking: .init(frames: 10, successAUC: 0.5, precision20: 0.4, losses: 0))]
+        let paths = [SweepScore(events: 3, trajectories: .init(segments: 1, found: 1, reported: 1, correct: 1, pointErrors: [1]))]
+        #expect(try Measure.chosen(nil, for: external, scored: boxes) == .successAUC)
+        #expect(try Measure.chosen(nil, for: external, scored: paths) == .f1)
+        #expect(try Measure.chosen(nil, for: external, scored: [SweepScore(events: 3)]) == nil, "only counted: no best")
+        #expect(try Measure.chosen(.precision20, for: external, scored: paths) == .precision20, "asked: as asked")
+        let trajectory = AnalyzerDescriptor(TrajectoryAnalyzer.self)
+        #expect(try Measure.chosen(nil, for: trajectory, scored: boxes) == .f1, "an analyzer that declares its kinds: as before")
     }
 
     @Test("tracking measures rank pooled tracks as printed, a tie to the earlier; none when the truth has no object tracks")

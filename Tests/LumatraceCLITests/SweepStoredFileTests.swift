@@ -84,4 +84,61 @@ struct SweepStoredFileTests {
             #expect(Self.bits(back.units[0].scores) == Self.bits(Self.scores))
         }
     }
+
+    @Test("stored scores and parts with impossible counts are refused naming the setting and the rule: found above segments, correct above reported, errors not one per point, a negative error")
+    func impossibleCounts() throws {
+        let good = SweepScore.Trajectories(segments: 3, found: 2, reported: 4, correct: 2, pointErrors: [0.5, 1, 2])
+        var cases: [(SweepScore.Trajectories, SweepScore.Implausibility)] = []
+        var t = good; t.found = 5; cases.append((t, .foundAboveSegments(found: 5, segments: 3)))
+        t = good; t.correct = 7; cases.append((t, .correctAboveReported(correct: 7, reported: 4)))
+        t = good; t.reported = 0; t.correct = 0; t.pointErrors = []; cases.append((t, .foundAboveCorrect(found: 2, correct: 0)))
+        t = good; t.pointErrors = []; cases.append((t, .pointErrorCount(count: 0, correct: 2, frames: 120)))
+        t = good; t.pointErrors = [Double](repeating: 0.5, count: 241); cases.append((t, .pointErrorCount(count: 241, correct: 2, frames: 120)))
+        t = good; t.pointErrors = [-5, 0.5, 1]; cases.append((t, .pointError(-5)))
+        t = good; t.segments = -3; cases.append((t, .countOutside(field: "segments", value: -3, maximum: 1 << 40)))
+        for (bad, why) in cases {
+            try withScratchFolder("sweep-stored") { dir in
+                let resume = SweepResume(output: dir + "/out")
+                let definition = try Self.definition()
+                try resume.store([SweepScore(events: 4, trajectories: bad), SweepScore(events: 4, trajectories: good)], of: Self.identity, sweep: definition)
+                let refusal = #expect(throws: SweepFileError.self, "\(why)") { try resume.stored(definition, recordings: [Self.identity]) }
+                #expect(refusal?.problem == .impossible(.implausibleScore(setting: "s01", recording: "toss.luma", why)), "\(String(describing: refusal))")
+                #expect(refusal?.description.contains("the score of setting s01 on toss.luma: \(why)") == true, "\(String(describing: refusal))")
+
+                let part = SweepPart(sweep: definition, shard: 0, shards: 1, corpus: [Self.identity], withoutTruth: [],
+                                     units: [SweepUnitScores(recording: 0, pass: 0, scores: [SweepScore(events: 1, trajectories: good), SweepScore(events: 1, trajectories: bad)])])
+                try Data(try part.bytes()).write(to: URL(fileURLWithPath: dir + "/part.json"))
+                let partRefusal = #expect(throws: SweepFileError.self, "\(why)") { try SweepPart.read(dir + "/part.json") }
+                #expect(partRefusal?.problem == .impossible(.implausibleScore(setting: "s02", recording: "toss.luma", why)), "\(String(describing: partRefusal))")
+            }
+        }
+        let tracking = SweepScore(events: 1, tracking: .init(frames: 10, successAUC: 1.5, precision20: 0.5, losses: 0))
+        #expect(tracking.implausibility(frames: 10) == .numberOutside(field: "successAUC", value: 1.5))
+        #expect(SweepScore(events: 1, trajectories: good).implausibility(frames: 120) == nil)
+    }
+
+    @Test("a part naming a recording twice, giving one negative frames, or a pass fewer scores than settings is refused saying so")
+    func partShapes() throws {
+        try withScratchFolder("sweep-stored") { dir in
+            let definition = try Self.definition()
+            var other = Self.identity
+            other.frames = -5
+            let score = SweepScore(events: 1)
+            for (corpus, units, why) in [([Self.identity, Self.identity], [SweepUnitScores](), SweepFileError.Impossibility.nameTwice("toss.luma")),
+                                         ([other], [], .framesOutside(name: "toss.luma", frames: -5)),
+                                         ([Self.identity], [SweepUnitScores(recording: 0, pass: 0, scores: [score])],
+                                          .unitScores(recording: "toss.luma", pass: 0, count: 1, settings: 2))] {
+                let part = SweepPart(sweep: definition, shard: 0, shards: 1, corpus: corpus, withoutTruth: [], units: units)
+                try Data(try part.bytes()).write(to: URL(fileURLWithPath: dir + "/part.json"))
+                let refusal = #expect(throws: SweepFileError.self, "\(why)") { try SweepPart.read(dir + "/part.json") }
+                #expect(refusal?.problem == .impossible(why), "\(String(describing: refusal))")
+            }
+            // Stored scores whose settings were edited name the first setting that differs.
+            var edited = definition
+            edited.settings[0].id = "s09"
+            let difference = edited.difference(from: definition)
+            #expect(difference?.field == "setting 1" && difference?.mine == "s09 trajectoryLength=8" && difference?.theirs == "s01 trajectoryLength=8",
+                    "\(String(describing: difference))")
+        }
+    }
 }

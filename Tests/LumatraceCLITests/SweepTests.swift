@@ -41,6 +41,20 @@ struct SweepGridTests {
         #expect(throws: SweepError.self) { try grid(["trajectory.trajectoryLength=8,,9"]) }
     }
 
+    @Test("two spellings of one value (8 and 08, 8 and +8, 0.5 and 5e-1, 0 and -0) are refused as one value given twice, naming both")
+    func sameValueSpelledTwice() throws {
+        for (text, first, second) in [("trajectory.trajectoryLength=8,08", "8", "08"), ("trajectory.trajectoryLength=8,10,+8", "8", "+8"),
+                                      ("trajectory.minimumConfidence=0.5,0.50,5e-1", "0.5", "0.50"), ("trajectory.minimumConfidence=0,-0", "0", "-0")] {
+            let option = String(text.prefix { $0 != "=" })
+            let values = String(text.drop { $0 != "=" }.dropFirst())
+            let refusal = #expect(throws: SweepError.self, "\(text)") { try grid([text]) }
+            #expect(refusal == .sameValue(option: option, text: values, value: second, sameAs: first), "\(text)")
+            #expect(refusal?.description.contains("\(second) and \(first) are the same value") == true, "\(String(describing: refusal))")
+        }
+        // Values that differ as numbers are kept, however close.
+        #expect(try grid(["trajectory.minimumConfidence=0.5,0.51"]).axes[0].values == ["0.5", "0.51"])
+    }
+
     @Test("several --grid make the product, the first changing slowest; ids follow that order")
     func product() throws {
         let g = try grid(["trajectory.trajectoryLength=8,15", "trajectory.objectMinimumNormalizedRadius=0.005,0.01,0.02"])
@@ -227,24 +241,89 @@ struct SweepCommandTests {
         }
     }
 
-    @Test("the outputs are byte-identical at --jobs 1 and --jobs 2, and in one pass or several (the instance limit)")
+    @Test("the outputs are byte-identical at --jobs 1 and --jobs 2, and in one pass or several (the instance limit, or a memory budget of one instance)")
     func deterministic() throws {
         try withScratchFolder("sweep") { dir in
             let corpus = try Self.corpus(in: dir)
+            // The budget of one trajectory instance beside the replay of the corpus's largest recording: passes of 1.
+            let descriptor = AnalyzerDescriptor(TrajectoryAnalyzer.self)
+            let registry = AnalyzerRegistry([descriptor])
+            let grid = try SweepGrid(name: "trajectory", analyzer: descriptor, grid: [Self.grid[1], Self.grid[3]])
+            let plan = try #require(ReplayMemory.largest(of: try Self.names.map { ReplayMemory(try RecordingReader(path: "\(corpus)/\($0).luma")) }))
+            let onePerPass = plan.replayBytes + (try grid.setups(registry: registry)).map { plan.instanceBytes($0, registry: registry) }.max()!
+            let listing = try SweepCorpus.list(corpus)
+            #expect(try SweepRun.passSize(grid, corpus: listing, registry: registry, budget: MemoryBudget(bytes: onePerPass)) == 1)
+            #expect(try SweepRun.passSize(grid, corpus: listing, registry: registry, budget: .standard) == AnalyzerSetup.instanceLimit)
+            var runs: [String: ProgramResult] = [:]
             for (out, extra, environment) in [("j1", ["--jobs", "1"], [String: String]?.none), ("j2", ["--jobs", "2"], nil),
-                                              ("passes", ["--jobs", "2"], ["LUMATRACE_MAX_ANALYZERS": "3"])] {
+                                              ("passes", ["--jobs", "2"], ["LUMATRACE_MAX_ANALYZERS": "3"]),
+                                              ("budget", ["--jobs", "2"], ["LUMATRACE_MEMORY_BUDGET": "\(onePerPass)"])] {
                 var env = ProcessInfo.processInfo.environment
                 env.merge(environment ?? [:]) { $1 }
                 let run = try CLI.run(["sweep", corpus] + Self.grid + extra + ["-o", "\(dir)/\(out)"], environment: env)
                 #expect(run.status == 0, "\(run.stderr)")
+                runs[out] = run
             }
             for file in SweepReport.fileNames + SweepPage.fileNames {
                 let one = try #require(Self.contents("\(dir)/j1/\(file)"))
-                #expect(one == Self.contents("\(dir)/j2/\(file)"), "\(file)")
+                for other in ["j2", "passes", "budget"] { #expect(one == Self.contents("\(dir)/\(other)/\(file)"), "\(other)/\(file)") }
             }
-            #expect(Self.contents("\(dir)/j1/sweep.csv") == Self.contents("\(dir)/passes/sweep.csv"))
-            let passes = String(decoding: try #require(Self.contents("\(dir)/passes/sweep.txt")), as: UTF8.self)
-            #expect(passes.contains("4 settings over 2 recordings (balls-synth.luma, toss-real.luma), 2 replays of each"), "\(passes)")
+            #expect(runs["j1"]?.stdout.contains("(1 replay of each)") == true, "\(runs["j1"]?.stdout ?? "")")
+            #expect(runs["passes"]?.stdout.contains("(2 replays of each)") == true, "\(runs["passes"]?.stdout ?? "")")
+            #expect(runs["budget"]?.stdout.contains("(4 replays of each)") == true, "\(runs["budget"]?.stdout ?? "")")
+        }
+    }
+
+    @Test("messages say what is wrong: a negative --random or --seed, a reversed or countless range, a recording with no frames or damaged, an analyzer failing on a recording")
+    func messages() throws {
+        try withScratchFolder("sweep") { dir in
+            let corpus = try Self.corpus(in: dir)
+            func sweep(_ arguments: [String], in folder: String? = nil) throws -> ProgramResult {
+                try CLI.run(["sweep", folder ?? corpus] + arguments + ["-o", dir + "/out"])
+            }
+            let grid = ["--grid", "trajectory.trajectoryLength=8,10"]
+            for (arguments, words) in [(grid + ["--random", "-1"], "--random -1: the number of settings to draw is within 1...1024"), (grid + ["--random", "1", "--seed", "-1"], "-1"),
+                                       (["--grid", "trajectory.minimumConfidence=0.5:0.5", "--random", "2"], "a range FROM:TO needs FROM below TO"),
+                                       (["--grid", "trajectory.minimumConfidence=0:1"], "a range is FROM:TO:COUNT"),
+                                       (["--grid", "trajectory.minimumConfidence=0:1"], "(--random N)")] {
+                let r = try sweep(arguments)
+                #expect(r.status == 64 && r.stderr.contains(words) && !r.stderr.contains("Missing value"), "\(arguments): \(r.stderr)")
+            }
+            // A corpus recording with no readable frame is blamed, not its truth.
+            let broken = dir + "/broken"
+            try FileManager.default.createDirectory(atPath: broken, withIntermediateDirectories: true)
+            let toss = try #require(FileManager.default.contents(atPath: Self.recordings + "/toss-real.luma"))
+            try toss.prefix(toss.count / 100).write(to: URL(fileURLWithPath: broken + "/toss-real.luma"))
+            try FileManager.default.copyItem(atPath: Self.recordings + "/toss-real.truth.json", toPath: broken + "/toss-real.truth.json")
+            let empty = try sweep(grid, in: broken)
+            #expect(empty.status == 2 && empty.stderr.contains("toss-real.luma") && !empty.stderr.contains("truth.json"), "\(empty.stderr)")
+            // A damaged one says so without --skip-damaged, which sweep does not have.
+            var damaged = toss
+            for i in stride(from: damaged.count / 3, to: damaged.count / 3 + 64, by: 1) { damaged[i] ^= 0x5A }
+            try damaged.write(to: URL(fileURLWithPath: broken + "/toss-real.luma"))
+            let hurt = try sweep(grid, in: broken)
+            #expect(hurt.status == 2 && hurt.stderr.contains("toss-real.luma") && !hurt.stderr.contains("--skip-damaged"), "\(hurt.stderr)")
+            // An analyzer that fails says on which recording.
+            let failing = try sweep(["--grid", #"external.command="false","true""#])
+            #expect(failing.status == 2 && failing.stderr.contains("balls-synth.luma: analyzer s01 failed"), "\(failing.stderr)")
+        }
+    }
+
+    @Test("a memory budget that not one instance fits is refused before anything runs, with the memory needed; a budget that is no size is a usage error naming the variable")
+    func memoryBudget() throws {
+        try withScratchFolder("sweep") { dir in
+            let corpus = try Self.corpus(in: dir)
+            var env = ProcessInfo.processInfo.environment
+            env["LUMATRACE_MEMORY_BUDGET"] = "8M"
+            let small = try CLI.run(["sweep", corpus] + Self.grid + ["-o", dir + "/out"], environment: env)
+            #expect(small.status == 2 && small.stderr.contains("one analyzer instance on ") && small.stderr.contains("over the memory budget of 8 MiB"),
+                    "\(small.stderr)")
+            env["LUMATRACE_MEMORY_BUDGET"] = "lots"
+            let bad = try CLI.run(["sweep", corpus] + Self.grid + ["-o", dir + "/out"], environment: env)
+            #expect(bad.status == 64 && bad.stderr.contains("LUMATRACE_MEMORY_BUDGET='lots' is not a memory size"), "\(bad.stderr)")
+            let replay = try CLI.run(["replay", "\(corpus)/toss-real.luma", "-o", dir + "/r.jsonl"], environment: env)
+            #expect(replay.status == 64 && replay.stderr.contains("LUMATRACE_MEMORY_BUDGET='lots'"), "\(replay.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/out") && !FileManager.default.fileExists(atPath: dir + "/r.jsonl"))
         }
     }
 

@@ -37,6 +37,21 @@ struct UnclosedRecordingTests {
         }
     }
 
+    @Test("info on a closed recording whose index is damaged says so (found by scanning), not that it was never closed")
+    func damagedIndex() throws {
+        try withScratchFolder("unclosed") { folder in
+            let recording = folder + "/toss-real.luma"
+            try FileManager.default.copyItem(atPath: Self.recordings.appendingPathComponent("toss-real.luma").path, toPath: recording)
+            var bytes = try #require(FileManager.default.contents(atPath: recording))
+            // The last bytes before the 20-byte trailer are the index record's: one flipped, the trailer intact.
+            bytes[bytes.count - 20 - 8] ^= 0xFF
+            try bytes.write(to: URL(fileURLWithPath: recording))
+            let r = try CLI.run(["info", recording])
+            #expect(r.stdout.contains("the recording was closed, but its index is damaged or does not match its chunks"), "\(r.stdout) \(r.stderr)")
+            #expect(!r.stdout.contains("not closed"), "\(r.stdout)")
+        }
+    }
+
     @Test("regress reports the golden as an error that says the recording was not closed", arguments: [0.5, 0.01])
     func regress(_ fraction: Double) throws {
         try withUnclosedToss(keeping: fraction) { folder in

@@ -65,6 +65,19 @@ public protocol Analyzer: SendableMetatype {
     /// The event kinds this instance emits: by default those of ``eventTypes``; an analyzer whose
     /// kinds are only known once it runs (`external`: the program says) overrides it.
     var eventSchemas: [EventSchema] { get }
+
+    /// The memory one instance keeps under `configuration`, in bytes per pixel of the frame
+    /// (width × height): every buffer that grows with the frame, a copy of the previous frame or
+    /// a mask counting 1, a 16-bit model 2, a `Float` plane 4, a plane shrunk by 2 in each
+    /// direction a quarter of its own. The engine adds a fixed allowance per instance for the rest
+    /// (tables, events, a few megabytes), and plans with it: `sweep` runs as many instances over
+    /// one decode as fit the memory budget (`LUMATRACE_MEMORY_BUDGET`), and a replay whose
+    /// instances do not fit is refused before it starts, with the memory it would need.
+    /// Default: ``defaultMemoryPerPixel`` (8), enough for most analyzers that keep a few planes;
+    /// say yours when it keeps fewer (more instances fit a pass) or more (a pass must not outgrow
+    /// the machine). Measure it as the growth of a replay's peak memory per added instance on
+    /// large frames (`/usr/bin/time -v lumatrace replay … --analyzer a=NAME --analyzer b=NAME`).
+    static func memoryPerPixel(in configuration: Configuration) -> Double
 }
 
 extension Analyzer {
@@ -76,6 +89,9 @@ extension Analyzer {
     public static var eventTypes: [any EventPayload.Type] { [] }
     public var eventSchemas: [EventSchema] { Self.eventTypes.map(EventSchema.init) }
     public mutating func finish(into events: inout EventSink) throws {}
+    public static func memoryPerPixel(in configuration: Configuration) -> Double { defaultMemoryPerPixel }
+    /// What ``memoryPerPixel(in:)`` says when an analyzer does not: 8 bytes per frame pixel.
+    public static var defaultMemoryPerPixel: Double { 8 }
 }
 
 /// What the engine tells an analyzer at start.

@@ -29,6 +29,12 @@ public struct AnalyzerDescriptor: Sendable {
         findIdleReason(withDefaults(configuration))
     }
 
+    /// The memory one instance keeps per frame pixel under `configuration` (see
+    /// `Analyzer/memoryPerPixel(in:)`); the analyzer's default when the configuration does not decode.
+    public func memoryPerPixel(in configuration: JSONValue) -> Double {
+        findMemoryPerPixel(withDefaults(configuration))
+    }
+
     /// `configuration` with the keys it leaves out at their defaults, as in a replay.
     private func withDefaults(_ configuration: JSONValue) -> JSONValue {
         var merged = defaultConfiguration.objectValue ?? []
@@ -46,6 +52,7 @@ public struct AnalyzerDescriptor: Sendable {
 
     let findProgram: @Sendable (JSONValue) -> String?
     let findIdleReason: @Sendable (JSONValue) -> String?
+    let findMemoryPerPixel: @Sendable (JSONValue) -> Double
     /// Decodes and validates a configuration, once (``ValidatedConfiguration``).
     let decodeAndValidate: @Sendable (JSONValue) throws -> ValidatedConfiguration
     let readSetting: @Sendable (String, String) throws(OptionError) -> JSONValue?
@@ -61,6 +68,7 @@ public struct AnalyzerDescriptor: Sendable {
         eventSchemas = A.eventTypes.map(EventSchema.init)
         findProgram = { json in (try? json.asPrinted.decode(A.Configuration.self)).flatMap { A.program(in: $0) } }
         findIdleReason = { json in (try? json.asPrinted.decode(A.Configuration.self)).flatMap { A.idleReason(in: $0) } }
+        findMemoryPerPixel = { json in A.memoryPerPixel(in: (try? json.asPrinted.decode(A.Configuration.self)) ?? A.Configuration()) }
         decodeAndValidate = { json in try ValidatedConfiguration(A.self, json: json) }
         readSetting = { key, text throws(OptionError) in
             try A.Configuration.options.first { $0.key == key }?.json(forSetting: text)

@@ -37,6 +37,9 @@ public struct ReplayOptions: Sendable {
     /// When set, each analyzer instance's own analysis time is added to it (wall-clock readings,
     /// never in the log; see ``InstanceClock``).
     public var instanceClock: InstanceClock?
+    /// When set, a replay whose analyzer instances would need more memory than this (``ReplayMemory``)
+    /// is refused before anything runs.
+    public var memoryBudget: MemoryBudget?
 
     public init(frames: ClosedRange<Int>? = nil, skipDamaged: Bool = false, jobs: Int = 1,
                 debugOutputDirectory: String? = nil, recordingName: String? = nil,
@@ -77,6 +80,11 @@ public enum Replay {
             throw .option(OptionError(option: "log format version", .logFormatVersion(options.logFormatVersion, readable: EventLogHeader.readableVersions)))
         }
 
+        if let budget = options.memoryBudget {
+            do throws(MemoryNeed) { try ReplayMemory(reader).check(setups, registry: registry, budget: budget) } catch {
+                throw .memory(recording: options.recordingName ?? reader.fileName, error)
+            }
+        }
         let digest: String
         do throws(LumaFormatError) { digest = try reader.framesDigest().hexString } catch { throw .recording(error) }
         let v1 = options.logFormatVersion == 1

@@ -14,6 +14,8 @@ public enum ReplayError: Error, Equatable, CustomStringConvertible, Sendable {
     /// An analyzer threw: at start (`frame == nil`, no log written), on a frame, or in `finish`
     /// (the log up to the failure is kept, see ``IncompleteLog``).
     case analyzerFailed(analyzer: String, frame: Int?, cause: AnalyzerFailure.Cause, incompleteLog: IncompleteLog?)
+    /// The instances would need more memory than the budget (``ReplayOptions/memoryBudget``): refused before anything runs.
+    case memory(recording: String, MemoryNeed)
 
     /// Where the log of a replay that failed part-way went.
     public enum IncompleteLog: Sendable, Equatable {
@@ -30,6 +32,7 @@ public enum ReplayError: Error, Equatable, CustomStringConvertible, Sendable {
         case .damaged(let e): return e.description
         case .log(let e): return e.description
         case .output(let e): return e.description
+        case .memory(let recording, let need): return "\(recording): \(need)"
         case .analyzerFailed(let analyzer, let frame, let cause, let log):
             guard let frame else { return "analyzer \(analyzer) failed to start: \(cause)" }
             let failure = "analyzer \(analyzer) failed at frame \(frame): \(cause)"

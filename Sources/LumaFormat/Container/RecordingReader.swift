@@ -44,6 +44,9 @@ public final class RecordingReader: @unchecked Sendable {
     public let chunks: [ChunkEntry]
     /// `true` when the file was closed properly and its index was used.
     public let hasIndex: Bool
+    /// `true` when the file ends with an intact trailer, as a closed file does: with ``hasIndex``
+    /// `false`, the index it points to is damaged or does not match the chunks, not missing.
+    public let hasTrailer: Bool
     /// Damage found while opening (the scan of an unindexed file, or gaps between indexed chunks).
     /// Damage inside a payload shows only when it is decoded: see ``verify()``.
     public let damage: [RecordingDamage]
@@ -142,7 +145,9 @@ public final class RecordingReader: @unchecked Sendable {
         // bounds the reference copies: a copy cut short by a crash must not seem to run on into the
         // index that `recover` appended after it.
         let (file, fileSize) = (source, source.size)
-        let index = RecordingReader.trailerIndexOffset(file, fileSize: fileSize).flatMap { offset in
+        let trailer = RecordingReader.trailerIndexOffset(file, fileSize: fileSize)
+        hasTrailer = trailer != nil
+        let index = trailer.flatMap { offset in
             RecordingReader.readIndex(file, fileSize: fileSize, at: offset, after: header.end, layout: layout).map { (offset, $0) }
         }
         let first = RecordingReader.readReferences(file, fileSize: fileSize, at: header.end, before: index?.0 ?? fileSize, frameSize: frameSize)

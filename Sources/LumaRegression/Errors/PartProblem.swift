@@ -22,6 +22,9 @@ public enum PartProblem: Equatable, Sendable, CustomStringConvertible {
     case outcome(Int)
     /// The corpus path is not absolute.
     case corpusPathNotAbsolute
+    /// The outcome at this 1-based position (golden `name`) gives its time as `found`, which is
+    /// not a number of seconds within `0...maximum`.
+    case seconds(outcome: Int, name: String, found: String, maximum: Double)
 
     public var description: String {
         switch self {
@@ -35,6 +38,8 @@ public enum PartProblem: Equatable, Sendable, CustomStringConvertible {
             return "a regress part with missing or impossible fields (at most \(shards) shards and \(goldens) goldens)"
         case .outcome(let position): return "outcome \(position) is not a recording's outcome of this corpus"
         case .corpusPathNotAbsolute: return "the corpus path is not an absolute path"
+        case .seconds(let position, let name, let found, let maximum):
+            return "outcome \(position) (\(name)) took \(found) seconds; a time is a number of seconds within 0...\(Int(maximum))"
         }
     }
 }

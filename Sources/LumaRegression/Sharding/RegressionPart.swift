@@ -59,6 +59,10 @@ public struct RegressionPart: Sendable, Equatable {
         ])
     }
 
+    /// The longest time a part may give one golden (a million seconds, over eleven days): a
+    /// larger one is no measurement, and would swamp the suite's total.
+    public static let maximumSeconds = 1_000_000.0
+
     /// Reads a part file; anything else (another file, a part of another format version) is
     /// refused naming the file.
     public static func read(_ path: String) throws(RegressionError) -> RegressionPart {
@@ -89,6 +93,11 @@ public struct RegressionPart: Sendable, Equatable {
             guard let index = item["index"]?.intValue, (0..<goldens).contains(index),
                   let encoded = item["outcome"], let outcome = RegressionOutcome(encoded: encoded)
             else { throw fail(.outcome(outcomes.count + 1)) }
+            if let seconds = encoded["seconds"] {
+                guard let value = seconds.doubleValue, value.isFinite, (0...maximumSeconds).contains(value) else {
+                    throw fail(.seconds(outcome: outcomes.count + 1, name: outcome.name, found: seconds.serialized, maximum: maximumSeconds))
+                }
+            }
             outcomes.append((index, outcome))
         }
         var part = RegressionPart(shard: shard, shards: shards, folder: folder, listing: CorpusListing(goldens: [], digest: digest),

@@ -49,7 +49,10 @@ public struct SweepDefinition: Sendable, Equatable, Codable {
         if axes != other.axes { return ("grid", text(axes), text(other.axes)) }
         if fixed != other.fixed { return ("fixed options", text(fixed), text(other.fixed)) }
         if random != other.random { return ("sampling", text(random), text(other.random)) }
-        if settings != other.settings { return ("settings", "\(settings.count)", "\(other.settings.count)") }
+        if settings.count != other.settings.count { return ("setting count", "\(settings.count)", "\(other.settings.count)") }
+        if let i = settings.indices.first(where: { settings[$0] != other.settings[$0] }) {
+            return ("setting \(i + 1)", settings[i].id + " " + text(settings[i].values), other.settings[i].id + " " + text(other.settings[i].values))
+        }
         if passSize != other.passSize { return ("instances per replay", "\(passSize)", "\(other.passSize)") }
         return nil
     }

@@ -1,5 +1,6 @@
 import LumaAnalysis
 import LumaBase
+import LumaEngine
 
 /// Why a sweep cannot run: its grid, its corpus or its size. Found before anything is replayed.
 /// A grid value the analyzer refuses is the analyzer's own ``OptionError``, naming the option.
@@ -19,6 +20,8 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
     case notWhole(option: String, text: String, value: String)
     /// Values that repeat (a list naming one twice, a range narrower than its count allows).
     case repeated(option: String, text: String, value: String)
+    /// Two spellings of one value (`08` and `8`): `value` gives the setting `sameAs` gave.
+    case sameValue(option: String, text: String, value: String, sameAs: String)
     /// More settings than one sweep runs; `largest` is the option with the most values, to split by.
     case tooManySettings(count: Int, limit: Int, largest: String)
     /// The best setting asked by a measure the analyzer is not scored by; `measures` are those it
@@ -39,6 +42,10 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `--keep-logs` names something that is not a folder (a device, a file, a link to nothing): what it is.
     case keptLogsNotAFolder(folder: String, found: String)
     case keptLogExists(path: String)
+    /// Not even one instance fits the memory budget beside the replay of the corpus's largest frames.
+    case memory(MemoryNeed)
+    /// The replay of a corpus recording failed (damaged, no frames, an analyzer that threw).
+    case replay(recording: String, ReplayError)
 
     /// What a refusal is about, said before its ``detail``: a grid, a random sample, the measure
     /// the best setting is ranked by, the folder for kept logs, or nothing more than the detail says.
@@ -52,12 +59,12 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var subject: Subject {
         switch self {
-        case .notAGrid, .otherAnalyzer, .givenTwice, .badValues, .ambiguousCommas, .notWhole, .repeated: .grid
+        case .notAGrid, .otherAnalyzer, .givenTwice, .badValues, .ambiguousCommas, .notWhole, .repeated, .sameValue: .grid
         case .notMeasured(let measure, _, _): .best(measure: measure)
         case .badSampleCount(let count, _), .sampleSpaceTooSmall(let count, _): .sample(count: count)
         case .samplingExhausted(_, let wanted, _, _): .sample(count: wanted)
         case .keptLogsUnwritable, .keptLogsNotAFolder, .keptLogExists: .keptLogs
-        case .tooManySettings, .corpusUnreadable, .noTruth: .none
+        case .tooManySettings, .corpusUnreadable, .noTruth, .memory, .replay: .none
         }
     }
 
@@ -78,6 +85,8 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notWhole(let option, let text, let value):
             return "\(option)=\(text): \(option) is an integer, and the range gives \(value); choose a count that steps by whole numbers, or list the values"
         case .repeated(let option, let text, let value): return "\(option)=\(text): \(value) appears twice; each value of a grid is tried once"
+        case .sameValue(let option, let text, let value, let first):
+            return "\(option)=\(text): \(value) and \(first) are the same value; each value of a grid is tried once"
         case .tooManySettings(let count, let limit, let largest):
             return "the grid has \(count) settings, more than the \(limit) one sweep runs; split it into several sweeps, e.g. one per value of \(largest)"
         case .notMeasured(_, let analyzer, let measures) where measures.isEmpty:
@@ -98,6 +107,9 @@ public enum SweepError: Error, Sendable, Equatable, CustomStringConvertible {
         case .keptLogsUnwritable(let folder, let failure): return "\(folder): \(failure)"
         case .keptLogsNotAFolder(let folder, let found): return "\(folder): is \(found), not a folder"
         case .keptLogExists(let path): return "\(path) exists"
+        case .memory(let need): return "a sweep of the corpus: \(need)"
+        case .replay(_, let error) where error.namesRecording: return error.description
+        case .replay(let recording, let error): return "\(recording): \(error)"
         }
     }
 
@@ -125,6 +137,8 @@ extension SweepError {
         case emptyValue
         /// A range `FROM:TO` whose FROM is not below its TO.
         case rangeReversed
+        /// A range `FROM:TO` of numbers where settings are not drawn at random: it needs its COUNT.
+        case rangeWithoutCount
         /// A range `FROM:TO` with a bound too large to draw from.
         case rangeTooLarge
         /// A range `FROM:TO` of an integer option whose bounds are not whole numbers.
@@ -139,11 +153,22 @@ extension SweepError {
             case .countOutside(let allowed): "COUNT of a range FROM:TO:COUNT is a whole number within \(allowed)"
             case .valueTooLarge(let value): "\(value) is too large"
             case .emptyValue: "a list V1,V2,… has no empty values"
-            case .rangeReversed: "FROM of a range FROM:TO is below TO"
+            case .rangeReversed: "a range FROM:TO needs FROM below TO"
+            case .rangeWithoutCount: "a range is FROM:TO:COUNT (COUNT values from FROM to TO); FROM:TO without a count is for drawing at random"
             case .rangeTooLarge: "FROM and TO are too large"
             case .rangeNotWhole: "FROM and TO of its range are whole numbers"
             case .malformedList(let refusal): refusal.reason
             }
+        }
+    }
+}
+
+private extension ReplayError {
+    /// Whether the description already names the recording's file (a damaged or unreadable one).
+    var namesRecording: Bool {
+        switch self {
+        case .damaged, .recording: true
+        default: false
         }
     }
 }

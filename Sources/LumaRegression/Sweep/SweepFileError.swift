@@ -80,8 +80,8 @@ extension SweepFileError {
 
     /// Fields of a sweep's file that no sweep writes (``Problem/impossible(_:)``): what was found.
     public enum Impossibility: Error, Sendable, Equatable, CustomStringConvertible {
-        /// `count` scores for a sweep of `settings` settings, or scores with counts outside `0...maximumCount` or numbers not finite.
-        case scores(count: Int, settings: Int, maximumCount: Int)
+        /// `count` scores for a sweep of `settings` settings.
+        case scores(count: Int, settings: Int)
         /// Settings other than those its grid gives.
         case settingsNotOfGrid
         /// Shard `shard` (counted from 0) of `shards`, over `maximum` or past the count.
@@ -90,25 +90,37 @@ extension SweepFileError {
         case passes(settings: Int, passSize: Int)
         /// A corpus of `count` recordings, none or more than a sweep holds.
         case corpusSize(Int)
-        /// A recording name that is not one plain `NAME.luma`, or is given twice.
+        /// A recording name that is not one plain `NAME.luma`.
         case notPlainName(String)
+        /// A recording named twice in the corpus.
+        case nameTwice(String)
+        /// A recording of fewer than 0 frames.
+        case framesOutside(name: String, frames: Int)
         /// A unit (a recording's pass) outside its corpus and grid.
         case unitOutside(recording: Int, pass: Int)
-        /// A score of a unit with counts outside `0...maximumCount` or numbers not finite.
-        case implausibleScore(recording: Int, pass: Int, maximumCount: Int)
+        /// A unit with `count` scores for a pass of `settings` settings.
+        case unitScores(recording: String, pass: Int, count: Int, settings: Int)
+        /// Times of a unit that are not one per setting, each seconds within `0...maximumSeconds`.
+        case timings(recording: String, pass: Int, maximumSeconds: Double)
+        /// A setting's score on a recording that no sweep gives.
+        case implausibleScore(setting: String, recording: String, SweepScore.Implausibility)
 
         public var description: String {
             switch self {
-            case .scores(let count, let settings, let maximumCount):
-                "\(count) scores for \(settings) settings, each with counts within 0...\(maximumCount) and finite numbers"
+            case .scores(let count, let settings): "\(count) scores for \(settings) settings (one per setting)"
             case .settingsNotOfGrid: "its settings are not the ones its grid gives"
             case .shard(let shard, let shards, let maximum): "shard \(shard) of \(shards) (at most \(maximum) shards, counted from 0)"
             case .passes(let settings, let passSize): "\(settings) settings in passes of \(passSize)"
             case .corpusSize(let count): "a corpus of \(count) recordings"
             case .notPlainName(let name): "the corpus names \(name), which is not one plain NAME.luma"
+            case .nameTwice(let name): "the corpus names \(name) twice"
+            case .framesOutside(let name, let frames): "the corpus gives \(name) \(frames) frames"
             case .unitOutside(let recording, let pass): "a unit (recording \(recording), pass \(pass)) outside its corpus and grid"
-            case .implausibleScore(let recording, let pass, let maximumCount):
-                "a score of recording \(recording), pass \(pass) with counts outside 0...\(maximumCount) or numbers not finite"
+            case .unitScores(let recording, let pass, let count, let settings):
+                "pass \(pass + 1) of \(recording) holds \(Plural.count(count, "score")) for its \(Plural.count(settings, "setting"))"
+            case .timings(let recording, let pass, let maximumSeconds):
+                "pass \(pass + 1) of \(recording) gives times that are none (one per setting, each a number of seconds within 0...\(Int(maximumSeconds)))"
+            case .implausibleScore(let setting, let recording, let why): "the score of setting \(setting) on \(recording): \(why)"
             }
         }
     }
@@ -129,6 +141,10 @@ public enum SweepMergeError: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String {
         switch self {
         case .noParts: return "no part files to merge"
+        case .otherRun(let part, let first, let field, let value, let firstValue) where field == "instances per replay":
+            return "\(part) is of another sweep than \(first): its \(field) is \(value), not \(firstValue) "
+                + "(the shards planned their passes with other memory budgets or instance limits: give every shard the same "
+                + "LUMATRACE_MEMORY_BUDGET and LUMATRACE_MAX_ANALYZERS)"
         case .otherRun(let part, let first, let field, let value, let firstValue):
             return "\(part) is of another sweep than \(first): its \(field) is \(value), not \(firstValue)"
         case .shardTwice(let shard, let count, let first, let second):

@@ -71,7 +71,9 @@ public struct SweepGrid: Sendable, Equatable {
             let axis = SweepAxis(key: key, values: try Self.values(values, option: "\(name).\(key)", integer: isInteger) { whole in
                 (try? AnalyzerSetup.resolve(descriptor, instance: name, overrides: fixed + [(key, whole)])) != nil
             })
-            for value in axis.values { _ = try AnalyzerSetup.resolve(descriptor, instance: name, overrides: fixed + [(key, value)]) }
+            try Self.refuseSameValues(axis, option: "\(name).\(key)", text: values) { value throws(OptionError) in
+                try AnalyzerSetup.resolve(descriptor, instance: name, overrides: fixed + [(key, value)])
+            }
             axes.append(axis)
         }
         if let random {
@@ -133,6 +135,20 @@ public struct SweepGrid: Sendable, Equatable {
         return ["--analyzer", choice] + (fixed + setting.values.map { ($0.key, $0.value) }).flatMap { ["--set", "\(name).\($0.key)=\($0.value)"] }
     }
 
+    /// Checks each value of `axis` by the analyzer's rules (`resolve`) and refuses two spellings
+    /// of one value (`8` and `08`, `0.5` and `5e-1`, `0` and `-0`): the same setup, as its log
+    /// header would print it.
+    static func refuseSameValues(_ axis: SweepAxis, option: String, text: String,
+                                 resolve: (String) throws(OptionError) -> AnalyzerSetup) throws {
+        var seen: [String: String] = [:]
+        for value in axis.values {
+            let setup = try resolve(value)
+            let printed = setup.json.serialized
+            if let first = seen[printed] { throw SweepError.sameValue(option: option, text: text, value: value, sameAs: first) }
+            seen[printed] = value
+        }
+    }
+
     /// The values `text` gives: a list `V1,V2,…` (``SweepValueList``: a value holding commas in
     /// `[ ]`, `{ }` or `" "`), or a range `FROM:TO:COUNT` of COUNT evenly spaced numbers from FROM
     /// to TO inclusive (whole numbers for an `integer` option; others in the log's fixed decimals,
@@ -162,6 +178,9 @@ public struct SweepGrid: Sendable, Equatable {
                 return printed
             }
         } else {
+            if parts.count == 2, !SweepValueList.hasGroups(text), Double(parts[0]) != nil, Double(parts[1]) != nil {
+                throw .badValues(option: option, text: text, .rangeWithoutCount)
+            }
             let items: [SweepValueList.Item]
             switch SweepValueList.items(text) {
             case .success(let read): items = read

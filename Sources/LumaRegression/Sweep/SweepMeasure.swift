@@ -59,5 +59,15 @@ extension SweepResult {
             }
             return asked
         }
+
+        /// The measure once the scores are known: as ``chosen(_:for:)``, but for an analyzer that
+        /// declares no kinds (`external`) and no measure asked, the family its events were scored
+        /// as (`pooled`: trajectories first, then tracks), or `nil` when they were only counted.
+        public static func chosen(_ asked: Measure?, for analyzer: AnalyzerDescriptor, scored pooled: [SweepScore]) throws(SweepError) -> Measure? {
+            guard available(for: analyzer) == nil, asked == nil else { return try chosen(asked, for: analyzer) }
+            if pooled.contains(where: { $0.trajectories != nil }) { return .f1 }
+            if pooled.contains(where: { $0.tracking != nil }) { return .successAUC }
+            return nil
+        }
     }
 }

@@ -13,6 +13,8 @@ public struct SweepPart: Sendable, Equatable, Codable {
     /// The most shards a sweep may have, as `--shard` allows, and recordings a part may list.
     public static let maximumShards = 100_000
     public static let maximumRecordings = 1_000_000
+    /// The longest time a part may give one setting on one recording (a million seconds).
+    public static let maximumSeconds = 1_000_000.0
 
     public var format = Self.format
     public var version = Self.formatVersion
@@ -55,21 +57,32 @@ public struct SweepPart: Sendable, Equatable, Codable {
         guard (1...maximumRecordings).contains(part.corpus.count) else { throw impossible(.corpusSize(part.corpus.count)) }
         var names = Set<String>()
         for recording in part.corpus {
-            guard recording.isPlainName, names.insert(recording.name).inserted, recording.frames >= 0 else {
-                throw impossible(.notPlainName(recording.name))
-            }
+            guard recording.isPlainName else { throw impossible(.notPlainName(recording.name)) }
+            guard names.insert(recording.name).inserted else { throw impossible(.nameTwice(recording.name)) }
+            guard recording.frames >= 0 else { throw impossible(.framesOutside(name: recording.name, frames: recording.frames)) }
         }
         for name in part.withoutTruth where !SweepRecordingIdentity(name: name, frames: 0, framesSHA256: "", truthSHA256: "").isPlainName {
             throw impossible(.notPlainName(name))
         }
         let passes = part.sweep.passes
         for unit in part.units {
-            guard part.corpus.indices.contains(unit.recording), passes.indices.contains(unit.pass),
-                  unit.scores.count == passes[unit.pass].count else {
+            guard part.corpus.indices.contains(unit.recording), passes.indices.contains(unit.pass) else {
                 throw impossible(.unitOutside(recording: unit.recording, pass: unit.pass))
             }
-            guard unit.scores.allSatisfy(\.isPlausible) else {
-                throw impossible(.implausibleScore(recording: unit.recording, pass: unit.pass, maximumCount: SweepScore.maximumCount))
+            let (recording, settings) = (part.corpus[unit.recording], passes[unit.pass])
+            guard unit.scores.count == settings.count else {
+                throw impossible(.unitScores(recording: recording.name, pass: unit.pass, count: unit.scores.count, settings: settings.count))
+            }
+            for (setting, score) in zip(settings, unit.scores) {
+                if let why = score.implausibility(frames: recording.frames) {
+                    throw impossible(.implausibleScore(setting: part.sweep.settings[setting].id, recording: recording.name, why))
+                }
+            }
+            if let timings = unit.timings {
+                guard timings.count == settings.count, timings.allSatisfy({ $0.seconds.isFinite && (0...maximumSeconds).contains($0.seconds)
+                    && (0...SweepScore.maximumCount).contains($0.frames) }) else {
+                    throw impossible(.timings(recording: recording.name, pass: unit.pass, maximumSeconds: maximumSeconds))
+                }
             }
         }
         return part

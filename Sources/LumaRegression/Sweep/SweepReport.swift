@@ -41,8 +41,7 @@ public struct SweepReport: Sendable {
         let r = result
         var lines = [
             "sweep of \(r.grid.name == r.grid.analyzer ? r.grid.analyzer : "\(r.grid.name)=\(r.grid.analyzer)"): \(Plural.count(r.settings.count, "setting")) "
-                + "over \(Plural.count(r.recordings.count, "recording")) (\(r.recordings.joined(separator: ", "))), "
-                + "\(Plural.count(r.passes, "replay")) of each",
+                + "over \(Plural.count(r.recordings.count, "recording")) (\(r.recordings.joined(separator: ", ")))",
         ]
         if let sampling = r.grid.sampling { lines.append("drawn at random: --random \(sampling.count) --seed \(sampling.seed)") }
         if !r.fixed.isEmpty { lines.append("fixed: " + r.fixed.joined(separator: " ")) }
@@ -161,7 +160,6 @@ public struct SweepReport: Sendable {
             .init("order", .string(r.grid.sampling == nil ? "the first grid option changes slowest" : "in the order drawn")),
             .init("recordings", .array(r.recordings.map(JSONValue.string))),
             .init("withoutTruth", .array(r.withoutTruth.map(JSONValue.string))),
-            .init("replaysPerRecording", .int(Int64(r.passes))),
             .init("pooling", .string("counts summed over the recordings, then ratios; median error over every correct trajectory's points; tracking weighted by truth frames")),
             .init("best", .object([.init("by", measure.map { .string($0.rawValue) } ?? .null), .init("setting", best.map { .string(r.settings[$0].id) } ?? .null)])),
             .init("front", .object([

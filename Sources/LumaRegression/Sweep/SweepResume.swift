@@ -56,7 +56,11 @@ public struct SweepResume: Sendable {
                 throw SweepFileError(path: path, problem: .notInCorpus(name: name.hasSuffix(".json") ? String(name.dropLast(".json".count)) + ".luma" : name))
             }
             let stored = try SweepStoredFile.read(Stored.self, from: path, format: Stored.format, version: Stored.formatVersion, kind: "a sweep's stored scores")
-            if let (field, mine, theirs) = stored.sweep.difference(from: sweep) {
+            // A recording's scores are stored once every pass is done, so how the settings were
+            // split into passes (the memory budget then) does not matter to them.
+            var current = sweep
+            current.passSize = stored.sweep.passSize
+            if let (field, mine, theirs) = stored.sweep.difference(from: current) {
                 throw SweepFileError(path: path, problem: .otherSweep(field: field, stored: mine, now: theirs))
             }
             let now = recordings[index]
@@ -65,9 +69,13 @@ public struct SweepResume: Sendable {
                 throw SweepFileError(path: path, problem: .otherRecording(name: now.name, what: "recording"))
             }
             if stored.recording.truthSHA256 != now.truthSHA256 { throw SweepFileError(path: path, problem: .otherRecording(name: now.name, what: "truth")) }
-            guard stored.scores.count == sweep.settings.count, stored.scores.allSatisfy(\.isPlausible) else {
-                throw SweepFileError(path: path, problem: .impossible(.scores(count: stored.scores.count, settings: sweep.settings.count,
-                                                                               maximumCount: SweepScore.maximumCount)))
+            guard stored.scores.count == sweep.settings.count else {
+                throw SweepFileError(path: path, problem: .impossible(.scores(count: stored.scores.count, settings: sweep.settings.count)))
+            }
+            for (setting, score) in zip(sweep.settings, stored.scores) {
+                if let why = score.implausibility(frames: now.frames) {
+                    throw SweepFileError(path: path, problem: .impossible(.implausibleScore(setting: setting.id, recording: now.name, why)))
+                }
             }
             found[index] = stored.scores
         }

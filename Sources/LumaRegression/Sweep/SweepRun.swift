@@ -4,7 +4,8 @@ import LumaFormat
 import LumaTruth
 
 /// A sweep's runs: each recording of the corpus decoded once per pass, its frames handed to one
-/// analyzer instance per setting (a pass holds at most ``AnalyzerSetup/instanceLimit`` of them),
+/// analyzer instance per setting (a pass holds as many as fit the memory budget, at most
+/// ``AnalyzerSetup/instanceLimit``: ``passSize(_:corpus:registry:budget:limit:)``),
 /// the log kept in memory and each instance scored against the recording's truth as
 /// `score --analyzer INSTANCE` scores it.
 public enum SweepRun {
@@ -16,11 +17,13 @@ public enum SweepRun {
     /// read before the first replay, so one that cannot be read, or truth that does not fit its
     /// recording, fails the sweep before it starts.
     public static func run(_ grid: SweepGrid, corpus: SweepCorpus, registry: AnalyzerRegistry, jobs: Int = 1, timings: Bool = false,
+                           passSize: Int = AnalyzerSetup.instanceLimit,
                            didReplay: ((SweepCorpus.Entry, EventLog) throws -> Void)? = nil,
                            progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> SweepResult {
-        let passes = passes(grid.settingCount)
+        let passes = passes(grid.settingCount, size: passSize)
         let units = corpus.entries.indices.flatMap { r in passes.indices.map { SweepUnit(recording: r, pass: $0) } }
-        let scored = try score(units, of: grid, corpus: corpus, registry: registry, jobs: jobs, timings: timings, didReplay: didReplay, progress: progress)
+        let scored = try score(units, of: grid, corpus: corpus, registry: registry, jobs: jobs, timings: timings, passSize: passSize,
+                               didReplay: didReplay, progress: progress)
         return SweepResult(grid: grid, recordings: corpus.entries.map(\.name), withoutTruth: corpus.withoutTruth, passes: passes, units: scored)
     }
 
@@ -28,15 +31,18 @@ public enum SweepRun {
     /// given; `didScore` is told each unit's scores as soon as it has them (to store them, so an
     /// interrupted sweep resumes). The recordings and truth of `units` are all read first.
     public static func score(_ units: [SweepUnit], of grid: SweepGrid, corpus: SweepCorpus, registry: AnalyzerRegistry, jobs: Int = 1, timings: Bool = false,
+                             passSize: Int = AnalyzerSetup.instanceLimit,
                              didReplay: ((SweepCorpus.Entry, EventLog) throws -> Void)? = nil,
                              didScore: ((SweepUnitScores) throws -> Void)? = nil,
                              progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> [SweepUnitScores] {
         let setups = try grid.setups(registry: registry)
-        let passes = passes(setups.count)
+        let passes = passes(setups.count, size: passSize)
         var truths: [Int: (frames: Int, truth: GroundTruth)] = [:]
         for r in units.map(\.recording) where truths[r] == nil {
             let entry = corpus.entries[r]
             let reader = try RecordingReader(path: entry.recordingPath)
+            // A recording with no readable frame is the recording's fault, not its truth's.
+            guard reader.frameCount > 0 else { throw SweepError.replay(recording: entry.name, .recording(.noFrames(path: entry.recordingPath))) }
             let truth = try GroundTruth.read(entry.truthPath)
             try truth.check(againstFrames: reader.frameCount, width: reader.header.width, height: reader.header.height, path: entry.truthPath)
             truths[r] = (reader.frameCount, truth)
@@ -56,7 +62,10 @@ public enum SweepRun {
             if let progress {
                 options.progress = { @Sendable frames, _ in progress(before + frames, total) }
             }
-            let log = try Replay.runInMemory(reader!.reader, setups: Array(setups[pass]), registry: registry, options: options)
+            let log: EventLog
+            do throws(ReplayError) { log = try Replay.runInMemory(reader!.reader, setups: Array(setups[pass]), registry: registry, options: options) } catch {
+                throw SweepError.replay(recording: entry.name, error)
+            }
             done += reader!.reader.frameCount
             try didReplay?(entry, log)
             var scores: [SweepScore] = []
@@ -73,9 +82,9 @@ public enum SweepRun {
         return scored
     }
 
-    /// The settings' indices in passes of at most ``AnalyzerSetup/instanceLimit``, in grid order.
-    public static func passes(_ count: Int) -> [Range<Int>] {
-        stride(from: 0, to: count, by: AnalyzerSetup.instanceLimit).map { $0..<min($0 + AnalyzerSetup.instanceLimit, count) }
+    /// The settings' indices in passes of at most `size` (``passSize(_:corpus:registry:budget:limit:)``), in grid order.
+    public static func passes(_ count: Int, size: Int = AnalyzerSetup.instanceLimit) -> [Range<Int>] {
+        stride(from: 0, to: count, by: max(1, size)).map { $0..<min($0 + max(1, size), count) }
     }
 }
 

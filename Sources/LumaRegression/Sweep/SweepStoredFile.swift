@@ -61,18 +61,72 @@ extension SweepScore {
     /// a million of them overflows.
     static let maximumCount = 1 << 40
 
-    /// Whether a score read from a file is one a sweep could have written: counts within
-    /// 0...``maximumCount``, numbers finite. One that is not is refused before it is pooled.
-    var isPlausible: Bool {
+    /// What makes a score read from a file one no sweep writes (``implausibility(frames:)``).
+    public enum Implausibility: Error, Sendable, Equatable, CustomStringConvertible {
+        /// A count outside `0...maximum`.
+        case countOutside(field: String, value: Int, maximum: Int)
+        /// A number that is not finite, or a ratio outside 0...1.
+        case numberOutside(field: String, value: Double)
+        /// More segments found than the truth holds.
+        case foundAboveSegments(found: Int, segments: Int)
+        /// More correct trajectories than were reported.
+        case correctAboveReported(correct: Int, reported: Int)
+        /// More segments found than correct trajectories (each found segment is followed by one).
+        case foundAboveCorrect(found: Int, correct: Int)
+        /// Point errors not one per point of the correct trajectories: at least one per correct
+        /// trajectory, at most one per frame of the recording for each.
+        case pointErrorCount(count: Int, correct: Int, frames: Int)
+        /// A point error below 0 or not finite.
+        case pointError(Double)
+
+        public var description: String {
+            switch self {
+            case .countOutside(let field, let value, let maximum): "\(field) \(value) is outside 0...\(maximum)"
+            case .numberOutside(let field, let value): "\(field) \(value) is outside 0...1"
+            case .foundAboveSegments(let found, let segments): "found \(found) is above segments \(segments)"
+            case .correctAboveReported(let correct, let reported): "correct \(correct) is above reported \(reported)"
+            case .foundAboveCorrect(let found, let correct): "found \(found) is above correct \(correct) (each found segment is one correct trajectory's)"
+            case .pointErrorCount(let count, let correct, let frames):
+                "\(count) point errors for \(correct) correct trajectories of at most \(frames) frames (one error per point)"
+            case .pointError(let value): "a point error of \(value) pixels (errors are distances: 0 or more, finite)"
+            }
+        }
+    }
+
+    /// Why a score read from a file is not one a sweep of a recording of `frames` frames could
+    /// have written (`nil` when it could): counts within 0...``maximumCount``, `found ≤ segments`,
+    /// `found ≤ correct ≤ reported`, one point error per point of the correct trajectories,
+    /// errors finite and not negative, tracking ratios within 0...1. Refused before it is pooled.
+    public func implausibility(frames: Int) -> Implausibility? {
         let counts = 0...Self.maximumCount
-        guard counts.contains(events) else { return false }
-        if let t = trajectories {
-            guard [t.segments, t.found, t.reported, t.correct, t.pointErrors.count].allSatisfy(counts.contains),
-                  t.pointErrors.allSatisfy(\.isFinite) else { return false }
-        }
+        if !counts.contains(events) { return .countOutside(field: "events", value: events, maximum: Self.maximumCount) }
+        if let t = trajectories, let problem = t.implausibility(frames: frames) { return problem }
         if let k = tracking {
-            guard counts.contains(k.frames), counts.contains(k.losses), k.successAUC.isFinite, k.precision20.isFinite else { return false }
+            for (field, value) in [("tracking frames", k.frames), ("losses", k.losses)] where !counts.contains(value) {
+                return .countOutside(field: field, value: value, maximum: Self.maximumCount)
+            }
+            for (field, value) in [("successAUC", k.successAUC), ("precision20", k.precision20)] where !(0...1).contains(value) {
+                return .numberOutside(field: field, value: value)
+            }
         }
-        return true
+        return nil
+    }
+}
+
+extension SweepScore.Trajectories {
+    func implausibility(frames: Int) -> SweepScore.Implausibility? {
+        let maximum = SweepScore.maximumCount
+        for (field, value) in [("segments", segments), ("found", found), ("reported", reported), ("correct", correct)] where !(0...maximum).contains(value) {
+            return .countOutside(field: field, value: value, maximum: maximum)
+        }
+        if found > segments { return .foundAboveSegments(found: found, segments: segments) }
+        if correct > reported { return .correctAboveReported(correct: correct, reported: reported) }
+        if found > correct { return .foundAboveCorrect(found: found, correct: correct) }
+        let most = correct.multipliedReportingOverflow(by: max(0, frames))
+        guard pointErrors.count >= correct, most.overflow || pointErrors.count <= most.partialValue else {
+            return .pointErrorCount(count: pointErrors.count, correct: correct, frames: frames)
+        }
+        if let bad = pointErrors.first(where: { !($0.isFinite && $0 >= 0) }) { return .pointError(bad) }
+        return nil
     }
 }

@@ -94,7 +94,7 @@ struct Info: ParsableCommand {
               size          \(h.width)x\(h.height) gray8
               frames        \(frames)\(readable != frames ? " (\(readable) readable)" : "")
               timing        \(Timestamp(ticks: first, timescale: h.timescale)) … \(Timestamp(ticks: last, timescale: h.timescale)), duration \(DecimalText.fixed(duration, 3)) s, timescale \(h.timescale)/s, nominal \(h.rateNumerator)/\(h.rateDenominator) = \(DecimalText.fixed(h.nominalFrameRate, 3)) fps
-              chunks        \(reader.chunks.count)\(reader.hasIndex ? "" : " (no index: the recording was not closed; `lumatrace recover` rewrites it)")
+              chunks        \(reader.chunks.count)\(reader.hasIndex ? "" : reader.hasTrailer ? " (found by scanning: the recording was closed, but its index is damaged or does not match its chunks; `lumatrace recover` rewrites it)" : " (no index: the recording was not closed; `lumatrace recover` rewrites it)")
               file          \(reader.fileSize) bytes, \(DecimalText.fixed(bytesPerFrame, 0)) bytes/frame, compression ratio \(DecimalText.fixed(ratio, 2)) (raw \(stats.rawBytes) bytes)
               sha256        \(digest)
             """)

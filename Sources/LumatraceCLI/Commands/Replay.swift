@@ -67,6 +67,7 @@ struct Replay: ParsableCommand {
             options.warning = { warn("warning: " + $0) }
             options.otherInputs = choice.pipeline.map { [$0] } ?? []
             options.configurationFolder = ConfigurationFolder.of(logPath)
+            options.memoryBudget = try memoryBudget()
             let footer: EventLogFooter
             do {
                 footer = try LumaEngine.Replay.run(reader, setups: setups, registry: registry, options: options, logPath: logPath)

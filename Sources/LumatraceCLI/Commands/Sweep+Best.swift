@@ -19,4 +19,10 @@ struct SweepBestOption: ParsableArguments {
     func measure(for analyzer: AnalyzerDescriptor) throws -> SweepResult.Measure? {
         do throws(SweepError) { return try SweepResult.Measure.chosen(asked, for: analyzer) } catch { throw UsageError(error) }
     }
+
+    /// The measure once `result` is scored: for an analyzer whose kinds only a running instance
+    /// knows (`external`), the family its events were scored as (``SweepResult/Measure/chosen(_:for:scored:)``).
+    func measure(for analyzer: AnalyzerDescriptor, scored result: SweepResult) throws -> SweepResult.Measure? {
+        do throws(SweepError) { return try SweepResult.Measure.chosen(asked, for: analyzer, scored: result.pooled) } catch { throw UsageError(error) }
+    }
 }

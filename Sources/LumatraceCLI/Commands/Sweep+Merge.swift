@@ -61,11 +61,11 @@ struct SweepMerge: ParsableCommand {
             } catch {
                 throw CLIError("\(path): its grid is not one this lumatrace sweeps: \(error)")
             }
-            let measure = try best.measure(for: descriptor)
+            _ = try best.measure(for: descriptor)
             let result = SweepResult(grid: grid, recordings: first.corpus.map(\.name), withoutTruth: first.withoutTruth,
                                      passes: first.sweep.passes, units: units)
             let folder = try OutputFolder.create(output, replacingExisting: replaceOutput.replacesExisting, inputs: parts, owns: Sweep.fileNames.contains)
-            try Sweep.write(SweepReport(result, best: measure), into: folder, saying: "merged \(Plural.count(parts.count, "part")):")
+            try Sweep.write(SweepReport(result, best: try best.measure(for: descriptor, scored: result)), into: folder, saying: "merged \(Plural.count(parts.count, "part")):")
         }
     }
 }

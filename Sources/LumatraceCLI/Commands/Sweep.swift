@@ -41,9 +41,13 @@ struct Sweep: ParsableCommand {
             rules before anything runs. A grid holds at most \(SweepGrid.maximumSettings) settings.
 
             Each recording is decoded once per pass: one replay runs one instance of
-            the analyzer per setting, at most \(AnalyzerSetup.instanceLimit) per replay (the instance
-            limit, \(AnalyzerSetup.instanceLimitVariable)), so a larger grid takes several
-            passes. Logs stay in memory (--keep-logs DIR writes each setting's log
+            the analyzer per setting, as many as fit the memory budget (4 GiB, or
+            \(MemoryBudget.variable): bytes, or a whole number with K, M, G or T, e.g. 8G)
+            beside the decoding of the corpus's largest frames, by what the analyzer
+            says an instance keeps per pixel, and at most \(AnalyzerSetup.instanceLimit) (the instance
+            limit, \(AnalyzerSetup.instanceLimitVariable)); a larger grid takes several passes,
+            with the same outputs. When not one instance fits, the sweep is refused
+            with the memory it would need. Logs stay in memory (--keep-logs DIR writes each setting's log
             of each recording, DIR/STEM.ID.events.jsonl). Each instance is scored as
             `lumatrace score LOG --analyzer INSTANCE` scores it.
 
@@ -87,10 +91,11 @@ struct Sweep: ParsableCommand {
     @Option(name: .customLong("set"), help: "An option fixed for every setting, NAME.KEY=VALUE (repeatable).")
     var settings: [String] = []
 
-    @Option(help: "Draw this many settings at random instead of the grid's product (a range FROM:TO then gives any number in it).")
+    // Read unconditionally, so that `--random -1` is refused as a count, not taken for a missing value.
+    @Option(parsing: .unconditional, help: "Draw this many settings at random instead of the grid's product (a range FROM:TO then gives any number in it).")
     var random: Int?
 
-    @Option(help: "The seed of --random's draws (default 0; the same seed, the same settings).")
+    @Option(parsing: .unconditional, help: "The seed of --random's draws (default 0; the same seed, the same settings).")
     var seed: UInt64?
 
     @OptionGroup var best: SweepBestOption
@@ -129,13 +134,14 @@ struct Sweep: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let (sweepGrid, descriptor) = try settingsToSweep()
-            let measure = try best.measure(for: descriptor)
+            _ = try best.measure(for: descriptor)
             let listing = try SweepCorpus.list(corpus)
             try refuseInside(corpus: corpus, output, option: "-o")
             let inputs = listing.entries.flatMap { [$0.recordingPath, $0.truthPath] }
             if shard == nil { try checkOutputs(inputs: inputs) }
             let recordings = try listing.entries.map(SweepRecordingIdentity.init)
-            let definition = SweepDefinition(sweepGrid)
+            let passSize = try SweepRun.passSize(sweepGrid, corpus: listing, registry: Lumatrace.registry, budget: memoryBudget())
+            let definition = SweepDefinition(sweepGrid, passSize: passSize)
             if let shard {
                 try writePart(try ShardSelection(parsing: shard), definition: definition, grid: sweepGrid, corpus: listing, recordings: recordings)
                 return
@@ -154,7 +160,7 @@ struct Sweep: ParsableCommand {
                                          resume: resume, kept: kept)
             let result = SweepResult(grid: sweepGrid, recordings: listing.entries.map(\.name), withoutTruth: listing.withoutTruth,
                                      passes: definition.passes, units: units)
-            try Self.write(SweepReport(result, best: measure), into: folder, saying: "swept")
+            try Self.write(SweepReport(result, best: try best.measure(for: descriptor, scored: result)), into: folder, saying: "swept")
         }
     }
 
@@ -212,6 +218,7 @@ struct Sweep: ParsableCommand {
         let bar = ProgressBar("sweeping")
         defer { bar.finish() }
         let scored = try SweepRun.score(units, of: grid, corpus: listing, registry: Lumatrace.registry, jobs: jobs, timings: timings,
+                                        passSize: definition.passSize,
                                         didReplay: kept.map { logs in { entry, log in try logs.keep(log, of: entry) } },
                                         didScore: { unit in
                                             scores += unit.scores
@@ -231,7 +238,10 @@ struct Sweep: ParsableCommand {
         let mine = SweepPart.plan(definition, corpus: recordings, shard: shard.index, of: shard.count)
         let bar = ProgressBar("sweeping shard \(shard.index) of \(shard.count)")
         let scored: [SweepUnitScores]
-        do { scored = try SweepRun.score(mine, of: grid, corpus: listing, registry: Lumatrace.registry, jobs: jobs, timings: timings, progress: { bar.update($0, $1) }) } catch {
+        do {
+            scored = try SweepRun.score(mine, of: grid, corpus: listing, registry: Lumatrace.registry, jobs: jobs, timings: timings,
+                                        passSize: definition.passSize, progress: { bar.update($0, $1) })
+        } catch {
             bar.finish()
             throw error
         }

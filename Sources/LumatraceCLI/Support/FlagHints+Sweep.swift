@@ -18,6 +18,8 @@ extension FlagHints {
         case .notMeasured(_, _, let measures) where measures.isEmpty: return said + ": leave out --best"
         case .tooManySettings: return said + " (its values as --set, the rest as --grid)"
         case .sampleSpaceTooSmall: return said + " without --random"
+        case .badValues(_, _, .rangeWithoutCount): return said + " (--random N)"
+        case .replay(_, .damaged): return said + "; a sweep scores whole recordings: `lumatrace recover` keeps its intact chunks, or move it out of the corpus"
         case .noTruth: return said + " (lumatrace synth --truth or lumatrace truth import make truth)"
         case .keptLogExists: return said + " (--force replaces it)"
         default: return said
