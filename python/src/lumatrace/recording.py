@@ -14,7 +14,8 @@ Opening reads the header, the reference frame and the index (or, for a file that
 closed or whose index is damaged, scans its records). A frame costs at most one chunk's
 decompression: the last chunk's payload is kept with the last frame rebuilt from it, so reading
 frames in order decompresses each chunk once and rebuilds each frame once, and memory stays the
-payload and two frames (`ChunkFrames`), however many frames a chunk holds.
+payload and two frames (`ChunkFrames`), however many frames a chunk holds; a chunk of one frame lets
+its payload go once the frame is rebuilt.
 """
 from __future__ import annotations
 
