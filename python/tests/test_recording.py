@@ -380,6 +380,27 @@ def test_a_frame_of_a_recording_of_huge_frames_keeps_no_payload_once_rebuilt(lum
     rec.close()
 
 
+def test_verifying_a_recording_of_huge_frames_holds_a_payload_or_the_reference_never_both(lumatrace_bin, tmp_path):
+    # Two 4096x4096 frames (16 MiB each) coded against the file's reference frame: verify() checks
+    # that the reference decodes and each chunk's payload, one after the other, keeping neither.
+    side = 4096
+    y4m = f"YUV4MPEG2 W{side} H{side} F30:1 Ip A1:1 Cmono\n".encode() + (b"FRAME\n" + bytes(side * side)) * 2
+    made = subprocess.run([lumatrace_bin, "record", "-", "-o", "big.luma"], input=y4m, cwd=tmp_path, capture_output=True)
+    assert made.returncode == 0, made.stderr
+    rec = lumatrace.open(tmp_path / "big.luma")
+    tracemalloc.start()
+    try:
+        found = rec.verify()
+        held, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert found == []
+    assert peak < side * side * 3 // 2, f"verify() took {peak} bytes at its peak"  # a payload is 21 MB
+    assert held < side * side // 8, f"verify() holds {held} bytes after it returned"
+    assert not rec[1].any()
+    rec.close()
+
+
 def test_opening_a_recording_of_huge_frames_decodes_no_frame(lumatrace_bin, tmp_path):
     # Two 4096x4096 frames (16 MiB each), coded against the file's reference frame: opening reads
     # the index, not the reference; the first frame asked for decodes it.
