@@ -356,6 +356,51 @@ def test_file_kinds_use_the_swift_readers_and_command_lines_words():
         assert hint == "" or f'return "{hint[2:]}"' in hints, hint
 
 
+def test_a_frame_of_a_recording_of_huge_frames_keeps_no_payload_once_rebuilt(lumatrace_bin, tmp_path):
+    # Two 4096x4096 frames (16 MiB each), one per chunk: once rec[0] is rebuilt, its chunk's
+    # decompressed payload and scratch are let go; what stays is the frame and the reference it is
+    # coded against.
+    side = 4096
+    y4m = f"YUV4MPEG2 W{side} H{side} F30:1 Ip A1:1 Cmono\n".encode() + (b"FRAME\n" + bytes(side * side)) * 2
+    one_frame_chunks = ["--chunk-seconds", "0.03", "--max-chunk-seconds", "0.03"]
+    made = subprocess.run([lumatrace_bin, "record", "-", "-o", "big.luma", *one_frame_chunks], input=y4m, cwd=tmp_path,
+                          capture_output=True)
+    assert made.returncode == 0, made.stderr
+    rec = lumatrace.open(tmp_path / "big.luma")
+    tracemalloc.start()
+    try:
+        frame = rec[0]
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert frame.shape == (side, side) and not frame.any()
+    assert held < 2 * side * side + side * side // 8, f"rec[0] holds {held} bytes after it returned"
+    assert len(rec.info.chunks) == 2
+    assert not rec[1].any() and not rec[0].any()
+    rec.close()
+
+
+def test_verifying_a_recording_of_huge_frames_holds_a_payload_or_the_reference_never_both(lumatrace_bin, tmp_path):
+    # Two 4096x4096 frames (16 MiB each) coded against the file's reference frame: verify() checks
+    # that the reference decodes and each chunk's payload, one after the other, keeping neither.
+    side = 4096
+    y4m = f"YUV4MPEG2 W{side} H{side} F30:1 Ip A1:1 Cmono\n".encode() + (b"FRAME\n" + bytes(side * side)) * 2
+    made = subprocess.run([lumatrace_bin, "record", "-", "-o", "big.luma"], input=y4m, cwd=tmp_path, capture_output=True)
+    assert made.returncode == 0, made.stderr
+    rec = lumatrace.open(tmp_path / "big.luma")
+    tracemalloc.start()
+    try:
+        found = rec.verify()
+        held, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert found == []
+    assert peak < side * side * 3 // 2, f"verify() took {peak} bytes at its peak"  # a payload is 21 MB
+    assert held < side * side // 8, f"verify() holds {held} bytes after it returned"
+    assert not rec[1].any()
+    rec.close()
+
+
 def test_opening_a_recording_of_huge_frames_decodes_no_frame(lumatrace_bin, tmp_path):
     # Two 4096x4096 frames (16 MiB each), coded against the file's reference frame: opening reads
     # the index, not the reference; the first frame asked for decodes it.

@@ -83,7 +83,7 @@ class ChunkFrames:
     rebuilding a frame cannot fail. `frame(k)` rebuilds frame `k` (0-based in the chunk) from the
     frame before it, keeping only the last frame rebuilt: memory is the payload, two frames and a
     few bands of scratch (`BAND_PIXELS`), as in the Swift reader, whatever the chunk's frame count
-    and size. Reading in order rebuilds each frame once; going back restarts from the nearest frame
+    and size. A chunk of one frame lets its payload go once that frame is rebuilt. Reading in order rebuilds each frame once; going back restarts from the nearest frame
     not coded against the one before it."""
 
     def __init__(self, number: int, raw: np.ndarray, version: int, width: int, height: int, codings, whole,
@@ -154,7 +154,15 @@ class ChunkFrames:
             frame = self._rebuild(i, previous)
             frame.flags.writeable = False
             self._last = (i, frame)
+        if len(self.codings) == 1:
+            self._release_payload()
         return self._last[1]
+
+    def _release_payload(self) -> None:
+        """Lets the payload and the scratch go once a chunk's only frame is rebuilt: that frame is
+        all the chunk is asked for from then on, and a frame of 16384² holds payloads of 200 MB."""
+        self.modes = self.lows = self.masks = self.values = None
+        self._high = self._zero_frame = None
 
     def _predictor(self, k: int, previous: np.ndarray | None) -> np.ndarray | None:
         """What frame `k` is coded against; None for nothing (zeros)."""

@@ -29,6 +29,7 @@ row, each field a column) would make a table almost all empty cells, so a table 
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from ._event_lines import EventLines
@@ -238,7 +239,10 @@ def _flatten(row: dict, name: str, value) -> None:
 def _frame(pd, rows, log: EventLog, limit: int, base=_BASE, name: str = "the table"):
     """A DataFrame of `rows` with the `base` columns first, then every other field in the order
     first seen; integer, float and string columns typed (nullable where some rows lack them).
-    Refuses (`EventLogError`) a table of more than `limit` cells."""
+    Refuses (`EventLogError`) a table of more than `limit` cells.
+
+    Each column is built typed from its values (`_typed_columns`), not inferred then converted: a
+    log may declare tens of thousands of kinds, each a table of its own."""
     columns = list(base)
     seen = set(columns)
     for r in rows:
@@ -250,6 +254,15 @@ def _frame(pd, rows, log: EventLog, limit: int, base=_BASE, name: str = "the tab
         raise EventLogError(log.path, None, f"{name} would be {len(rows)} rows by {len(columns)} columns, over the "
                                             f"limit of {limit} cells for a log of this size ({MINIMUM_CELL_LIMIT} + "
                                             f"{CELLS_PER_LOG_BYTE} per byte): its events hold mostly distinct fields")
+    typed = _typed_columns(pd, rows, columns) if rows else None
+    if typed is not None:
+        return pd.DataFrame(typed, copy=False)
+    return _inferred_frame(pd, rows, columns)
+
+
+def _inferred_frame(pd, rows, columns):
+    """`rows` as a DataFrame typed by pandas' own inference, then by the rules of `_frame`: the way
+    for columns `_typed_columns` leaves to pandas (booleans with gaps, lists, mixed values)."""
     table = pd.DataFrame.from_records(rows, columns=columns)
     for column in columns:
         series = table[column]
@@ -269,3 +282,81 @@ def _frame(pd, rows, log: EventLog, limit: int, base=_BASE, name: str = "the tab
     if "id" in table and table["id"].dtype == object:
         table["id"] = table["id"].astype("string")
     return table
+
+
+#: Columns of whole numbers: `int64`, or `Int64` where some rows lack them (as are `...Count` columns).
+_INTEGER_COLUMNS = ("frame", "endFrame", "index", "pixels")
+#: Integers a float64 holds exactly: beyond them a column is left to pandas' inference.
+_EXACT_INTEGER = 1 << 53
+
+
+class _Absent:
+    """A row's value in a column it lacks (not a null of the log)."""
+
+
+_ABSENT = _Absent()
+
+
+def _typed_columns(pd, rows: list, columns: list):
+    """Every column of `rows` as a typed array, as `_inferred_frame` types it: `analyzer` and
+    `kind` categorical, whole numbers `int64` (`Int64` or float64 with gaps), other numbers float64,
+    text as pandas types text, booleans `bool`. None when some column holds anything else (a list,
+    a mix, booleans with gaps, a null): that table is left to `_inferred_frame`."""
+    import numpy as np
+
+    typed = {}
+    for column in columns:
+        values = [r.get(column, _ABSENT) for r in rows]
+        present = {type(v) for v in values}
+        if type(None) in present:  # a null in the log: pandas makes its column object
+            return None
+        gaps = _Absent in present
+        present.discard(_Absent)
+        values = [None if v is _ABSENT else v for v in values]
+        integers = column in _INTEGER_COLUMNS or column.endswith("Count")
+        if column in ("analyzer", "kind"):
+            if present != {str} or gaps:
+                return None
+            typed[column] = _categorical(pd, np, values)
+        elif present <= {int}:
+            if any(not -_EXACT_INTEGER <= v <= _EXACT_INTEGER for v in values if v is not None):
+                return None
+            if not gaps and present:
+                typed[column] = np.array(values, dtype=np.int64)
+            elif integers:
+                mask = np.array([v is None for v in values])
+                typed[column] = pd.arrays.IntegerArray(np.array([v or 0 for v in values], dtype=np.int64), mask)
+            else:
+                typed[column] = np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+        elif present <= {int, float} and not integers:
+            if any(not -_EXACT_INTEGER <= v <= _EXACT_INTEGER for v in values if type(v) is int):
+                return None
+            typed[column] = np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+        elif present == {str} and not integers:
+            typed[column] = pd.array(values, dtype=_text_dtype(pd))
+        elif present == {bool} and not gaps and not integers:
+            typed[column] = np.array(values, dtype=bool)
+        else:
+            return None
+    return typed
+
+
+def _categorical(pd, np, values: list):
+    """`values` (strings) as `astype("category")` makes them: categories sorted."""
+    categories = tuple(sorted(set(values)))
+    code = {c: k for k, c in enumerate(categories)}
+    codes = np.array([code[v] for v in values], dtype=np.int8 if len(categories) < 128 else np.int32)
+    return pd.Categorical.from_codes(codes, dtype=_categories(pd, categories), validate=False)
+
+
+@functools.lru_cache(maxsize=256)
+def _categories(pd, categories: tuple):
+    return pd.CategoricalDtype(pd.Index(list(categories)))
+
+
+@functools.lru_cache(maxsize=1)
+def _text_dtype(pd):
+    """The type of a column of text: what this pandas infers for text, or `string` where it infers
+    `object` (pandas before 3), as `_inferred_frame` converts it."""
+    inferred = pd.DataFrame.from_records([{"a": "text"}, {}], columns=["a"])["a"].dtype
+    return pd.StringDtype() if inferred == object else inferred

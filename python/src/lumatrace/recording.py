@@ -14,7 +14,8 @@ Opening reads the header, the reference frame and the index (or, for a file that
 closed or whose index is damaged, scans its records). A frame costs at most one chunk's
 decompression: the last chunk's payload is kept with the last frame rebuilt from it, so reading
 frames in order decompresses each chunk once and rebuilds each frame once, and memory stays the
-payload and two frames (`ChunkFrames`), however many frames a chunk holds.
+payload and two frames (`ChunkFrames`), however many frames a chunk holds; a chunk of one frame lets
+its payload go once the frame is rebuilt.
 """
 from __future__ import annotations
 
@@ -53,6 +54,10 @@ class Damage:
         if self.frames is not None:
             s += "(no whole frames) " if len(self.frames) == 0 else f"(frames {self.frames.start}...{self.frames.stop - 1}) "
         return s + f"at bytes {self.bytes.start}..<{self.bytes.stop}: {self.reason}"
+
+
+#: The reference a chunk is checked with by `verify`: the reference decodes, its pixels are not kept.
+_CHECKED = np.zeros((0, 0), dtype=np.uint8)
 
 
 @dataclass(frozen=True)
@@ -239,6 +244,7 @@ class Recording:
         self._reference_records = references + scanned_refs
         self._reference: np.ndarray | None = None
         self._reference_read = False
+        self._reference_checked: bool | None = None
         self._chunks: list[ChunkInfo] = list(chunks)
         self._firsts = np.array([c.first_frame for c in chunks], dtype=np.int64)
         self.info = RecordingInfo(
@@ -296,6 +302,16 @@ class Recording:
                     self._reference = frame.reshape(self.header.height, self.header.width)
                     break
         return self._reference
+
+    def _reference_decodes(self) -> bool:
+        """Whether a copy of the reference frame decodes, checked once without keeping the frame
+        (unless it is kept already): `verify` needs no pixels."""
+        if self._reference_read:
+            return self._reference is not None
+        if self._reference_checked is None:
+            self._reference_checked = any(self._decode_reference(r, self.header.frame_size) is not None
+                                          for r in self._reference_records)
+        return self._reference_checked
 
     def _decode_reference(self, r, frame_size: int):
         if len(r.fields) < 12:
@@ -420,13 +436,17 @@ class Recording:
             raise self._damaged(c, f"chunk header says frames {f.first_frame}..<{f.first_frame + len(f.ticks)}, the index says {c.frames.start}..<{c.frames.stop}")
         return f
 
-    def _decode(self, c: ChunkInfo) -> tuple[ChunkFrames, list]:
+    def _decode(self, c: ChunkInfo, check_only: bool = False) -> tuple[ChunkFrames, list]:
         """(frames, ticks) of one chunk, checked (its frames are rebuilt when asked for:
-        `ChunkFrames`); raises DamagedChunkError."""
+        `ChunkFrames`); raises DamagedChunkError. `check_only` checks the chunk without keeping it
+        or the reference frame (`verify`): the chunk's frames cannot be rebuilt from what it returns."""
         if self._cached is not None and self._cached[0].number == c.number:
             return self._cached
         self._cached = None  # the chunk before (its payload, its last frame) is let go first
         f = self._chunk_fields(c)
+        reference = None
+        if FROM_REFERENCE in f.codings:  # decoded before the payload: never both at once for a check
+            reference = (_CHECKED if self._reference_decodes() else None) if check_only else self._reference_frame()
         if c.payload_length > self._src.size:
             raise self._damaged(c, "payload length is larger than the file")
         try:
@@ -436,12 +456,13 @@ class Recording:
         h = self.header
         try:
             frames = ChunkFrames(c.number, np.frombuffer(raw, dtype=np.uint8), h.version, h.width, h.height,
-                                 f.codings, f.whole, self._reference_frame() if FROM_REFERENCE in f.codings else None,
-                                 c.first_frame, compiled=self.decoder == "c")
+                                 f.codings, f.whole, reference, c.first_frame, compiled=self.decoder == "c")
         except PayloadDamage as e:
             raise self._damaged(c, f"payload: {e}") from None
         except LookupError as e:
             raise self._damaged(c, str(e)) from None
+        if check_only:
+            return frames, f.ticks
         self._cached = (frames, f.ticks)
         return self._cached
 
@@ -564,14 +585,15 @@ class Recording:
         return self.frame(self.index_at(seconds, ticks=ticks))
 
     def verify(self) -> list[Damage]:
-        """Decodes every chunk; returns all damage (found while opening, and payloads that fail)."""
+        """Decodes every chunk; returns all damage (found while opening, and payloads that fail).
+        Memory is one chunk's payload or the reference frame at a time: neither is kept."""
         found = list(self.info.damage)
         for c in self._chunks:
             try:
-                self._decode(c)
+                self._decode(c, check_only=True)
             except DamagedChunkError as e:
                 found.append(Damage(c.number, c.frames, range(c.offset, c.offset + c.payload_length), str(e)))
-        if self._reference_frame() is None and self._chunks:
+        if self._chunks and not self._reference_decodes():
             found.append(Damage(None, None, range(0), "both copies of the reference frame are damaged"))
         return found
 
