@@ -22,18 +22,21 @@ struct SweepResumeTests {
     func killedThenResumed() throws {
         try withScratchFolder("sweep-resume") { dir in
             let corpus = try SweepCommandTests.corpus(in: dir)
-            let whole = try CLI.run(["sweep", corpus] + Self.grid + ["-o", dir + "/whole", "--jobs", "1"])
+            let gate = try SweepKillGate(in: dir, firstScores: dir + "/out/scores/balls-synth.json")
+            let whole = try CLI.run(["sweep", corpus] + gate.arguments + ["-o", dir + "/whole", "--jobs", "1"])
             #expect(whole.status == 0, "\(whole.stderr)")
-            let arguments = ["sweep", corpus] + Self.grid + ["-o", dir + "/out", "--jobs", "1"]
+            let arguments = ["sweep", corpus] + gate.arguments + ["-o", dir + "/out", "--jobs", "1"]
+            try gate.arm()
             let sweep = try CLI.start(arguments)
-            let first = dir + "/out/scores/balls-synth.json"
-            let reached = AwaitedEvent.wait(while: { sweep.isRunning }) { FileManager.default.fileExists(atPath: first) }
+            let reached = AwaitedEvent.wait(while: { sweep.isRunning }) { FileManager.default.fileExists(atPath: gate.blocked) }
             sweep.signal(SIGKILL)
             let ended = try sweep.wait()
             try #require(reached, "the sweep ended before it stored a recording's scores: \(ended)")
             try #require(ended.signal == SIGKILL, "the sweep ended on its own, not by the kill: \(ended)")
             #expect(!FileManager.default.fileExists(atPath: dir + "/out/sweep.txt"), "a killed sweep wrote its outputs")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/out/scores") == ["balls-synth.json"])
 
+            try gate.disarm()
             let resumed = try CLI.run(arguments)
             #expect(resumed.status == 0, "\(resumed.stderr)")
             #expect(resumed.stderr.contains("resuming: 1 of 2 recordings already scored"), "\(resumed.stderr)")
@@ -53,12 +56,13 @@ struct SweepResumeTests {
             // One setting per replay: the 4 settings are 4 passes over each recording.
             var onePerReplay = ProcessInfo.processInfo.environment
             onePerReplay["LUMATRACE_MAX_ANALYZERS"] = "1"
-            let whole = try CLI.run(["sweep", corpus] + Self.grid + ["-o", dir + "/whole", "--jobs", "1"], environment: onePerReplay)
+            let gate = try SweepKillGate(in: dir, firstScores: dir + "/out/scores/balls-synth.json")
+            let whole = try CLI.run(["sweep", corpus] + gate.arguments + ["-o", dir + "/whole", "--jobs", "1"], environment: onePerReplay)
             #expect(whole.status == 0 && whole.stdout.contains("(4 replays of each)"), "\(whole.stdout) \(whole.stderr)")
-            let arguments = ["sweep", corpus] + Self.grid + ["-o", dir + "/out", "--jobs", "1"]
+            let arguments = ["sweep", corpus] + gate.arguments + ["-o", dir + "/out", "--jobs", "1"]
+            try gate.arm()
             let sweep = try CLI.start(arguments, environment: onePerReplay)
-            let first = dir + "/out/scores/balls-synth.json"
-            let reached = AwaitedEvent.wait(while: { sweep.isRunning }) { FileManager.default.fileExists(atPath: first) }
+            let reached = AwaitedEvent.wait(while: { sweep.isRunning }) { FileManager.default.fileExists(atPath: gate.blocked) }
             sweep.signal(SIGKILL)
             let ended = try sweep.wait()
             try #require(reached && ended.signal == SIGKILL, "the sweep ended before it stored a recording's scores, or on its own: \(ended)")
@@ -77,6 +81,7 @@ struct SweepResumeTests {
                 for file in files { try Data().write(to: URL(fileURLWithPath: "\(dir)/\(name)/\(file)")) }
             }
 
+            try gate.disarm()
             let resumed = try CLI.run(arguments, environment: onePerReplay)
             #expect(resumed.status == 0 && resumed.stderr.contains("resuming: 1 of 2 recordings already scored"), "\(resumed.stderr)")
             #expect(try Self.outputs(dir + "/out") == (try Self.outputs(dir + "/whole")))
