@@ -45,6 +45,9 @@ extension GroundTruth {
             throw TruthError(path: path, .sizeNotPositive(width: width, height: height, frames: frames))
         }
         for segment in ballSegments {
+            // A segment of no points would score as found by anything; a track of no points (an
+            // object never in view) only has nothing to score.
+            guard !segment.points.isEmpty else { throw TruthError(path: path, .noPoints(owner: "ball segment \(segment.id)")) }
             try Self.checkPoints(segment.points, values: 4, shape: "[frame, x, y, radius]", owner: "ball segment \(segment.id)",
                                  frames: frames, path: path)
         }
@@ -77,7 +80,6 @@ extension GroundTruth {
 
     private static func checkPoints(_ points: [[Double]], values: Int, shape: String, owner: String, frames: Int,
                                     path: String) throws(TruthError) {
-        guard !points.isEmpty else { throw TruthError(path: path, .noPoints(owner: owner)) }
         var previous = -1
         for (i, p) in points.enumerated() {
             guard p.count == values, p.allSatisfy(\.isFinite) else {

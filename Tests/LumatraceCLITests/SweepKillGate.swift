@@ -11,7 +11,7 @@ import LumaTestSupport
 /// the sweep, which ends the program with it. Disarmed, the program answers every frame and emits
 /// nothing, so a sweep never stopped and a resumed one give the same outputs.
 struct SweepKillGate {
-    /// The `sweep` arguments that choose the gated analyzer: `--grid` and `--set` flags, `--allow-external`.
+    /// The `sweep` arguments that choose the gated analyzer: its `--grid` and `--set` flags.
     let arguments: [String]
     /// Present while the gate is armed.
     let armed: String
@@ -43,7 +43,7 @@ struct SweepKillGate {
 
             """.utf8).write(to: URL(fileURLWithPath: script))
         arguments = ["--grid", "external.timeout=100,200,300,400", "--set", "external.command=python3 '\(script)' '\(firstScores)' '\(armed)' '\(blocked)'",
-                     "--set", "external.startTimeout=3600", "--allow-external"]
+                     "--set", "external.startTimeout=3600"]
     }
 
     func arm() throws { try Data().write(to: URL(fileURLWithPath: armed)) }
