@@ -35,6 +35,10 @@ public final class LiveAnalysis: @unchecked Sendable {
         public var configurationFolder: String?
         /// Files besides the recording that are read (a pipeline file): never the log.
         public var otherInputs: [String] = []
+        /// When set, an analysis that would need more memory than this (its analyzer instances,
+        /// the queue of frame copies and a read-back, ``ReplayMemory/init(liveWidth:height:queueFrames:)``)
+        /// stops at the first frame, before it holds anything; the recording goes on.
+        public var memoryBudget: MemoryBudget?
 
         public init() {}
     }
@@ -224,6 +228,16 @@ public final class LiveAnalysis: @unchecked Sendable {
 
     private func start(_ header: RecordingHeader) {
         self.header = header
+        if let budget = options.memoryBudget {
+            do throws(MemoryNeed) {
+                try ReplayMemory(liveWidth: header.width, height: header.height, queueFrames: max(1, options.queueFrames))
+                    .check(setups, registry: registry, budget: budget)
+            } catch {
+                self.error = ReplayError.memory(recording: URL(fileURLWithPath: recordingPath).lastPathComponent, error)
+                locked { $0.stopping = true }
+                return
+            }
+        }
         frameSize = header.frameSize
         storage = .allocate(capacity: max(1, options.queueFrames) * frameSize)
         worker = WorkerThread.start("live analysis") { [self] in analyzeUntilEnd(header) }

@@ -63,8 +63,24 @@ public struct GoldenReplay {
 
     /// Replays into `logPath`. A golden log that itself records an analyzer failure must fail the
     /// same way (the caller's comparison checks how); any other failure is an error.
-    public func run(to logPath: String, jobs: Int, registry: AnalyzerRegistry, progress: (@Sendable (Int, Int) -> Void)? = nil,
-                    warning: (@Sendable (String) -> Void)? = nil) throws {
+    ///
+    /// With a `memory` pool, the replay first holds the bytes it plans to use (``ReplayMemory``),
+    /// waiting for replays running beside it to give theirs back; one that needs more than the
+    /// whole budget is refused, naming the recording.
+    public func run(to logPath: String, jobs: Int, registry: AnalyzerRegistry, memory: MemoryPool? = nil,
+                    progress: (@Sendable (Int, Int) -> Void)? = nil, warning: (@Sendable (String) -> Void)? = nil) throws {
+        guard let memory else { return try replay(to: logPath, jobs: jobs, registry: registry, progress: progress, warning: warning) }
+        let plan = ReplayMemory(reader)
+        let bytes = plan.neededBytes(setups, registry: registry)
+        do throws(MemoryNeed) { try memory.hold(bytes, plan: plan, instances: setups.count) } catch {
+            throw ReplayError.memory(recording: golden.header.recordingFile, error)
+        }
+        defer { memory.release(bytes) }
+        try replay(to: logPath, jobs: jobs, registry: registry, progress: progress, warning: warning)
+    }
+
+    private func replay(to logPath: String, jobs: Int, registry: AnalyzerRegistry, progress: (@Sendable (Int, Int) -> Void)?,
+                        warning: (@Sendable (String) -> Void)?) throws {
         let header = golden.header
         var options = ReplayOptions(frames: header.firstFrame...header.lastFrame, skipDamaged: header.skipDamaged,
                                     jobs: jobs, recordingName: header.recordingFile, progress: progress)

@@ -35,9 +35,13 @@ public enum RegressionRun {
     ///
     /// Each golden's recording is the file its header names, beside the golden, or under
     /// `recordings` when given (a folder, or an http(s) URL that the file name is appended to).
+    ///
+    /// With a `memory` budget, the replays running at once together plan to stay within it (a
+    /// ``MemoryPool``): a golden waits for others to finish when it does not fit beside them, and
+    /// one that would not fit alone is that golden's error, naming its recording.
     public static func run(_ goldens: [String], selection: [Int]? = nil, overrides: SettingOverrides, jobs: Int,
                            tolerances: LogDiff.Tolerances, judge: RegressionJudge, stage: GoldenStage? = nil, allowPrograms: Bool,
-                           recordings: RecordingLocation? = nil, registry: AnalyzerRegistry) throws -> [RegressionResult] {
+                           recordings: RecordingLocation? = nil, memory: MemoryBudget? = nil, registry: AnalyzerRegistry) throws -> [RegressionResult] {
         // Each override must name an analyzer some golden runs, or it is a typo.
         let headers = try goldens.map { try EventLog.read($0).header }
         // Every golden that would start a program is refused before anything runs.
@@ -50,12 +54,13 @@ public enum RegressionRun {
         let chosen = selection ?? Array(goldens.indices)
         let slots = ResultSlots(count: chosen.count)
         let next = Counter()
+        let pool = memory.map(MemoryPool.init)
         DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, chosen.count))) { _ in
             while let k = next.take(below: chosen.count) {
                 let i = chosen[k]
                 let start = ContinuousClock.now
                 var result = RegressionResult.measure(goldens[i], ordinal: i, overrides: overrides, tolerances: tolerances, judge: judge,
-                                                      stage: stage, allowPrograms: allowPrograms, recordings: recordings, registry: registry)
+                                                      stage: stage, allowPrograms: allowPrograms, recordings: recordings, memory: pool, registry: registry)
                 let took = (ContinuousClock.now - start).components
                 result.seconds = Double(took.seconds) + Double(took.attoseconds) * 1e-18
                 slots.store(result, at: k)
@@ -155,7 +160,7 @@ public struct RegressionResult: Sendable {
 
     static func measure(_ goldenPath: String, ordinal: Int, overrides: SettingOverrides, tolerances: LogDiff.Tolerances,
                         judge: RegressionJudge, stage: GoldenStage?, allowPrograms: Bool, recordings: RecordingLocation?,
-                        registry: AnalyzerRegistry) -> RegressionResult {
+                        memory: MemoryPool?, registry: AnalyzerRegistry) -> RegressionResult {
         let url = URL(fileURLWithPath: goldenPath)
         var result = RegressionResult(name: url.lastPathComponent)
         // The new log's bytes do not depend on where it is written (its header names the recording
@@ -169,7 +174,7 @@ public struct RegressionResult: Sendable {
             let recording = recordings.map { $0.appending(fileName: golden.header.recordingFile) }
             let replay = try GoldenReplay(golden: golden, recording: recording, registry: registry, allowPrograms: allowPrograms, overrides: overrides)
             result.notes = replay.versionNotes
-            try replay.run(to: newPath, jobs: 1, registry: registry)
+            try replay.run(to: newPath, jobs: 1, registry: registry, memory: memory)
             let new = try EventLog.read(newPath)
             result.eventCounts = (golden.events.count, new.events.count)
             // A golden from before headers declared event kinds is read with this build's kinds.

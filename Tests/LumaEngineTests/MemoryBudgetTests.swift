@@ -1,5 +1,6 @@
 import DifferencingAnalyzer
 import Foundation
+import Synchronization
 import LumaAnalysis
 import LumaEngine
 import LumaFormat
@@ -69,5 +70,23 @@ struct MemoryBudgetTests {
             _ = try Replay.run(reader, setups: setups, registry: testRegistry, options: options, logPath: dir + "/out.jsonl")
             #expect(FileManager.default.fileExists(atPath: dir + "/out.jsonl"))
         }
+    }
+
+    @Test("replays sharing a pool never hold more than its budget together, and one that needs more than the whole budget is refused at once")
+    func poolKeepsReplaysWithinBudget() throws {
+        let plan = ReplayMemory(width: 64, height: 48, largestChunkFrames: 1)
+        let pool = MemoryPool(MemoryBudget(bytes: 10 << 20))
+        #expect(throws: MemoryNeed(plan: plan, instances: 1, neededBytes: (10 << 20) + 1, budget: pool.budget)) {
+            try pool.hold((10 << 20) + 1, plan: plan, instances: 1)
+        }
+        // Twelve replays of 4 MiB on four threads: at most two fit at once.
+        let most = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 12) { _ in
+            try! pool.hold(4 << 20, plan: plan, instances: 1)
+            most.withLock { $0 = max($0, pool.heldBytes) }
+            pool.release(4 << 20)
+        }
+        #expect(most.withLock { $0 } <= 10 << 20)
+        #expect(pool.heldBytes == 0)
     }
 }

@@ -28,6 +28,14 @@ public struct ReplayMemory: Sendable, Equatable {
         replayBytes = Self.processBytes + 4 * max(1, largestChunkFrames) * frame + 2 * frame
     }
 
+    /// An analysis while recording frames `width` × `height`: `queueFrames` copies of frames
+    /// waiting for the analysis, and a replay of one-frame chunks to read frames back when the
+    /// queue is full.
+    public init(liveWidth width: Int, height: Int, queueFrames: Int) {
+        self.init(width: width, height: height, largestChunkFrames: 1)
+        replayBytes += queueFrames * width * height
+    }
+
     /// A replay of `reader`'s recording.
     public init(_ reader: RecordingReader) {
         self.init(width: reader.header.width, height: reader.header.height, largestChunkFrames: reader.chunks.map(\.frameCount).max() ?? 1)

@@ -136,6 +136,7 @@ struct Record: ParsableCommand {
         options.replaceExistingLog = replacing.replacesExisting
         options.configurationFolder = ConfigurationFolder.of(logPath)
         options.otherInputs = [input] + (choice.pipeline.map { [$0] } ?? [])
+        options.memoryBudget = try memoryBudget()
         let analysis = try LiveAnalysis(setups: setups, registry: registry, logPath: logPath, recordingPath: recording.output, options: options)
         analysis.fellBehind = { frame, lag in
             warn("note: the analysis is \(Plural.count(lag, "frame")) behind the recording (at frame \(frame)); it reads frames back "

@@ -47,6 +47,10 @@ struct Regress: ParsableCommand {
             same bytes from run to run.
 
             Recordings run in parallel (--jobs); the output does not depend on it.
+            Together they stay within the memory budget (4 GiB, or
+            \(MemoryBudget.variable), e.g. 8G): a recording waits while the ones
+            running leave no room for it, and one that needs more than the whole
+            budget is that recording's error, with the memory it would need.
             Exit status: 0 every log passes, 1 some differ or score worse (with
             --update: some were not updated because they score worse), 2 error.
 
@@ -196,7 +200,8 @@ extension Regress {
             }
             let junitFile = try Regress.claimJUnit(junit, force: force, inputs: inputs)
             let results = try RegressionRun.run(goldens, overrides: overrides.settings, jobs: jobs, tolerances: tolerance.tolerances,
-                                                judge: judge, allowPrograms: allowExternal, recordings: recordings, registry: registry)
+                                                judge: judge, allowPrograms: allowExternal, recordings: recordings,
+                                                memory: memoryBudget(), registry: registry)
             let outcomes = results.map { RegressionOutcome(FlagHints.regressResult($0), keptWorseHint: Self.keptWorseHint, timed: junitTimings) }
             try Self.printReport(outcomes, folder: folder, corpusPath: URL(fileURLWithPath: folder).standardizedFileURL.path, settings: settings,
                                  update: update, json: report.isJSON, junit: junitFile)
@@ -243,7 +248,8 @@ extension Regress {
                 try GoldenStage(folder: $0, corpus: folder, goldens: mine.map { goldens[$0] }, replacingExisting: force)
             }
             let results = try RegressionRun.run(goldens, selection: mine, overrides: overrides.settings, jobs: jobs, tolerances: tolerance.tolerances,
-                                                judge: judge, stage: staging, allowPrograms: allowExternal, recordings: recordings, registry: registry)
+                                                judge: judge, stage: staging, allowPrograms: allowExternal, recordings: recordings,
+                                                memory: memoryBudget(), registry: registry)
             let outcomes = zip(mine, results).map { (index: $0, outcome: RegressionOutcome(FlagHints.regressResult($1), keptWorseHint: Self.keptWorseHint, timed: junitTimings)) }
             let part = RegressionPart(shard: shard.index, shards: shard.count, folder: folder, listing: listing, settings: runSettings,
                                       outcomes: outcomes)

@@ -42,7 +42,7 @@ struct Verify: ParsableCommand {
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         let progress = ProgressBar("verifying")
         defer { progress.finish() }
-        try replay.run(to: temporary, jobs: JobsOption.defaultCount, registry: registry,
+        try replay.run(to: temporary, jobs: JobsOption.defaultCount, registry: registry, memory: MemoryPool(memoryBudget()),
                        progress: { progress.update($0, $1) }, warning: { warn("warning: " + $0) })
         guard let goldenBytes = SystemPath.contents(of: log), let newBytes = SystemPath.contents(of: temporary) else {
             throw CLIError("\(log): cannot read it again to compare")
