@@ -251,6 +251,28 @@ def test_box_coordinates_beyond_a_million_are_refused_as_lumatrace_refuses_them(
     assert len(lumatrace.read_events(path)) == 1
 
 
+def test_by_kind_builds_each_table_when_first_asked_for_and_keeps_it(tmp_path, monkeypatch):
+    # A log may declare tens of thousands of kinds: reading it costs what the long table costs,
+    # and a table is made only for the kinds a caller looks at (round 5, L8).
+    from lumatrace import events as module
+    header = json.loads(TRACKING_HEADER)
+    header["analyzers"][0]["events"] = [{"kind": f"k{i}", "version": 1, "shape": None} for i in range(2000)]
+    events = [{"frame": f, "t": 0.5 + f * 0.03, "analyzer": "tracking", "kind": f"k{f * 100 + j}", "data": {"v": j}}
+              for f in range(20) for j in range(100)]
+    path = tmp_path / "kinds.events.jsonl"
+    relogged(path, json.dumps(header, separators=(",", ":")).encode(), events)
+    built = []
+    real = module._built_frame
+    monkeypatch.setattr(module, "_built_frame", lambda pd, rows, columns: built.append(rows[0]["kind"]) or real(pd, rows, columns))
+    tables = lumatrace.read_events(path, by_kind=True)
+    assert len(tables) == 2000 and "k1999" in tables and "k2000" not in tables and built == []
+    first = tables["k1234"]
+    assert tables["k1234"] is first and built == ["k1234"]
+    assert first["v"].tolist() == [34] and first.attrs["log"].footer is not None
+    with pytest.raises(KeyError):
+        tables["k2000"]
+
+
 def test_by_kind_gives_each_of_many_kinds_its_own_rows_as_the_long_table_has_them(tmp_path):
     # 600 kinds, a few events each, interleaved across frames: every table holds its kind's rows,
     # in the log's order, with its own fields only.

@@ -30,6 +30,7 @@ row, each field a column) would make a table almost all empty cells, so a table 
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ._event_lines import EventLines
@@ -74,7 +75,8 @@ def read_events(path, by_kind: bool = False, partial: bool = False, recording=No
     """Reads an event log into pandas.
 
     Returns one long DataFrame (`frame`, `time`, `analyzer`, `kind`, `id`, then every field as
-    typed columns), or with `by_kind=True` a dict of one DataFrame per event kind, plus for kinds
+    typed columns), or with `by_kind=True` a mapping (`EventTables`, read like a dict) of one DataFrame
+    per event kind, built when first asked for, plus for kinds
     of shape `pathEnd` a `KIND.points` table (one row per path point) and for `blobs` a
     `KIND.blobs` table (one row per blob). The log itself (header, footer, shapes) is in
     `DataFrame.attrs["log"]` of each table; `log.footer` is None for a replay that did not finish.
@@ -94,17 +96,47 @@ def read_events(path, by_kind: bool = False, partial: bool = False, recording=No
         frame = _frame(pd, rows, log, limit)
         frame.attrs["log"] = log
         return frame
-    tables = {}
-    by_kind: dict = {}
+    groups: dict = {}
     for r in rows:  # one pass: a log may declare tens of thousands of kinds
-        by_kind.setdefault(r["kind"], []).append(r)
-    for kind in sorted(by_kind):
-        tables[kind] = _frame(pd, by_kind[kind], log, limit, name=kind)
-    for (kind, name), items in sorted(nested.items()):
-        tables[f"{kind}.{name}"] = _frame(pd, items, log, limit, name=f"{kind}.{name}")
-    for table in tables.values():
-        table.attrs["log"] = log
-    return tables
+        groups.setdefault(r["kind"], []).append(r)
+    for (kind, name), items in nested.items():
+        groups[f"{kind}.{name}"] = items
+    return EventTables(pd, log, {name: (groups[name], _columns(groups[name], _BASE, log, limit, name)) for name in sorted(groups)})
+
+
+class EventTables(Mapping):
+    """`read_events(..., by_kind=True)`: one DataFrame per event kind (and per kind's path points
+    or blobs), by name, in name order. Each table is built the first time it is asked for, then
+    kept: a log may declare tens of thousands of kinds, and a DataFrame costs a fraction of a
+    millisecond to make, so reading the log costs what the long table does and each table what
+    it holds. Every table's size was checked when the log was read (`EventLogError` then, not
+    later); `dict(tables)` builds them all."""
+
+    def __init__(self, pd, log: EventLog, groups: dict):
+        self._pd, self.log, self._groups, self._built = pd, log, groups, {}
+
+    def __getitem__(self, name):
+        table = self._built.get(name)
+        if table is None:
+            rows, columns = self._groups[name]  # KeyError for a kind the log does not hold
+            table = _built_frame(self._pd, rows, columns)
+            table.attrs["log"] = self.log
+            self._built[name] = table
+        return table
+
+    def __iter__(self):
+        return iter(self._groups)
+
+    def __len__(self):
+        return len(self._groups)
+
+    def __contains__(self, name):
+        return name in self._groups
+
+    def __repr__(self):
+        names = list(self._groups)
+        shown = ", ".join(repr(n) for n in names[:8]) + (", ..." if len(names) > 8 else "")
+        return f"EventTables({len(names)} tables: {shown})"
 
 
 def _parse(path: str, partial: bool = False):
@@ -239,10 +271,13 @@ def _flatten(row: dict, name: str, value) -> None:
 def _frame(pd, rows, log: EventLog, limit: int, base=_BASE, name: str = "the table"):
     """A DataFrame of `rows` with the `base` columns first, then every other field in the order
     first seen; integer, float and string columns typed (nullable where some rows lack them).
-    Refuses (`EventLogError`) a table of more than `limit` cells.
+    Refuses (`EventLogError`) a table of more than `limit` cells."""
+    return _built_frame(pd, rows, _columns(rows, base, log, limit, name))
 
-    Each column is built typed from its values (`_typed_columns`), not inferred then converted: a
-    log may declare tens of thousands of kinds, each a table of its own."""
+
+def _columns(rows, base, log: EventLog, limit: int, name: str) -> list:
+    """The columns of a table of `rows`: `base`, then every other field in the order first seen.
+    Refuses (`EventLogError`) a table of more than `limit` cells."""
     columns = list(base)
     seen = set(columns)
     for r in rows:
@@ -254,6 +289,12 @@ def _frame(pd, rows, log: EventLog, limit: int, base=_BASE, name: str = "the tab
         raise EventLogError(log.path, None, f"{name} would be {len(rows)} rows by {len(columns)} columns, over the "
                                             f"limit of {limit} cells for a log of this size ({MINIMUM_CELL_LIMIT} + "
                                             f"{CELLS_PER_LOG_BYTE} per byte): its events hold mostly distinct fields")
+    return columns
+
+
+def _built_frame(pd, rows, columns):
+    """The DataFrame of `rows` in `columns`. Each column is built typed from its values
+    (`_typed_columns`), not inferred then converted, which is several times faster."""
     typed = _typed_columns(pd, rows, columns) if rows else None
     if typed is not None:
         return pd.DataFrame(typed, copy=False)
