@@ -100,6 +100,27 @@ def test_the_kernels_refuse_buffers_too_small_for_the_frame():
 
 
 @built
+@pytest.mark.parametrize("width", [16, 34, 96, 250])
+def test_blocks_decode_may_read_the_high_nibbles_from_the_frame_it_rebuilds(width):
+    # The reader expands a frame's high nibbles into the frame itself, so no frame-sized scratch is
+    # held beside it (round 5, L15): the decode must give the bytes it gives from a buffer of its own,
+    # with every block mode, on widths with a partial block and odd block counts.
+    from lumatrace import _kernels
+    rng = np.random.default_rng(width)
+    height = 40
+    blocks = ((width + 15) // 16) * ((height + 15) // 16)
+    modes = rng.integers(0, 3, blocks, dtype=np.uint8)
+    low = rng.integers(0, 256, (width * height + 1) // 2, dtype=np.uint8)
+    high = rng.integers(0, 16, width * height, dtype=np.uint8)
+    predictor = rng.integers(0, 256, width * height, dtype=np.uint8)
+    apart = np.empty(width * height, dtype=np.uint8)
+    assert _kernels.blocks_decode(modes, low, high, predictor, width, height, apart)
+    in_place = high.copy()
+    assert _kernels.blocks_decode(modes, low, in_place, predictor, width, height, in_place)
+    assert np.array_equal(in_place, apart)
+
+
+@built
 @pytest.mark.parametrize("count", [0, 5, 64, 67, 1000])
 def test_the_kernels_count_set_bits_as_numpy_does(count):
     from lumatrace import _kernels

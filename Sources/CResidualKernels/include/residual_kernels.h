@@ -57,7 +57,9 @@ void lt_blocks_encode(const uint8_t *current, const uint8_t *predictor, size_t w
 void lt_blocks_use_portable_path(int portable);
 
 /// Rebuilds a frame from what `lt_blocks_encode` wrote. Returns 0, or -1 (nothing written) when a
-/// mode byte is not a mode.
+/// mode byte is not a mode. `high` may be `frame` itself (the high nibbles expanded into the frame
+/// to be rebuilt): every path reads a pixel's high nibble before it writes that pixel, and reads
+/// back only pixels it has written. `predictor` must not overlap `frame`.
 int lt_blocks_decode(const uint8_t *modes, const uint8_t *low, const uint8_t *high, const uint8_t *predictor, size_t width,
                      size_t height, int spatial, uint8_t *frame);
 

@@ -57,7 +57,8 @@ no_values:
 PyDoc_STRVAR(blocks_decode_doc,
 "blocks_decode(modes, low, high, predictor, width, height, out) -> bool\n\n"
 "Rebuilds a version-3 frame from its block modes, packed low nibbles, high nibbles (one a byte)\n"
-"and predictor; False (nothing written) when a mode byte is not a mode.");
+"and predictor; False (nothing written) when a mode byte is not a mode. `high` may be `out` itself\n"
+"(the high nibbles expanded into the frame to be rebuilt); `predictor` must not be `out`.");
 
 static PyObject *blocks_decode(PyObject *self, PyObject *args) {
     PyObject *modes_o, *low_o, *high_o, *predictor_o, *out_o;

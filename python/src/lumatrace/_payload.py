@@ -91,9 +91,8 @@ class ChunkFrames:
         self.number = number
         #: Whether frames are rebuilt by the compiled kernels (`decoder()`), else with numpy.
         self.compiled = compiled
-        # The compiled path's scratch, made when first needed: zeros, and a frame's high nibbles.
+        # The compiled path's scratch, made when first needed: a frame of zeros (address space only).
         self._zero_frame: np.ndarray | None = None
-        self._high: np.ndarray | None = None
         self.version, self.width, self.height = version, width, height
         self.codings, self.whole, self.reference, self.first_frame = codings, whole, reference, first_frame
         n, size = len(codings), width * height
@@ -162,7 +161,7 @@ class ChunkFrames:
         """Lets the payload and the scratch go once a chunk's only frame is rebuilt: that frame is
         all the chunk is asked for from then on, and a frame of 16384² holds payloads of 200 MB."""
         self.modes = self.lows = self.masks = self.values = None
-        self._high = self._zero_frame = None
+        self._zero_frame = None
 
     def _predictor(self, k: int, previous: np.ndarray | None) -> np.ndarray | None:
         """What frame `k` is coded against; None for nothing (zeros)."""
@@ -196,9 +195,10 @@ class ChunkFrames:
             return
         high = zeros  # no high nibble set (most frames of a still scene): nothing to expand
         if self.stored[k]:
-            if self._high is None:
-                self._high = np.empty(size, dtype=np.uint8)
-            high = self._high
+            # The high nibbles are expanded into the frame itself, which the decode then overwrites:
+            # it reads each pixel's high nibble before it writes that pixel, so no frame-sized
+            # scratch is held beside the frame (a 16384² frame is 268 MB).
+            high = out
             _kernels.residual_expand(self.masks[k], self.values[used:], size, zeros, high)
         _kernels.blocks_decode(self.modes[k], self.lows[k], high, p, self.width, self.height, out)
 
