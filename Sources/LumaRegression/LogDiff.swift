@@ -388,26 +388,22 @@ struct TrackComparison {
         var newById: [String: [Int]] = [:]
         for (j, b) in new.enumerated() { newById[b.id, default: []].append(j) }
         for (i, a) in old.enumerated() { for j in newById[a.id] ?? [] { pairs.insert(.init(old: i, new: j)) } }
-        var candidates: [PairCandidate] = []
-        for pair in pairs {
-            let (i, j) = (pair.old, pair.new)
-            let (a, b) = (old[i], new[j])
-            guard a.kind == b.kind && a.shape == b.shape && a.analyzer == b.analyzer else { continue }
-            let shared = a.boxes.keys.filter { b.boxes[$0] != nil }.sorted()
-            guard !shared.isEmpty else { continue }
-            let overlap = shared.reduce(0.0) { $0 + intersectionOverUnion(a.boxes[$1]!, b.boxes[$1]!) }
-            let mean = overlap / Double(shared.count)
-            if mean >= 0.5 {
-                candidates.append(PairCandidate(score: overlap, closeness: mean, sameId: a.id == b.id, i: i, j: j))
-            } else if a.id == b.id {
-                // A track's id names the object it was seeded on, so a box that drifted off its
-                // old place is that track drifting, not one lost and one found; such a pair
-                // ranks below every pair that agrees by content (score -1), so swapped ids
-                // still pair by where the boxes are.
-                candidates.append(PairCandidate(score: -1, closeness: mean, sameId: true, i: i, j: j))
-            }
-        }
-        return candidates
+        return pairs.compactMap { candidate(old, $0.old, new, $0.new) }
+    }
+
+    /// Old track `i` and new track `j` as a pair that may pair, or nil.
+    func candidate(_ old: [LoggedTrack], _ i: Int, _ new: [LoggedTrack], _ j: Int) -> PairCandidate? {
+        let (a, b) = (old[i], new[j])
+        guard a.kind == b.kind && a.shape == b.shape && a.analyzer == b.analyzer else { return nil }
+        let shared = a.boxes.keys.filter { b.boxes[$0] != nil }.sorted()
+        guard !shared.isEmpty else { return nil }
+        let overlap = shared.reduce(0.0) { $0 + intersectionOverUnion(a.boxes[$1]!, b.boxes[$1]!) }
+        let mean = overlap / Double(shared.count)
+        if mean >= 0.5 { return PairCandidate(score: overlap, closeness: mean, sameId: a.id == b.id, i: i, j: j) }
+        // A track's id names the object it was seeded on, so a box that drifted off its old place
+        // is that track drifting, not one lost and one found; such a pair ranks below every pair
+        // that agrees by content (score -1), so swapped ids still pair by where the boxes are.
+        return a.id == b.id ? PairCandidate(score: -1, closeness: mean, sameId: true, i: i, j: j) : nil
     }
 
     private func compare(_ a: LoggedTrack, _ b: LoggedTrack) -> [String] {

@@ -10,23 +10,10 @@ import LumaTestSupport
 /// same pairs as trying every pair, for thousands of live tracks.
 @Suite("diff pairs tracks through their overlapping boxes: the same answer as trying every pair")
 struct TrackPairingTests {
-    /// The candidates of trying every pair, as `diff` made them before (the specification).
-    static func everyPair(_ old: [LoggedTrack], _ new: [LoggedTrack]) -> [PairCandidate] {
-        var out: [PairCandidate] = []
-        for (i, a) in old.enumerated() {
-            for (j, b) in new.enumerated() where a.kind == b.kind && a.shape == b.shape && a.analyzer == b.analyzer {
-                let shared = a.boxes.keys.filter { b.boxes[$0] != nil }.sorted()
-                guard !shared.isEmpty else { continue }
-                let overlap = shared.reduce(0.0) { $0 + intersectionOverUnion(a.boxes[$1]!, b.boxes[$1]!) }
-                let mean = overlap / Double(shared.count)
-                if mean >= 0.5 {
-                    out.append(PairCandidate(score: overlap, closeness: mean, sameId: a.id == b.id, i: i, j: j))
-                } else if a.id == b.id {
-                    out.append(PairCandidate(score: -1, closeness: mean, sameId: true, i: i, j: j))
-                }
-            }
-        }
-        return out
+    /// The candidates of trying every pair, as `diff` made them before (the specification): each
+    /// pair judged by the rule one pair is judged by.
+    static func everyPair(_ old: [LoggedTrack], _ new: [LoggedTrack], _ comparison: TrackComparison) -> [PairCandidate] {
+        old.indices.flatMap { i in new.indices.compactMap { j in comparison.candidate(old, i, new, j) } }
     }
 
     static func key(_ c: PairCandidate) -> [Double] { [Double(c.i), Double(c.j), c.score, c.closeness, c.sameId ? 1 : 0] }
@@ -57,7 +44,7 @@ struct TrackPairingTests {
         }
         let comparison = TrackComparison(tolerances: .init(), pixels: (640, 480))
         let found = comparison.candidates(old, new).map(Self.key).sorted { $0.lexicographicallyPrecedes($1) }
-        let expected = Self.everyPair(old, new).map(Self.key).sorted { $0.lexicographicallyPrecedes($1) }
+        let expected = Self.everyPair(old, new, comparison).map(Self.key).sorted { $0.lexicographicallyPrecedes($1) }
         #expect(found.count == expected.count && found == expected)
         #expect(expected.count > 40, "the data should make pairs: \(expected.count)")
     }

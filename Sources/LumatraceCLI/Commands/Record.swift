@@ -246,41 +246,20 @@ struct Record: ParsableCommand {
     }
 }
 
-/// Turns SIGINT and SIGTERM into a stop request, so recording ends cleanly with an index.
-///
-/// Ready when `init` returns: it waits until each signal source is registered. On Linux that is
-/// when libdispatch installs its own handler (which hands every signal to the source, whichever
-/// thread it lands on); until then a signal would find the disposition set here, and an ignored
-/// signal is lost, leaving a recorder that waits on a FIFO deaf to Ctrl-C. So the signals are
-/// ignored only where the sources need it (Darwin, whose kqueue sees ignored signals) and the
-/// trap is not reported ready before it is.
+/// Turns SIGINT and SIGTERM into a stop request, so recording ends cleanly with an index; ready
+/// when `init` returns (``SignalSources``).
 final class SignalTrap: @unchecked Sendable {
-    private var sources: [DispatchSourceSignal] = []
+    private let sources: SignalSources
 
     /// `again` runs on the second signal (once the stop is already asked for).
     init(stop: StopFlag, again: (@Sendable () -> Void)? = nil) {
-        let registered = DispatchSemaphore(value: 0)
-        for sig in [SIGINT, SIGTERM] {
-            #if canImport(Darwin)
-            signal(sig, SIG_IGN)
-            #endif
-            let s = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            s.setEventHandler {
-                if stop.isSet { again?() }
-                stop.set()
-            }
-            s.setRegistrationHandler { registered.signal() }
-            s.resume()
-            sources.append(s)
+        sources = SignalSources { _ in
+            if stop.isSet { again?() }
+            stop.set()
         }
-        for _ in sources { registered.wait() }
     }
 
-    func restore() {
-        for s in sources { s.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
-    }
+    func restore() { sources.restore() }
 }
 
 extension Y4MSource.Clock: ExpressibleByArgument {}

@@ -9,34 +9,22 @@ import LumaRegression
 /// the outputs are being put in place lets that finish. The folder is held weakly: a sweep that
 /// fails drops it, which removes it.
 final class SweepInterruption: @unchecked Sendable {
-    private var sources: [DispatchSourceSignal] = []
+    private let sources: SignalSources
 
-    /// Ready when `init` returns (each signal source registered, as ``SignalTrap`` explains).
+    /// Ready when `init` returns (``SignalSources``).
     init(_ folder: OutputFolder, resume: SweepResume, keptLogs: String?) {
-        let registered = DispatchSemaphore(value: 0)
-        for (sig, name) in [(SIGINT, "SIGINT"), (SIGTERM, "SIGTERM")] {
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { [weak folder] in
-                guard let folder, folder.abandon() else { return }
-                for scratch in [resume.folder, keptLogs].compactMap({ $0 }) { Self.removeOwnTemporaries(in: scratch) }
-                let stored = (try? SystemPath.entries(of: resume.folder).filter { !$0.hasPrefix(".") }.count) ?? 0
-                let kept = stored == 0 ? "nothing is kept" : "the scores of \(Plural.count(stored, "recording")) are kept in \(resume.folder), and the same command resumes from them"
-                FileHandle.standardError.write(Data("\nlumatrace: error: sweep stopped by \(name): \(kept)\n".utf8))
-                exit(2)
-            }
-            source.setRegistrationHandler { registered.signal() }
-            source.resume()
-            sources.append(source)
+        sources = SignalSources { [weak folder] name in
+            guard let folder, folder.abandon() else { return }
+            for scratch in [resume.folder, keptLogs].compactMap({ $0 }) { Self.removeOwnTemporaries(in: scratch) }
+            let stored = (try? SystemPath.entries(of: resume.folder).filter { !$0.hasPrefix(".") }.count) ?? 0
+            let kept = stored == 0 ? "nothing is kept" : "the scores of \(Plural.count(stored, "recording")) are kept in \(resume.folder), and the same command resumes from them"
+            FileHandle.standardError.write(Data("\nlumatrace: error: sweep stopped by \(name): \(kept)\n".utf8))
+            exit(2)
         }
-        for _ in sources { registered.wait() }
     }
 
     /// Stops listening: the signals kill the process again.
-    func restore() {
-        for source in sources { source.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
-    }
+    func restore() { sources.restore() }
 
     /// Removes the files this process was writing in `folder` (`.NAME.PID-N.partial`, with their
     /// `.NAME.lock`), which its writers would have removed had they been let finish.

@@ -185,7 +185,7 @@ struct Sweep: ParsableCommand {
     /// The scores an interrupted run of this sweep stored (none with --force), said when there are some.
     private func storedScores(_ resume: SweepResume, definition: SweepDefinition, recordings: [SweepRecordingIdentity]) throws -> [Int: [SweepScore]] {
         let stored: [Int: [SweepScore]]
-        do { stored = force ? [:] : try resume.stored(definition, recordings: recordings) } catch let error as SweepFileError {
+        do { stored = force ? [:] : try resume.stored(definition, recordings: recordings) } catch {
             throw CLIError("\(error) (--force starts the sweep over)")
         }
         if !stored.isEmpty {
