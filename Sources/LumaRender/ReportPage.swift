@@ -3,6 +3,7 @@ import LumaAnalysis
 import LumaBase
 import LumaEngine
 import LumaFormat
+import LumaImaging
 import LumaRegression
 import LumaTruth
 
@@ -291,18 +292,39 @@ public struct ReportPage {
         return out
     }
 
-    /// The median background, as base64 PNG.
+    /// The widest still the page embeds: the scene shows at most 1100 CSS pixels wide, so twice
+    /// that stays sharp on a high-density screen. Larger frames are shrunk by block means before
+    /// the median, so a report of huge frames holds a few small planes, not 15 frames.
+    static let stillLimit = 2200
+
+    /// The median background, as base64 PNG, at most ``stillLimit`` pixels on a side.
     private func still() throws -> String {
-        var background = MedianBackground(width: width, height: height)
+        let whole = PixelRect(width: width, height: height)
+        let shrinking = Downsample.factor(shrinking: max(width, height), toAtMost: Self.stillLimit)
+        let shrunkSize = Downsample.outputSize(of: whole, factor: shrinking)
+        // A frame far longer than wide (16384 × 2) is small enough as it is.
+        let factor = shrunkSize.width > 0 && shrunkSize.height > 0 ? shrinking : 1
+        let size = Downsample.outputSize(of: whole, factor: factor)
+        var background = MedianBackground(width: size.width, height: size.height)
+        var shrunk = [UInt8](repeating: 0, count: factor == 1 ? 0 : size.width * size.height)
         let decoder = reader.makeDecoder()
         let samples = min(15, reader.frameCount)
         for k in 0..<samples {
             let index = samples == 1 ? 0 : k * (reader.frameCount - 1) / (samples - 1)
             guard let frame = try? decoder.frame(at: index) else { continue }
-            frame.pixels.withUnsafeBufferPointer { background.add($0) }
+            if factor == 1 {
+                frame.pixels.withUnsafeBufferPointer { background.add($0) }
+            } else {
+                frame.pixels.withUnsafeBufferPointer { pixels in
+                    let image = GrayImage(pixels: pixels, width: width, height: height)
+                    shrunk.withUnsafeMutableBufferPointer { Downsample.boxAverage(image, region: whole, factor: factor, into: $0) }
+                }
+                shrunk.withUnsafeBufferPointer { background.add($0) }
+            }
         }
         let luma = background.median()
-        let image = luma.isEmpty ? RGBImage(width: width, height: height) : luma.withUnsafeBufferPointer { RGBImage(luma: $0, width: width, height: height) }
+        let image = luma.isEmpty ? RGBImage(width: size.width, height: size.height)
+            : luma.withUnsafeBufferPointer { RGBImage(luma: $0, width: size.width, height: size.height) }
         return Data(try PNGFile.encode(image)).base64EncodedString()
     }
 }

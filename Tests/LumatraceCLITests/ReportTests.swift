@@ -48,6 +48,27 @@ struct ReportTests {
         }
     }
 
+    @Test("a still of frames wider than the page shows is shrunk to at most 2200 pixels a side; one of frames that fit keeps their size")
+    func stillOfLargeFrames() throws {
+        try withScratchFolder("cli") { dir in
+            for (width, height, expected) in [(4400, 48, (2200, 24)), (640, 48, (640, 48))] {
+                let (stream, _) = CLI.y4m(width: width, height: height, count: 3)
+                let record = try CLI.run(["record", "-", "-o", "w\(width).luma"], stdin: stream, cwd: dir)
+                #expect(record.status == 0, "\(record.stderr)")
+                let replay = try CLI.run(["replay", "w\(width).luma", "--analyzer", "differencing", "-o", "w\(width).events.jsonl"], cwd: dir)
+                #expect(replay.status == 0, "\(replay.stderr)")
+                let r = try CLI.run(["report", "w\(width).luma", "--events", "w\(width).events.jsonl", "-o", "w\(width).html"], cwd: dir)
+                #expect(r.status == 0, "\(r.stderr)")
+                let html = try String(contentsOfFile: "\(dir)/w\(width).html", encoding: .utf8)
+                let base64 = try #require(html.components(separatedBy: "src=\"data:image/png;base64,").dropFirst().first?.prefix { $0 != "\"" })
+                let png = try #require(Data(base64Encoded: String(base64)))
+                // The PNG's IHDR: width and height, big-endian, at bytes 16 and 20.
+                let size = [16, 20].map { at in png[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+                #expect(size == [expected.0, expected.1], "\(width)x\(height)")
+            }
+        }
+    }
+
     @Test("headless Chromium renders every section, and the scene shows each analyzer's and the truth's colours")
     func inChromium() throws {
         let chromium = try ExternalTool.chromium.require()
