@@ -18,7 +18,6 @@ extension DiscCandidateFinder {
         let boxes = radii.prefix(2).map { Self.boxes(radius: Self.octaveRadii[$0]) }
         let gate = UInt8(clamping: Int((Self.evaluationGate * t).rounded(.up)))
         let minimum = Float(0.5 * t)
-        let scale = Double(1 << octave)
         // The first octave's discs are at least two pixels in radius, so their responses are
         // broad: they are evaluated on every other pixel each way, and each maximum found there
         // is then looked for among its eight neighbours (a quarter of the work on the largest plane).
@@ -26,27 +25,34 @@ extension DiscCandidateFinder {
         let gw = (w + step - 1) / step
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * gw) { rows in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * gw) { which in
-                rows.initialize(repeating: 0)
-                which.initialize(repeating: 0)
-                energy[octave].withUnsafeBufferPointer { e in
-                    table.sums.withUnsafeBufferPointer { s in
-                        let response = DiscResponse(sums: s.baseAddress!, width: w, height: h, boxes: boxes)
-                        var search = PeakRows(response: response, energy: e.baseAddress!, step: step, gate: gate, minimum: minimum,
-                                              rows: rows, which: which)
-                        search.forEachPeak { x, y, value, index in
-                            // Compared across scales as `response × √radius`: the shading and
-                            // texture inside a ball make small discs on its lit cap respond as
-                            // strongly as the ball, and without the factor they take its place
-                            // (recall at 10 on the juggling clip: 0.86 without, 0.96 with,
-                            // 0.80 with the radius itself as the factor).
-                            let radius = Self.octaveRadii[radii[Int(index)]] * scale
-                            peaks.append(Peak(octave: octave, x: (Double(x) + 0.5) * scale, y: (Double(y) + 0.5) * scale,
-                                              radius: radius, response: Double(value) * radius.squareRoot()))
+                withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * gw) { strong in
+                    rows.initialize(repeating: 0)
+                    which.initialize(repeating: 0)
+                    strong.initialize(repeating: 0)
+                    energy[octave].withUnsafeBufferPointer { e in
+                        table.sums.withUnsafeBufferPointer { s in
+                            let response = DiscResponse(sums: s.baseAddress!, width: w, height: h, boxes: boxes)
+                            var search = PeakRows(response: response, energy: e.baseAddress!, step: step, gate: gate, minimum: minimum,
+                                                  rows: rows, which: which, strong: strong)
+                            search.forEachPeak { x, y, value, index in addPeak(octave: octave, radius: radii[Int(index)], x: x, y: y, value: value) }
                         }
                     }
                 }
             }
         }
+    }
+
+    /// Adds the peak of response `value` at pixel (`x`, `y`) of `octave`, found with the octave's
+    /// radius number `radius`.
+    private mutating func addPeak(octave: Int, radius index: Int, x: Int, y: Int, value: Float) {
+        // Compared across scales as `response × √radius`: the shading and texture inside a ball
+        // make small discs on its lit cap respond as strongly as the ball, and without the factor
+        // they take its place (recall at 10 on the juggling clip: 0.86 without, 0.96 with, 0.80
+        // with the radius itself as the factor).
+        let scale = Double(1 << octave)
+        let radius = Self.octaveRadii[index] * scale
+        peaks.append(Peak(octave: octave, x: (Double(x) + 0.5) * scale, y: (Double(y) + 0.5) * scale,
+                          radius: radius, response: Double(value) * radius.squareRoot()))
     }
 }
 
@@ -107,11 +113,12 @@ struct DiscResponse {
 
 /// The search for one octave's peaks, a grid row at a time: the responses of grid rows gy − 1,
 /// gy and gy + 1 are kept in a ring of three, and the middle row's maxima are found once the
-/// row below it is known. Rows without a response worth a peak are not searched.
+/// row below it is known. Only the places of a row whose response is worth a peak are searched:
+/// each row of the ring keeps the list of them, made while its responses are evaluated.
 struct PeakRows {
     let response: DiscResponse
     let energy: UnsafePointer<UInt8>
-    /// Pixels between evaluated ones, each way (the grid's spacing).
+    /// Pixels between evaluated ones, each way (the grid's spacing: 1, 2, 4 or 8).
     let step: Int
     /// The energy a pixel needs to be evaluated at all.
     let gate: UInt8
@@ -120,13 +127,15 @@ struct PeakRows {
     /// The ring: three grid rows of responses, and which radius gave each.
     let rows: UnsafeMutableBufferPointer<Float>
     let which: UnsafeMutableBufferPointer<UInt8>
+    /// For each row of the ring, the grid columns whose response reaches ``minimum``, in order
+    /// (`strongCount` of them), the only places where a peak may be.
+    let strong: UnsafeMutableBufferPointer<Int32>
+    var strongCount = SIMD4<Int>.zero
     let gridWidth: Int
     let gridHeight: Int
-    /// Whether each row of the ring holds a response of at least ``minimum``.
-    var strongRow = [false, false, false]
 
     init(response: DiscResponse, energy: UnsafePointer<UInt8>, step: Int, gate: UInt8, minimum: Float,
-         rows: UnsafeMutableBufferPointer<Float>, which: UnsafeMutableBufferPointer<UInt8>) {
+         rows: UnsafeMutableBufferPointer<Float>, which: UnsafeMutableBufferPointer<UInt8>, strong: UnsafeMutableBufferPointer<Int32>) {
         self.response = response
         self.energy = energy
         self.step = step
@@ -134,6 +143,8 @@ struct PeakRows {
         self.minimum = minimum
         self.rows = rows
         self.which = which
+        self.strong = strong
+        precondition(step >= 1 && 8 % step == 0, "the grid's spacing divides the eight pixels skipped at a time")
         gridWidth = (response.width + step - 1) / step
         gridHeight = (response.height + step - 1) / step
     }
@@ -151,41 +162,48 @@ struct PeakRows {
     private mutating func respond(row gy: Int) {
         let (w, gw) = (response.width, gridWidth)
         let slot = (gy % 3) * gw, y = gy * step
-        strongRow[gy % 3] = false
-        let out = rows.baseAddress! + slot, outWhich = which.baseAddress! + slot
+        var count = 0
+        let out = rows.baseAddress! + slot, outWhich = which.baseAddress! + slot, places = strong.baseAddress! + slot
         out.update(repeating: 0, count: gw)
         outWhich.update(repeating: 0, count: gw)
         let energyRow = UnsafeRawPointer(energy + y * w)
-        var x = 0
+        // Grid column `gx` is pixel `x = gx × step`; both are counted, so nothing is divided.
+        let (skipping, cellsPerWord) = (gate <= 128, 8 / step)
+        var (x, gx) = (0, 0)
         while x < w {
             // Eight still pixels at a time are skipped: no byte of the word
             // exceeds gate − 1 (the classic "has a byte greater than n" test,
             // valid for n < 128).
-            if x & 7 == 0, x + 8 <= w, gate <= 128,
+            if x & 7 == 0, x &+ 8 <= w, skipping,
                energyRow.loadUnaligned(fromByteOffset: x, as: UInt64.self).hasNoByte(above: gate &- 1) {
-                x += 8
+                x &+= 8
+                gx &+= cellsPerWord
                 continue
             }
             if energyRow.load(fromByteOffset: x, as: UInt8.self) >= gate {
                 let (best, index) = response.best(x, y)
-                out[x / step] = best
-                outWhich[x / step] = index
-                if best >= minimum { strongRow[gy % 3] = true }
+                out[gx] = best
+                outWhich[gx] = index
+                if best >= minimum {
+                    places[count] = Int32(truncatingIfNeeded: gx)
+                    count &+= 1
+                }
             }
-            x += step
+            x &+= step
+            gx &+= 1
         }
+        strongCount[gy % 3] = count
     }
 
     /// The maxima of grid row `gy` against its eight neighbours (the rows above and below are in
     /// the ring), each refined among the pixels the grid skipped.
     private func collect(row gy: Int, _ found: (_ x: Int, _ y: Int, _ value: Float, _ index: UInt8) -> Void) {
-        guard strongRow[gy % 3] else { return }
         let gw = gridWidth
         let mid = (gy % 3) * gw
         let up = gy > 0 ? ((gy - 1) % 3) * gw : -1, down = gy + 1 < gridHeight ? ((gy + 1) % 3) * gw : -1
-        for gx in 0..<gw {
+        for k in 0..<strongCount[gy % 3] {
+            let gx = Int(strong[mid + k])
             let v = rows[mid + gx]
-            guard v >= minimum else { continue }
             // Strictly above the neighbours before it in raster order, at least
             // those after: one peak per plateau, always the same one.
             if gx > 0 && rows[mid + gx - 1] >= v { continue }

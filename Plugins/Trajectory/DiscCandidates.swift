@@ -177,16 +177,17 @@ struct DiscCandidateFinder {
     /// One peak per place across scales, refined and judged at the first octave, the best
     /// ``perFrame`` kept.
     private mutating func candidates(threshold t: Double) -> [Candidate] {
-        peaks.sort { ($0.response, -$0.octave, -$0.y, -$0.x) > ($1.response, -$1.octave, -$1.y, -$1.x) }
+        var ranking = PeakRanking(peaks)
+        peaks = []
         var kept: [Peak] = []
-        for p in peaks {
-            if kept.count >= 2 * Self.perFrame { break }
+        while kept.count < 2 * Self.perFrame, let p = ranking.next() {
             let overlaps = kept.contains { q in
                 let reach = 0.8 * max(p.radius, q.radius)
                 return (p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y) < reach * reach
             }
             if !overlaps { kept.append(p) }
         }
+        peaks = ranking.storage()
         let g = geometry, k = Double(g.factor)
         var found: [Candidate] = []
         found.reserveCapacity(kept.count)

@@ -20,10 +20,25 @@ struct EnergyPlane {
         let r2 = radius * radius
         for y in y0...y1 {
             let dy = Double(y) + 0.5 - cy
-            for x in x0...x1 {
+            // The row's pixels inside form one run (the test grows with |dx|): its ends from
+            // the square root, then settled by the test itself, so the pixels are exactly those
+            // the test passes.
+            let rest = r2 - dy * dy
+            guard rest >= 0 else { continue }
+            @inline(__always) func inside(_ x: Int) -> Bool {
                 let dx = Double(x) + 0.5 - cx
-                if dx * dx + dy * dy <= r2 { body(x, y, y * width + x) }
+                return dx * dx + dy * dy <= r2
             }
+            let half = rest.squareRoot()
+            var left = max(x0, min(x1, Int((cx - 0.5 - half).rounded(.up))))
+            var right = min(x1, max(x0, Int((cx - 0.5 + half).rounded(.down))))
+            while left > x0 && inside(left - 1) { left -= 1 }
+            while left <= right && !inside(left) { left += 1 }
+            while right < x1 && inside(right + 1) { right += 1 }
+            while right >= left && !inside(right) { right -= 1 }
+            guard left <= right else { continue }
+            let row = y * width
+            for x in left...right { body(x, y, row + x) }
         }
     }
 

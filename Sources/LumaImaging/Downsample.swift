@@ -45,25 +45,16 @@ public enum Downsample {
     private static func halve(_ src: UnsafePointer<UInt8>, sourceWidth: Int, region: PixelRect,
                               into dst: UnsafeMutablePointer<UInt8>, width ow: Int, height oh: Int) {
         for y in 0..<oh {
-            let r0 = src + (region.y0 + 2 * y) * sourceWidth + region.x0
+            let r0 = UnsafeRawPointer(src + (region.y0 + 2 * y) * sourceWidth + region.x0)
             let r1 = r0 + sourceWidth
             let out = dst + y * ow
-            // Sixteen output pixels at a time: split 32 source bytes of each row into even and
-            // odd columns, widen, add the four, round.
-            var x = 0
-            while x + 16 <= ow {
-                let a = UnsafeRawPointer(r0 + 2 * x).loadUnaligned(as: SIMD32<UInt8>.self)
-                let b = UnsafeRawPointer(r1 + 2 * x).loadUnaligned(as: SIMD32<UInt8>.self)
-                let sum = SIMD16<UInt16>(truncatingIfNeeded: a.evenHalf) &+ SIMD16<UInt16>(truncatingIfNeeded: a.oddHalf)
-                    &+ SIMD16<UInt16>(truncatingIfNeeded: b.evenHalf) &+ SIMD16<UInt16>(truncatingIfNeeded: b.oddHalf)
-                let mean = SIMD16<UInt8>(truncatingIfNeeded: (sum &+ 2) &>> 2)
-                UnsafeMutableRawPointer(out + x).storeBytes(of: mean, as: SIMD16<UInt8>.self)
-                x += 16
-            }
-            while x < ow {
-                let s = UInt16(r0[2 * x]) &+ UInt16(r0[2 * x + 1]) &+ UInt16(r1[2 * x]) &+ UInt16(r1[2 * x + 1])
-                out[x] = UInt8(truncatingIfNeeded: (s &+ 2) >> 2)
-                x += 1
+            // Each block's two columns read as one little-endian 16-bit word per row (the low
+            // byte the left pixel): a loop the compiler vectorizes, with no lane shuffles.
+            for x in 0..<ow {
+                let a = UInt16(littleEndian: r0.loadUnaligned(fromByteOffset: 2 &* x, as: UInt16.self))
+                let b = UInt16(littleEndian: r1.loadUnaligned(fromByteOffset: 2 &* x, as: UInt16.self))
+                let sum = (a & 0xFF) &+ (a &>> 8) &+ (b & 0xFF) &+ (b &>> 8)
+                out[x] = UInt8(truncatingIfNeeded: (sum &+ 2) &>> 2)
             }
         }
     }

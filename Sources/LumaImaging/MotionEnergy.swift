@@ -10,12 +10,14 @@ public enum MotionEnergy {
         precondition(rowStep >= 1, "rowStep is at least 1")
         guard width > 0, height > 0 else { return 0 }
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: 511) { histogram in
-            histogram.initialize(repeating: 0)
             var total = 0
-            for y in stride(from: 0, to: height, by: rowStep) {
-                let row = y * width
-                for x in 0..<width { histogram[Int(a[row + x]) - Int(b[row + x]) + 255] += 1 }
-                total += width
+            Histograms.count(into: histogram) { counts in
+                let (pa, pb) = (a.baseAddress!, b.baseAddress!)
+                for y in stride(from: 0, to: height, by: rowStep) {
+                    let (ra, rb) = (pa + y * width, pb + y * width)
+                    counts.add(width) { x in Int(ra[x]) &- Int(rb[x]) &+ 255 }
+                    total += width
+                }
             }
             var below = 0
             for v in 0..<511 {

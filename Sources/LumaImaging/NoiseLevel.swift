@@ -17,17 +17,17 @@ public enum NoiseLevel {
         precondition(rowStep >= 1, "rowStep is at least 1")
         guard width > 0, height > 0 else { return 0 }
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: 256) { histogram in
-            let h = histogram.baseAddress!
-            h.initialize(repeating: 0, count: 256)
-            let pa = a.baseAddress!, pb = b.baseAddress!
             var total = 0
-            for y in stride(from: 0, to: height, by: rowStep) {
-                let ra = pa + y * width, rb = pb + y * width
-                for x in 0..<width {
-                    let d = ra[x] > rb[x] ? ra[x] &- rb[x] : rb[x] &- ra[x]
-                    h[Int(d)] &+= 1
+            Histograms.count(into: histogram) { counts in
+                let pa = a.baseAddress!, pb = b.baseAddress!
+                for y in stride(from: 0, to: height, by: rowStep) {
+                    let ra = pa + y * width, rb = pb + y * width
+                    counts.add(width) { x in
+                        let (p, q) = (ra[x], rb[x])
+                        return Int(p > q ? p &- q : q &- p)
+                    }
+                    total += width
                 }
-                total += width
             }
             return medianOfAbsoluteDifferences(UnsafeBufferPointer(histogram), count: total) / 0.9539
         }
