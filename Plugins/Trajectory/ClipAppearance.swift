@@ -92,10 +92,24 @@ struct ClipAppearance: Sendable, Equatable {
     /// that looks less like a ball), so it leaves 0.18, as version 3's first shadow rule left 0.1.
     static let lockstepWeight = 1.7
 
-    /// The evidence of the cues a path shows on its own (lockstep needs its partner).
-    func evidence(_ a: PathAppearance) -> Evidence {
-        Evidence(polarity: polarityEvidence(a), size: sizeEvidence(a), edge: edgeEvidence(a))
+    /// The evidence of the cues a path shows on its own (lockstep needs its partner). Its size counts
+    /// only where perspective cannot explain it (``sizeSpeaks(_:besideBall:)``): `besideBall` tells
+    /// whether a disc of the clip's ball size flies at the same time.
+    func evidence(_ a: PathAppearance, besideBall: Bool = true) -> Evidence {
+        Evidence(polarity: polarityEvidence(a), size: sizeSpeaks(a, besideBall: besideBall) ? sizeEvidence(a) : 0, edge: edgeEvidence(a))
     }
+
+    /// Whether a path's size is evidence against it. A ball nearer the camera is larger (the court's and
+    /// free throw's balls vary by 1.4–2.4 times the clip's smallest), so a larger disc alone says
+    /// nothing: it counts when a disc of the clip's ball size flies over the same frames (a shadow
+    /// beside its ball; the juggler's balls) or when its edge is also wider than the balls' (a
+    /// penumbra, a blurred hand), since distance scales a disc but not the width of its edge.
+    func sizeSpeaks(_ a: PathAppearance, besideBall: Bool) -> Bool {
+        besideBall || edgeEvidence(a) > 0
+    }
+
+    /// Whether a disc of `radius` looks like one of the clip's balls by size.
+    func isBallSized(_ radius: Double) -> Bool { radius > 0 && radius <= Self.size.lowerBound * self.radius }
 
     /// What a path's confidence is multiplied by.
     static func factor(_ e: Evidence) -> Double { PortableMath.exp(-weight * e.own - lockstepWeight * e.lockstep) }

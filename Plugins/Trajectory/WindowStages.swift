@@ -71,7 +71,7 @@ struct WindowStages: TrajectoryStages {
     /// A flight's appearance and the evidence of each cue that it is not one of the clip's balls.
     func evidence(_ flight: Flight) -> (appearance: PathAppearance, evidence: ClipAppearance.Evidence) {
         let own = PathAppearance.measure(flight, history: profiles)
-        var e = clip?.evidence(own) ?? ClipAppearance.Evidence()
+        var e = clip.map { $0.evidence(own, besideBall: besideBall(flight, clip: $0)) } ?? ClipAppearance.Evidence()
         for serial in PathAppearance.lockstep(flight, among: companions, radius: flight.radius) {
             guard let partner = self.flight(serial) else { continue }
             let other = PathAppearance.measure(partner, history: profiles)
@@ -87,6 +87,18 @@ struct WindowStages: TrajectoryStages {
             }
         }
         return (own, e)
+    }
+
+    /// Whether a flight of the clip's ball size, whose geometry alone would let it be reported, flies
+    /// over some of `flight`'s frames (see ``ClipAppearance/sizeSpeaks(_:besideBall:)``).
+    private func besideBall(_ flight: Flight, clip: ClipAppearance) -> Bool {
+        let gravity = finder.gravity.estimate
+        return companions.contains { other in
+            other.serial != flight.serial && other.count >= FlightFinder.minimumSupport
+                && other.first.frame <= flight.last.frame && other.last.frame >= flight.first.frame
+                && 2.5 * rating.geometric(other, clipGravity: gravity).product >= minimumConfidence
+                && clip.isBallSized(PathAppearance.measure(other, history: profiles).radius)
+        }
     }
 
     /// A flight's confidence, its geometry and its appearance, as the analyzer would report it now.

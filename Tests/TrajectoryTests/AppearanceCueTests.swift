@@ -105,6 +105,20 @@ struct AppearanceCueTests {
         #expect(ClipAppearance.factor(darkBall) >= 0.5, "one cue alone does not decide at the operating threshold: \(ClipAppearance.factor(darkBall))")
     }
 
+    /// The free throw's regression: its balls, nearer the camera than the clip's small false paths,
+    /// measure 1.4–2.4 times the clip's ball radius with the same sharp edge.
+    @Test("a larger disc with a sharp edge and no ball-sized disc flying beside it is a nearer ball: its size is no evidence; beside a ball, or with a soft edge, it is")
+    func sizeNeedsAReason() throws {
+        let clip = try #require(ClipAppearance((0..<4).map { k in (geometric: 0.9 - 0.01 * Double(k), appearance: Self.path(polarity: 0.3, radius: 10, edge: 1.5)) }))
+        let nearer = Self.path(polarity: 0.3, radius: 15, edge: 1.5)
+        #expect(clip.evidence(nearer, besideBall: false).size == 0)
+        #expect(ClipAppearance.factor(clip.evidence(nearer, besideBall: false)) == 1)
+        #expect(clip.evidence(nearer, besideBall: true).size == 1, "a shadow beside its ball")
+        let soft = Self.path(polarity: 0.3, radius: 15, edge: 4)
+        #expect(clip.evidence(soft, besideBall: false).size == 1 && clip.evidence(soft, besideBall: false).edge > 0, "a penumbra or a blurred hand")
+        #expect(clip.isBallSized(12) && !clip.isBallSized(14))
+    }
+
     @Test("the clip is not calibrated from fewer than three paths")
     func tooFewPaths() {
         #expect(ClipAppearance([(0.9, Self.path(polarity: 0.3, radius: 10, edge: 1.5)), (0.8, Self.path(polarity: 0.3, radius: 10, edge: 1.5))]) == nil)
