@@ -1,14 +1,11 @@
 import LumaImaging
 
 /// How likely a flight is a real ball in flight, 0…1: its geometry (is it a clean, long, visibly
-/// curved parabola under the clip's gravity?), unless it is another flight's shadow.
+/// curved parabola under the clip's gravity?), times what its appearance says.
 ///
 /// Geometry alone cannot tell a ball from its shadow on a wall or a shirt: the shadow flies with the
-/// same gravity and fits as well. What gives it away is that it flies with its ball, a nearly
-/// fixed offset away, and is darker than what it falls on while the ball is brighter than the
-/// shadow (``shadowedBy(_:among:)``). A study of the shared clips found the clip's ball polarity
-/// (are its balls brighter or darker than what they pass?) separating shadows too, but a scene with
-/// balls of both kinds breaks it; the companion rule does not need one polarity per clip.
+/// same gravity and fits as well. Its appearance gives it away (``ClipAppearance``: polarity, size,
+/// edge and lockstep against the clip's balls).
 struct FlightConfidence: Sendable {
     let geometry: ProcessingGeometry
     let frameInterval: Double
@@ -52,47 +49,9 @@ struct FlightConfidence: Sendable {
         return g
     }
 
-    /// The flight's confidence: its geometry, and whether it is the shadow of one of `others`.
-    func confidence(_ flight: Flight, clipGravity: Double?, others: [Flight]) -> Double {
+    /// The flight's confidence: its geometry, times what its appearance says (``ClipAppearance``).
+    func confidence(_ flight: Flight, clipGravity: Double?, evidence: ClipAppearance.Evidence) -> Double {
         let geometric = geometric(flight, clipGravity: clipGravity).product
-        return min(1, 2.5 * geometric) * (Self.shadowedBy(flight, among: others) == nil ? 1 : Self.shadowFactor)
-    }
-
-    /// What a shadow's confidence is multiplied by.
-    static let shadowFactor = 0.1
-    /// How far from its ball a shadow may fly, in ball radii.
-    static let shadowReach = 8.0
-
-    /// The flight `flight` is the shadow of, if it is one: a shadow is darker than what it falls on,
-    /// and flies with its ball, a nearly fixed offset away, while the ball is brighter than it.
-    /// (A ball's shadow on a wall or a shirt falls with the same gravity and fits a parabola as
-    /// well as the ball; only this tells them apart.)
-    static func shadowedBy(_ flight: Flight, among others: [Flight]) -> Int? {
-        let own = flight.logLumaRatio
-        guard own < 0 else { return nil }
-        let r = flight.radius
-        for other in others where other.serial != flight.serial && other.logLumaRatio > own + 0.1 {
-            // The offsets at the frames both have a point in.
-            var i = 0, j = 0
-            var dx: [Double] = [], dy: [Double] = []
-            let a = flight.points, b = other.points
-            while i < a.count && j < b.count {
-                if a[i].frame == b[j].frame {
-                    dx.append(b[j].x - a[i].x); dy.append(b[j].y - a[i].y)
-                    i += 1; j += 1
-                } else if a[i].frame < b[j].frame { i += 1 } else { j += 1 }
-            }
-            guard dx.count >= max(4, a.count / 2) else { continue }
-            let n = Double(dx.count)
-            let mx = dx.reduce(0, +) / n, my = dy.reduce(0, +) / n
-            var spread = 0.0
-            for k in dx.indices { spread += (dx[k] - mx) * (dx[k] - mx) + (dy[k] - my) * (dy[k] - my) }
-            spread = (spread / n).squareRoot()
-            let apart = (mx * mx + my * my).squareRoot()
-            // Near its ball, and a fixed offset from it: two balls thrown alike drift apart at a
-            // constant speed, a shadow does not.
-            if apart >= 0.5 * r, apart <= Self.shadowReach * r, spread <= max(3, 0.6 * r) { return other.serial }
-        }
-        return nil
+        return min(1, 2.5 * geometric) * ClipAppearance.factor(evidence)
     }
 }

@@ -60,7 +60,12 @@ public struct TrajectoryAnalyzer: Analyzer {
     }
 
     public mutating func finish(into events: inout EventSink) throws {
-        try emitEnds(stages.finish(), into: &events)
+        // Finished first, in a statement of its own: as an argument of `emitEnds` (a non-mutating
+        // method) it would run after `self` was read, and the ends would ask the stages as they were
+        // before finishing (the window design then knew none of the flights it had just ended, and
+        // logged their confidence as 0).
+        let ended = stages.finish()
+        try emitEnds(ended, into: &events)
     }
 
     /// Emits a `trajectory` event if the track has earned one.

@@ -29,6 +29,20 @@ struct TrajectoryDesignTests {
         #expect(worst < 1.0, "\(design): worst point error \(worst) px")
     }
 
+    /// The ball vanishes at frame 42 and its flight closes; the recording ends at 48, while the end
+    /// is still held back to see whether it bounced: the end is logged by `finish`.
+    @Test("a path that ends while the recording finishes logs at its end the confidence it was reported with",
+          arguments: TrajectoryConfiguration.Design.allCases)
+    func endAtFinish(design: TrajectoryConfiguration.Design) throws {
+        var scene = TrajectoryBehaviourTests.throwScene
+        scene.frameCount = 48
+        let run = try scene.run { $0.design = design }
+        let ends = run.ends
+        try #require(ends.count == 1, "\(design): \(ends.count) ends")
+        let last = try #require(run.observations.last?.observation)
+        #expect(ends[0].confidence >= 0.5, "\(design): reported at \(last.confidence), ended at \(ends[0].confidence)")
+    }
+
     @Test("the window design's log is the same on every run, and its stages are the ones the analyzer uses")
     func windowIsDeterministic() throws {
         let (kind, settings) = QualitySweep.settings(seed: 3)

@@ -6,7 +6,7 @@ import LumaTruth
 /// Where the window design loses each throw of the truth, stage by stage: the candidates (in-flight
 /// positions with a candidate among the frame's ten), the association (the flight that covers the
 /// most of the throw, its points on it), and the confidence (the flight's, and the geometric
-/// factors that set it).
+/// factors that set it; geometry only: the appearance cues are `CueFigures`').
 struct FlightFigures: CustomStringConvertible {
     struct Throw {
         var id: String
@@ -77,17 +77,16 @@ struct FlightFigures: CustomStringConvertible {
                 let g = rating.geometric(f, clipGravity: finder.gravity.estimate)
                 figures.throwsSeen[k].bestOnThrow = on
                 figures.throwsSeen[k].bestPoints = f.count
-                figures.throwsSeen[k].bestConfidence = rating.confidence(f, clipGravity: finder.gravity.estimate, others: flights)
+                figures.throwsSeen[k].bestConfidence = rating.confidence(f, clipGravity: finder.gravity.estimate, evidence: .init())
                 figures.throwsSeen[k].factors = "length \(fixed(g.length, 2)) residual \(fixed(g.residual, 2)) gravity \(fixed(g.gravity, 2)) "
-                    + "disc \(fixed(g.disc, 2)) travel \(fixed(g.travel, 2)) fill \(fixed(g.fill, 2)) sagitta \(fixed(g.sagitta, 2)); "
-                    + "shadow of \(FlightConfidence.shadowedBy(f, among: flights).map(String.init) ?? "none")"
+                    + "disc \(fixed(g.disc, 2)) travel \(fixed(g.travel, 2)) fill \(fixed(g.fill, 2)) sagitta \(fixed(g.sagitta, 2))"
             }
         }
         for f in flights where f.count >= 10 {
             let on = f.points.contains { p in
                 (truthAt[p.frame] ?? []).contains { ($0.x - p.x) * ($0.x - p.x) + ($0.y - p.y) * ($0.y - p.y) <= $0.tolerance * $0.tolerance }
             }
-            let confidence = rating.confidence(f, clipGravity: finder.gravity.estimate, others: flights)
+            let confidence = rating.confidence(f, clipGravity: finder.gravity.estimate, evidence: .init())
             guard !on, confidence >= 0.5 else { continue }
             let g = rating.geometric(f, clipGravity: finder.gravity.estimate)
             let fit = BallisticFit(f.points[...])
