@@ -6,21 +6,27 @@ import LumaImaging
 /// does, from differences between the frames of a fixed camera.
 ///
 /// Stateful: the engine creates one per replay and feeds it every analyzed frame in order.
-/// Each frame goes through three stages:
-/// 1. `MotionDetector` finds compact moving blobs against a background model, on a shrunk copy
-///    of the region of interest, and looks inside each at full resolution for the disc of a ball
-///    (`AppearanceCheck`): motion proposes, appearance decides where the ball is.
-/// 2. `TrajectoryTracker` links them into tracks, one parabola each, several at once; a bounce
-///    or a ball leaving and coming back starts a new one.
-/// 3. A track with `trajectoryLength` points that falls under plausible gravity is reported: a
-///    `trajectory` event every frame it gains a point, and one `trajectory.end` when it is over.
+/// Each frame goes through three stages (the default design, `window`; ``TrajectoryConfiguration/Design``):
+/// 1. `DiscCandidateFinder` finds at most ten discs of motion energy against a median background,
+///    on a shrunk copy of the region of interest, and `DiscProfile` measures each at full
+///    resolution (its brightness against the background, its size, its edge).
+/// 2. `FlightFinder` links them into flights: parabolas that candidates support over a window of
+///    frames, several at once; a bounce or a ball leaving and coming back starts a new one.
+/// 3. `FlightConfidence` weighs a flight's geometry against the clip's own gravity, and
+///    `ClipAppearance` its appearance against the clip's balls (a shadow is larger, softer, or an
+///    affine copy of another path). A flight with `trajectoryLength` points and confidence of at
+///    least 0.5 is reported: a `trajectory` event every frame it gains a point, and one
+///    `trajectory.end` when it is over.
+///
+/// Version 2's design, `tracking` (compact moving blobs searched for a disc, linked frame by frame
+/// by `TrajectoryTracker`), stays as an option: it still finds more throws on synthetic scenes.
 ///
 /// Beyond Vision: the path is also fitted in time (so a vertical toss, which `y = f(x)` cannot
 /// describe, is found), `objectMaximumNormalizedRadius` really filters, the end event gives launch
 /// velocity, angle, apex and landing, and `filter=throw` applies Apple's sample-app logic.
 public struct TrajectoryAnalyzer: Analyzer {
     public static let name = "trajectory"
-    public static let version = "2"
+    public static let version = "3"
     public static let summary = "parabolic trajectories of thrown objects (Vision's VNDetectTrajectoriesRequest, and beyond)"
     public static let eventTypes: [any EventPayload.Type] = [TrajectoryObservation.self, TrajectoryEnd.self]
 

@@ -21,12 +21,15 @@ public struct TrajectoryConfiguration: AnalyzerConfiguration {
     /// How the analyzer finds balls and links them into paths (see the analyzer's documentation).
     public enum Design: String, OptionChoice {
         /// Version 2's: compact moving blobs, each searched for a ball's disc, linked frame by frame
-        /// by a tracker. Tuned on synthetic scenes; slow on real footage with people moving.
+        /// by a tracker. Tuned on synthetic scenes, where it still finds more throws; on real
+        /// footage it finds fewer, reports more paths that are no ball, and runs 10–30× slower
+        /// with people moving. Kept as an option until the window design holds its synthetic
+        /// floors (docs/analyzers.md gives both designs' figures).
         case tracking
-        /// Version 3's: discs of motion energy against a median background, linked into flights
-        /// by a window over the frames, confidence judged against the clip's own gravity and
-        /// shadows. Fast whatever the scene; better on the shared real clips, weaker on crowded
-        /// synthetic scenes (docs/analyzers.md gives both designs' figures).
+        /// Version 3's, the default: discs of motion energy against a median background, linked
+        /// into flights by a window over the frames, confidence judged against the clip's own
+        /// gravity and its balls' appearance (so a ball's shadow is not taken for it). Fast
+        /// whatever the scene; better on every shared real clip.
         case window
     }
 
@@ -56,7 +59,7 @@ public struct TrajectoryConfiguration: AnalyzerConfiguration {
     /// Fewest measured points a trajectory must have to be reported, beyond `trajectoryLength`.
     public var minimumLength = 0
     /// How balls are found and linked into paths.
-    public var design = Design.tracking
+    public var design = Design.window
 
     public init() {}
 
@@ -78,6 +81,6 @@ public struct TrajectoryConfiguration: AnalyzerConfiguration {
         AnalyzerOption("direction", \.direction, help: "which way a reported trajectory must move"),
         AnalyzerOption("minimumConfidence", \.minimumConfidence, in: 0...1, help: "lowest confidence reported"),
         AnalyzerOption("minimumLength", \.minimumLength, in: 0...100_000, help: "fewest points reported"),
-        AnalyzerOption("design", \.design, help: "how balls are found and linked: tracking (version 2's) or window (motion-energy discs, flights over a window; faster)"),
+        AnalyzerOption("design", \.design, help: "how balls are found and linked: window (motion-energy discs, flights over a window; the default) or tracking (version 2's blobs and tracker)"),
     ]
 }

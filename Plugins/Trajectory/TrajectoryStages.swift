@@ -5,9 +5,9 @@ import LumaAnalysis
 /// events, ids and filters whatever the design), so designs can be swapped, compared on the same
 /// frames and measured stage by stage.
 ///
-/// Two designs exist (``TrajectoryConfiguration/Design``): ``TrackingStages`` (version 2's blobs
-/// and frame-by-frame tracker, the default) and ``WindowStages`` (discs of motion energy and flights
-/// found by a window over the clip).
+/// Two designs exist (``TrajectoryConfiguration/Design``): ``WindowStages`` (discs of motion energy
+/// and flights found by a window over the clip, the default since version 3) and ``TrackingStages``
+/// (version 2's blobs and frame-by-frame tracker).
 protocol TrajectoryStages {
     /// Takes one analyzed frame. Returns the paths whose end became clear in it, then the open
     /// paths that gained a point, each in the order they are reported.

@@ -37,7 +37,7 @@ struct ConfigurationDecodingTests {
         var trajectory = TrajectoryConfiguration()
         (trajectory.trajectoryLength, trajectory.objectMinimumNormalizedRadius, trajectory.objectMaximumNormalizedRadius) = (7, 0.01, 0.5)
         (trajectory.threshold, trajectory.maximumProcessingDimension, trajectory.filter) = (30, 320, .allCases.last!)
-        (trajectory.direction, trajectory.minimumConfidence, trajectory.minimumLength, trajectory.design) = (.allCases.last!, 0.25, 4, .allCases.last!)
+        (trajectory.direction, trajectory.minimumConfidence, trajectory.minimumLength, trajectory.design) = (.allCases.last!, 0.25, 4, .tracking)
         try roundTrip(trajectory)
 
         var tracking = TrackingConfiguration()

@@ -42,7 +42,7 @@ struct RegressionCommandTests {
             let lines = r.stdout.split(separator: "\n").map(String.init)
             #expect(lines.first?.hasPrefix("recording") == true && lines.first?.contains("trajectory F1") == true)
             let balls = try #require(lines.first { $0.hasPrefix("balls-synth.events.jsonl") })
-            #expect(balls.contains("223 → 175") && balls.contains("0.952 → 0.842 (-0.110)"))
+            #expect(balls.contains("218 → 169") && balls.contains("1.000 → 0.900 (-0.100)"))
             #expect(lines.contains("    trajectory.trajectoryLength: 10 → 15"))
             #expect(lines.contains { $0.contains("lost") && $0.contains("trajectory") && $0.contains("80…89") })
             #expect(lines.last == "2 recordings: 0 unchanged, 2 changed (1 scoring worse)")
@@ -82,10 +82,10 @@ struct RegressionCommandTests {
             let tolerant = try CLI.run(["regress", folder, "--set", "differencing.threshold=40", "--tolerance", "f1=0.01"])
             #expect(tolerant.status == 0, "\(tolerant.stdout)\(tolerant.stderr)")
             #expect(!tolerant.stdout.contains("worse"))
-            // A longer minimum trajectory drops F1 by 0.110: beyond 0.01, within 0.15 (but recall may not drop at all).
+            // A longer minimum trajectory drops F1 by 0.100: beyond 0.01, within 0.15 (and recall by 0.182, within 0.2).
             let drop = try CLI.run(["regress", folder, "--set", "trajectory.trajectoryLength=15", "--tolerance", "f1=0.01"])
             #expect(drop.status == 1)
-            #expect(drop.stdout.contains("  worse: trajectory F1 0.952 → 0.842 (tolerance 0.010)"), "\(drop.stdout)")
+            #expect(drop.stdout.contains("  worse: trajectory F1 1.000 → 0.900 (tolerance 0.010)"), "\(drop.stdout)")
             let json = try CLI.run(["regress", folder, "--set", "trajectory.trajectoryLength=15", "--tolerance", "f1=0.15",
                                     "--tolerance", "recall=0.2", "--tolerance", "precision=1", "--tolerance", "point-error=5", "--json"])
             #expect(json.status == 0, "\(json.stdout)")

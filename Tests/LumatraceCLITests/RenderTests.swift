@@ -109,20 +109,26 @@ struct RenderTests {
 
     @Test("a trajectory stays drawn between its updates until its end event: no blinking, gone after the end")
     func objectsDrawnForTheirWholeLife() throws {
-        // toss-real logs the throw at frames 27...36 and ends it at frame 40.
+        // toss-real logs the throw at frames 25...36 and ends it at frame 45; the only other path
+        // (the hand, one observation at frame 25) ends at frame 34.
         let log = try EventLog.read(Self.tossLog)
-        #expect(log.events.filter { $0.kind == "trajectory" }.map(\.frame) == Array(27...36))
-        #expect(log.events.first { $0.kind == "trajectory.end" }?.frame == 40)
+        let observations = log.events.filter { $0.kind == "trajectory" }
+        let ids = Dictionary(grouping: observations) { $0.data["id"]?.stringValue ?? "" }
+        let toss = try #require(ids.max { $0.value.count < $1.value.count })
+        #expect(toss.value.map(\.frame) == Array(25...36))
+        let ends = log.events.filter { $0.kind == "trajectory.end" }
+        #expect(ends.map(\.frame) == [34, 45])
+        #expect(ends.last?.data["id"]?.stringValue == toss.key)
         try withScratchFolder("cli") { dir in
-            let r = try CLI.run(["render", Self.toss, "--events", Self.tossLog, "-o", "\(dir)/frames/", "--from", "36", "--to", "40"])
+            let r = try CLI.run(["render", Self.toss, "--events", Self.tossLog, "-o", "\(dir)/frames/", "--from", "36", "--to", "45"])
             #expect(r.status == 0, "\(r.stderr)")
             let last = try PNGFile.read("\(dir)/frames/frame-000036.png")
-            for frame in 37...39 {
+            for frame in 37...44 {
                 let image = try PNGFile.read(String(format: "\(dir)/frames/frame-%06d.png", frame))
                 #expect(count(.detected, in: image) == count(.detected, in: last), "frame \(frame): the trajectory's points blink off")
                 #expect(count(.projected, in: image) == count(.projected, in: last), "frame \(frame): the fitted path blinks off")
             }
-            let ended = try PNGFile.read("\(dir)/frames/frame-000040.png")
+            let ended = try PNGFile.read("\(dir)/frames/frame-000045.png")
             #expect(count(.detected, in: ended) == 0 && count(.projected, in: ended) == 0, "drawn after its end event")
         }
     }

@@ -27,12 +27,12 @@ struct ReportTests {
             #expect(html.hasPrefix("<!doctype html>"))
             #expect(!html.contains("<link") && !html.contains("src=\"http") && !html.contains("href=") && !html.contains("<script src"), "nothing is fetched")
             #expect(html.components(separatedBy: "src=\"data:image/png;base64,").count == 2, "one inline still")
-            // The timeline, the scene's overlay, the changed fraction, one height-against-time plot per trajectory (10 in the golden log).
+            // The timeline, the scene's overlay, the changed fraction, one height-against-time plot per trajectory (11 in the golden log).
             #expect(html.components(separatedBy: "<svg class=\"timeline\"").count - 1 == 1)
             #expect(html.components(separatedBy: "<svg class=\"overlay\"").count - 1 == 1)
-            #expect(html.components(separatedBy: "<svg xmlns").count - 1 == 1 + 10)
-            #expect(html.contains("<td>trajectory.end</td><td>10</td>"))
-            #expect(html.contains("Against ground truth") && html.contains("missed: ball5.1"))
+            #expect(html.components(separatedBy: "<svg xmlns").count - 1 == 1 + 11)
+            #expect(html.contains("<td>trajectory.end</td><td>11</td>"))
+            #expect(html.contains("Against ground truth") && html.contains("216 of 240 truth ball positions covered"))
 
             let (t, tracking) = try report("tracking-synth", truth: true, in: dir)
             #expect(t.status == 0, "\(t.stderr)")

@@ -8,13 +8,9 @@ import Testing
 
 /// The analyzer's two designs behind one seam (``TrajectoryStages``): each runs on the same frames,
 /// is reported the same way, and can be measured on its own.
-@Suite("Trajectory designs: tracking (version 2's) and window (motion-energy discs, flights over a window)")
+@Suite("Trajectory designs: window (the default: motion-energy discs, flights over a window) and tracking (version 2's)")
 struct TrajectoryDesignTests {
-    static func configuration(_ design: TrajectoryConfiguration.Design) -> TrajectoryConfiguration {
-        var c = TrajectoryConfiguration()
-        c.design = design
-        return c
-    }
+    static func configuration(_ design: TrajectoryConfiguration.Design) -> TrajectoryConfiguration { .design(design) }
 
     @Test("both designs find the thrown ball of the same frames within a pixel of its path, under one id",
           arguments: TrajectoryConfiguration.Design.allCases)
@@ -55,7 +51,7 @@ struct TrajectoryDesignTests {
         let setting = StageSetting(configuration: Self.configuration(.window), stream: stream, regionOfInterest: .full, frameAnalysisSpacing: 0)
         #expect(setting.makeStages() is WindowStages)
         #expect(StageSetting(configuration: TrajectoryConfiguration(), stream: stream, regionOfInterest: .full, frameAnalysisSpacing: 0)
-            .makeStages() is TrackingStages, "tracking stays the default")
+            .makeStages() is WindowStages, "window is the default")
     }
 
     @Test("window design, 8 fixed scenes of plain throws and 2 crowded ones: at least today's figures")

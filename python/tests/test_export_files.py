@@ -128,7 +128,7 @@ def test_the_command_line_writes_and_says_what(export, tmp_path, capsys):
     out = tmp_path / f"c{export.suffix}"
     args = [export.command, str(recording_path("toss-real")), str(events_path("toss-real")), "-o", str(out)]
     assert main(args) == 0
-    assert capsys.readouterr().out.startswith(f"wrote {out}: 60 frames, 70 events")
+    assert capsys.readouterr().out.startswith(f"wrote {out}: 60 frames, 74 events")
     assert main(args) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].endswith(f"{out}: already exists (--force replaces it)")
@@ -169,7 +169,7 @@ def test_dash_writes_the_export_to_standard_output_and_the_summary_to_standard_e
                                    cwd=tmp_path)
     assert status == 0, err
     assert out.startswith(export.magic) and len(out) > 100_000
-    assert len(err) == 1 and err[0].startswith("wrote standard output: 60 frames, 70 events")
+    assert len(err) == 1 and err[0].startswith("wrote standard output: 60 frames, 74 events")
     assert os.listdir(tmp_path) == [], "no file named '-', nothing left behind"
     if export.suffix == ".mcap":  # the same bytes as the file (an .rrd differs run to run by its row ids)
         file = tmp_path / "c.mcap"

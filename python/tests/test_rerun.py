@@ -229,7 +229,7 @@ def test_the_recordings_digest_and_analyzers_are_recording_properties(exported):
     digest = lumatrace.open(recording_path("balls-synth")).frames_digest()
     assert row["framesDigest"] == [digest]
     assert row["recording"] == ["balls-synth.luma"]
-    assert row["analyzers"] == ["differencing 1", "trajectory 2"]
+    assert row["analyzers"] == ["differencing 1", "trajectory 3"]
 
 
 def test_a_trajectorys_fitted_path_is_a_line_of_49_points(exported):

@@ -44,7 +44,7 @@ def test_a_piped_log_is_streamed_event_by_event_with_numbers_text_and_shapes(tmp
     for (analyzer, layer), per_frame in rerun_instances(log).items():
         logged = loaded.instances(f"/camera/annotations/{analyzer}/{layer}")
         assert {f: on_screen(logged, f) for f in times} == {f: per_frame.get(f, 0) for f in times}, layer
-    assert loaded.rows["/__properties/lumatrace"][0]["analyzers"] == ["differencing 1", "trajectory 2"]
+    assert loaded.rows["/__properties/lumatrace"][0]["analyzers"] == ["differencing 1", "trajectory 3"]
     assert loaded.images == []                 # frames stay in the recording
 
 

@@ -55,6 +55,13 @@ enum QualitySweep {
 }
 
 extension TrajectoryConfiguration {
+    /// The default configuration in `design`.
+    static func design(_ design: Design) -> TrajectoryConfiguration {
+        var c = TrajectoryConfiguration()
+        c.design = design
+        return c
+    }
+
     /// The default configuration, in the design `TRAJECTORY_DESIGN` names if it is set (for the
     /// measurements: `TRAJECTORY_DESIGN=window scripts/trajectory-quality`).
     static var measured: TrajectoryConfiguration {
