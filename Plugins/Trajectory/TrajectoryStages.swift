@@ -24,6 +24,20 @@ protocol TrajectoryStages {
     var minimumConfidence: Double { get }
 }
 
+/// What a design's stages hand on, frame by frame, for whoever measures them (the stage figures,
+/// the tests): a probe sees what passes between two stages and changes nothing, as GStreamer's pad
+/// probes do. A design calls each probe that is set, in frame order.
+struct StageProbe {
+    /// The candidates of each analyzed frame (its index), best first, as the candidate stage handed them on.
+    var candidates: ((_ frame: Int, _ candidates: [Candidate]) -> Void)?
+    /// The flights that ended in a frame, or when the recording ended, and why.
+    var ended: ((_ flights: [FlightFinder.Ended]) -> Void)?
+
+    init(candidates: ((Int, [Candidate]) -> Void)? = nil, ended: (([FlightFinder.Ended]) -> Void)? = nil) {
+        (self.candidates, self.ended) = (candidates, ended)
+    }
+}
+
 /// A path whose end became clear, and why it ended.
 struct EndedPath: Sendable {
     var track: Track

@@ -9,7 +9,8 @@ import LumaImaging
 /// whatever the scene: a few passes over the shrunk frame, at most ten candidates, each profiled at
 /// full resolution along a fixed number of samples (``DiscProfile``).
 struct WindowStages: TrajectoryStages {
-    private var candidates: DiscCandidateFinder
+    /// The first stage: its own discs of motion energy by default, any ``CandidateStage`` given.
+    private var candidates: any CandidateStage
     private var finder: FlightFinder
     private let rating: FlightConfidence
     /// The flights that ended lately: a flight may be the shadow of one of them.
@@ -20,6 +21,8 @@ struct WindowStages: TrajectoryStages {
     private var calibration: [(geometric: Double, appearance: PathAppearance)] = []
     /// The clip's ball appearance, as the latest flights show it.
     private(set) var clip: ClipAppearance?
+    /// What the stages hand on, for whoever measures them; nothing by default.
+    var probe = StageProbe()
 
     /// Flights that ended kept as possible companions of a shadow.
     static let flightsRemembered = 16
@@ -29,8 +32,10 @@ struct WindowStages: TrajectoryStages {
     /// Half: the confidence is meant as the probability that a path is a real flight.
     var minimumConfidence: Double { 0.5 }
 
-    init(_ setting: StageSetting) {
-        candidates = Self.candidateFinder(setting)
+    /// The window design as `setting` says, on `candidates` if given (another design's first stage,
+    /// to compare the stages after it on the same candidates), else on its own candidate finder.
+    init(_ setting: StageSetting, candidates: (any CandidateStage)? = nil) {
+        self.candidates = candidates ?? Self.candidateFinder(setting)
         finder = FlightFinder(settings: .init(geometry: setting.geometry, frameInterval: setting.frameInterval))
         rating = FlightConfidence(geometry: setting.geometry, frameInterval: setting.frameInterval)
     }
@@ -42,12 +47,14 @@ struct WindowStages: TrajectoryStages {
     }
 
     mutating func advance(_ frame: Frame) -> (ended: [EndedPath], gained: [Track]) {
-        let found = candidates.find(frame)
+        let found = candidates.candidates(in: frame)
+        probe.candidates?(frame.index, found)
         let image = GrayImage(frame)
         profiles.store(frame: frame.index, found.map { c in
             ProfileHistory.Entry(x: c.x, y: c.y, profile: DiscProfile.measure(image, x: c.x, y: c.y, radius: c.radius))
         })
         let ended = finder.advance(frame: frame.index, time: frame.timestamp.seconds, candidates: found)
+        probe.ended?(ended)
         let paths = endedPaths(ended)
         remember(ended)
         return (paths, finder.flights.filter(\.gainedPoint).map(Self.track))
@@ -55,6 +62,7 @@ struct WindowStages: TrajectoryStages {
 
     mutating func finish() -> [EndedPath] {
         let ended = finder.finish()
+        probe.ended?(ended)
         remember(ended)
         return endedPaths(ended)
     }
@@ -106,6 +114,13 @@ struct WindowStages: TrajectoryStages {
         guard let flight = flight(serial) else { return nil }
         let (appearance, evidence) = evidence(flight)
         return (rating.geometric(flight, clipGravity: finder.gravity.estimate).product, appearance, evidence)
+    }
+
+    /// A flight's confidence from its geometry alone (no appearance), and the factors that set it,
+    /// against the clip's gravity as the design knows it now.
+    func geometricReport(_ flight: Flight) -> (confidence: Double, geometry: FlightConfidence.Geometry, clipGravity: Double?) {
+        let gravity = finder.gravity.estimate
+        return (rating.confidence(flight, clipGravity: gravity, evidence: .init()), rating.geometric(flight, clipGravity: gravity), gravity)
     }
 
     func mayReport(_ track: Track, radius: Double) -> Bool { track.fit != nil }

@@ -54,6 +54,33 @@ struct TrajectoryDesignTests {
             .makeStages() is WindowStages, "window is the default")
     }
 
+    /// The stages are seams: the window design's flights and confidence take any candidate stage's
+    /// ``Candidate``s, here version 2's blobs (``BlobCandidates``), through the harness the stage
+    /// figures use.
+    @Test("the window design's association and confidence, fed version 2's blob candidates, find the thrown ball as one flight on its path")
+    func associatorOnAnotherCandidateStage() throws {
+        let scene = TrajectoryBehaviourTests.throwScene
+        let harness = StageHarness(width: scene.width, height: scene.height, frameCount: scene.frameCount,
+                                   framesPerSecond: Double(scene.framesPerSecond), configuration: .design(.window))
+        var stages = harness.windowStages(candidates: harness.blobCandidates())
+        var framesWithCandidates = 0
+        var confident: [(points: [TrackPoint], confidence: Double)] = []
+        stages.probe.candidates = { _, found in framesWithCandidates += found.isEmpty ? 0 : 1 }
+        try harness.run(&stages, render: { scene.render($0, into: $1) }) { ended, stages in
+            for e in ended where e.track.count >= 10 {
+                confident.append((e.track.points, stages.confidence(e.track)))
+            }
+        }
+        #expect(framesWithCandidates >= 30, "the blob stage handed candidates on in \(framesWithCandidates) of 60 frames")
+        let flights = confident.filter { $0.confidence >= 0.5 }
+        try #require(flights.count == 1, "\(confident.map { "\($0.points.count) points, \($0.confidence)" })")
+        let worst = flights[0].points.map { p -> Double in
+            guard let ball = TrajectoryBehaviourTests.thrown(t: p.time) else { return .infinity }
+            return ((p.x - ball.x) * (p.x - ball.x) + (p.y - ball.y) * (p.y - ball.y)).squareRoot()
+        }.max() ?? .infinity
+        #expect(flights[0].points.count >= 20 && worst < 1.5, "\(flights[0].points.count) points, worst \(worst) px from the ball")
+    }
+
     @Test("window design, 8 fixed scenes of plain throws and 2 crowded ones: at least today's figures")
     func windowFloors() throws {
         let plain = try QualitySweep.run(seeds: QualitySweep.uncrowdedSeeds(10), configuration: Self.configuration(.window))

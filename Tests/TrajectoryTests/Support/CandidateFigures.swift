@@ -35,9 +35,9 @@ struct CandidateFigures: CustomStringConvertible {
     static func measure(truth: GroundTruth, width: Int, height: Int, frameCount: Int,
                         configuration: TrajectoryConfiguration = TrajectoryConfiguration(),
                         render: (Int, UnsafeMutableBufferPointer<UInt8>) throws -> Void) throws -> CandidateFigures {
-        let stream = StreamInfo(width: width, height: height, timescale: 30, nominalFrameRate: 30, frameCount: frameCount, identity: "candidate-figures")
-        var finder = WindowStages.candidateFinder(StageSetting(configuration: configuration, stream: stream, regionOfInterest: .full,
-                                                               frameAnalysisSpacing: 0))
+        let harness = StageHarness(width: width, height: height, frameCount: frameCount, framesPerSecond: 30,
+                                   configuration: configuration, identity: "candidate-figures")
+        var finder = WindowStages.candidateFinder(harness.setting)
         var truthByFrame: [Int: [(x: Double, y: Double, tolerance: Double, radius: Double)]] = [:]
         for segment in truth.ballSegments {
             for p in segment.points {
@@ -45,12 +45,7 @@ struct CandidateFigures: CustomStringConvertible {
             }
         }
         var figures = CandidateFigures()
-        var pixels = [UInt8](repeating: 0, count: width * height)
-        for index in 0..<frameCount {
-            try pixels.withUnsafeMutableBufferPointer { try render(index, $0) }
-            let found = pixels.withUnsafeBufferPointer { buffer in
-                finder.find(Frame(index: index, timestamp: Timestamp(ticks: Int64(index), timescale: 30), width: width, height: height, pixels: buffer))
-            }
+        try harness.run(&finder, render: render) { index, found in
             figures.frames += 1
             figures.candidates += found.count
             for t in truthByFrame[index] ?? [] {

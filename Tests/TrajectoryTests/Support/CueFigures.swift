@@ -39,12 +39,9 @@ struct CueFigures {
     static func measure(width: Int, height: Int, frameCount: Int, framesPerSecond: Double,
                         balls: [Int: [Spot]], shadows: [Int: [Spot]] = [:],
                         render: (Int, UnsafeMutableBufferPointer<UInt8>) throws -> Void) throws -> CueFigures {
-        let stream = StreamInfo(width: width, height: height, timescale: 1_000_000, nominalFrameRate: framesPerSecond, frameCount: frameCount,
-                                identity: "cue-figures")
-        var configuration = TrajectoryConfiguration()
-        configuration.design = .window
-        let setting = StageSetting(configuration: configuration, stream: stream, regionOfInterest: .full, frameAnalysisSpacing: 0)
-        guard var stages = setting.makeStages() as? WindowStages else { throw RealClip.Failure(description: "not the window design") }
+        let harness = StageHarness(width: width, height: height, frameCount: frameCount, framesPerSecond: framesPerSecond,
+                                   configuration: .design(.window), identity: "cue-figures")
+        guard var stages = harness.makeStages() as? WindowStages else { throw RealClip.Failure(description: "not the window design") }
         var figures = CueFigures()
         func judge(_ ended: [EndedPath], _ stages: WindowStages) {
             for e in ended {
@@ -59,16 +56,7 @@ struct CueFigures {
                                           evidence: report.evidence, clip: stages.clip))
             }
         }
-        var pixels = [UInt8](repeating: 0, count: width * height)
-        for index in 0..<frameCount {
-            try pixels.withUnsafeMutableBufferPointer { try render(index, $0) }
-            let ticks = Int64((Double(index) / framesPerSecond * 1_000_000).rounded())
-            let ended = pixels.withUnsafeBufferPointer { buffer in
-                stages.advance(Frame(index: index, timestamp: Timestamp(ticks: ticks, timescale: 1_000_000), width: width, height: height, pixels: buffer)).ended
-            }
-            judge(ended, stages)
-        }
-        judge(stages.finish(), stages)
+        try harness.run(&stages, render: render, ended: judge)
         return figures
     }
 

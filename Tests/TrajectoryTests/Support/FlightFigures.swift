@@ -35,14 +35,9 @@ struct FlightFigures: CustomStringConvertible {
 
     static func measure(truth: GroundTruth, width: Int, height: Int, frameCount: Int, framesPerSecond: Double,
                         render: (Int, UnsafeMutableBufferPointer<UInt8>) throws -> Void) throws -> FlightFigures {
-        let stream = StreamInfo(width: width, height: height, timescale: 1_000_000, nominalFrameRate: framesPerSecond, frameCount: frameCount,
-                                identity: "flight-figures")
-        var configuration = TrajectoryConfiguration()
-        configuration.design = .window
-        let setting = StageSetting(configuration: configuration, stream: stream, regionOfInterest: .full, frameAnalysisSpacing: 0)
-        var candidates = WindowStages.candidateFinder(setting)
-        var finder = FlightFinder(settings: .init(geometry: setting.geometry, frameInterval: setting.frameInterval))
-        let rating = FlightConfidence(geometry: setting.geometry, frameInterval: setting.frameInterval)
+        let harness = StageHarness(width: width, height: height, frameCount: frameCount, framesPerSecond: framesPerSecond,
+                                   configuration: .design(.window), identity: "flight-figures")
+        var stages = harness.windowStages()
         var truthAt: [Int: [(id: String, x: Double, y: Double, tolerance: Double)]] = [:]
         var figures = FlightFigures()
         for s in truth.ballSegments {
@@ -52,20 +47,12 @@ struct FlightFigures: CustomStringConvertible {
             }
         }
         var flights: [Flight] = []
-        var pixels = [UInt8](repeating: 0, count: width * height)
-        for index in 0..<frameCount {
-            try pixels.withUnsafeMutableBufferPointer { try render(index, $0) }
-            let time = Double(index) / framesPerSecond
-            let found = pixels.withUnsafeBufferPointer { buffer in
-                candidates.find(Frame(index: index, timestamp: Timestamp(ticks: Int64((time * 1_000_000).rounded()), timescale: 1_000_000),
-                                      width: width, height: height, pixels: buffer))
-            }
+        stages.probe = StageProbe(candidates: { index, found in
             for t in truthAt[index] ?? [] where found.contains(where: { ($0.x - t.x) * ($0.x - t.x) + ($0.y - t.y) * ($0.y - t.y) <= t.tolerance * t.tolerance }) {
                 if let k = figures.throwsSeen.firstIndex(where: { $0.id == t.id }) { figures.throwsSeen[k].withCandidate += 1 }
             }
-            flights += finder.advance(frame: index, time: time, candidates: found).map(\.flight)
-        }
-        flights += finder.finish().map(\.flight)
+        }, ended: { flights += $0.map(\.flight) })
+        try harness.run(&stages, render: render)
         for k in figures.throwsSeen.indices {
             let id = figures.throwsSeen[k].id
             for f in flights {
@@ -74,10 +61,10 @@ struct FlightFigures: CustomStringConvertible {
                 }.count
                 if on >= 2 { figures.throwsSeen[k].pieces.append("\(f.first.frame)–\(f.last.frame) (\(on)/\(f.count))") }
                 guard on > figures.throwsSeen[k].bestOnThrow else { continue }
-                let g = rating.geometric(f, clipGravity: finder.gravity.estimate)
+                let (confidence, g, _) = stages.geometricReport(f)
                 figures.throwsSeen[k].bestOnThrow = on
                 figures.throwsSeen[k].bestPoints = f.count
-                figures.throwsSeen[k].bestConfidence = rating.confidence(f, clipGravity: finder.gravity.estimate, evidence: .init())
+                figures.throwsSeen[k].bestConfidence = confidence
                 figures.throwsSeen[k].factors = "length \(fixed(g.length, 2)) residual \(fixed(g.residual, 2)) gravity \(fixed(g.gravity, 2)) "
                     + "disc \(fixed(g.disc, 2)) travel \(fixed(g.travel, 2)) fill \(fixed(g.fill, 2)) sagitta \(fixed(g.sagitta, 2))"
             }
@@ -86,12 +73,11 @@ struct FlightFigures: CustomStringConvertible {
             let on = f.points.contains { p in
                 (truthAt[p.frame] ?? []).contains { ($0.x - p.x) * ($0.x - p.x) + ($0.y - p.y) * ($0.y - p.y) <= $0.tolerance * $0.tolerance }
             }
-            let confidence = rating.confidence(f, clipGravity: finder.gravity.estimate, evidence: .init())
+            let (confidence, g, clipGravity) = stages.geometricReport(f)
             guard !on, confidence >= 0.5 else { continue }
-            let g = rating.geometric(f, clipGravity: finder.gravity.estimate)
             let fit = BallisticFit(f.points[...])
             figures.others.append("\(f.first.frame)–\(f.last.frame) (\(f.count) points, radius \(fixed(f.radius, 1)), from \(Int(f.first.x)),\(Int(f.first.y)) to \(Int(f.last.x)),\(Int(f.last.y))): "
-                + "confidence \(fixed(confidence, 2)), gravity \(fixed(fit?.acceleration ?? 0, 0)) of the clip's \(fixed(finder.gravity.estimate ?? 0, 0)), "
+                + "confidence \(fixed(confidence, 2)), gravity \(fixed(fit?.acceleration ?? 0, 0)) of the clip's \(fixed(clipGravity ?? 0, 0)), "
                 + "log luma ratio \(fixed(f.logLumaRatio, 2)) [length \(fixed(g.length, 2)) residual \(fixed(g.residual, 2)) gravity \(fixed(g.gravity, 2)) "
                 + "disc \(fixed(g.disc, 2)) travel \(fixed(g.travel, 2)) fill \(fixed(g.fill, 2)) sagitta \(fixed(g.sagitta, 2))]")
         }
