@@ -610,7 +610,8 @@ class Recording:
         h = hashlib.sha256()
         for _, ticks, frame in self.frames():
             h.update(struct.pack("<q", ticks))
-            h.update(frame.tobytes())
+            h.update(frame)  # the frame's own bytes (C-contiguous), not a copy
+            del frame  # one frame at a time: let it go before the next is decoded
         return h.hexdigest()
 
     def close(self) -> None:
