@@ -513,9 +513,11 @@ class Recording:
         return out
 
     def __iter__(self):
-        """Frames in order, one chunk decoded at a time."""
+        """Frames in order, one chunk decoded at a time. A frame is not held here once the next is
+        asked for: a caller that keeps no frame (`map(f, rec)`) holds one at a time."""
         for _, _, frame in self.frames():
             yield frame
+            del frame
 
     def frames(self, start: int = 0, stop: int | None = None):
         """Yields `(index, ticks, frame)` for frames `start..<stop` in order, one chunk decoded at a
