@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import subprocess
+import sys
 from collections import Counter, defaultdict
 from fractions import Fraction
 from pathlib import Path
@@ -239,3 +240,46 @@ def replayed_part(lumatrace: str, name: str, first: int, last: int, folder: Path
     subprocess.run([lumatrace, "replay", str(recording_path(name)), "--from", str(first), "--to", str(last),
                     "-o", str(out)], check=True, capture_output=True)
     return out
+
+
+# MARK: - Large frames
+
+#: The side of the frames of `large_frames`: 64 MiB a frame, large enough that what an export holds
+#: is counted in frames, small enough to export in a second.
+LARGE = 8192
+
+
+def large_frames(lumatrace: str, folder: Path, frames: int = 3) -> tuple[Path, Path]:
+    """A recording of `frames` grey frames of LARGE² (recorded by the Swift tool from a Y4M stream,
+    each frame a shifted ramp, so no two are alike) and an event log without analyzers for it:
+    (recording, log), made once per folder."""
+    luma, log = Path(folder) / "large.luma", Path(folder) / "large.events.jsonl"
+    if not luma.exists():
+        record = subprocess.Popen([lumatrace, "record", "-", "-o", str(luma), "--fps", "30"],
+                                  stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        record.stdin.write(f"YUV4MPEG2 W{LARGE} H{LARGE} F30:1 Ip A1:1 Cmono\n".encode())
+        ramp = bytes(range(256)) * (LARGE // 256)
+        for k in range(frames):
+            record.stdin.write(b"FRAME\n" + (ramp[k:] + ramp[:k]) * LARGE)
+        record.stdin.close()
+        assert record.wait() == 0, record.stderr.read().decode()
+        write_log(log, [], [], width=LARGE, height=LARGE, frames=frames)
+    return luma, log
+
+
+def peak_memory(sdk: str, export: str, recording: Path, log: Path, output: Path) -> float:
+    """What `export` (`"module.function"`, e.g. `"lumatrace.foxglove.to_mcap"`) of `recording`
+    holds at its peak beyond a process that has imported `sdk` and opened the recording, in
+    frames (LARGE² bytes): measured in a process of its own, so no other test's memory counts.
+    The peak is the process's own (`VmHWM`, Linux): `ru_maxrss` starts from the parent's at fork."""
+    module, function = export.rsplit(".", 1)
+    code = (f"import re, {sdk}, lumatrace, {module}\n"
+            f"def peak(): return int(re.search(r'VmHWM:\\s*(\\d+) kB', open('/proc/self/status').read())[1])\n"
+            f"lumatrace.open({str(recording)!r}).info\n"
+            f"before = peak()\n"
+            f"{module}.{function}({str(recording)!r}, {str(log)!r}, {str(output)!r}, force=True)\n"
+            f"print(before, peak())\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    before, peak = (int(kb) for kb in done.stdout.split())
+    return (peak - before) * 1024 / LARGE ** 2

@@ -6,6 +6,7 @@ import os
 from collections import Counter
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
 pytest.importorskip("foxglove", reason="needs foxglove-sdk: pip install 'lumatrace[foxglove]'")
@@ -18,9 +19,10 @@ import lumatrace  # noqa: E402
 from lumatrace.__main__ import main  # noqa: E402
 from lumatrace._export import OtherRecordingError  # noqa: E402
 from lumatrace.errors import EventLogError  # noqa: E402
+from lumatrace._raw_image import raw_image_message  # noqa: E402
 from lumatrace.foxglove import to_mcap  # noqa: E402
 
-from export_expectations import (BUNDLED, box_corners, draws_fitted_path, every_shape_log, events_path,  # noqa: E402
+from export_expectations import (BUNDLED, LARGE, large_frames, peak_memory, box_corners, draws_fitted_path, every_shape_log, events_path,  # noqa: E402
                                  export_bundled, expected_nanoseconds, fitted_path, foxglove_primitives, pixel,
                                  read_log, recording_path, replayed_every_shape_log, replayed_part, shapes_of, write_log,
                                  _balls_digest)
@@ -116,6 +118,35 @@ def test_a_timescale_without_exact_nanoseconds_rounds_each_frame_to_the_nearest(
     # toss-real counts 179 ticks a second: frame 1 is at 6/179 s = 33519553.07... ns.
     assert expected_nanoseconds(6, 179) == 33519553
     assert lumatrace.open(recording_path("toss-real")).info.timescale == 179
+
+
+def test_a_frames_message_is_the_sdks_own_raw_image_byte_for_byte():
+    from foxglove.messages import RawImage, Timestamp
+    rng = np.random.default_rng(56)
+    for (height, width), sec, nsec in [((1, 1), 0, 0), ((2, 3), 0, 7), ((180, 320), 5, 0), ((3, 200), 2**32 - 1, 999_999_999)]:
+        pixels = rng.integers(0, 256, (height, width), dtype=np.uint8)
+        expected = RawImage(timestamp=Timestamp(sec, nsec), frame_id="camera", width=width, height=height,
+                            encoding="mono8", step=width, data=pixels.tobytes()).encode()
+        assert raw_image_message(pixels, sec=sec, nsec=nsec, frame_id="camera", encoding="mono8") == expected
+
+
+@pytest.fixture(scope="module")
+def large(lumatrace_bin, tmp_path_factory):
+    return large_frames(lumatrace_bin, tmp_path_factory.mktemp("large"))
+
+
+def test_an_export_of_large_frames_holds_its_frame_the_reference_frame_and_one_message(large, tmp_path):
+    # Before, the pixels were copied by tobytes, into the SDK's RawImage and by its encoding, and
+    # the frame before was still held while the next was decoded: 4.1 frames.
+    recording, log = large
+    out = tmp_path / "large.mcap"
+    assert peak_memory("foxglove", "lumatrace.foxglove.to_mcap", recording, log, out) < 3.5
+    rec = lumatrace.open(recording)
+    images = [m for topic, _, _, _, m in read_mcap(out) if topic == "/camera/image"]
+    assert len(images) == len(rec) == 3
+    for k, m in enumerate(images):
+        assert (m.width, m.height, m.step, m.encoding, m.frame_id) == (LARGE, LARGE, LARGE, "mono8", "camera")
+        assert m.data == rec[k].tobytes()
 
 
 # MARK: - Annotations

@@ -276,6 +276,43 @@ def test_iterating_big_frames_holds_the_payload_and_two_frames(tmp_path, lumatra
                                  f"{payload / frame:.2f} frames, the bound {bound / frame:.2f}")
 
 
+#: Peak memory of reading every frame of a recording by `sys.argv[2]` (an expression of `rec`),
+#: measured as `_ITERATION_PROBE` measures iterating: what the process held after opening it, its
+#: peak, and the first chunk's payload size.
+_READING_PROBE = """if True:
+    import sys, lumatrace, numpy as np
+    def status(field):
+        return next(int(l.split()[1]) * 1024 for l in open("/proc/self/status") if l.startswith(field + ":"))
+    rec = lumatrace.open(sys.argv[1])
+    held = status("VmRSS")
+    eval(sys.argv[2])
+    print(held, status("VmHWM"), rec._chunk_fields(rec.info.chunks[0]).raw_length)
+"""
+
+
+@pytest.mark.parametrize("reading", ["rec.computed_frames_digest()", "max(map(np.max, rec))"])
+def test_reading_every_frame_of_huge_frames_holds_one_frame_at_a_time(lumatrace_bin, tmp_path, reading):
+    # Three 4096x4096 frames (16 MiB each), one per chunk, coded against the file's reference frame:
+    # the digest, or iterating with no frame kept by the caller, holds the reference, the payload
+    # and the frame being read. Before, the frame before was still held while the next was decoded
+    # (and the digest hashed a copy of each frame): 3.6 frames.
+    side = 4096
+    y4m = f"YUV4MPEG2 W{side} H{side} F30:1 Ip A1:1 Cmono\n".encode() + (b"FRAME\n" + bytes(side * side)) * 3
+    one_frame_chunks = ["--chunk-seconds", "0.03", "--max-chunk-seconds", "0.03"]
+    made = subprocess.run([lumatrace_bin, "record", "-", "-o", "big.luma", *one_frame_chunks], input=y4m, cwd=tmp_path,
+                          capture_output=True)
+    assert made.returncode == 0, made.stderr
+    probe = [sys.executable, "-c", _READING_PROBE, str(tmp_path / "big.luma"), reading]
+    held, peak, payload = map(int, subprocess.run(probe, check=True, capture_output=True, text=True).stdout.split())
+    frame = side * side
+    bound = 2 * frame + payload + frame // 4
+    assert peak - held < bound, (f"{reading} grew memory by {(peak - held) / frame:.2f} frames; the payload is "
+                                 f"{payload / frame:.2f} frames, the bound {bound / frame:.2f}")
+    with lumatrace.open(tmp_path / "big.luma") as rec:
+        assert len(rec.info.chunks) == 3
+        assert rec.computed_frames_digest() == rec.frames_digest()
+
+
 def test_info_describes_the_file_without_decoding(balls):
     info = balls.info
     assert (info.width, info.height, info.format_version, info.frame_count) == (320, 180, 1, 90)

@@ -150,11 +150,18 @@ class Pairing:
         return range(min(self.messages.first_frame, count), count if last is None else min(last + 1, count))
 
     def frames(self, progress: Callable[[int, int], None] | None = None) -> Iterator[Frame]:
-        """The frames of `frame_range` in order; `progress(done, total)` is called after each."""
+        """The frames of `frame_range` in order; `progress(done, total)` is called after each.
+        Nothing here holds a frame once the next is asked for: a caller that lets each frame go
+        (`del frame` at the end of its loop) holds one frame at a time, not two."""
         timescale = self.recording.info.timescale
         frames = self.frame_range
-        for done, (index, ticks, pixels) in enumerate(self.recording.frames(frames.start, frames.stop), 1):
+        done = 0
+        # Counted by hand: `enumerate` keeps its last tuple, and with it the last frame, while it
+        # asks for the next.
+        for index, ticks, pixels in self.recording.frames(frames.start, frames.stop):
             yield Frame(index, nanoseconds(ticks, timescale), pixels, self.overlays[index])
+            del pixels  # before the next frame is decoded
+            done += 1
             if progress is not None:
                 progress(done, len(frames))
 

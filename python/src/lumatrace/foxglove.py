@@ -46,6 +46,7 @@ from ._event_schema import event_schema
 from ._export import Export, Pairing, exporting, import_sdk
 from ._foxglove_layout import LAYOUT_KIND, write_layout
 from ._output import OutputError, OutputFile, same_path
+from ._raw_image import raw_image_message
 from .errors import LumatraceError
 from .overlays import Box, Dots, Polyline
 
@@ -94,8 +95,9 @@ def to_mcap(recording_path, events_path, output_path, *, force: bool = False,
 
     Raises what `exporting` raises, and `MissingSDKError` without `foxglove-sdk`."""
     foxglove = import_sdk("foxglove", what="Foxglove", package="foxglove-sdk", extra="foxglove")
-    from foxglove.channels import ImageAnnotationsChannel, RawImageChannel
+    from foxglove.channels import ImageAnnotationsChannel
     from foxglove.mcap import MCAPWriteOptions
+    from foxglove.messages import RawImage
 
     if layout_path is not None and same_path(layout_path, output_path):
         raise OutputError(os.fspath(layout_path), "isInput", f"is also the export's output {os.fspath(output_path)}: "
@@ -113,24 +115,27 @@ def to_mcap(recording_path, events_path, output_path, *, force: bool = False,
                                     writer_options=MCAPWriteOptions(compression_threads=0))
         try:
             writer.write_metadata("lumatrace", _metadata(pairing))
-            images = RawImageChannel(IMAGE_TOPIC, context=context)
+            # The frames' channel is the SDK's RawImage channel (its schema, its encoding), fed
+            # messages made around each frame's pixels (`_raw_image`): one copy of a frame, not three.
+            images = foxglove.Channel(IMAGE_TOPIC, schema=RawImage.get_schema(), message_encoding="protobuf",
+                                      context=context)
             analyzers = _drawing_analyzers(pairing)
             annotations = {a: ImageAnnotationsChannel(annotations_topic(a), context=context) for a in analyzers}
             events = {stream: _events_channel(foxglove, stream, context) for stream in pairing.messages.streams}
-            info = pairing.recording.info
             frames = 0
             for frame in pairing.frames(progress):
                 if frame.nanoseconds < 0:
                     raise LumatraceError(pairing.recording_path, f"frame {frame.index} is before time 0 "
                                                                  f"({frame.nanoseconds} ns); MCAP times start at 0")
                 stamp = _timestamp(frame.nanoseconds)
-                images.log(_image(frame.pixels, info.width, info.height, stamp), log_time=frame.nanoseconds)
+                images.log(_image(frame.pixels, stamp), log_time=frame.nanoseconds)
                 for analyzer, channel in annotations.items():
                     shapes = [s for s in frame.shapes if s.source.analyzer == analyzer]
                     channel.log(_annotations(shapes, stamp), log_time=frame.nanoseconds)
                 for stream, event in pairing.messages[frame.index]:
                     events[stream].log(_compact(event), log_time=frame.nanoseconds)
                 frames += 1
+                del frame  # one frame at a time: let it go before the next is decoded
         finally:
             writer.close()
         if layout is not None:
@@ -178,10 +183,9 @@ def _timestamp(ns: int):
     return Timestamp(sec, nsec)
 
 
-def _image(pixels, width: int, height: int, stamp):
-    from foxglove.messages import RawImage
-    return RawImage(timestamp=stamp, frame_id=FRAME_ID, width=width, height=height, encoding="mono8",
-                    step=width, data=pixels.tobytes())
+def _image(pixels, stamp) -> bytes:
+    """A frame's `foxglove.RawImage` message (its wire bytes): `mono8`, step = width, at `stamp`."""
+    return raw_image_message(pixels, sec=stamp.sec, nsec=stamp.nsec, frame_id=FRAME_ID, encoding="mono8")
 
 
 def _annotations(shapes: list, stamp):

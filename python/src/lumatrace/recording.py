@@ -513,9 +513,11 @@ class Recording:
         return out
 
     def __iter__(self):
-        """Frames in order, one chunk decoded at a time."""
+        """Frames in order, one chunk decoded at a time. A frame is not held here once the next is
+        asked for: a caller that keeps no frame (`map(f, rec)`) holds one at a time."""
         for _, _, frame in self.frames():
             yield frame
+            del frame
 
     def frames(self, start: int = 0, stop: int | None = None):
         """Yields `(index, ticks, frame)` for frames `start..<stop` in order, one chunk decoded at a
@@ -610,7 +612,8 @@ class Recording:
         h = hashlib.sha256()
         for _, ticks, frame in self.frames():
             h.update(struct.pack("<q", ticks))
-            h.update(frame.tobytes())
+            h.update(frame)  # the frame's own bytes (C-contiguous), not a copy
+            del frame  # one frame at a time: let it go before the next is decoded
         return h.hexdigest()
 
     def close(self) -> None:
