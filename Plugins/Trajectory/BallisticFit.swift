@@ -120,8 +120,14 @@ struct BallisticFit: Sendable {
             straight += (line(t) - p.x) * (line(t) - p.x)
             curved += (curve(t) - p.x) * (curve(t) - p.x)
         }
-        let freedom = Double(points.count - 3)
-        return straight - curved > quadraticEvidence * max(curved, 1e-12) / freedom ? curve : line
+        return curveExplains(straight: straight, curved: curved, count: points.count) ? curve : line
+    }
+
+    /// The quadratic-x rule, the one place it is written: whether a parabola in `x(t)` whose squared
+    /// residuals sum to `curved` explains `count` points better than a line (`straight`) by more
+    /// than ``quadraticEvidence`` times its scatter per degree of freedom (for at least 6 points).
+    static func curveExplains(straight: Double, curved: Double, count: Int) -> Bool {
+        straight - curved > quadraticEvidence * max(curved, 1e-12) / Double(count - 3)
     }
 
     /// Fits `points` (at least 3, with at least 3 distinct times); `nil` otherwise.

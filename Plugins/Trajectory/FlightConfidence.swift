@@ -22,7 +22,7 @@ struct FlightConfidence: Sendable {
         let n = Double(flight.count)
         let radii = flight.points.map(\.radius)
         let r = Median.of(radii)
-        let gate = max(2 * Double(geometry.factor), 0.5 * r)
+        let gate = geometry.flightGate(radius: r)
         g.length = 1 - PortableMath.exp(-n / 8)
         let relative = fit.rms / (0.35 * r)
         g.residual = 1 / (1 + relative * relative)

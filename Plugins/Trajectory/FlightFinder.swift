@@ -73,7 +73,7 @@ struct FlightFinder {
     }
 
     /// How far from a path a candidate may lie and still be the flight's ball, frame pixels.
-    func gate(radius: Double) -> Double { max(2 * Double(settings.geometry.factor), 0.5 * radius) }
+    func gate(radius: Double) -> Double { settings.geometry.flightGate(radius: radius) }
 
     /// The gate of an open flight: wider for a flight that scatters about its path, and after missed
     /// frames, and by a tenth of a frame's travel (a path's small errors grow with its speed).

@@ -80,7 +80,7 @@ struct Parabola: Sendable, Equatable {
                 straight += a * a
                 curved += b * b
             }
-            if straight - curved > BallisticFit.quadraticEvidence * max(curved, 1e-12) / Double(points.count - 3) {
+            if BallisticFit.curveExplains(straight: straight, curved: curved, count: points.count) {
                 (x0, vx, ax) = (curve.0, curve.1, 2 * curve.2)
             }
         }

@@ -25,6 +25,11 @@ struct ProcessingGeometry: Sendable, Equatable {
     /// more even when no minimum radius is set: below this, objects are too small to measure.
     static let smallestUsefulRadius = 2.0
 
+    /// How far, in frame pixels, a ball of `radius` may lie from where its flight predicts it: half
+    /// its radius, but never less than two processing pixels (the centres come from the shrunk
+    /// plane). The one gate of the window design's association and of its confidence.
+    func flightGate(radius: Double) -> Double { max(2 * Double(factor), 0.5 * radius) }
+
     init(frameWidth: Int, frameHeight: Int, regionOfInterest: NormalizedRect, maximumProcessingDimension: Int,
          minimumNormalizedRadius: Double) {
         self.frameWidth = frameWidth
