@@ -11,8 +11,9 @@ import LumaImaging
 struct WindowStages: TrajectoryStages {
     /// The first stage: its own discs of motion energy by default, any ``CandidateStage`` given.
     private var candidates: any CandidateStage
-    private var finder: FlightFinder
-    private let rating: FlightConfidence
+    /// The second and third stages: the window's flights and their confidence by default.
+    private var finder: any Associator
+    private let rating: any PathConfidence
     /// The flights that ended lately: a flight may be the shadow of one of them.
     private var recent: [Flight] = []
     /// Every candidate's profile over the last frames, for the appearance of the paths through them.
@@ -32,12 +33,14 @@ struct WindowStages: TrajectoryStages {
     /// Half: the confidence is meant as the probability that a path is a real flight.
     var minimumConfidence: Double { 0.5 }
 
-    /// The window design as `setting` says, on `candidates` if given (another design's first stage,
-    /// to compare the stages after it on the same candidates), else on its own candidate finder.
-    init(_ setting: StageSetting, candidates: (any CandidateStage)? = nil) {
+    /// The window design as `setting` says, each stage its own unless another is given (to compare
+    /// the other stages on the same input: another design's candidates, another association or
+    /// confidence).
+    init(_ setting: StageSetting, candidates: (any CandidateStage)? = nil, associator: (any Associator)? = nil,
+         confidence: (any PathConfidence)? = nil) {
         self.candidates = candidates ?? Self.candidateFinder(setting)
-        finder = FlightFinder(settings: .init(geometry: setting.geometry, frameInterval: setting.frameInterval))
-        rating = FlightConfidence(geometry: setting.geometry, frameInterval: setting.frameInterval)
+        finder = associator ?? FlightFinder(settings: .init(geometry: setting.geometry, frameInterval: setting.frameInterval))
+        rating = confidence ?? FlightConfidence(geometry: setting.geometry, frameInterval: setting.frameInterval)
     }
 
     /// The candidate stage as this design sets it up.
@@ -73,7 +76,7 @@ struct WindowStages: TrajectoryStages {
 
     func confidence(_ track: Track) -> Double {
         guard let flight = flight(track.serial) else { return 0 }
-        return rating.confidence(flight, clipGravity: finder.gravity.estimate, evidence: evidence(flight).evidence)
+        return rating.confidence(flight, clipGravity: finder.clipGravity, evidence: evidence(flight).evidence)
     }
 
     /// A flight's appearance and the evidence of each cue that it is not one of the clip's balls.
@@ -100,7 +103,7 @@ struct WindowStages: TrajectoryStages {
     /// Whether a flight of the clip's ball size, whose geometry alone would let it be reported, flies
     /// over some of `flight`'s frames (see ``ClipAppearance/sizeSpeaks(_:besideBall:)``).
     private func besideBall(_ flight: Flight, clip: ClipAppearance) -> Bool {
-        let gravity = finder.gravity.estimate
+        let gravity = finder.clipGravity
         return companions.contains { other in
             other.serial != flight.serial && other.count >= FlightFinder.minimumSupport
                 && other.first.frame <= flight.last.frame && other.last.frame >= flight.first.frame
@@ -113,13 +116,13 @@ struct WindowStages: TrajectoryStages {
     func appearanceReport(serial: Int) -> (geometric: Double, appearance: PathAppearance, evidence: ClipAppearance.Evidence)? {
         guard let flight = flight(serial) else { return nil }
         let (appearance, evidence) = evidence(flight)
-        return (rating.geometric(flight, clipGravity: finder.gravity.estimate).product, appearance, evidence)
+        return (rating.geometric(flight, clipGravity: finder.clipGravity).product, appearance, evidence)
     }
 
     /// A flight's confidence from its geometry alone (no appearance), and the factors that set it,
     /// against the clip's gravity as the design knows it now.
     func geometricReport(_ flight: Flight) -> (confidence: Double, geometry: FlightConfidence.Geometry, clipGravity: Double?) {
-        let gravity = finder.gravity.estimate
+        let gravity = finder.clipGravity
         return (rating.confidence(flight, clipGravity: gravity, evidence: .init()), rating.geometric(flight, clipGravity: gravity), gravity)
     }
 
@@ -144,7 +147,7 @@ struct WindowStages: TrajectoryStages {
         let kept = ended.map(\.flight).filter { $0.count >= FlightFinder.minimumSupport }
         recent += kept
         if recent.count > Self.flightsRemembered { recent.removeFirst(recent.count - Self.flightsRemembered) }
-        let gravity = finder.gravity.estimate
+        let gravity = finder.clipGravity
         // A path that is the copy of another in lockstep is no ball to learn the clip's balls from.
         calibration += kept.filter { evidence($0).evidence.lockstep == 0 }
             .map { (rating.geometric($0, clipGravity: gravity).product, PathAppearance.measure($0, history: profiles)) }

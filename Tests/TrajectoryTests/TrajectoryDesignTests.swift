@@ -81,6 +81,37 @@ struct TrajectoryDesignTests {
         #expect(flights[0].points.count >= 20 && worst < 1.5, "\(flights[0].points.count) points, worst \(worst) px from the ball")
     }
 
+    /// A confidence stage that gives every flight 0.6, whatever it looks like.
+    struct Fixed: PathConfidence {
+        func geometric(_ flight: Flight, clipGravity: Double?) -> FlightConfidence.Geometry {
+            var g = FlightConfidence.Geometry()
+            (g.length, g.residual, g.gravity, g.disc, g.travel, g.fill, g.sagitta) = (0.6, 1, 1, 1, 1, 1, 1)
+            return g
+        }
+        func confidence(_ flight: Flight, clipGravity: Double?, evidence: ClipAppearance.Evidence) -> Double {
+            geometric(flight, clipGravity: clipGravity).product
+        }
+    }
+
+    @Test("the window design's confidence stage can be swapped: the stages report the confidence the given stage says, on the same flights")
+    func anotherConfidenceStage() throws {
+        let scene = TrajectoryBehaviourTests.throwScene
+        let harness = StageHarness(width: scene.width, height: scene.height, frameCount: scene.frameCount,
+                                   framesPerSecond: Double(scene.framesPerSecond), configuration: .design(.window))
+        func ends(_ stages: WindowStages) throws -> [(points: Int, confidence: Double)] {
+            var stages = stages, found: [(Int, Double)] = []
+            try harness.run(&stages, render: { scene.render($0, into: $1) }) { ended, stages in
+                found += ended.filter { $0.track.count >= 10 }.map { ($0.track.count, stages.confidence($0.track)) }
+            }
+            return found
+        }
+        let own = try ends(harness.windowStages()), swapped = try ends(harness.windowStages(confidence: Fixed()))
+        try #require(own.count == 1 && swapped.count == 1, "own \(own), swapped \(swapped)")
+        #expect(own[0].points == swapped[0].points, "the same flight, whatever judges it")
+        #expect(swapped[0].confidence == 0.6)
+        #expect(own[0].confidence > 0.9, "the design's own confidence in a clean throw: \(own[0].confidence)")
+    }
+
     @Test("window design, 8 fixed scenes of plain throws and 2 crowded ones: at least today's figures")
     func windowFloors() throws {
         let plain = try QualitySweep.run(seeds: QualitySweep.uncrowdedSeeds(10), configuration: Self.configuration(.window))

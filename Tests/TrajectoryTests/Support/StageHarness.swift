@@ -27,8 +27,12 @@ struct StageHarness {
     /// The design's stages as the analyzer sets them up (``StageSetting/makeStages()``).
     func makeStages() -> any TrajectoryStages { setting.makeStages() }
 
-    /// The window design's stages, on `candidates` if given (see ``WindowStages/init(_:candidates:)``).
-    func windowStages(candidates: (any CandidateStage)? = nil) -> WindowStages { WindowStages(setting, candidates: candidates) }
+    /// The window design's stages, each its own unless another is given
+    /// (see ``WindowStages/init(_:candidates:associator:confidence:)``).
+    func windowStages(candidates: (any CandidateStage)? = nil, associator: (any Associator)? = nil,
+                      confidence: (any PathConfidence)? = nil) -> WindowStages {
+        WindowStages(setting, candidates: candidates, associator: associator, confidence: confidence)
+    }
 
     /// Version 2's candidate stage as the tracking design sets it up.
     func blobCandidates() -> BlobCandidates { BlobCandidates(TrackingStages.detector(setting)) }

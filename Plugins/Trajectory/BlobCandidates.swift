@@ -1,19 +1,5 @@
 import LumaAnalysis
 
-/// The first stage of the trajectory analyzer: where, in one frame, a ball may be. Whatever finds
-/// them, candidates are one value (``Candidate``), best first, so any candidate stage can feed the
-/// stages after it (``WindowStages`` links them into flights and judges them): a stage can be
-/// measured on its own, swapped, and compared with another on the same frames.
-protocol CandidateStage {
-    /// The candidates of `frame`, best first. Called once per analyzed frame, in order: a stage may
-    /// keep a background or other state from the frames before.
-    mutating func candidates(in frame: Frame) -> [Candidate]
-}
-
-extension DiscCandidateFinder: CandidateStage {
-    mutating func candidates(in frame: Frame) -> [Candidate] { find(frame) }
-}
-
 /// Version 2's candidate stage (``MotionDetector``): each compact moving blob's ball, located at full
 /// resolution, as a candidate; strongest contrast first, at most ``DiscCandidateFinder/perFrame``.
 /// A blob cut by the region's edge is left out (its centre and radius are not its own). It measures
