@@ -45,9 +45,3 @@ public enum ReplayError: Error, Equatable, CustomStringConvertible, Sendable {
         }
     }
 }
-
-/// Versions written into every log header.
-public enum LumatraceVersion {
-    /// Version of the engine and its log format conventions.
-    public static let engine = "0.1.0"
-}
