@@ -94,6 +94,26 @@ struct CommandLineTests {
         }
     }
 
+    @Test("the replay summary names every analyzer it ran, 0 included: why tracking logs nothing, and that rectangles ran and found nothing")
+    func summaryNamesEveryAnalyzer() throws {
+        try withScratchFolder("cli") { dir in
+            let toss = PackageLayout.recordings.appendingPathComponent("toss-real.luma").path
+            let r = try CLI.run(["replay", toss, "-o", "\(dir)/x.jsonl"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let lines = r.stdout.split(separator: "\n").map(String.init)
+            for name in ["differencing.diff", "trajectory.trajectory", "trajectory.trajectory.end"] {
+                #expect(lines.contains { $0.hasPrefix("  \(name) ") }, "\(name) is not counted: \(r.stdout)")
+            }
+            let tracking = try #require(lines.first { $0.hasPrefix("  tracking ") }, "\(r.stdout)")
+            #expect(tracking.contains(" 0  logs nothing: ") && tracking.contains("tracking.seeds") && tracking.contains("tracking.nominate=motion"))
+            let rectangles = try #require(lines.first { $0.hasPrefix("  rectangles ") }, "\(r.stdout)")
+            #expect(rectangles.hasSuffix(" 0  ran and found nothing"))
+            // Seeded, tracking logs boxes and the line goes.
+            let seeded = try CLI.run(["replay", toss, "--analyzer", "tracking", "--set", "tracking.seeds=0.4,0.5,0.1,0.1", "-o", "\(dir)/y.jsonl"])
+            #expect(seeded.status == 0 && !seeded.stdout.contains("logs nothing"), "\(seeded.stdout)\(seeded.stderr)")
+        }
+    }
+
     @Test("the replay log does not depend on --jobs")
     func jobs() throws {
         try CLI.withRecording(width: 40, height: 30, count: 60, options: ["--chunk-seconds", "0.25"]) { dir in

@@ -80,7 +80,27 @@ struct Replay: ParsableCommand {
             let say: (String) -> Void = logPath == "-" ? { printOnStandardError($0) } : { print($0) }
             say("replayed \(Plural.count(footer.framesReplayed, "frame")) of \(recording) → \(logPath == "-" ? "standard output" : logPath)")
             say("events: \(footer.eventCount)")
-            for c in footer.counts { say("  \(c.analyzer).\(c.kind)".padding(toLength: 32, withPad: " ", startingAt: 0) + "\(c.count)") }
+            for line in Self.countLines(footer.counts, setups: setups, registry: registry) { say(line) }
         }
+    }
+
+    /// The summary's count of each analyzer run, in the order they ran: a line per event kind it
+    /// logged, or one line with 0 and why (settings that can log nothing say what to set; otherwise
+    /// it ran and found nothing), so that "found nothing" never reads like "did not run".
+    static func countLines(_ counts: [(analyzer: String, kind: String, count: Int)], setups: [AnalyzerSetup], registry: AnalyzerRegistry) -> [String] {
+        func row(_ name: String, _ count: Int) -> String { "  \(name)".padding(toLength: 32, withPad: " ", startingAt: 0) + "\(count)" }
+        var lines: [String] = []
+        for setup in setups {
+            let own = counts.filter { $0.analyzer == setup.name }
+            guard own.isEmpty else {
+                lines += own.map { row("\($0.analyzer).\($0.kind)", $0.count) }
+                continue
+            }
+            let reason = (try? registry.descriptor(named: setup.analyzer)).flatMap(setup.idleReason(with:))
+            lines.append(row(setup.name, 0) + "  " + (reason.map { "logs nothing: " + $0 } ?? "ran and found nothing"))
+        }
+        let named = Set(setups.map(\.name))
+        lines += counts.filter { !named.contains($0.analyzer) }.map { row("\($0.analyzer).\($0.kind)", $0.count) }
+        return lines
     }
 }
