@@ -21,6 +21,9 @@ public struct ReportPage {
     let log: EventLog
     let truthPath: String?
     let truth: GroundTruth?
+    /// Why an analyzer instance (by name) logs nothing with its settings (``AnalyzerSetup/idleReason(with:)``):
+    /// its section says so where it has no events, instead of only "none".
+    public var idleReasons: [String: String] = [:]
 
     /// A page on `log`, a replay of `reader` (whose frames digest is `digest`), named by the paths
     /// given; with `truth`, scored against it.
@@ -162,7 +165,9 @@ public struct ReportPage {
         for e in log.events where e.analyzer == name {
             if let i = counts.firstIndex(where: { $0.0 == e.kind }) { counts[i].1 += 1 } else { counts.append((e.kind, 1)) }
         }
-        out += "<h3>Events</h3>\n" + (counts.isEmpty ? "<p>None in the replayed frames.</p>\n"
+        let none = idleReasons[name].map { "None. With these settings it logs nothing: \(escapeHTML($0))." }
+            ?? "None: it ran on the replayed frames and found nothing."
+        out += "<h3>Events</h3>\n" + (counts.isEmpty ? "<p>\(none)</p>\n"
             : table(header: ["kind", "events"], rows: counts.map { [$0.0, "\($0.1)"] }, headingColumn: false))
         if let differencing = observations.differencing.first(where: { $0.analyzer == name }) {
             out += differencingPlot(differencing.frames, clock: clock)

@@ -19,6 +19,23 @@ struct ReportTests {
         return (r, (try? String(contentsOfFile: out, encoding: .utf8)) ?? "")
     }
 
+    @Test("an analyzer's empty section says why: settings that log nothing name what to set; otherwise it ran and found nothing")
+    func emptySectionsSayWhy() throws {
+        try withScratchFolder("cli") { dir in
+            let toss = Self.recordings.appendingPathComponent("toss-real.luma").path
+            #expect(try CLI.run(["replay", toss, "-o", "\(dir)/all.jsonl"]).status == 0)
+            let r = try CLI.run(["report", toss, "--events", "\(dir)/all.jsonl", "-o", "\(dir)/all.html"])
+            #expect(r.status == 0, "\(r.stderr)")
+            let html = try String(contentsOfFile: "\(dir)/all.html", encoding: .utf8)
+            func section(_ name: String) -> String {
+                html.components(separatedBy: "id=\"analyzer-\(name)\"").dropFirst().first?.components(separatedBy: "</section>").first ?? ""
+            }
+            #expect(section("tracking").contains("None. With these settings it logs nothing: it has no seeds"), "\(section("tracking").prefix(600))")
+            #expect(section("rectangles").contains("None: it ran on the replayed frames and found nothing."))
+            #expect(!section("trajectory").contains("None"))
+        }
+    }
+
     @Test("the page is self-contained: facts, counts, an inline still, one plot per trajectory, the scores")
     func selfContained() throws {
         try withScratchFolder("cli") { dir in
@@ -251,7 +268,7 @@ struct ReportTests {
             }
             // Tracking without seeds has nothing to follow, and its section says so.
             let tracking = try #require(html.components(separatedBy: "id=\"analyzer-tracking\"").last?.components(separatedBy: "</section>").first)
-            #expect(tracking.contains("<h3>Events</h3>\n<p>None in the replayed frames.</p>"))
+            #expect(tracking.contains("<h3>Events</h3>\n<p>None. With these settings it logs nothing: it has no seeds"))
             #expect(html.contains("<th>threshold</th>"), "the configuration as a table")
             #expect(html.contains("Changed fraction of the frame"))
             #expect(html.contains("<th>launch angle (°)</th>") && html.contains("<th>apex</th>") && html.contains("<th>ended</th>"))

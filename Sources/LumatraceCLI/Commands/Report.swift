@@ -56,8 +56,14 @@ struct Report: ParsableCommand {
             let reader = try openRecording(recording)
             let digest = try OutputChecks.requireSameRecording(log, reader: reader, recording: recording, force: force)
             let groundTruth = try truth.map { try GroundTruth.read($0, for: log) }
-            let page = try ReportPage(recording: recording, reader: reader, digest: digest, logPath: events, log: log,
-                                      truthPath: truth, truth: groundTruth).html()
+            var report = ReportPage(recording: recording, reader: reader, digest: digest, logPath: events, log: log,
+                                    truthPath: truth, truth: groundTruth)
+            for setup in log.header.analyzers {
+                if let reason = (try? Lumatrace.registry.descriptor(named: setup.analyzer)).flatMap(setup.idleReason(with:)) {
+                    report.idleReasons[setup.name] = reason
+                }
+            }
+            let page = try report.html()
             try file.write(page)
             try file.commit()
             print("report on \(recording) (\(Plural.count(log.events.count, "event"))) → \(output) (\(page.utf8.count) bytes)")
