@@ -45,11 +45,12 @@ struct NewAnalyzerTests {
             let binPath = try ProgramRun.run(swift, ["build", "--show-bin-path"], cwd: package).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             let recording = PackageLayout.root.appendingPathComponent("Recordings/toss-real.luma").path
             let replay = try ProgramRun.run("\(binPath)/lumatrace-foo", ["replay", recording, "--analyzer", "foo", "--analyzer", "differencing",
-                                                                     "--set", "foo.threshold=0.5", "-o", "\(dir)/foo.events.jsonl"])
+                                                                     "-o", "\(dir)/foo.events.jsonl"])
             #expect(replay.status == 0, "\(replay.stderr)")
             let log = try EventLog.read("\(dir)/foo.events.jsonl")
             #expect(log.header.analyzers.map(\.name) == ["foo", "differencing"])
             #expect(log.events.contains { $0.analyzer == "differencing" })
+            #expect(log.events.contains { $0.analyzer == "foo" }, "the example analyzer, with its defaults, reports on the bundled toss")
             // A working tree with changes is used by path, so its edits are what the plugin builds against.
             try "// changed\n".write(toFile: "\(release)/Package.swift", atomically: false, encoding: .utf8)
             #expect(try CLI.run(["new-analyzer", "Baz", "--lumatrace", release], cwd: dir).status == 0)

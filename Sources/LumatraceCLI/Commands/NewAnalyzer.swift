@@ -174,8 +174,9 @@ struct AnalyzerTemplate {
 
             /// The options, each with a default; set them with `--set \(analyzerName).KEY=VALUE`.
             public struct Configuration: AnalyzerConfiguration {
-                /// Grey levels the mean must move to count as a change.
-                public var threshold = 8.0
+                /// Grey levels the mean must move to count as a change (half a grey level: the
+                /// bundled toss's hand moving into view moves the mean of the whole frame that much).
+                public var threshold = 0.5
 
                 public init() {}
 
