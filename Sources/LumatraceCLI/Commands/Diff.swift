@@ -31,10 +31,10 @@ struct Diff: ParsableCommand {
             Exit status: 0 same within the tolerances, 1 different, 2 error.
             """)
 
-    @Argument(help: "The old (golden) event log.")
+    @Argument(help: "The old (golden) event log.", completion: Completions.eventLog)
     var old: String
 
-    @Argument(help: "The new event log.")
+    @Argument(help: "The new event log.", completion: Completions.eventLog)
     var new: String
 
     @OptionGroup var report: ReportFormatOption

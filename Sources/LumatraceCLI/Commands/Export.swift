@@ -29,7 +29,7 @@ struct Export: ParsableCommand {
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case y4m, pgm }
 
-    @Argument(help: "The .luma recording: a path, or an http(s):// URL read with range requests.")
+    @Argument(help: "The .luma recording: a path, or an http(s):// URL read with range requests.", completion: Completions.recording)
     var recording: RecordingLocation
 
     @Option(help: "y4m (one stream) or pgm (one file per frame).")

@@ -15,7 +15,7 @@ struct Info: ParsableCommand {
               lumatrace info clip.luma --json
             """)
 
-    @Argument(help: "The .luma recording: a path, or an http(s):// URL read with range requests.")
+    @Argument(help: "The .luma recording: a path, or an http(s):// URL read with range requests.", completion: Completions.recording)
     var recording: RecordingLocation
 
     @Flag(help: "Read only the header and index; do not decode and check every chunk.")

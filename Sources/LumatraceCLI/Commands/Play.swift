@@ -24,7 +24,7 @@ struct Play: ParsableCommand {
             may come from a pipe: lumatrace play <(zcat rec.events.jsonl.gz).
             """)
 
-    @Argument(help: "The event log to play.")
+    @Argument(help: "The event log to play.", completion: Completions.eventLog)
     var log: String
 
     @Option(help: "Playback speed: 2 plays twice as fast, 0.5 at half speed (0.001...1000).")

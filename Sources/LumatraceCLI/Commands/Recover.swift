@@ -17,7 +17,7 @@ struct Recover: ParsableCommand {
               lumatrace recover crashed.luma -o fixed.luma   # leave the original untouched
             """)
 
-    @Argument(help: "The .luma recording: a file (a recording on a web server is read, not rebuilt: download it first).")
+    @Argument(help: "The .luma recording: a file (a recording on a web server is read, not rebuilt: download it first).", completion: Completions.recording)
     var recording: String
 
     @Option(name: .shortAndLong, help: "Write the recovered recording here instead of in place.")

@@ -26,10 +26,10 @@ struct Render: ParsableCommand {
             (default: at most 24 tiles) with its frame number.
             """)
 
-    @Argument(help: "The .luma recording: a path, or an http(s):// URL read with range requests.")
+    @Argument(help: "The .luma recording: a path, or an http(s):// URL read with range requests.", completion: Completions.recording)
     var recording: RecordingLocation
 
-    @Option(help: "The event log to draw (made from this recording).")
+    @Option(help: "The event log to draw (made from this recording).", completion: Completions.eventLog)
     var events: String
 
     @Option(name: .shortAndLong, help: "A folder (ends with /), a .png contact sheet, a .gif or an .mp4.")

@@ -29,7 +29,7 @@ struct Replay: ParsableCommand {
             The log is byte-identical for the same recording and settings, whatever --jobs is.
             """)
 
-    @Argument(help: "The .luma recording: a path, or an http(s):// URL read with range requests.")
+    @Argument(help: "The .luma recording: a path, or an http(s):// URL read with range requests.", completion: Completions.recording)
     var recording: RecordingLocation
 
     @OptionGroup var choice: AnalyzerChoiceOptions

@@ -30,13 +30,13 @@ struct Report: ParsableCommand {
             on the still.
             """)
 
-    @Argument(help: "The .luma recording: a path, or an http(s):// URL read with range requests.")
+    @Argument(help: "The .luma recording: a path, or an http(s):// URL read with range requests.", completion: Completions.recording)
     var recording: RecordingLocation
 
-    @Option(help: "The event log (made from this recording).")
+    @Option(help: "The event log (made from this recording).", completion: Completions.eventLog)
     var events: String
 
-    @Option(help: "Ground truth to score against (*.truth.json).")
+    @Option(help: "Ground truth to score against (*.truth.json).", completion: Completions.json)
     var truth: String?
 
     @Option(name: .shortAndLong, help: "The HTML file to write.")

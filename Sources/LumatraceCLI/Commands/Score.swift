@@ -26,10 +26,10 @@ struct Score: ParsableCommand {
             `lumatrace truth import` converts OTB, VOT and TrackNet labels to truth.
             """)
 
-    @Argument(help: "The event log to score.")
+    @Argument(help: "The event log to score.", completion: Completions.eventLog)
     var log: String
 
-    @Option(help: "The ground truth file (*.truth.json).")
+    @Option(help: "The ground truth file (*.truth.json).", completion: Completions.json)
     var truth: String
 
     @OptionGroup var report: ReportFormatOption

@@ -17,7 +17,7 @@ struct Verify: ParsableCommand {
             (the log records a failed replay), 2 error (a log with no footer cannot be verified).
             """)
 
-    @Argument(help: "The event log to verify.")
+    @Argument(help: "The event log to verify.", completion: Completions.eventLog)
     var log: String
 
     @Option(help: "The recording (a path or an http(s):// URL), when it is not next to the log under its header name.")

@@ -7,13 +7,13 @@ import LumaRegression
 /// Which analyzers run, with which options: `--analyzer`, `--set`, `--pipeline`, `--spacing`,
 /// `--roi`, `--allow-external`, shared by `replay` and `record` (which analyzes as it records).
 struct AnalyzerChoiceOptions: ParsableArguments {
-    @Option(name: .customLong("analyzer"), help: "Analyzer to run, or INSTANCE=ANALYZER to run it under a name of its own (repeatable; `lumatrace analyzers` lists them).")
+    @Option(name: .customLong("analyzer"), help: "Analyzer to run, or INSTANCE=ANALYZER to run it under a name of its own (repeatable; `lumatrace analyzers` lists them).", completion: Completions.analyzerName)
     var analyzers: [String] = []
 
-    @Option(name: .customLong("set"), help: "Analyzer option NAME.KEY=VALUE (repeatable), e.g. differencing.threshold=15; VALUE @FILE reads it from FILE (e.g. tracking.seeds=@seeds.json).")
+    @Option(name: .customLong("set"), help: "Analyzer option NAME.KEY=VALUE (repeatable), e.g. differencing.threshold=15; VALUE @FILE reads it from FILE (e.g. tracking.seeds=@seeds.json).", completion: Completions.setting)
     var settings: [String] = []
 
-    @Option(help: "A pipeline JSON file, or an event log whose header is re-used.")
+    @Option(help: "A pipeline JSON file, or an event log whose header is re-used.", completion: .file(extensions: ["json", "jsonl"]))
     var pipeline: String?
 
     @Option(help: "Default frameAnalysisSpacing for every analyzer: seconds of recording time between analyzed frames (0 = every frame).")
