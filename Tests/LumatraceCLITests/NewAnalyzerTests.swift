@@ -42,7 +42,13 @@ struct NewAnalyzerTests {
             #expect(manifest.contains(".product(name: \"LumaImaging\", package: \"lumatrace\")"), "\(manifest)")
             let test = try ProgramRun.run(swift, ["test"], cwd: package, patience: ProgramRun.buildPatience)
             #expect(test.status == 0, "swift test in the generated package failed:\n\(test.stdout.suffix(3000))\(test.stderr.suffix(3000))")
-            let binPath = try ProgramRun.run(swift, ["build", "--show-bin-path"], cwd: package).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            // The analyzer's build and tests compile no command line; its lumatrace is the package in Tool/.
+            let built = try FileManager.default.contentsOfDirectory(atPath: "\(package)/.build/debug/Modules").filter { $0.hasSuffix(".swiftmodule") }
+            #expect(!built.contains("LumatraceCLI.swiftmodule") && built.contains("Foo.swiftmodule"), "\(built.sorted())")
+            let tool = try ProgramRun.run(swift, ["build", "--package-path", "Tool"], cwd: package, patience: ProgramRun.buildPatience)
+            #expect(tool.status == 0, "swift build of Tool/ failed:\n\(tool.stdout.suffix(3000))\(tool.stderr.suffix(3000))")
+            let binPath = try ProgramRun.run(swift, ["build", "--package-path", "Tool", "--show-bin-path"], cwd: package).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
             let recording = PackageLayout.root.appendingPathComponent("Recordings/toss-real.luma").path
             let replay = try ProgramRun.run("\(binPath)/lumatrace-foo", ["replay", recording, "--analyzer", "foo", "--analyzer", "differencing",
                                                                      "-o", "\(dir)/foo.events.jsonl"])

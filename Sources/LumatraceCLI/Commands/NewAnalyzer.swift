@@ -78,9 +78,10 @@ struct NewAnalyzer: ParsableCommand {
             case .swift:
                 let template = AnalyzerTemplate(typeName: name, lumatrace: .of(checkout: root))
                 try write(template.files, into: folder)
-                print("created \(folder): analyzer `\(template.analyzerName)` (\(template.typeName)Analyzer), its tests, and lumatrace-\(template.analyzerName)")
+                print("created \(folder): analyzer `\(template.analyzerName)` (\(template.typeName)Analyzer), its tests, and lumatrace-\(template.analyzerName) in Tool/")
                 print(template.lumatrace.readmeSentence)
                 print("next: cd \(ShellWord.quoted(folder)) && swift build && swift test")
+                print("then, to run it through lumatrace: \(template.toolCommand) replay CLIP.luma --analyzer \(template.analyzerName)")
             case .python:
                 let template = PythonAnalyzerTemplate(typeName: name, checkout: root)
                 try write(template.files, into: folder)
@@ -120,9 +121,13 @@ struct AnalyzerTemplate {
 
     var files: [(String, String)] {
         [("Package.swift", package), ("Sources/\(typeName)/\(typeName)Analyzer.swift", analyzer),
-         ("Sources/lumatrace-\(analyzerName)/main.swift", main), ("Tests/\(typeName)Tests/\(typeName)Tests.swift", tests),
+         ("Tests/\(typeName)Tests/\(typeName)Tests.swift", tests),
+         ("Tool/Package.swift", toolPackage), ("Tool/Sources/lumatrace-\(analyzerName)/main.swift", main),
          ("README.md", readme), (".gitignore", ".build/\n")]
     }
+
+    /// How to run the plugin's own `lumatrace` (built only then, in `Tool/`).
+    var toolCommand: String { "swift run --package-path Tool lumatrace-\(analyzerName)" }
 
     var package: String {
         """
@@ -130,9 +135,13 @@ struct AnalyzerTemplate {
         // An analyzer plugin for Lumatrace, made by `lumatrace new-analyzer \(typeName)`.
         import PackageDescription
 
+        // `swift build && swift test` build the analyzer and its tests from the libraries an analyzer
+        // needs, never the command line: `lumatrace` with this analyzer is the package in Tool/, built
+        // when you run it (\(toolCommand) …).
         let package = Package(
             name: "\(typeName)",
             platforms: [.macOS(.v14)],
+            products: [.library(name: "\(typeName)", targets: ["\(typeName)"])],
             dependencies: [
                 \(lumatrace.packageLine)
             ],
@@ -142,12 +151,36 @@ struct AnalyzerTemplate {
                     .product(name: "LumaAnalysis", package: \(lumatrace.packageNameLiteral)),
                     .product(name: "LumaImaging", package: \(lumatrace.packageNameLiteral)),
                 ]),
-                // lumatrace with the built-in analyzers plus this one.
-                .executableTarget(name: "lumatrace-\(analyzerName)", dependencies: [
-                    "\(typeName)", .product(name: "LumatraceCLI", package: \(lumatrace.packageNameLiteral)),
-                ]),
+                // Its tests: AnalyzerHarness runs it on frames you make and checks the rules every analyzer keeps.
                 .testTarget(name: "\(typeName)Tests", dependencies: [
                     "\(typeName)", .product(name: "AnalyzerHarness", package: \(lumatrace.packageNameLiteral)),
+                ]),
+            ],
+            swiftLanguageModes: [.v6]
+        )
+
+        """
+    }
+
+    /// `Tool/Package.swift`: `lumatrace` with the built-in analyzers plus this one.
+    var toolPackage: String {
+        """
+        // swift-tools-version: 6.0
+        // lumatrace with the built-in analyzers plus \(typeName): built only when you run it,
+        // `\(toolCommand) replay clip.luma --analyzer \(analyzerName)` from the folder above.
+        import PackageDescription
+
+        let package = Package(
+            name: "\(typeName)Tool",
+            platforms: [.macOS(.v14)],
+            dependencies: [
+                \(lumatrace.packageLine)
+                .package(name: "\(typeName)", path: ".."),
+            ],
+            targets: [
+                .executableTarget(name: "lumatrace-\(analyzerName)", dependencies: [
+                    .product(name: "\(typeName)", package: "\(typeName)"),
+                    .product(name: "LumatraceCLI", package: \(lumatrace.packageNameLiteral)),
                 ]),
             ],
             swiftLanguageModes: [.v6]
@@ -271,14 +304,15 @@ struct AnalyzerTemplate {
         A Lumatrace analyzer plugin (`\(analyzerName)`), made by `lumatrace new-analyzer \(typeName)`.
 
         ```sh
-        swift build && swift test
-        swift run lumatrace-\(analyzerName) replay clip.luma --analyzer \(analyzerName) --analyzer trajectory
-        swift run lumatrace-\(analyzerName) analyzers \(analyzerName)      # its options
+        swift build && swift test      # the analyzer and its tests, without the command line
+        \(toolCommand) replay clip.luma --analyzer \(analyzerName) --analyzer trajectory
+        \(toolCommand) analyzers \(analyzerName)      # its options
         ```
 
         - `Sources/\(typeName)/\(typeName)Analyzer.swift`: the analyzer (an example brightness-change detector to edit).
         - `Tests/\(typeName)Tests`: tests with `AnalyzerHarness`, including the conformance check.
-        - `Sources/lumatrace-\(analyzerName)`: `lumatrace` with the built-in analyzers plus this one.
+        - `Tool/`: `lumatrace` with the built-in analyzers plus this one, a package of its own so that only
+          running it compiles the command line (the first time takes a few minutes).
 
         \(lumatrace.readmeSentence)
 
