@@ -34,10 +34,17 @@ UNBUILT_NOTE = "_kernels_unbuilt.txt"
 BUILD_ERRORS = (CCompilerError, BaseError, OSError)
 
 
+def in_checkout() -> bool:
+    """Whether this is python/ of a Lumatrace checkout, not an unpacked sdist (which has PKG-INFO,
+    and lies wherever pip unpacks it: beside anyone's `Sources`)."""
+    return (not (HERE / "PKG-INFO").exists() and (HERE.parent / "Package.swift").is_file()
+            and (CHECKOUT_KERNELS / "include" / "residual_kernels.h").is_file())
+
+
 def copy_kernels() -> None:
     """Makes `CResidualKernels/` beside this file the checkout's kernels (their .c and .h files,
     nothing else); outside a checkout (an sdist) leaves the copy it carries as it is."""
-    if not CHECKOUT_KERNELS.is_dir():
+    if not in_checkout():
         return
     copy = HERE / KERNELS
     wanted = {p.relative_to(CHECKOUT_KERNELS) for p in CHECKOUT_KERNELS.rglob("*") if p.suffix in (".c", ".h")}
@@ -67,7 +74,7 @@ class OptionalKernels(build_ext):
                 raise FileNotFoundError(f"the kernels' sources are missing: neither {CHECKOUT_KERNELS} nor {HERE / KERNELS}")
             super().build_extension(ext)
         except BUILD_ERRORS as e:
-            reason = f"{e}{missing_headers()}"
+            reason = f"{str(e).rstrip('.')}{missing_headers()}"
             note.parent.mkdir(parents=True, exist_ok=True)
             note.write_text(reason + "\n")
             print(f"WARNING: lumatrace: the C decoder (lumatrace._kernels) was not built: {reason}.\n"

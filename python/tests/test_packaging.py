@@ -88,7 +88,14 @@ def test_the_sdist_carries_the_c_decoders_sources_byte_for_byte(sdist):
 
 
 def test_a_package_built_from_the_sdist_decodes_with_the_compiled_kernels_and_says_nothing(sdist, tmp_path):
+    """Wherever pip unpacks it: beside another project's `Sources/CResidualKernels` too (the sdist
+    builds its own copy, never a checkout's it happens to lie next to)."""
+    decoy = sdist[1].parent / "Sources" / "CResidualKernels" / "include"
+    decoy.mkdir(parents=True, exist_ok=True)
+    (decoy / "residual_kernels.h").write_text("#error not this one\n")
+    (sdist[1].parent / "Package.swift").write_text("// another package\n")
     built_from(sdist[1], tmp_path)
+    assert kernel_files(sdist[1] / "CResidualKernels") == kernel_files(KERNELS)
     module, decoders, warned, lines = opened_twice(tmp_path / "site")
     assert module.startswith(str(tmp_path / "site")), "the package built from the sdist is the one imported"
     assert decoders == "['c', 'c', 'numpy']"
