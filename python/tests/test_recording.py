@@ -456,3 +456,37 @@ def test_opening_a_recording_of_huge_frames_decodes_no_frame(lumatrace_bin, tmp_
     assert frame.shape == (side, side) and not frame.any()
     assert rec.verify() == []
     rec.close()
+
+
+# MARK: - What a video reader says
+
+def test_a_recording_says_its_shape_dtype_and_size_as_an_array_of_its_frames_would(balls):
+    assert (balls.width, balls.height) == (320, 180) == (balls.info.width, balls.info.height)
+    assert balls.shape == (90, 180, 320) == np.stack(list(balls)).shape
+    assert balls.dtype == np.uint8 == balls[0].dtype
+    assert isinstance(balls.width, int) and isinstance(balls.shape[0], int)
+
+
+@pytest.mark.parametrize("name, fps", [("balls-synth", 30.0), ("toss-real", 179 / 6), ("tracking-synth", 30.0)])
+def test_fps_is_the_nominal_rate_lumatrace_info_prints(name, fps):
+    """`lumatrace info`: "nominal 179/6 = 29.833 fps" for toss-real, whose frames keep their own times."""
+    with lumatrace.open(RECORDINGS / f"{name}.luma") as rec:
+        assert rec.fps == fps and isinstance(rec.fps, float)
+        assert rec.fps == float(rec.info.nominal_frame_rate)
+
+
+
+def test_a_writable_frame_is_one_argument_away_and_is_the_callers_own_copy(balls):
+    """For OpenCV, whose drawing calls (`cv2.rectangle(frame, ...)`) write into the frame."""
+    frame = balls.frame(7, writable=True)
+    assert frame.flags.writeable and np.array_equal(frame, balls[7])
+    frame[:] = 255
+    assert not np.array_equal(balls[7], frame), "the reader's own frame is unchanged"
+    assert balls.frame_at(0.5, writable=True).flags.writeable and not balls.frame(7).flags.writeable
+
+
+def test_reading_only_says_how_to_get_a_writable_frame():
+    """The read-only error is numpy's (or OpenCV's); the docs say where the writable frame is."""
+    for text in (lumatrace.Recording.__doc__, lumatrace.Recording.frame.__doc__):
+        assert "writable=True" in text
+    assert "writable=True" in (REPO / "python" / "README.md").read_text()

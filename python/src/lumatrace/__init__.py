@@ -4,7 +4,7 @@ few lines.
     import lumatrace
     rec = lumatrace.open("clip.luma")          # frames: rec[i], rec[a:b], iteration, rec.times
     rec = lumatrace.open("https://host/clip.luma")   # the same, by HTTP range requests
-    events = lumatrace.read_events("clip.events.jsonl")   # one pandas DataFrame
+    events = lumatrace.read_events("clip.events.jsonl")   # one pandas DataFrame (a URL too)
 
 numpy and zstandard (for the chunks' compression), with the frames rebuilt by a C extension built
 at install (numpy when there is no compiler); no Swift toolchain needed.

@@ -8,8 +8,10 @@
     log.footer                       # after the loop: the footer's "end" object, or None
 
 Memory stays one line, whatever the log's length. The rules and words are the command line's, so
-a log is read here exactly when `lumatrace` reads it: a regular file or a pipe of at most 2 GiB;
-lines of at most 4 MiB, each strict JSON (`_json`); a header `lumatrace` accepts (`_event_header`);
+a log is read here exactly when `lumatrace` reads it: a regular file or a pipe of at most 2 GiB
+(or a log of at most 2 GiB named by an `http(s)://` URL, read front to back by `lumatrace.open`'s
+HTTP reader, `_http`, 1 MiB a request); lines of at most 4 MiB, each strict JSON (`_json`); a
+header `lumatrace` accepts (`_event_header`);
 every event line with `frame` (an integer), `t` (a number with a fraction or an exponent, as
 Lumatrace writes times), `analyzer` and `kind` (strings) and `data`; frames that never go back and
 lie within the replayed frames; times within what a recording's ticks can hold; a last line that
@@ -21,11 +23,13 @@ match the event lines (an edited log is refused).
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import stat
 import warnings
 
 from ._event_header import MAXIMUM_FRAMES, LogHeader, read_header
+from ._http import HTTPByteSource, is_url, redacted
 from ._json import JSONProblem, int_value, member, parse
 from .errors import EventLogError
 
@@ -41,6 +45,8 @@ _FOOTER_FIELDS = "(complete, frames, events, counts, sha256)"
 #: normalized coordinates are about 0...1.
 MAXIMUM_COORDINATE = 1e6
 _CORNERS = ("topLeft", "topRight", "bottomRight", "bottomLeft")
+#: A log on a web server is fetched this many bytes a request (the last one fewer).
+WEB_READ = 1 << 20
 
 
 class EventLines:
@@ -48,7 +54,11 @@ class EventLines:
     then its events by iteration (raising `EventLogError` naming the line that breaks a rule)."""
 
     def __init__(self, path, partial: bool = False):
+        #: The file's path, or the URL as messages show it (without its password and query).
         self.path = str(path)
+        self._url = self.path if is_url(self.path) else None
+        if self._url is not None:
+            self.path = redacted(self._url)
         #: Read up to a last line a crash cut off (with a warning) instead of refusing the log.
         self.partial = partial
         self.footer: dict | None = None
@@ -68,6 +78,8 @@ class EventLines:
         return self.facts.shapes
 
     def _open(self):
+        if self._url is not None:
+            return _web_log(self._url, self.path)
         try:
             f = open(self.path, "rb")
         except OSError as e:
@@ -190,6 +202,37 @@ class EventLines:
 
     def close(self) -> None:
         self._file.close()
+
+
+class _SourceReader(io.RawIOBase):
+    """A web resource read front to back, as a file: `HTTPByteSource` reads of what is asked for."""
+
+    def __init__(self, source: HTTPByteSource):
+        self._source, self._at = source, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        data = self._source.read(self._at, min(len(buffer), self._source.size - self._at))
+        buffer[:len(data)] = data
+        self._at += len(data)
+        return len(data)
+
+    def close(self) -> None:
+        self._source.close()
+        super().close()
+
+
+def _web_log(url: str, name: str):
+    """An event log on a web server, by `lumatrace.open`'s HTTP reader (its checks, retries,
+    limits and `HTTPError`), buffered in reads of `WEB_READ` bytes; refused unread when the
+    server says it is larger than a log may be."""
+    source = HTTPByteSource(url)
+    if source.size > MAXIMUM_LOG_BYTES:
+        source.close()
+        raise EventLogError(name, None, f"log is {source.size} bytes, over the {MAXIMUM_LOG_BYTES}-byte limit")
+    return io.BufferedReader(_SourceReader(source), buffer_size=WEB_READ)
 
 
 def _check_coordinates(shape, data, path: str, line: int) -> None:

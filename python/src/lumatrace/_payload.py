@@ -29,14 +29,38 @@ import numpy as np
 
 from ._records import FROM_PREVIOUS, FROM_REFERENCE, payload_sizes
 
+import warnings
+from pathlib import Path
+
 try:
     from . import _kernels
-except ImportError:  # built without a C compiler: numpy decodes
+    #: Why the compiled decoder is not there (None when it is).
+    UNBUILT_BECAUSE: str | None = None
+except ImportError as e:  # built without a C compiler: numpy decodes
     _kernels = None
+    # setup.py leaves its reason beside the package when it could not compile the kernels.
+    _note = Path(__file__).with_name("_kernels_unbuilt.txt")
+    UNBUILT_BECAUSE = (f"the install could not build it: {_note.read_text().strip()}" if _note.is_file()
+                       else f"it does not import: {e}")
 
 #: The environment variable that picks the decode path: `numpy`, `c`, or unset (`auto`).
 DECODER_VARIABLE = "LUMATRACE_DECODER"
 DECODERS = ("auto", "c", "numpy")
+#: Whether this process was told that `auto` decodes with numpy (it is told once).
+_told_numpy = False
+
+
+def _tell_numpy_decodes() -> None:
+    """Warns, once a process, that `auto` decodes with numpy because the compiled decoder is missing,
+    and why; pointing at the caller of `lumatrace.open`."""
+    global _told_numpy
+    if _told_numpy:
+        return
+    _told_numpy = True
+    warnings.warn(f"lumatrace decodes frames with numpy, about 6 times slower than its C decoder "
+                  f"(lumatrace._kernels), which is missing: {UNBUILT_BECAUSE}. Reinstall the package with a C compiler and "
+                  f"Python's headers (Debian: apt-get install gcc python3-dev); decoder='numpy' or "
+                  f"{DECODER_VARIABLE}=numpy chooses numpy and says nothing.", RuntimeWarning, stacklevel=5)
 
 
 def decoder(asked: str | None = None) -> str:
@@ -48,8 +72,10 @@ def decoder(asked: str | None = None) -> str:
         source = "decoder" if asked is not None else DECODER_VARIABLE
         raise ValueError(f"{source}={choice!r} is not a decoder: use one of {', '.join(DECODERS)}")
     if choice == "c" and _kernels is None:
-        raise ImportError("the compiled decoder (lumatrace._kernels) is not built: reinstall the package with a C "
+        raise ImportError(f"the compiled decoder (lumatrace._kernels) is missing ({UNBUILT_BECAUSE}): reinstall the package with a C "
                           "compiler and Python's headers (Debian: gcc python3-dev), or use decoder='numpy'")
+    if choice == "auto" and _kernels is None:
+        _tell_numpy_decodes()
     return "c" if choice == "c" or (choice == "auto" and _kernels is not None) else "numpy"
 
 BLOCK = 16

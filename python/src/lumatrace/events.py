@@ -72,7 +72,9 @@ class EventLog:
 
 
 def read_events(path, by_kind: bool = False, partial: bool = False, recording=None):
-    """Reads an event log into pandas.
+    """Reads an event log into pandas: a file's path, or an `http://` or `https://` URL, read as
+    `lumatrace.open` reads one (the same HTTP reader, checks and retries; `HTTPError` when the
+    server fails; messages name the URL without its password and query).
 
     Returns one long DataFrame (`frame`, `time`, `analyzer`, `kind`, `id`, then every field as
     typed columns), or with `by_kind=True` a mapping (`EventTables`, read like a dict) of one DataFrame
@@ -161,7 +163,7 @@ def _parse(path: str, partial: bool = False):
         else:
             row["data"] = data
         rows.append(row)
-    return EventLog(path, lines.header, lines.footer, shapes), rows, nested, lines.bytes_read
+    return EventLog(lines.path, lines.header, lines.footer, shapes), rows, nested, lines.bytes_read
 
 
 def _nest(nested, kind, key, items, row, event_id, shape):

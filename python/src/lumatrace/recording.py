@@ -110,6 +110,14 @@ class Recording:
     counts from the end) and slices; a frame of a damaged chunk raises `DamagedChunkError` naming
     the chunk and its frames. With `skip_damaged=True`, iteration skips damaged chunks instead and
     lists each gap in `skipped` (a `Damage`), with a warning.
+
+    A single frame (`rec[i]`, iteration) is read-only: it is the reader's own, kept to rebuild the
+    next one from. To draw on it (`cv2.rectangle(frame, ...)`, which otherwise fails on a read-only
+    array), ask for a copy: `rec.frame(i, writable=True)`. Stacks (`rec[a:b]`, `rec[[i, j]]`) are
+    new arrays, writable already.
+
+    As a video reader would: `shape` (frames, height, width), `dtype` (uint8), `width`, `height`
+    and `fps`, the nominal rate (see `fps`: timing comes from each frame's own timestamp).
     """
 
     def __init__(self, path: str, skip_damaged: bool = False, report=None, decoder: str | None = None):
@@ -477,9 +485,41 @@ class Recording:
     def __len__(self) -> int:
         return self.info.frame_count
 
-    def frame(self, index: int) -> np.ndarray:
-        """Frame `index` (0-based; negative counts from the end) as a read-only `(height, width)`
-        uint8 array."""
+    @property
+    def width(self) -> int:
+        """Pixels a row."""
+        return self.info.width
+
+    @property
+    def height(self) -> int:
+        """Rows a frame."""
+        return self.info.height
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        """`(frames, height, width)`: the shape of every frame stacked (`rec[:]`), frames lost to
+        damage counted."""
+        return (len(self), self.info.height, self.info.width)
+
+    @property
+    def dtype(self) -> np.dtype:
+        """Every frame's element type: `uint8`, one luma byte a pixel."""
+        return np.dtype(np.uint8)
+
+    @property
+    def fps(self) -> float:
+        """The nominal frame rate, frames a second, as the recording's header names it (what
+        `lumatrace info` prints as "nominal 179/6 = 29.833 fps"; `info.nominal_frame_rate` is the
+        exact fraction); 0.0 when it names none, as `cv2.CAP_PROP_FPS`. Informational only: each
+        frame keeps its own timestamp (`times`), and a recording of a camera or of a variable-rate
+        video need not be evenly spaced, so compute a time as `rec.times.seconds[i]`, never as
+        `i / rec.fps`."""
+        return float(self.info.nominal_frame_rate)
+
+    def frame(self, index: int, writable: bool = False) -> np.ndarray:
+        """Frame `index` (0-based; negative counts from the end) as a `(height, width)` uint8
+        array: read-only (the reader's own, no copy made), or with `writable=True` a copy of its
+        own that can be drawn on (`cv2.rectangle`, `cv2.polylines`)."""
         n = len(self)
         if not isinstance(index, (int, np.integer)):
             raise TypeError(f"frame indices are integers, not {type(index).__name__}")
@@ -490,7 +530,8 @@ class Recording:
         if c is None:
             raise MissingFramesError(self.path, range(i, i + 1), "it lay in a damaged chunk")
         frames, _ = self._decode(c)
-        return frames.frame(i - c.first_frame)
+        pixels = frames.frame(i - c.first_frame)
+        return pixels.copy() if writable else pixels
 
     def __getitem__(self, key):
         """`rec[i]` one frame; `rec[a:b:s]` and `rec[[i, j, ...]]` (a list, a tuple, a `range` or an
@@ -582,9 +623,9 @@ class Recording:
             raise IndexError(f"{self.path}: no frame is on screen at {when} (the first frame is at {first:.6f} s)")
         return int(t.frames[k])
 
-    def frame_at(self, seconds: float | None = None, *, ticks: int | None = None) -> np.ndarray:
-        """The frame on screen at a time (see `index_at`)."""
-        return self.frame(self.index_at(seconds, ticks=ticks))
+    def frame_at(self, seconds: float | None = None, *, ticks: int | None = None, writable: bool = False) -> np.ndarray:
+        """The frame on screen at a time (see `index_at`); a copy of its own with `writable=True`."""
+        return self.frame(self.index_at(seconds, ticks=ticks), writable=writable)
 
     def verify(self) -> list[Damage]:
         """Decodes every chunk; returns all damage (found while opening, and payloads that fail).
