@@ -57,6 +57,23 @@ def copy_kernels() -> None:
             shutil.copyfile(source, target)
 
 
+#: The one place Lumatrace's version is written (scripts/release sets it); the package reads it.
+VERSION_SOURCE = HERE.parent / "Sources" / "LumaEngine" / "LumatraceVersion.swift"
+
+
+def package_version() -> str:
+    """Lumatrace's version: from `LumatraceVersion.swift` in a checkout, from PKG-INFO in an sdist
+    (which recorded it when it was made from a checkout)."""
+    import re
+    if (HERE / "PKG-INFO").exists():
+        found = re.search(r"^Version: (\S+)$", (HERE / "PKG-INFO").read_text(), re.MULTILINE)
+    else:
+        found = re.search(r'public static let engine = "([0-9]+\.[0-9]+\.[0-9]+)"', VERSION_SOURCE.read_text())
+    if found is None:
+        sys.exit(f"lumatrace: no version found in {HERE / 'PKG-INFO' if (HERE / 'PKG-INFO').exists() else VERSION_SOURCE}")
+    return found.group(1)
+
+
 def missing_headers() -> str:
     """Why Python's headers stop a build, or "" when Python.h is there."""
     include = sysconfig.get_paths()["include"]
@@ -87,6 +104,7 @@ class OptionalKernels(build_ext):
 
 copy_kernels()
 setup(
+    version=package_version(),
     cmdclass={"build_ext": OptionalKernels},
     ext_modules=[Extension(
         "lumatrace._kernels",

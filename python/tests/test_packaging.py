@@ -114,3 +114,17 @@ def test_without_a_c_compiler_the_build_says_why_and_the_package_warns_once_that
     assert line.startswith("RuntimeWarning True "), "a RuntimeWarning pointing at the caller's lumatrace.open"
     assert "decodes frames with numpy" in line and "/nonexistent/cc" in line and "gcc python3-dev" in line
     assert "decoder='numpy'" in line, "the warning says how to choose numpy and silence it"
+
+
+def test_the_package_reads_lumatraces_version_from_the_one_place_it_is_written(sdist):
+    """`scripts/release` sets the version in LumatraceVersion.swift only: the package's metadata,
+    its `__version__` and the sdist's PKG-INFO all come from there."""
+    import re
+    import lumatrace
+    swift = (REPO / "Sources" / "LumaEngine" / "LumatraceVersion.swift").read_text()
+    (written,) = re.findall(r'public static let engine = "([0-9]+\.[0-9]+\.[0-9]+)"', swift)
+    assert lumatrace.__version__ == written
+    pyproject = (PACKAGE / "pyproject.toml").read_text()
+    assert 'dynamic = ["version"]' in pyproject and not re.search(r"^version\s*=", pyproject, re.MULTILINE)
+    assert re.search(r"^Version: (\S+)$", (sdist[1] / "PKG-INFO").read_text(), re.MULTILINE).group(1) == written
+    assert f'"{written}"' not in (PACKAGE / "src" / "lumatrace" / "__init__.py").read_text()

@@ -13,7 +13,23 @@ from .errors import (DamagedChunkError, EventLogError, HTTPError, InvalidHeaderE
                      NotARecordingError, UnsupportedVersionError)
 from .recording import Damage, FrameTimes, Recording, RecordingInfo, open
 
-__version__ = "0.1.0"
+
+
+def _version() -> str:
+    """The installed package's version (Lumatrace's, which setup.py read from the one place it is
+    written); from a checkout's source tree without an install, that place itself."""
+    from importlib import metadata
+    try:
+        return metadata.version("lumatrace")
+    except metadata.PackageNotFoundError:
+        import re
+        from pathlib import Path
+        swift = Path(__file__).resolve().parents[3] / "Sources" / "LumaEngine" / "LumatraceVersion.swift"
+        found = re.search(r'engine = "([0-9.]+)"', swift.read_text()) if swift.is_file() else None
+        return found.group(1) if found else "0+unknown"
+
+
+__version__ = _version()
 
 
 def read_events(path, by_kind: bool = False, partial: bool = False, recording=None):
