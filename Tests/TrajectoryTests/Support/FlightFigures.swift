@@ -25,9 +25,39 @@ struct FlightFigures: CustomStringConvertible {
     var throwsSeen: [Throw] = []
     /// Flights of at least ten points and confidence 0.5 on no throw: what they are and why they pass.
     var others: [String] = []
+    /// Each in-flight position's nearest candidate within 1.5 max(6 px, r), with its throw: candidate
+    /// minus truth, frame pixels.
+    var centreErrors: [(id: String, dx: Double, dy: Double, radius: Double)] = []
+
+    /// The candidates' centre error against the truth: median distance, mean offset, the scatter
+    /// about it and about each throw's own mean offset (what breaks a flight: a constant offset does
+    /// not), the share within 2 and 4 px; the candidates' radius, and how often it jumps between
+    /// one position of a throw and the next (the gate is half of it).
+    var centreSummary: String {
+        guard !centreErrors.isEmpty else { return "centres: none near the truth" }
+        let d = centreErrors.map { ($0.dx * $0.dx + $0.dy * $0.dy).squareRoot() }.sorted()
+        let n = Double(d.count)
+        let mx = centreErrors.map(\.dx).reduce(0, +) / n, my = centreErrors.map(\.dy).reduce(0, +) / n
+        let spread = (centreErrors.map { ($0.dx - mx) * ($0.dx - mx) + ($0.dy - my) * ($0.dy - my) }.reduce(0, +) / n).squareRoot()
+        var within = 0.0, steps = 0, jumps = 0
+        for id in Set(centreErrors.map(\.id)).sorted() {
+            let mine = centreErrors.filter { $0.id == id }
+            for (a, b) in zip(mine, mine.dropFirst()) {
+                steps += 1
+                if max(a.radius, b.radius) > 1.5 * min(a.radius, b.radius) { jumps += 1 }
+            }
+            let (ux, uy) = (mine.map(\.dx).reduce(0, +) / Double(mine.count), mine.map(\.dy).reduce(0, +) / Double(mine.count))
+            within += mine.map { ($0.dx - ux) * ($0.dx - ux) + ($0.dy - uy) * ($0.dy - uy) }.reduce(0, +)
+        }
+        return "centres: \(d.count) near the truth, median error \(fixed(d[d.count / 2], 2)) px, mean offset (\(fixed(mx, 2)), \(fixed(my, 2))), "
+            + "spread about it \(fixed(spread, 2)) px, about each throw's own offset \(fixed((within / n).squareRoot(), 2)) px, "
+            + "within 2 px \(fixed(Double(d.filter { $0 <= 2 }.count) / n, 3)), within 4 px \(fixed(Double(d.filter { $0 <= 4 }.count) / n, 3)); "
+            + "radius median \(fixed(centreErrors.map(\.radius).sorted()[d.count / 2], 1)) px, changing by more than 1.5 times "
+            + "from one frame to the next on \(jumps) of \(steps)"
+    }
 
     var description: String {
-        throwsSeen.map { t in
+        centreSummary + "\n" + throwsSeen.map { t in
             "\(t.id) (\(t.frames) frames): candidates \(t.withCandidate), best flight \(t.bestOnThrow) on it of \(t.bestPoints), "
                 + "confidence \(fixed(t.bestConfidence, 2)) [\(t.factors)] pieces \(t.pieces.joined(separator: ", "))"
         }.joined(separator: "\n") + (others.isEmpty ? "" : "\nnot on a throw:\n" + others.joined(separator: "\n"))
@@ -48,6 +78,11 @@ struct FlightFigures: CustomStringConvertible {
         }
         var flights: [Flight] = []
         stages.probe = StageProbe(candidates: { index, found in
+            for t in truthAt[index] ?? [] {
+                let reach = max(6, 1.5 * t.tolerance)
+                let near = found.map { (dx: $0.x - t.x, dy: $0.y - t.y, radius: $0.radius) }.filter { $0.dx * $0.dx + $0.dy * $0.dy <= reach * reach }
+                if let best = near.min(by: { $0.dx * $0.dx + $0.dy * $0.dy < $1.dx * $1.dx + $1.dy * $1.dy }) { figures.centreErrors.append((t.id, best.dx, best.dy, best.radius)) }
+            }
             for t in truthAt[index] ?? [] where found.contains(where: { ($0.x - t.x) * ($0.x - t.x) + ($0.y - t.y) * ($0.y - t.y) <= t.tolerance * t.tolerance }) {
                 if let k = figures.throwsSeen.firstIndex(where: { $0.id == t.id }) { figures.throwsSeen[k].withCandidate += 1 }
             }
