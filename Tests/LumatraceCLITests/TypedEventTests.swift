@@ -69,9 +69,12 @@ struct TypedEventTests {
         try withScratchFolder("cli") { dir in
             #expect(try CLI.run(["new-analyzer", "Spot", "--lumatrace", PackageLayout.root.path], cwd: dir).status == 0)
             try Self.spotAnalyzer.write(toFile: "\(dir)/Spot/Sources/Spot/SpotAnalyzer.swift", atomically: true, encoding: .utf8)
-            let build = try ProgramRun.run(swift, ["build", "--product", "lumatrace-spot"], cwd: "\(dir)/Spot", patience: ProgramRun.buildPatience)
+            // The plugin's own lumatrace is the package in Tool/.
+            let build = try ProgramRun.run(swift, ["build", "--package-path", "Tool", "--product", "lumatrace-spot"], cwd: "\(dir)/Spot",
+                                           patience: ProgramRun.buildPatience)
             #expect(build.status == 0, "\(build.stdout.suffix(3000))\(build.stderr.suffix(3000))")
-            let bin = try ProgramRun.run(swift, ["build", "--show-bin-path"], cwd: "\(dir)/Spot").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let bin = try ProgramRun.run(swift, ["build", "--package-path", "Tool", "--show-bin-path"], cwd: "\(dir)/Spot").stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
 
             // The truth's object1, as the boxes the plugin reports.
             let truth = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: Self.trackingTruth))))
