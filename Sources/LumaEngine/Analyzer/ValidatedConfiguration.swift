@@ -9,9 +9,9 @@ public struct ValidatedConfiguration: Sendable {
     public let analyzer: String
     /// The configuration's JSON, every option in declaration order: what the log header holds.
     public let json: JSONValue
-    /// The program it starts (``Analyzer/program(in:)``), or `nil`.
+    /// The program it starts (`Analyzer.program(in:)`, LumaAnalysis), or `nil`.
     public let program: String?
-    /// Why it can log nothing (``Analyzer/idleReason(in:)``), or `nil`.
+    /// Why it can log nothing (`Analyzer.idleReason(in:)`, LumaAnalysis), or `nil`.
     public let idleReason: String?
     private let make: @Sendable (AnalyzerContext) throws -> AnalyzerInstance
 

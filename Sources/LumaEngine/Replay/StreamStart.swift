@@ -1,7 +1,7 @@
 import LumaAnalysis
 import LumaFormat
 
-/// The start of a stream's analysis: the ``StreamInfo`` its analyzers are made for, the analyzers
+/// The start of a stream's analysis: the `StreamInfo` its analyzers are made for, the analyzers
 /// themselves (a ``FrameAnalysis``) and the header of their event log. A replay and the analysis
 /// while recording make it here, one way, so their logs agree byte for byte.
 public struct StreamStart {
@@ -19,7 +19,7 @@ public struct StreamStart {
         /// what only the end knows in its header, and its analyzers are told the frame count).
         case replay(frames: ClosedRange<Int>, frameCount: Int, bytes: UInt64, framesDigest: String, skipDamaged: Bool, formatVersion: Int)
 
-        /// The frame count analyzers are told (``StreamInfo/frameCount``): only a replay into a
+        /// The frame count analyzers are told (`StreamInfo.frameCount`): only a replay into a
         /// version-1 log knows it in advance.
         var frameCountTold: Int? {
             if case .replay(_, let frameCount, _, _, _, let formatVersion) = self, formatVersion == 1 { return frameCount }
@@ -28,7 +28,7 @@ public struct StreamStart {
     }
 
     /// Instantiates every analyzer of `setups` for the stream of a recording with `recording`'s
-    /// header, named `identity` (``StreamInfo/identity``), and makes the header of their log,
+    /// header, named `identity` (`StreamInfo.identity`), and makes the header of their log,
     /// which names the recording `file`. Bad settings fail here, before any log exists.
     public init(setups: [AnalyzerSetup], registry: AnalyzerRegistry, recording: RecordingHeader, file: String, identity: String,
                 span: Span, concurrent: Bool, debugImages: DebugImages? = nil, configurationFolder: String? = nil) throws(ReplayError) {

@@ -40,7 +40,7 @@ public enum LumaFormatError: Error, Equatable, Sendable, CustomStringConvertible
     case invalidFrame(path: String, frame: Int, problem: FrameProblem)
     /// The output file exists and overwriting was not allowed.
     case outputExists(path: String)
-    /// The recording cannot be written where asked (see ``OutputError``).
+    /// The recording cannot be written where asked (see `OutputError`, LumaOutput).
     case output(OutputError)
     /// The output names the input itself (the same file, through a symlink or a hard link too):
     /// writing it would destroy what is being read.
