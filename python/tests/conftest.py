@@ -34,3 +34,11 @@ def ffmpeg():
     if shutil.which("ffmpeg") is None:
         pytest.fail("ffmpeg is missing: install it with `apt-get install ffmpeg` (scripts/install-dependencies does)")
     return "ffmpeg"
+
+
+@pytest.fixture(scope="session")
+def large(lumatrace_bin, tmp_path_factory):
+    """A recording of large frames and its log (`export_expectations.large_frames`), made once for
+    every export test that measures memory."""
+    from export_expectations import large_frames
+    return large_frames(lumatrace_bin, tmp_path_factory.mktemp("large"))

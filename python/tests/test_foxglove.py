@@ -22,7 +22,7 @@ from lumatrace.errors import EventLogError  # noqa: E402
 from lumatrace._raw_image import raw_image_message  # noqa: E402
 from lumatrace.foxglove import to_mcap  # noqa: E402
 
-from export_expectations import (BUNDLED, LARGE, large_frames, peak_memory, box_corners, draws_fitted_path, every_shape_log, events_path,  # noqa: E402
+from export_expectations import (BUNDLED, LARGE, peak_memory, box_corners, draws_fitted_path, every_shape_log, events_path,  # noqa: E402
                                  export_bundled, expected_nanoseconds, fitted_path, foxglove_primitives, pixel,
                                  read_log, recording_path, replayed_every_shape_log, replayed_part, shapes_of, write_log,
                                  _balls_digest)
@@ -128,11 +128,6 @@ def test_a_frames_message_is_the_sdks_own_raw_image_byte_for_byte():
         expected = RawImage(timestamp=Timestamp(sec, nsec), frame_id="camera", width=width, height=height,
                             encoding="mono8", step=width, data=pixels.tobytes()).encode()
         assert raw_image_message(pixels, sec=sec, nsec=nsec, frame_id="camera", encoding="mono8") == expected
-
-
-@pytest.fixture(scope="module")
-def large(lumatrace_bin, tmp_path_factory):
-    return large_frames(lumatrace_bin, tmp_path_factory.mktemp("large"))
 
 
 def test_an_export_of_large_frames_holds_its_frame_the_reference_frame_and_one_message(large, tmp_path):

@@ -16,7 +16,7 @@ import lumatrace  # noqa: E402
 from lumatrace._export import OtherRecordingError  # noqa: E402
 from lumatrace.rerun import to_rrd  # noqa: E402
 
-from export_expectations import (BUNDLED, LARGE, large_frames, peak_memory, box_corners, draws_fitted_path, every_shape_log, events_path,  # noqa: E402
+from export_expectations import (BUNDLED, LARGE, peak_memory, box_corners, draws_fitted_path, every_shape_log, events_path,  # noqa: E402
                                  export_bundled, expected_nanoseconds, fitted_path, pixel, read_log, recording_path,
                                  replayed_every_shape_log, replayed_part, rerun_instances, shapes_of)
 
@@ -90,11 +90,6 @@ def test_one_grey_image_per_frame_on_the_frame_and_time_timelines(exported, name
         assert (image_format["width"], image_format["height"]) == (rec.info.width, rec.info.height)
         assert image_format["color_model"] == 1 and image_format["channel_datatype"] == 6   # L, U8
         assert loaded.image_bytes(k) == rec[k].tobytes()
-
-
-@pytest.fixture(scope="module")
-def large(lumatrace_bin, tmp_path_factory):
-    return large_frames(lumatrace_bin, tmp_path_factory.mktemp("large"))
 
 
 def test_an_export_of_large_frames_waits_for_rerun_to_write_them(large, tmp_path):
